@@ -1,0 +1,44 @@
+// The engine interface (patent step 4). A backend owns the field state for one SimulationModel
+// and advances it; the time loop (solver/time_loop.cpp) decides when, and what to read back.
+// One level of inheritance: ReferenceBackend, OpenClBackend (and later CudaBackend).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd {
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;                // "reference", "opencl", "cuda"
+  virtual std::string device_description() const = 0;  // e.g. "NVIDIA H200 (NVIDIA CUDA, OpenCL 3.0)"
+  virtual std::string kernel_variant() const = 0;      // e.g. "float4-tile 2x2x30" or "double loops"
+
+  // Advance from step s to s+1: H to (s+1/2) dt (plain + UPML), E to (s+1) dt (plain + UPML),
+  // then the sources' J at (s+1/2) dt. May return before the device has finished.
+  virtual void step(long s) = 0;
+
+  // Record every probe sample's current value into batch slot `slot` (0 <= slot < batch size).
+  virtual void sample_probes(int slot) = 0;
+  // Copy the first `slots` batch slots to the host: out[slot * samples + sample], SI units.
+  virtual void read_probe_batch(int slots, std::vector<double>& out) = 0;
+  virtual int probe_batch_steps() const = 0;
+
+  // Copy one whole component to the host, unpadded: out[(i*ny + j)*nz + k], SI units.
+  virtual void read_field(Component c, std::vector<float>& out) = 0;
+
+  // False if any field value is NaN or infinite (computed on the device).
+  virtual bool fields_finite() = 0;
+
+  // Wait until all queued work is done (for timing).
+  virtual void finish() = 0;
+};
+
+std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device);
+
+}  // namespace clfdtd

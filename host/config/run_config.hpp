@@ -1,0 +1,125 @@
+// Plain values parsed from a model file plus command-line overrides (patent step 1 inputs).
+// No behaviour here: load_config() fills and checks these; SimulationModel::build() consumes them.
+// Every length is in metres, time in seconds, frequency in hertz, conductivity in S/m.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clfdtd {
+
+enum class Axis { X = 0, Y = 1, Z = 2 };
+enum class Component { Ex = 0, Ey = 1, Ez = 2, Hx = 3, Hy = 4, Hz = 5 };
+enum class Face { XLo = 0, XHi = 1, YLo = 2, YHi = 3, ZLo = 4, ZHi = 5 };
+
+struct Vec3 {
+  double x = 0, y = 0, z = 0;
+  double operator[](int a) const { return a == 0 ? x : (a == 1 ? y : z); }
+  double& operator[](int a) { return a == 0 ? x : (a == 1 ? y : z); }
+};
+
+struct GridConfig {
+  Vec3 size_m;                                // domain extent (outer PEC wall to wall, UPML included)
+  double max_frequency_hz = 0;                // highest excitation frequency (0 = not given)
+  std::optional<Vec3> cell_size_m;            // explicit cell size overrides the derivation
+  double cells_per_wavelength = 10;           // patent step 1-1-1: d = lambda_min / 10
+  double courant = 0.9;                       // patent step 1-1-2: fraction of the 3D Courant limit
+};
+
+struct TimeConfig {
+  std::optional<long> steps;                  // exactly one of steps / duration_s is set
+  std::optional<double> duration_s;
+};
+
+enum class BoundaryType { Upml, Pec };
+
+struct BoundaryConfig {
+  BoundaryType type = BoundaryType::Upml;
+  std::array<int, 6> layers{10, 10, 10, 10, 10, 10};  // per Face; 0 = plain PEC wall on that face
+  double grading = 3;                         // polynomial order m of sigma(rho) = sigma_max rho^m
+  std::optional<double> sigma_max;            // S/m; default 0.8 (m+1) / (eta0 * cell size)
+  double kappa_max = 1;
+};
+
+struct MaterialConfig {
+  std::string name;
+  double eps_r = 1, mu_r = 1, sigma = 0;      // sigma: electric conductivity, S/m
+  bool pec = false;
+};
+
+enum class ShapeKind { Box, Sphere, Cylinder };
+
+struct ObjectConfig {
+  std::string name;
+  ShapeKind shape = ShapeKind::Box;
+  Vec3 center;
+  Vec3 size;                                  // box: full edge lengths
+  double radius = 0;                          // sphere, cylinder
+  double length = 0;                          // cylinder: extent along its axis
+  Axis axis = Axis::Z;                        // cylinder
+  std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
+};
+
+enum class SourceKind { Dipole, Current };
+enum class WaveformKind { Gaussian, GaussianPulse, Ricker, Sine };
+
+struct SourceConfig {
+  std::string name;
+  SourceKind kind = SourceKind::Dipole;
+  Axis axis = Axis::Z;
+  Vec3 position;
+  WaveformKind waveform = WaveformKind::GaussianPulse;
+  double frequency_hz = 0;
+  double amplitude = 1;                       // dipole: C*m; current: A/m^2
+  std::optional<double> delay_s;              // time of the pulse peak; default per waveform
+  std::optional<double> bandwidth_hz;         // gaussian_pulse only; default = frequency
+};
+
+struct ProbeConfig {
+  std::string name;
+  Vec3 position;
+  std::vector<Component> fields;              // subset of Ex..Hz, in file order
+  std::optional<std::array<long, 2>> steps;   // n1..n2 inclusive; default 0..time steps
+};
+
+struct SnapshotConfig {
+  std::vector<long> steps;                    // steps n0 at which the whole 3D field is saved
+  bool e = true, h = true;
+};
+
+struct OutputConfig {
+  std::string dir = "out";
+};
+
+enum class BackendKind { OpenCl, Reference, Cuda };
+
+struct DeviceConfig {
+  BackendKind backend = BackendKind::OpenCl;
+  std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
+  std::optional<std::array<int, 3>> workgroup;  // float4 units along z; default 2 2 30 (clamped)
+};
+
+struct RunConfig {
+  std::string source_file;                    // model file path ("" if none)
+  GridConfig grid;
+  TimeConfig time;
+  BoundaryConfig boundary;
+  std::vector<MaterialConfig> materials;
+  std::vector<ObjectConfig> objects;          // in file order: later objects override earlier ones
+  std::vector<SourceConfig> sources;
+  std::vector<ProbeConfig> probes;
+  SnapshotConfig snapshot;
+  OutputConfig output;
+  DeviceConfig device;
+  bool quiet = false;
+};
+
+inline const char* component_name(Component c) {
+  static const char* names[] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+  return names[static_cast<int>(c)];
+}
+inline bool is_electric(Component c) { return static_cast<int>(c) < 3; }
+inline int component_axis(Component c) { return static_cast<int>(c) % 3; }
+
+}  // namespace clfdtd

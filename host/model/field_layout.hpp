@@ -1,0 +1,65 @@
+// The one place for field index math (mirrored by cl_kernels/fdtd_common.h; tests check both agree).
+// Patent step 1-2: every array is contiguous with z fastest, phi[(i*Ny + j)*Nzp + k], where the z
+// extent is padded to Nzp = 4*nz4 so that 4 consecutive z cells form one float4 lane.
+// Yee positions of the values stored at cell (i,j,k), in units of the cell size:
+//   Ex (i+1/2, j, k)   Ey (i, j+1/2, k)   Ez (i, j, k+1/2)
+//   Hx (i, j+1/2, k+1/2)   Hy (i+1/2, j, k+1/2)   Hz (i+1/2, j+1/2, k)
+// The outer wall is PEC: tangential E on the low planes (index 0) is held at zero by the PEC
+// material id, and values past the high end (index n) are zero. Padding cells (k >= nz) are PEC.
+#pragma once
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+#include "config/run_config.hpp"
+
+namespace clfdtd {
+
+struct FieldLayout {
+  int nx = 0, ny = 0, nz = 0;  // cells
+  int nz4 = 0;                 // float4 lanes along z: ceil(nz / 4)
+
+  FieldLayout() = default;
+  FieldLayout(int nx_, int ny_, int nz_) : nx(nx_), ny(ny_), nz(nz_), nz4((nz_ + 3) / 4) {}
+
+  std::size_t nzp() const { return static_cast<std::size_t>(nz4) * 4; }
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nzp(); }  // padded
+  std::size_t index(int i, int j, int k) const {
+    return (static_cast<std::size_t>(i) * ny + j) * nzp() + k;
+  }
+};
+
+// Offset of a component's sample point inside its cell, in cells (0 or 0.5 per axis).
+inline std::array<double, 3> yee_offset(Component c) {
+  std::array<double, 3> o{0, 0, 0};
+  const int a = component_axis(c);
+  if (is_electric(c)) {
+    o[a] = 0.5;
+  } else {
+    o[(a + 1) % 3] = 0.5;
+    o[(a + 2) % 3] = 0.5;
+  }
+  return o;
+}
+
+// The grid sample of component c nearest to a point (metres), clamped into the grid.
+inline std::array<int, 3> nearest_sample(Component c, const Vec3& p, const std::array<int, 3>& n,
+                                         const std::array<double, 3>& d) {
+  const auto o = yee_offset(c);
+  std::array<int, 3> idx{};
+  for (int a = 0; a < 3; ++a) {
+    long v = std::lround(p[a] / d[a] - o[a]);
+    if (v < 0) v = 0;
+    if (v > n[a] - 1) v = n[a] - 1;
+    idx[a] = static_cast<int>(v);
+  }
+  return idx;
+}
+
+// Position (metres) of component c's sample at cell (i,j,k).
+inline Vec3 sample_position(Component c, const std::array<int, 3>& ijk, const std::array<double, 3>& d) {
+  const auto o = yee_offset(c);
+  return Vec3{(ijk[0] + o[0]) * d[0], (ijk[1] + o[1]) * d[1], (ijk[2] + o[2]) * d[2]};
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,26 @@
+// Patent steps 1-1-1 and 1-1-2: the cell size from the highest frequency, the time step from the
+// Courant limit, and the grid dimensions. The one physical-constants header lives here too.
+#pragma once
+#include "config/run_config.hpp"
+
+namespace clfdtd {
+
+constexpr double kC0 = 299792458.0;                 // speed of light, m/s
+constexpr double kMu0 = 1.25663706212e-6;           // vacuum permeability, H/m
+constexpr double kEps0 = 1.0 / (kMu0 * kC0 * kC0);  // vacuum permittivity, F/m
+constexpr double kEta0 = kMu0 * kC0;                // vacuum impedance, ohm
+
+struct GridGeometry {
+  std::array<int, 3> n{};        // cells along x, y, z (domain = n * d)
+  std::array<double, 3> d{};     // cell size, m
+  double dt = 0;                 // time step, s
+  long steps = 0;                // time steps to run
+  double courant_limit_dt() const;  // the 3D Courant limit 1 / (c sqrt(sum 1/d^2))
+  long cells() const { return static_cast<long>(n[0]) * n[1] * n[2]; }
+};
+
+// Derives cell size (explicit, or c / max_frequency / cells_per_wavelength), n = round(size / d),
+// dt = courant * Courant limit, and steps (given, or ceil(duration / dt)). Assumes a checked config.
+GridGeometry derive_grid_geometry(const RunConfig& cfg);
+
+}  // namespace clfdtd

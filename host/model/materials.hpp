@@ -1,0 +1,47 @@
+// Patent step 2: the material table. Cells store a uint8 id per field component; the update
+// coefficients live here, once per material, so kernels read 1 byte per component, not 8.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace clfdtd {
+
+struct MaterialEntry {
+  std::string name;
+  double eps_r = 1, mu_r = 1, sigma = 0;
+  bool pec = false;
+};
+
+// Update coefficients of one material for a time step dt (semi-implicit conductivity term):
+//   E_new = ca * E + cb * (curl H - J),   ca = (1 - s)/(1 + s), cb = dt/eps/(1 + s), s = sigma dt/(2 eps)
+//   H_new = H - db * curl E,              db = dt / mu
+// PEC: ca = cb = 0 (E stays zero). inv_eps_r / inv_mu_r feed the UPML update (0 for PEC E).
+struct ECoefficients { double ca = 1, cb = 0, inv_eps_r = 1; };
+struct HCoefficients { double db = 0, inv_mu_r = 1; };
+
+class MaterialTable {
+public:
+  static constexpr std::uint8_t kPec = 0;     // walls, padding and PEC objects
+  static constexpr std::uint8_t kVacuum = 1;  // the background
+  static constexpr int kMaxMaterials = 256;
+
+  // Builds [pec, vacuum, user materials...] in config order; throws ConfigError past 256.
+  explicit MaterialTable(const std::vector<MaterialConfig>& user = {});
+
+  // Id of a material name ("pec", "vacuum", or a [material.<name>]); -1 if unknown.
+  int find(const std::string& name) const;
+  const MaterialEntry& entry(std::uint8_t id) const { return entries_[id]; }
+  std::size_t size() const { return entries_.size(); }
+  bool any_magnetic() const;  // some material with mu_r != 1 (then H needs ids too)
+
+  ECoefficients e_coefficients(std::uint8_t id, double dt) const;
+  HCoefficients h_coefficients(std::uint8_t id, double dt) const;
+
+private:
+  std::vector<MaterialEntry> entries_;
+};
+
+}  // namespace clfdtd

@@ -1,0 +1,35 @@
+// Patent step 4.4 (time series at points of interest). Each probe records its chosen components,
+// each at that component's Yee sample nearest to the probe point, for steps n1..n2 (step 0 is the
+// initial state; step s holds E at s*dt and H at (s - 1/2)*dt).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+struct ProbeSample {
+  int probe = 0;               // index into ProbeSet::probes
+  Component component = Component::Ez;
+  std::array<int, 3> cell{};
+  Vec3 position_m;             // where the sample actually sits
+};
+
+struct ProbeModel {
+  std::string name;
+  long n1 = 0, n2 = 0;         // inclusive step window
+};
+
+struct ProbeSet {
+  std::vector<ProbeModel> probes;
+  std::vector<ProbeSample> samples;   // CSV column order: probes in file order, fields in given order
+  long first_step = 0, last_step = -1;  // union of the windows (empty when last < first)
+  bool empty() const { return samples.empty(); }
+  bool active(long step) const { return !samples.empty() && step >= first_step && step <= last_step; }
+};
+
+ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g);
+
+}  // namespace clfdtd

@@ -1,0 +1,25 @@
+// Patent step 1-1-4: point sources. Each drives one E component at its nearest Yee sample and
+// contributes a current density J (A/m^2) to curl H = eps dE/dt + sigma E + J:
+//   current: J(t) = amplitude * w(t)
+//   dipole:  J(t) = (dp/dt) / (dx dy dz), p(t) = amplitude * w(t) (C m); dp/dt taken as the exact
+//            difference (p((s+1) dt) - p(s dt)) / dt so the deposited charge is consistent.
+// The E update from step s to s+1 uses J at (s + 1/2) dt: E(cell) -= cb(material) * j[s].
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+struct SourceModel {
+  std::string name;
+  Component component = Component::Ez;
+  std::array<int, 3> cell{};   // (i, j, k) of the driven sample
+  std::vector<double> j;       // J at (s + 1/2) dt for s = 0 .. steps-1, A/m^2
+};
+
+std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
+
+}  // namespace clfdtd

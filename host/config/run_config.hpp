@@ -3,6 +3,7 @@
 // Every length is in metres, time in seconds, frequency in hertz, conductivity in S/m.
 #pragma once
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,6 +103,12 @@ struct DeviceConfig {
 
 struct RunConfig {
   std::string source_file;                    // model file path ("" if none)
+  std::map<std::string, int> lines;           // key ("grid.size", "source.feed.position") -> line in
+                                              // source_file; absent for command-line overrides
+  int line_of(const std::string& key) const {
+    auto it = lines.find(key);
+    return it == lines.end() ? 0 : it->second;
+  }
   GridConfig grid;
   TimeConfig time;
   BoundaryConfig boundary;

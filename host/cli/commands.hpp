@@ -1,0 +1,15 @@
+// The subcommands behind cli::run. Each returns the process exit code and lets ConfigError and
+// DeviceError propagate to cli::run, which maps them.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace clfdtd::cli {
+
+// Patent steps 1-6: load and check the model, mesh it, run it on the chosen device, save outputs.
+int run_command(const std::string& model_path, const std::vector<std::string>& overrides);
+
+// Every OpenCL platform/device: index, type, vendor, memory, compute units.
+int devices_command();
+
+}  // namespace clfdtd::cli

@@ -1,0 +1,538 @@
+#include "config/load_config.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "config/options.hpp"
+#include "errors.hpp"
+
+namespace po = boost::program_options;
+
+namespace clfdtd {
+
+namespace {
+
+// One key's raw text and where it came from.
+struct Entry {
+  std::string value;
+  int line = 0;
+  bool cli = false;
+};
+
+// The model as raw text: file keys merged with command-line overrides, before any conversion.
+struct Raw {
+  std::string file;
+  std::map<std::string, Entry> values;  // full key -> value
+  std::map<std::string, int> sections;  // "grid", "material.glass" -> header line (0: command line)
+  std::vector<std::string> order;       // sections in order of first appearance (object order!)
+  bool quiet = false;
+};
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+std::string kind_of(const std::string& key) { return key.substr(0, key.find('.')); }
+
+// Throws unless `key` is in the option table.
+void check_key(const std::string& file, int line, const std::string& key) {
+  std::string problem = key_problem(key);
+  if (!problem.empty()) throw ConfigError(file, line, key, problem);
+}
+
+void add_section(Raw& raw, const std::string& section, int line) {
+  if (raw.sections.emplace(section, line).second) raw.order.push_back(section);
+}
+
+// Boost does not report lines, so a plain scan finds them and checks the syntax first. It follows
+// Boost's own rules ('#' to the end of the line is dropped; '[...]' is a header; else the first
+// '=' splits key and value) so both see the same keys.
+void scan_file(const std::string& text, Raw& raw) {
+  std::istringstream in(text);
+  std::string line, section;
+  for (int n = 1; std::getline(in, line); ++n) {
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    if (line.front() == '[' && line.back() == ']') {
+      section = line.substr(1, line.size() - 2);
+      std::string problem = section_problem(section);
+      if (!problem.empty()) throw ConfigError(raw.file, n, section, problem);
+      auto seen = raw.sections.find(section);
+      if (seen != raw.sections.end())
+        throw ConfigError(raw.file, n, section,
+                          "each section once (also at line " + std::to_string(seen->second) + ")");
+      add_section(raw, section, n);
+    } else if (auto eq = line.find('='); eq != std::string::npos) {
+      std::string name = trim(line.substr(0, eq));
+      if (section.empty())
+        throw ConfigError(raw.file, n, name, "a [section] header before the first key");
+      std::string key = section + "." + name;
+      check_key(raw.file, n, key);
+      auto seen = raw.values.find(key);
+      if (seen != raw.values.end())
+        throw ConfigError(
+            raw.file, n, key,
+            "each key once (first given at line " + std::to_string(seen->second.line) + ")");
+      raw.values[key] = Entry{"", n, false};
+    } else {
+      throw ConfigError(raw.file, n, "",
+                        "a [section] header or a 'key = value' line, got '" + line + "'");
+    }
+  }
+}
+
+void read_file_values(const std::string& text, Raw& raw) {
+  scan_file(text, raw);
+  // The section names are the user's, so nothing is registered: every key comes back unregistered.
+  po::options_description none;
+  std::istringstream in(text);
+  try {
+    for (const auto& opt : po::parse_config_file(in, none, true).options) {
+      auto it = raw.values.find(opt.string_key);
+      if (it == raw.values.end())  // cannot happen while scan_file mirrors Boost's rules
+        throw ConfigError(raw.file, 0, opt.string_key, "a key found by the line scan");
+      it->second.value = opt.value.empty() ? "" : opt.value.front();
+    }
+  } catch (const po::error& e) {
+    throw ConfigError(raw.file, 0, "", std::string("a valid model file: ") + e.what());
+  }
+}
+
+// Command-line tokens after the model path, parsed by Boost with nothing registered (keys are as
+// open-ended as in the file); values given as separate tokens are joined to their option here.
+void apply_args(const std::vector<std::string>& args, Raw& raw) {
+  std::vector<std::string> tokens;
+  for (const auto& a : args) {
+    if (a.size() > 3 && a.compare(0, 2, "--") == 0 && a.back() == '=') {
+      tokens.push_back(a.substr(0, a.size() - 1));  // Boost rejects "--key=": pass "" separately
+      tokens.push_back("");
+    } else {
+      tokens.push_back(a);
+    }
+  }
+  namespace st = po::command_line_style;
+  po::options_description none;
+  po::parsed_options parsed(&none);
+  try {
+    // No short options, so a negative number is a value, not an option.
+    parsed = po::command_line_parser(tokens)
+                 .options(none)
+                 .style(st::allow_long | st::long_allow_adjacent | st::long_allow_next)
+                 .allow_unregistered()
+                 .run();
+  } catch (const po::error& e) {
+    throw ConfigError("", 0, "", std::string("valid options: ") + e.what());
+  }
+  struct Opt {
+    std::string key, value;
+    bool has_value = false, adjacent = false;
+  };
+  std::vector<Opt> opts;
+  for (const auto& o : parsed.options) {
+    std::string v = o.value.empty() ? "" : o.value.front();
+    if (!o.string_key.empty()) {
+      opts.push_back({o.string_key, v, !o.value.empty(), !o.value.empty()});
+    } else if (!opts.empty() && opts.back().key == "quiet") {
+      throw ConfigError("", 0, "quiet", "no value: --quiet is a flag, got '" + v + "'");
+    } else if (opts.empty() || opts.back().adjacent) {
+      throw ConfigError("", 0, "", "an option --section.key=value, got '" + v + "'");
+    } else {
+      opts.back().value += (opts.back().has_value ? " " : "") + v;
+      opts.back().has_value = true;
+    }
+  }
+  static const std::map<std::string, std::string> aliases{{"device", "device.select"},
+                                                          {"backend", "device.backend"},
+                                                          {"workgroup", "device.workgroup"}};
+  std::set<std::string> given;
+  for (auto& o : opts) {
+    if (o.key == "quiet") {
+      if (o.has_value) throw ConfigError("", 0, "quiet", "no value: --quiet is a flag");
+      raw.quiet = true;
+      continue;
+    }
+    if (aliases.count(o.key)) o.key = aliases.at(o.key);
+    if (o.key.find('.') == std::string::npos)
+      throw ConfigError("", 0, o.key,
+                        "an option --section.key=value, --device, --backend, --workgroup or "
+                        "--quiet");
+    check_key("", 0, o.key);
+    if (!o.has_value) throw ConfigError("", 0, o.key, "a value: --" + o.key + "=value");
+    if (!given.insert(o.key).second)
+      throw ConfigError("", 0, o.key, "each key once on the command line");
+    add_section(raw, o.key.substr(0, o.key.rfind('.')), 0);
+    // time.steps and time.duration exclude each other: the command line's choice replaces the
+    // file's.
+    for (const char* k : {"time.steps", "time.duration"})
+      if (o.key != k && o.key.rfind("time.", 0) == 0 && raw.values.count(k) && !raw.values[k].cli)
+        raw.values.erase(k);
+    raw.values[o.key] = Entry{trim(o.value), 0, true};
+  }
+}
+
+// Typed access to Raw with checks against the option table; every failure names file and line.
+class Reader {
+public:
+  explicit Reader(const Raw& raw) : raw_(raw) {}
+  bool has(const std::string& key) const { return raw_.values.count(key) > 0; }
+  const std::string& value(const std::string& key) const { return raw_.values.at(key).value; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
+    auto it = raw_.values.find(key);
+    if (it != raw_.values.end())
+      throw ConfigError(it->second.cli ? "" : raw_.file, it->second.line, key, expected);
+    // A missing key or a whole section (sec = "material.pec"): point at the section header.
+    auto s = raw_.sections.find(key);
+    if (s == raw_.sections.end()) s = raw_.sections.find(key.substr(0, key.rfind('.')));
+    if (s == raw_.sections.end()) throw ConfigError(raw_.file, 0, key, expected);
+    // A section that only the command line named is the command line's fault.
+    throw ConfigError(s->second > 0 ? raw_.file : "", s->second, key, expected);
+  }
+  // Fails with `expected` and the value as given unless `ok`.
+  void check(bool ok, const std::string& key, const std::string& expected) const {
+    if (!ok) fail(key, expected + (has(key) ? ", got '" + value(key) + "'" : ""));
+  }
+  void require(const std::string& key, const std::string& why = "") const {
+    if (!has(key))
+      fail(key, "a value (" + describe_value(spec(key)) + unit(key) + "): required" + why);
+  }
+
+  std::vector<double> numbers(const std::string& key) const {
+    std::vector<double> out;
+    for (const auto& t : tokens(key)) {
+      auto v = parse_number(t, spec(key).type == ValueType::Integer);
+      check(v.has_value(), key, describe_value(spec(key)));
+      out.push_back(*v);
+    }
+    return out;
+  }
+  double number(const std::string& key, double fallback) const {
+    return has(key) ? numbers(key).front() : fallback;
+  }
+  std::vector<long> integers(const std::string& key) const {
+    std::vector<long> out;
+    for (double v : numbers(key)) out.push_back(static_cast<long>(v));
+    return out;
+  }
+  // Indices into the spec's words, each at most once.
+  std::vector<int> words(const std::string& key) const {
+    std::vector<int> out;
+    for (const auto& t : tokens(key)) {
+      int idx = word_index(spec(key), t);
+      check(idx >= 0, key, describe_value(spec(key)));
+      check(std::find(out.begin(), out.end(), idx) == out.end(), key, "each word once");
+      out.push_back(idx);
+    }
+    return out;
+  }
+  int word(const std::string& key, int fallback) const {
+    return has(key) ? words(key).front() : fallback;
+  }
+
+private:
+  static const OptionSpec& spec(const std::string& key) { return *find_option(key); }
+  static std::string unit(const std::string& key) {
+    return spec(key).unit.empty() ? "" : ", " + spec(key).unit;
+  }
+  // The value split at spaces and commas, its count checked against the table.
+  std::vector<std::string> tokens(const std::string& key) const {
+    auto out = split_value(value(key));
+    check(count_allowed(spec(key), out.size()), key, describe_value(spec(key)));
+    return out;
+  }
+  const Raw& raw_;
+};
+
+Vec3 vec3(const std::vector<double>& v) { return Vec3{v[0], v[1], v[2]}; }
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// A position (object centre, source, probe) must lie in the closed domain [0, size].
+Vec3 point_in_domain(const Reader& r, const std::string& key, const Vec3& size) {
+  r.require(key);
+  Vec3 p = vec3(r.numbers(key));
+  bool inside = true;
+  for (int a = 0; a < 3; ++a) inside = inside && p[a] >= 0 && p[a] <= size[a];
+  r.check(inside, key,
+          "a point inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) + "] x [0, " +
+              fmt(size.z) + "] m");
+  return p;
+}
+
+std::vector<std::string> sections_of(const Raw& raw, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& s : raw.order)
+    if (kind_of(s) == kind && s != kind) out.push_back(s);
+  return out;
+}
+
+void read_grid(const Reader& r, GridConfig& g) {
+  r.require("grid.size");
+  auto size = r.numbers("grid.size");
+  r.check(std::all_of(size.begin(), size.end(), [](double v) { return v > 0; }), "grid.size",
+          "3 numbers > 0");
+  g.size_m = vec3(size);
+  if (r.has("grid.cell_size")) {
+    auto d = r.numbers("grid.cell_size");
+    r.check(std::all_of(d.begin(), d.end(), [](double v) { return v > 0; }), "grid.cell_size",
+            "numbers > 0");
+    g.cell_size_m = d.size() == 1 ? Vec3{d[0], d[0], d[0]} : vec3(d);
+  }
+  if (r.has("grid.max_frequency") || !g.cell_size_m) {
+    r.require("grid.max_frequency", " unless grid.cell_size is given");
+    g.max_frequency_hz = r.number("grid.max_frequency", 0);
+    r.check(g.max_frequency_hz > 0, "grid.max_frequency", "a frequency > 0");
+  }
+  g.cells_per_wavelength = r.number("grid.cells_per_wavelength", g.cells_per_wavelength);
+  r.check(g.cells_per_wavelength > 0, "grid.cells_per_wavelength", "a number > 0");
+  g.courant = r.number("grid.courant", g.courant);
+  r.check(g.courant > 0 && g.courant <= 1, "grid.courant", "a number in (0, 1]");
+}
+
+void read_time(const Reader& r, const Raw& raw, TimeConfig& t) {
+  bool steps = r.has("time.steps"), duration = r.has("time.duration");
+  if (steps && duration) {
+    // Blame the one given last (the command line counts as last).
+    int ls = raw.values.at("time.steps").line, ld = raw.values.at("time.duration").line;
+    bool blame_steps = ls == 0 || (ld != 0 && ls > ld);
+    r.fail(blame_steps ? "time.steps" : "time.duration",
+           "exactly one of time.steps and time.duration, not both");
+  }
+  if (!steps && !duration)
+    r.fail("time.steps", "exactly one of time.steps and time.duration: neither is given");
+  if (steps) {
+    t.steps = r.integers("time.steps").front();
+    r.check(*t.steps > 0, "time.steps", "an integer > 0");
+  } else {
+    t.duration_s = r.number("time.duration", 0);
+    r.check(*t.duration_s > 0, "time.duration", "a duration > 0");
+  }
+}
+
+void read_boundary(const Reader& r, BoundaryConfig& b) {
+  b.type = r.word("boundary.type", 0) == 0 ? BoundaryType::Upml : BoundaryType::Pec;
+  if (r.has("boundary.layers")) {
+    auto l = r.integers("boundary.layers");
+    r.check(std::all_of(l.begin(), l.end(), [](long v) { return v >= 0 && v < 100000; }),
+            "boundary.layers", "1 or 6 integers >= 0");
+    for (int f = 0; f < 6; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
+  }
+  if (b.type == BoundaryType::Pec) {
+    // A bare PEC wall has no layers; explicit non-zero layers contradict the type.
+    r.check(std::all_of(b.layers.begin(), b.layers.end(), [](int v) { return v == 0; }) ||
+                !r.has("boundary.layers"),
+            "boundary.layers", "0 with boundary.type = pec");
+    b.layers.fill(0);
+  }
+  b.grading = r.number("boundary.grading", b.grading);
+  r.check(b.grading > 0, "boundary.grading", "a number > 0");
+  if (r.has("boundary.sigma_max")) {
+    b.sigma_max = r.number("boundary.sigma_max", 0);
+    r.check(*b.sigma_max >= 0, "boundary.sigma_max", "a conductivity >= 0");
+  }
+  b.kappa_max = r.number("boundary.kappa_max", b.kappa_max);
+  r.check(b.kappa_max >= 1, "boundary.kappa_max", "a number >= 1");
+}
+
+void read_materials(const Reader& r, const Raw& raw, std::vector<MaterialConfig>& out) {
+  for (const auto& sec : sections_of(raw, "material")) {
+    MaterialConfig m;
+    m.name = sec.substr(sec.find('.') + 1);
+    if (m.name == "pec" || m.name == "vacuum")
+      r.fail(sec, "a material name other than the built-in pec and vacuum");
+    m.eps_r = r.number(sec + ".eps_r", 1);
+    r.check(m.eps_r >= 1, sec + ".eps_r", "a relative permittivity >= 1");
+    m.mu_r = r.number(sec + ".mu_r", 1);
+    r.check(m.mu_r > 0, sec + ".mu_r", "a relative permeability > 0");
+    m.sigma = r.number(sec + ".sigma", 0);
+    r.check(m.sigma >= 0, sec + ".sigma", "a conductivity >= 0");
+    m.pec = r.word(sec + ".pec", 1) == 0;
+    out.push_back(m);
+  }
+}
+
+void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  static const char* shape_names[] = {"box", "sphere", "cylinder"};
+  for (const auto& sec : sections_of(raw, "object")) {
+    ObjectConfig o;
+    o.name = sec.substr(sec.find('.') + 1);
+    r.require(sec + ".shape");
+    o.shape = static_cast<ShapeKind>(r.word(sec + ".shape", 0));
+    std::string shape = shape_names[static_cast<int>(o.shape)];
+    o.center = point_in_domain(r, sec + ".center", cfg.grid.size_m);
+    // Each dimension key belongs to some shapes only; a stray one is most likely a mistake.
+    auto only = [&](const std::string& field, bool used, const std::string& users) {
+      std::string key = sec + "." + field;
+      if (!used && r.has(key))
+        r.fail(key, "no " + field + " for a " + shape + " (" + users + " only)");
+      if (used && field != "axis") r.require(key, " for a " + shape);
+      return used && r.has(key);
+    };
+    if (only("size", o.shape == ShapeKind::Box, "box")) {
+      auto v = r.numbers(sec + ".size");
+      r.check(std::all_of(v.begin(), v.end(), [](double x) { return x > 0; }), sec + ".size",
+              "3 numbers > 0");
+      o.size = vec3(v);
+    }
+    if (only("radius", o.shape != ShapeKind::Box, "sphere and cylinder")) {
+      o.radius = r.number(sec + ".radius", 0);
+      r.check(o.radius > 0, sec + ".radius", "a radius > 0");
+    }
+    if (only("length", o.shape == ShapeKind::Cylinder, "cylinder")) {
+      o.length = r.number(sec + ".length", 0);
+      r.check(o.length > 0, sec + ".length", "a length > 0");
+    }
+    if (only("axis", o.shape == ShapeKind::Cylinder, "cylinder"))
+      o.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
+    r.require(sec + ".material");
+    o.material = trim(r.value(sec + ".material"));
+    bool known = o.material == "pec" || o.material == "vacuum" ||
+                 std::any_of(cfg.materials.begin(), cfg.materials.end(),
+                             [&](const MaterialConfig& m) { return m.name == o.material; });
+    r.check(known, sec + ".material", "the name of a [material.<name>] section, pec or vacuum");
+    cfg.objects.push_back(o);
+  }
+}
+
+void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  for (const auto& sec : sections_of(raw, "source")) {
+    SourceConfig s;
+    s.name = sec.substr(sec.find('.') + 1);
+    s.kind = static_cast<SourceKind>(r.word(sec + ".type", 0));
+    s.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
+    s.position = point_in_domain(r, sec + ".position", cfg.grid.size_m);
+    s.waveform = static_cast<WaveformKind>(r.word(sec + ".waveform", 1));
+    r.require(sec + ".frequency");
+    s.frequency_hz = r.number(sec + ".frequency", 0);
+    r.check(s.frequency_hz > 0, sec + ".frequency", "a frequency > 0");
+    s.amplitude = r.number(sec + ".amplitude", 1);
+    if (r.has(sec + ".delay")) {
+      s.delay_s = r.number(sec + ".delay", 0);
+      r.check(*s.delay_s >= 0, sec + ".delay", "a delay >= 0");
+    }
+    if (r.has(sec + ".bandwidth")) {
+      r.check(s.waveform == WaveformKind::GaussianPulse, sec + ".bandwidth",
+              "no bandwidth unless waveform = gaussian_pulse");
+      s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
+      r.check(*s.bandwidth_hz > 0, sec + ".bandwidth", "a bandwidth > 0");
+    }
+    cfg.sources.push_back(s);
+  }
+}
+
+void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  for (const auto& sec : sections_of(raw, "probe")) {
+    ProbeConfig p;
+    p.name = sec.substr(sec.find('.') + 1);
+    p.position = point_in_domain(r, sec + ".position", cfg.grid.size_m);
+    if (r.has(sec + ".fields")) {
+      for (int w : r.words(sec + ".fields")) p.fields.push_back(static_cast<Component>(w));
+      r.check(!p.fields.empty(), sec + ".fields", "at least one of Ex Ey Ez Hx Hy Hz");
+    } else {
+      for (int c = 0; c < 6; ++c) p.fields.push_back(static_cast<Component>(c));
+    }
+    if (r.has(sec + ".steps")) {
+      auto n = r.integers(sec + ".steps");
+      r.check(n[0] >= 0 && n[0] <= n[1], sec + ".steps", "2 integers n1 n2 with 0 <= n1 <= n2");
+      if (cfg.time.steps)
+        r.check(n[1] <= *cfg.time.steps, sec + ".steps",
+                "steps within time.steps = " + std::to_string(*cfg.time.steps));
+      p.steps = std::array<long, 2>{n[0], n[1]};
+    }
+    cfg.probes.push_back(p);
+  }
+}
+
+void read_snapshot(const Reader& r, RunConfig& cfg) {
+  auto& s = cfg.snapshot;
+  if (r.has("snapshot.steps")) {
+    s.steps = r.integers("snapshot.steps");
+    for (long n : s.steps) {
+      r.check(n >= 0, "snapshot.steps", "integers >= 0");
+      if (cfg.time.steps)
+        r.check(n <= *cfg.time.steps, "snapshot.steps",
+                "steps within time.steps = " + std::to_string(*cfg.time.steps));
+    }
+    // The writer walks them in order; a repeated step would only write the same file twice.
+    std::sort(s.steps.begin(), s.steps.end());
+    s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
+  }
+  if (r.has("snapshot.fields")) {
+    auto w = r.words("snapshot.fields");
+    r.check(!w.empty(), "snapshot.fields", "E, H or both");
+    s.e = std::find(w.begin(), w.end(), 0) != w.end();
+    s.h = std::find(w.begin(), w.end(), 1) != w.end();
+  }
+}
+
+void read_output_device(const Reader& r, RunConfig& cfg) {
+  if (r.has("output.dir")) {
+    cfg.output.dir = trim(r.value("output.dir"));
+    r.check(!cfg.output.dir.empty(), "output.dir", "a directory name");
+  }
+  cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
+  if (r.has("device.select")) cfg.device.select = trim(r.value("device.select"));
+  if (r.has("device.workgroup")) {
+    auto w = r.integers("device.workgroup");
+    r.check(std::all_of(w.begin(), w.end(), [](long v) { return v > 0 && v <= 1024; }),
+            "device.workgroup", "3 integers in 1..1024");
+    cfg.device.workgroup = std::array<int, 3>{int(w[0]), int(w[1]), int(w[2])};
+  }
+}
+
+RunConfig build_config(const Raw& raw) {
+  Reader r(raw);
+  RunConfig cfg;
+  cfg.source_file = raw.file;
+  cfg.quiet = raw.quiet;
+  // Lines of file keys (overridden ones are gone) and of section headers, for later errors.
+  for (const auto& [key, e] : raw.values)
+    if (!e.cli) cfg.lines[key] = e.line;
+  for (const auto& [sec, line] : raw.sections)
+    if (line > 0) cfg.lines[sec] = line;
+  read_grid(r, cfg.grid);
+  read_time(r, raw, cfg.time);
+  read_boundary(r, cfg.boundary);
+  read_materials(r, raw, cfg.materials);
+  read_objects(r, raw, cfg);
+  read_sources(r, raw, cfg);
+  read_probes(r, raw, cfg);
+  read_snapshot(r, cfg);
+  read_output_device(r, cfg);
+  return cfg;
+}
+
+}  // namespace
+
+RunConfig load_config_text(const std::string& text, const std::string& file_name,
+                           const std::vector<std::string>& args) {
+  Raw raw;
+  raw.file = file_name;
+  read_file_values(text, raw);
+  apply_args(args, raw);
+  return build_config(raw);
+}
+
+RunConfig load_config(const std::string& path, const std::vector<std::string>& args) {
+  if (path.empty()) return load_config_text("", "", args);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path, 0, "", "cannot open the model file: it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, 0, "", "cannot open the model file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_config_text(text.str(), path, args);
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,70 @@
+// The one table of model-file keys: every key load_config() accepts, with its value type, unit,
+// default and help. `clfdtd run --help` and docs/MODEL_KEYS.md are both rendered from it, so the
+// documentation cannot drift from the parser.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clfdtd {
+
+enum class ValueType {
+  Number,   // a real number, SI units, e.g. 3e9
+  Integer,  // a whole number (1e3 is accepted as 1000)
+  Word,     // a word from OptionSpec::words (several, each once, when counts allows a list)
+  Text,     // free text (a name, a directory)
+};
+
+struct OptionSpec {
+  std::string key;  // "grid.size", or "material.*.eps_r" for a named section
+  ValueType type;
+  std::vector<int> counts;         // allowed numbers of values: {1}, {3}, {1, 3}; empty = a list
+  std::vector<std::string> words;  // Word: the allowed words
+  std::string unit;                // SI unit, "" when dimensionless
+  std::string default_text;        // "required", a value, or a description of the derived default
+  std::string help;
+};
+
+// Sections whose name carries a user-chosen part: [material.<name>], [object.<name>], ...
+const std::vector<std::string>& named_sections();
+// Sections that appear at most once: [grid], [time], [boundary], [snapshot], [output], [device].
+const std::vector<std::string>& singleton_sections();
+
+// Every key, grouped by section in the order of the help text.
+const std::vector<OptionSpec>& option_table();
+
+// The spec of a concrete key ("material.glass.eps_r" matches "material.*.eps_r"), or nullptr.
+const OptionSpec* find_option(const std::string& key);
+
+// The closest known key to a misspelt one (named-section patterns filled with the user's name),
+// or "" when nothing is close.
+std::string closest_key(const std::string& key);
+
+// "" when `section` ("grid", "material.glass") is a valid section name, else what was expected.
+std::string section_problem(const std::string& section);
+
+// "" when `key` is in the table, else what was expected (the section's keys, a close match).
+std::string key_problem(const std::string& key);
+
+// Value syntax shared by the file and the command line: tokens separated by spaces or commas.
+std::vector<std::string> split_value(const std::string& text);
+bool count_allowed(const OptionSpec& spec, std::size_t n);  // n tokens fit spec.counts
+// A finite number ("3e9"); with `integer`, also whole ("1e3" is 1000). nullopt when not one.
+std::optional<double> parse_number(const std::string& token, bool integer);
+// Index of `token` in spec.words (case-insensitive), or -1.
+int word_index(const OptionSpec& spec, const std::string& token);
+
+// The key as a user reads it: "material.<name>.eps_r".
+std::string display_key(const OptionSpec& spec);
+
+// What a value of this key looks like: "3 numbers", "an integer", "one of upml, pec", ...
+std::string describe_value(const OptionSpec& spec);
+
+// The table as plain text for `clfdtd run --help`.
+std::string help_text();
+
+// The table as Markdown: the content of docs/MODEL_KEYS.md.
+std::string keys_markdown();
+
+}  // namespace clfdtd

@@ -1,0 +1,40 @@
+// Patent steps 1-1-1 / 1-1-2: cell size, grid dimensions, time step and step count.
+#include "model/grid_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clfdtd {
+
+double GridGeometry::courant_limit_dt() const {
+  double s = 0;
+  for (int a = 0; a < 3; ++a) s += 1.0 / (d[a] * d[a]);
+  return 1.0 / (kC0 * std::sqrt(s));
+}
+
+GridGeometry derive_grid_geometry(const RunConfig& cfg) {
+  GridGeometry g;
+  if (cfg.grid.cell_size_m) {
+    for (int a = 0; a < 3; ++a) g.d[a] = (*cfg.grid.cell_size_m)[a];
+  } else {
+    // d = lambda_min / cells_per_wavelength, the same on every axis (cubic cells).
+    const double d = kC0 / cfg.grid.max_frequency_hz / cfg.grid.cells_per_wavelength;
+    g.d = {d, d, d};
+  }
+  for (int a = 0; a < 3; ++a) {
+    // Rounded in double first: a huge ratio must not overflow the int (build() rejects it later
+    // through the cell-count check, so saturate instead of wrapping).
+    const double r = std::round(cfg.grid.size_m[a] / g.d[a]);
+    const double capped = std::min(std::max(r, 1.0), 2147483647.0);
+    g.n[a] = std::isfinite(r) ? static_cast<int>(capped) : 1;
+  }
+  g.dt = cfg.grid.courant * g.courant_limit_dt();
+  if (cfg.time.steps) {
+    g.steps = *cfg.time.steps;
+  } else if (cfg.time.duration_s) {
+    g.steps = static_cast<long>(std::ceil(*cfg.time.duration_s / g.dt));
+  }
+  return g;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,56 @@
+// Patent step 2: material table and the per-material update coefficients (EQUATIONS.md).
+#include "model/materials.hpp"
+
+#include "errors.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
+  entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true});
+  entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false});
+  // Ids are uint8: 256 entries at most, two of them built in.
+  if (user.size() + entries_.size() > static_cast<std::size_t>(kMaxMaterials)) {
+    throw ConfigError("", 0, "material",
+                      "at most " + std::to_string(kMaxMaterials - 2) + " materials (got " +
+                          std::to_string(user.size()) + ")");
+  }
+  for (const auto& m : user) {
+    // A repeated name would make find() ambiguous; the built-in names cannot be redefined either.
+    if (find(m.name) >= 0) {
+      throw ConfigError("", 0, "material." + m.name, "a material name not used before");
+    }
+    entries_.push_back(MaterialEntry{m.name, m.eps_r, m.mu_r, m.sigma, m.pec});
+  }
+}
+
+int MaterialTable::find(const std::string& name) const {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool MaterialTable::any_magnetic() const {
+  for (const auto& e : entries_) {
+    if (!e.pec && e.mu_r != 1.0) return true;
+  }
+  return false;
+}
+
+ECoefficients MaterialTable::e_coefficients(std::uint8_t id, double dt) const {
+  const MaterialEntry& m = entries_.at(id);
+  if (m.pec) return ECoefficients{0, 0, 0};  // E stays zero in both the plain and the UPML update
+  const double eps = kEps0 * m.eps_r;
+  const double q = m.sigma * dt / (2 * eps);
+  return ECoefficients{(1 - q) / (1 + q), dt / eps / (1 + q), 1.0 / m.eps_r};
+}
+
+HCoefficients MaterialTable::h_coefficients(std::uint8_t id, double dt) const {
+  const MaterialEntry& m = entries_.at(id);
+  // PEC carries mu_r = 1: an H sample inside a conductor just sees the zero E around it.
+  const double mu_r = m.pec ? 1.0 : m.mu_r;
+  return HCoefficients{dt / (kMu0 * mu_r), 1.0 / mu_r};
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,132 @@
+// Patent step 2: paint the objects onto every staggered component grid.
+// Cost matters on 512^3 grids: the background is one fill, then each object visits only the index
+// range of its bounding box (plus one index of slack per side for rounding), never the whole grid,
+// and along z fills the run of inside samples instead of testing each one.
+#include "model/mesher.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "errors.hpp"
+#include "model/shapes.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+struct Bounds {
+  Vec3 lo, hi;
+};
+
+Bounds shape_bounds(const ObjectConfig& o) {
+  Vec3 half;
+  switch (o.shape) {
+    case ShapeKind::Box: half = Vec3{0.5 * o.size.x, 0.5 * o.size.y, 0.5 * o.size.z}; break;
+    case ShapeKind::Sphere: half = Vec3{o.radius, o.radius, o.radius}; break;
+    case ShapeKind::Cylinder:
+      half = Vec3{o.radius, o.radius, o.radius};
+      half[static_cast<int>(o.axis)] = 0.5 * o.length;
+      break;
+  }
+  Bounds b;
+  for (int a = 0; a < 3; ++a) {
+    b.lo[a] = o.center[a] - std::fabs(half[a]);
+    b.hi[a] = o.center[a] + std::fabs(half[a]);
+  }
+  return b;
+}
+
+// Indices [first, last) along one axis whose sample (i + off) * d may lie in [lo, hi], clamped to
+// [0, n). contains() makes the exact decision; the slack only guards against rounding.
+void index_range(double lo, double hi, double off, double d, int n, int& first, int& last) {
+  const double f = std::floor(lo / d - off) - 1;
+  const double l = std::ceil(hi / d - off) + 2;
+  first = static_cast<int>(std::max(0.0, std::min(f, static_cast<double>(n))));
+  last = static_cast<int>(std::max(0.0, std::min(l, static_cast<double>(n))));
+}
+
+// Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object.
+void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+           const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
+           std::vector<std::uint8_t>& ids) {
+  const Bounds b = shape_bounds(obj);
+  std::array<int, 3> first{}, last{};
+  for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
+  Vec3 p;
+  for (int i = first[0]; i < last[0]; ++i) {
+    p.x = (i + off[0]) * d[0];
+    for (int j = first[1]; j < last[1]; ++j) {
+      p.y = (j + off[1]) * d[1];
+      const std::size_t row = (static_cast<std::size_t>(i) * n[1] + j) * nzp;
+      // Every shape is convex, so its samples on a z row form one run: find both ends and fill
+      // between them, testing only the samples outside the run (plus the two ends).
+      auto inside = [&](int k) {
+        p.z = (k + off[2]) * d[2];
+        return shape_contains(obj, p);
+      };
+      int k0 = first[2];
+      while (k0 < last[2] && !inside(k0)) ++k0;
+      if (k0 == last[2]) continue;
+      int k1 = last[2] - 1;
+      while (k1 > k0 && !inside(k1)) --k1;
+      std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
+    }
+  }
+}
+
+// The outer PEC wall: tangential E on the low planes, and every E padding cell (k >= nz).
+void apply_walls(Component c, const FieldLayout& L, std::vector<std::uint8_t>& ids) {
+  const std::uint8_t pec = MaterialTable::kPec;
+  const int axis = component_axis(c);
+  const std::size_t nzp = L.nzp();
+  for (int i = 0; i < L.nx; ++i) {
+    for (int j = 0; j < L.ny; ++j) {
+      const std::size_t row = L.index(i, j, 0);
+      // Tangential means the component's axis differs from the wall normal.
+      const bool wall_row = (i == 0 && axis != 0) || (j == 0 && axis != 1);
+      if (wall_row) {
+        std::fill(ids.begin() + row, ids.begin() + row + L.nz, pec);
+      } else if (axis != 2) {
+        ids[row] = pec;  // k = 0 plane
+      }
+      std::fill(ids.begin() + row + L.nz, ids.begin() + row + nzp, pec);
+    }
+  }
+}
+
+}  // namespace
+
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+                       const GridGeometry& g, const FieldLayout& layout, bool with_h) {
+  std::vector<std::uint8_t> obj_ids;
+  obj_ids.reserve(objects.size());
+  for (const auto& o : objects) {
+    const int id = table.find(o.material);
+    if (id < 0) {
+      throw ConfigError("", 0, "object." + o.name + ".material",
+                        "a defined material, \"pec\" or \"vacuum\" (got \"" + o.material + "\")");
+    }
+    obj_ids.push_back(static_cast<std::uint8_t>(id));
+  }
+
+  MeshedIds m;
+  const int ncomp = with_h ? 6 : 3;
+  for (int c = 0; c < ncomp; ++c) {
+    const auto comp = static_cast<Component>(c);
+    auto& ids = m.component[c];
+    ids.assign(layout.cells(), MaterialTable::kVacuum);
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+      paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids);
+    }
+    if (is_electric(comp)) apply_walls(comp, layout, ids);
+  }
+
+  m.cell_centre.assign(static_cast<std::size_t>(g.cells()), MaterialTable::kVacuum);
+  for (std::size_t o = 0; o < objects.size(); ++o) {
+    paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
+          m.cell_centre);
+  }
+  return m;
+}
+
+}  // namespace clfdtd

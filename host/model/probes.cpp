@@ -1,0 +1,42 @@
+// Patent step 4.4: probe samples (one per probe and field, in config order) and step windows.
+#include "model/probes.hpp"
+
+#include <algorithm>
+
+#include "model/field_layout.hpp"
+
+namespace clfdtd {
+
+ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g) {
+  ProbeSet set;
+  bool any = false;
+  for (std::size_t p = 0; p < cfg.size(); ++p) {
+    const ProbeConfig& c = cfg[p];
+    ProbeModel m;
+    m.name = c.name;
+    m.n1 = c.steps ? (*c.steps)[0] : 0;
+    // Nothing exists past the last step; a window reaching beyond it is cut there.
+    m.n2 = std::min(c.steps ? (*c.steps)[1] : g.steps, g.steps);
+    set.probes.push_back(m);
+    for (Component f : c.fields) {
+      ProbeSample s;
+      s.probe = static_cast<int>(p);
+      s.component = f;
+      s.cell = nearest_sample(f, c.position, g.n, g.d);
+      s.position_m = sample_position(f, s.cell, g.d);
+      set.samples.push_back(s);
+    }
+    if (c.fields.empty() || m.n2 < m.n1) continue;  // records nothing: not part of the union
+    if (!any) {
+      set.first_step = m.n1;
+      set.last_step = m.n2;
+      any = true;
+    } else {
+      set.first_step = std::min(set.first_step, m.n1);
+      set.last_step = std::max(set.last_step, m.n2);
+    }
+  }
+  return set;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,132 @@
+// Patent steps 1 and 2: the whole model built once from a checked RunConfig. Checks that need the
+// derived grid (the config loader cannot make them) happen here and name the offending key.
+#include "model/simulation_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "errors.hpp"
+#include "model/mesher.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+const char* kAxisName[] = {"x", "y", "z"};
+
+// Kernels index a component array with 32-bit arithmetic.
+constexpr double kMaxCellsPerComponent = 2147483648.0;  // 2^31
+
+[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
+  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+}
+
+// Errors raised below the model (material table, mesher) carry no file; add where they came from.
+[[noreturn]] void relocate(const RunConfig& cfg, const ConfigError& e) {
+  fail(cfg, e.key(), e.expected());
+}
+
+void check_grid(const RunConfig& cfg, const GridGeometry& g) {
+  double padded = 1;
+  for (int a = 0; a < 3; ++a) {
+    const double ratio = cfg.grid.size_m[a] / g.d[a];
+    // A positive size below half a cell still gets one cell (derive_grid_geometry); only a
+    // non-positive or non-finite extent or cell size leaves no grid at all.
+    if (!std::isfinite(ratio) || !(g.d[a] > 0) || !(cfg.grid.size_m[a] > 0)) {
+      fail(cfg, "grid.size", std::string("a positive, finite extent and cell size along ") +
+                                 kAxisName[a]);
+    }
+    const double n = std::max(1.0, std::round(ratio));
+    padded *= (a == 2) ? 4 * std::ceil(n / 4) : n;
+  }
+  if (padded > kMaxCellsPerComponent) {
+    fail(cfg, "grid.size",
+         "at most 2^31 cells per field component (the grid has " +
+             std::to_string(g.n[0]) + " x " + std::to_string(g.n[1]) + " x " +
+             std::to_string(g.n[2]) + "); use a coarser cell or a smaller domain");
+  }
+}
+
+void check_layers(const RunConfig& cfg, const GridGeometry& g) {
+  if (cfg.boundary.type != BoundaryType::Upml) return;
+  for (int a = 0; a < 3; ++a) {
+    const int lo = cfg.boundary.layers[2 * a], hi = cfg.boundary.layers[2 * a + 1];
+    if (lo + hi >= g.n[a]) {
+      fail(cfg, "boundary.layers",
+           std::string("UPML layers along ") + kAxisName[a] + " (" + std::to_string(lo) + " + " +
+               std::to_string(hi) + ") thinner than the " + std::to_string(g.n[a]) +
+               " cells of the domain");
+    }
+  }
+}
+
+void check_sources(const RunConfig& cfg, const SimulationModel& m) {
+  for (const auto& s : m.sources) {
+    const std::string key = "source." + s.name + ".position";
+    const auto& c = s.cell;
+    const std::string where = std::string(component_name(s.component)) + " sample (" +
+                              std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " +
+                              std::to_string(c[2]) + ")";
+    if (m.upml.in_pml(c[0], c[1], c[2], m.grid.n)) {
+      fail(cfg, key, "a position outside the UPML layers (the driven " + where + " is in them)");
+    }
+    if (m.id(s.component)[m.layout.index(c[0], c[1], c[2])] == MaterialTable::kPec) {
+      fail(cfg, key, "a position off PEC (the driven " + where + " is PEC, a wall or a conductor)");
+    }
+  }
+}
+
+}  // namespace
+
+SimulationModel SimulationModel::build(const RunConfig& cfg) {
+  SimulationModel m;
+  m.grid = derive_grid_geometry(cfg);
+  check_grid(cfg, m.grid);
+  check_layers(cfg, m.grid);
+  m.layout = FieldLayout(m.grid.n[0], m.grid.n[1], m.grid.n[2]);
+
+  try {
+    m.materials = MaterialTable(cfg.materials);
+    m.magnetic = m.materials.any_magnetic();
+    MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout, m.magnetic);
+    for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
+    m.cell_ids = std::move(meshed.cell_centre);
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
+
+  m.upml = build_upml_profile(cfg.boundary, m.grid);
+  m.sources = build_sources(cfg.sources, m.grid);
+  check_sources(cfg, m);
+  m.probes = build_probes(cfg.probes, m.grid);
+
+  // Snapshots outside the run (e.g. after a shorter --steps override) are simply not taken.
+  for (long s : cfg.snapshot.steps) {
+    if (s >= 0 && s <= m.grid.steps) m.snapshot_steps.push_back(s);
+  }
+  std::sort(m.snapshot_steps.begin(), m.snapshot_steps.end());
+  m.snapshot_steps.erase(std::unique(m.snapshot_steps.begin(), m.snapshot_steps.end()),
+                         m.snapshot_steps.end());
+  m.snapshot_e = cfg.snapshot.e;
+  m.snapshot_h = cfg.snapshot.h;
+  return m;
+}
+
+std::size_t SimulationModel::device_bytes(int probe_batch_steps) const {
+  const std::size_t cells = layout.cells();
+  const std::size_t f = sizeof(float);
+  std::size_t bytes = 6 * f * cells;                   // Ex..Hz
+  bytes += (magnetic ? 6 : 3) * cells;                 // uint8 ids
+  bytes += 6 * f * upml.cells;                         // D and B auxiliaries of the PML cells
+  bytes += materials.size() * 5 * f;                   // ca, cb, inv_eps_r, db, inv_mu_r
+  std::size_t axis_cells = 0;
+  for (int a = 0; a < 3; ++a) axis_cells += static_cast<std::size_t>(grid.n[a]);
+  bytes += 2 * 4 * f * axis_cells;                     // a, b, cp, cm at integer and half positions
+  bytes += upml.boxes.size() * 8 * sizeof(int);        // box bounds and offsets
+  for (const auto& s : sources) bytes += s.j.size() * f + 4 * sizeof(int);
+  const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
+  bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
+  return bytes;
+}
+
+}  // namespace clfdtd

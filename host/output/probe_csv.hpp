@@ -1,0 +1,43 @@
+// probes.csv: one row per recorded time step, one column per probe sample (ProbeSet::samples order).
+//   step,time_s,<probe>.<field>,...
+// time_s = step * dt in seconds. E columns are in V/m at that time; H columns are in A/m at
+// time_s - dt/2 (leapfrog: step s holds H at (s - 1/2) dt). A cell is empty where the step lies
+// outside that probe's n1..n2 window. The header line is the only non-data line, so the file loads
+// directly into spreadsheets, pandas or ParaView's CSV reader; units are documented, not embedded.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "model/probes.hpp"
+
+namespace clfdtd {
+
+class ProbeCsvWriter {
+public:
+  // Creates (truncates) the file and writes the header. Throws std::runtime_error on failure.
+  ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt);
+  ~ProbeCsvWriter();
+  ProbeCsvWriter(const ProbeCsvWriter&) = delete;
+  ProbeCsvWriter& operator=(const ProbeCsvWriter&) = delete;
+
+  // values[slot * samples + sample] holds step first_step + slot, for slot = 0 .. count-1
+  // (the layout of Backend::read_probe_batch). Rows are flushed before returning, so rows written
+  // before a crash survive. Throws std::invalid_argument if values is too short, and
+  // std::runtime_error on a write error.
+  void write_rows(long first_step, int count, const std::vector<double>& values);
+
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+  std::vector<ProbeSample> samples_;
+  std::vector<ProbeModel> probes_;
+  double dt_;
+  std::FILE* file_ = nullptr;
+};
+
+// "<probe>.<field>", quoted as CSV requires when the probe name holds a comma, quote or newline.
+std::string probe_column_name(const ProbeSet& probes, std::size_t sample);
+
+}  // namespace clfdtd

@@ -1,0 +1,59 @@
+// run.json writer: see run_report.hpp. nlohmann::json keeps key order alphabetical, which is fine
+// for a machine-read file; non-finite numbers come out as null.
+#include "output/run_report.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace clfdtd {
+
+double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds) {
+  if (!(loop_seconds > 0)) return 0;
+  const double cells = static_cast<double>(n[0]) * n[1] * n[2];
+  return cells * static_cast<double>(steps_done) / loop_seconds / 1e6;
+}
+
+RunReport report_from_model(const SimulationModel& m) {
+  RunReport r;
+  r.n = m.grid.n;
+  r.cell_size_m = m.grid.d;
+  r.dt_s = m.grid.dt;
+  r.steps = m.grid.steps;
+  for (const ProbeSample& s : m.probes.samples)
+    r.probes.push_back({m.probes.probes.at(s.probe).name, component_name(s.component), s.position_m});
+  return r;
+}
+
+void write_run_json(const std::string& path, const RunReport& r) {
+  using nlohmann::json;
+  json probes = json::array();
+  for (const ProbeReport& p : r.probes)
+    probes.push_back({{"name", p.name}, {"field", p.field},
+                      {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}}});
+  const json j = {
+      {"status", r.status},
+      {"backend", r.backend},
+      {"device", r.device},
+      {"kernel_variant", r.kernel_variant},
+      {"model_file", r.model_file},
+      {"cells", {r.n[0], r.n[1], r.n[2]}},
+      {"cells_total", static_cast<long long>(r.n[0]) * r.n[1] * r.n[2]},
+      {"cell_size_m", {r.cell_size_m[0], r.cell_size_m[1], r.cell_size_m[2]}},
+      {"dt_s", r.dt_s},
+      {"steps_planned", r.steps},
+      {"steps_done", r.steps_done},
+      {"loop_time_s", r.loop_seconds},
+      {"mcells_per_s", r.mcells_per_s},
+      {"device_bytes", r.device_bytes},
+      {"probes", probes},
+  };
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw std::runtime_error("run report: cannot create '" + path + "'");
+  out << j.dump(2) << "\n";
+  out.flush();
+  if (!out) throw std::runtime_error("run report: cannot write '" + path + "'");
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,47 @@
+// run.json: what ran, where, how far and how fast. All values SI; the unit is part of each key
+// name (cell_size_m, dt_s, loop_time_s, position_m, device_bytes). Written once at the end of a
+// run, also when it stopped early (status says why).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/simulation_model.hpp"
+
+namespace clfdtd {
+
+struct ProbeReport {
+  std::string name;   // the probe's name
+  std::string field;  // "Ex" .. "Hz"
+  Vec3 position_m;    // where the Yee sample actually sits (may differ from the requested point)
+};
+
+struct RunReport {
+  std::string status = "completed";  // "completed" | "non-finite at step N" | "failed: <message>"
+  std::string backend;               // "opencl", "reference", "cuda"
+  std::string device;                // Backend::device_description()
+  std::string kernel_variant;        // Backend::kernel_variant()
+  std::string model_file;            // "" when the model came from the command line only
+  std::array<int, 3> n{};            // cells along x, y, z
+  std::array<double, 3> cell_size_m{};
+  double dt_s = 0;
+  long steps = 0;                    // planned time steps
+  long steps_done = 0;
+  double loop_seconds = 0;           // wall time of the time loop
+  double mcells_per_s = 0;           // cells * steps_done / loop_seconds / 1e6
+  std::size_t device_bytes = 0;
+  std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
+};
+
+// Throughput in millions of cell updates per second; 0 when no time was measured.
+double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds);
+
+// A report with the model's geometry, time step, planned steps and probe sample positions filled;
+// the caller adds backend, device, timing and status.
+RunReport report_from_model(const SimulationModel& m);
+
+// Writes the report as pretty-printed JSON. Throws std::runtime_error on a write error.
+void write_run_json(const std::string& path, const RunReport& r);
+
+}  // namespace clfdtd

@@ -1,0 +1,123 @@
+// Patent step 4: the time loop, in the order the step is defined in docs/EQUATIONS.md.
+// The patent's "apply the source" (4.1) runs inside Backend::step after the E update, because the
+// current density J at (s + 1/2) dt belongs to the E update from s to s + 1.
+#include "solver/time_loop.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace clfdtd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Collects probe samples into the backend's device batch and hands full batches to the sink.
+class ProbeBatcher {
+public:
+  ProbeBatcher(const ProbeSet& probes, Backend& backend, LoopSink& sink)
+      : probes_(probes), backend_(backend), sink_(sink), capacity_(backend.probe_batch_steps()) {}
+
+  void record(long step) {
+    if (!probes_.active(step)) return;
+    if (slots_ == 0) first_step_ = step;
+    backend_.sample_probes(slots_++);
+    if (slots_ == capacity_) flush();
+  }
+  void flush() {
+    if (slots_ == 0) return;
+    backend_.read_probe_batch(slots_, values_);
+    sink_.probe_rows(first_step_, slots_, values_);
+    slots_ = 0;
+  }
+
+private:
+  const ProbeSet& probes_;
+  Backend& backend_;
+  LoopSink& sink_;
+  int capacity_;
+  int slots_ = 0;
+  long first_step_ = 0;
+  std::vector<double> values_;
+};
+
+void take_snapshot(const SimulationModel& model, Backend& backend, LoopSink& sink, long step) {
+  std::array<std::vector<float>, 6> fields;
+  for (int c = 0; c < 6; ++c) {
+    const bool wanted = c < 3 ? model.snapshot_e : model.snapshot_h;
+    if (wanted) backend.read_field(static_cast<Component>(c), fields[c]);
+  }
+  sink.snapshot(step, fields);
+}
+
+}  // namespace
+
+LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSink& sink,
+                         const std::function<void(const LoopProgress&)>& on_progress,
+                         const LoopOptions& options) {
+  const long total = model.grid.steps;
+  const double cells = static_cast<double>(model.grid.cells());
+  ProbeBatcher probes(model.probes, backend, sink);
+  auto next_snapshot = model.snapshot_steps.begin();
+  LoopResult result;
+  const auto loop_start = Clock::now();
+  auto last_report = loop_start;
+
+  // Output work (read-backs and writes) is timed apart so Mcells/s measures the field updates.
+  auto outputs_at = [&](long step) {
+    const auto t0 = Clock::now();
+    probes.record(step);
+    if (next_snapshot != model.snapshot_steps.end() && *next_snapshot == step) {
+      probes.flush();  // keep probes.csv ahead of the snapshot in case the run stops later
+      take_snapshot(model, backend, sink, step);
+      ++next_snapshot;
+    }
+    result.output_seconds += seconds_since(t0);
+  };
+  auto report = [&](long step) {
+    LoopProgress p;
+    p.step = step;
+    p.total = total;
+    p.elapsed_s = seconds_since(loop_start);
+    const double compute_s = p.elapsed_s - result.output_seconds;
+    p.mcells_per_s = compute_s > 0 ? cells * step / compute_s / 1e6 : 0;
+    if (on_progress) on_progress(p);
+  };
+
+  outputs_at(0);
+  for (long s = 0; s < total; ++s) {
+    backend.step(s);
+    const long done = s + 1;
+    outputs_at(done);
+    const bool last = done == total;
+    if (last || done % options.sync_interval_steps == 0) {
+      backend.finish();
+      if (last || seconds_since(last_report) >= options.progress_interval_s) {
+        const auto t0 = Clock::now();
+        const bool finite = backend.fields_finite();
+        result.output_seconds += seconds_since(t0);
+        if (!finite) {
+          probes.flush();
+          result.steps_done = done;
+          result.finite = false;
+          result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
+          return result;
+        }
+        result.last_finite_step = done;
+        last_report = Clock::now();
+        report(done);
+      }
+    }
+  }
+  probes.flush();
+  backend.finish();
+  result.steps_done = total;
+  result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
+  if (total == 0) report(0);
+  return result;
+}
+
+}  // namespace clfdtd

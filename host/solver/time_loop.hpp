@@ -1,0 +1,47 @@
+// Patent step 4: the time loop. Runs the backend step by step, samples probes into device batches,
+// reads back what probes and snapshots need when they need it, checks for non-finite fields, and
+// reports progress through a callback (the solver never prints).
+#pragma once
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd {
+
+// Where the loop's read-backs go (the CLI connects them to probes.csv and the .vti writers).
+class LoopSink {
+public:
+  virtual ~LoopSink() = default;
+  // values[slot * samples + sample] for steps first_step .. first_step + count - 1.
+  virtual void probe_rows(long first_step, int count, const std::vector<double>& values) = 0;
+  // fields[c]: component c unpadded ((i*ny + j)*nz + k); empty for components not saved.
+  virtual void snapshot(long step, const std::array<std::vector<float>, 6>& fields) = 0;
+};
+
+struct LoopProgress {
+  long step = 0, total = 0;     // steps done, steps planned
+  double elapsed_s = 0;         // wall time of the loop so far (outputs included)
+  double mcells_per_s = 0;      // cells * steps / compute seconds (outputs excluded)
+};
+
+struct LoopResult {
+  long steps_done = 0;
+  double loop_seconds = 0;      // wall time spent stepping the fields (device work, outputs excluded)
+  double output_seconds = 0;    // wall time spent reading back and writing outputs
+  bool finite = true;           // false: stopped at steps_done on non-finite field values
+  long last_finite_step = 0;    // the last step at which all fields were checked finite
+};
+
+struct LoopOptions {
+  double progress_interval_s = 1.0;  // how often on_progress is called (and fields are checked)
+  long sync_interval_steps = 32;     // wait for the device this often so timing and progress are true
+};
+
+LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSink& sink,
+                         const std::function<void(const LoopProgress&)>& on_progress,
+                         const LoopOptions& options = {});
+
+}  // namespace clfdtd

@@ -1,0 +1,208 @@
+// Bad input: every class of mistake gives a ConfigError naming file, line, key and what was
+// expected. Each file tests/data/bad_<what>.ini is a small valid model with one fault.
+#include <doctest/doctest.h>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+struct Expect {
+  const char* file;  // tests/data/<file>.ini
+  int line;
+  const char* key;
+  const char* text;  // a part of the expected text
+};
+
+// Loads and returns the ConfigError; fails the test if none was thrown.
+ConfigError error_of(const std::string& path, const std::vector<std::string>& args = {}) {
+  try {
+    load_config(path, args);
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("no ConfigError for " << path);
+  return ConfigError("", 0, "", "");
+}
+
+void check_error(const ConfigError& e, const std::string& file, int line, const std::string& key,
+                 const std::string& text) {
+  INFO(e.what());
+  CHECK(e.file() == file);
+  CHECK(e.line() == line);
+  CHECK(e.key() == key);
+  CHECK(e.expected().find(text) != std::string::npos);
+  // The message itself carries all of it, as printed by main().
+  std::string where = (file.empty() ? std::string("command line") : file) +
+                      (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
+  CHECK(std::string(e.what()).rfind(where, 0) == 0);
+  if (!key.empty()) CHECK(std::string(e.what()).find("'" + key + "'") != std::string::npos);
+}
+
+const std::string kGood = "tests/data/good_model.ini";
+
+}  // namespace
+
+TEST_CASE("each bad model file names file, line, key and what was expected") {
+  const Expect cases[] = {
+      {"bad_syntax", 5, "", "a [section] header or a 'key = value' line, got 'courant 0.5'"},
+      {"bad_unknown_section", 9, "boundry", "did you mean [boundary]?"},
+      {"bad_unknown_key", 5, "grid.courrant", "did you mean 'grid.courant'?"},
+      {"bad_missing_required", 2, "grid.size", "a value (3 numbers, m): required"},
+      {"bad_wrong_count", 3, "grid.size", "3 numbers, got '0.1 0.1'"},
+      {"bad_wrong_type", 7, "time.steps", "an integer, got '100.5'"},
+      {"bad_courant", 5, "grid.courant", "a number in (0, 1], got '1.2'"},
+      {"bad_nonpositive", 16, "object.ball.radius", "a radius > 0, got '0'"},
+      {"bad_negative_layers", 10, "boundary.layers", ">= 0, got '4 4 4 -1 4 4'"},
+      {"bad_enum", 10, "boundary.type", "one of upml, pec, got 'mur'"},
+      {"bad_material_name", 20, "object.ball.material", "[material.<name>] section, pec or vacuum"},
+      {"bad_time_both", 8, "time.duration",
+       "exactly one of time.steps and time.duration, not both"},
+      {"bad_time_neither", 6, "time.steps", "neither is given"},
+      {"bad_duplicate_key", 5, "grid.max_frequency", "each key once (first given at line 4)"},
+      {"bad_object_outside", 15, "object.plate.center", "inside the domain [0, 0.1] x [0, 0.1]"},
+      {"bad_source_outside", 10, "source.feed.position", "inside the domain"},
+      {"bad_probe_outside", 14, "probe.far.position", "got '0.2 0.05 0.05'"},
+      {"bad_probe_fields", 15, "probe.p.fields", "any of Ex, Ey, Ez, Hx, Hy, Hz, got 'Ex Bz'"},
+      {"bad_probe_steps", 15, "probe.p.steps", "0 <= n1 <= n2, got '50 10'"},
+      {"bad_snapshot_steps", 14, "snapshot.steps", "within time.steps = 100, got '10 50 150'"},
+  };
+  for (const auto& c : cases) {
+    SUBCASE(c.file) {
+      std::string path = std::string("tests/data/") + c.file + ".ini";
+      check_error(error_of(path), path, c.line, c.key, c.text);
+    }
+  }
+}
+
+TEST_CASE("a missing model file cannot be opened") {
+  check_error(error_of("tests/data/no_such_model.ini"), "tests/data/no_such_model.ini", 0, "",
+              "cannot open");
+  check_error(error_of("tests/data"), "tests/data", 0, "", "cannot open");
+}
+
+TEST_CASE("command-line mistakes say 'command line' and line 0") {
+  check_error(error_of(kGood, {"--grid.courrant=0.5"}), "", 0, "grid.courrant",
+              "did you mean 'grid.courant'?");
+  check_error(error_of(kGood, {"--grid.courant=0"}), "", 0, "grid.courant", "(0, 1], got '0'");
+  check_error(error_of(kGood, {"--grid.size=1,2"}), "", 0, "grid.size", "3 numbers");
+  check_error(error_of(kGood, {"--bogus"}), "", 0, "bogus", "--section.key=value");
+  check_error(error_of(kGood, {"stray"}), "", 0, "", "got 'stray'");
+  check_error(error_of(kGood, {"--quiet", "yes"}), "", 0, "quiet", "--quiet is a flag");
+  check_error(error_of(kGood, {"--grid.courant"}), "", 0, "grid.courant", "a value");
+  check_error(error_of(kGood, {"--grid.courant=0.5", "--grid.courant=0.6"}), "", 0, "grid.courant",
+              "each key once");
+  check_error(error_of(kGood, {"--time.steps=10", "--time.duration=1e-9"}), "", 0, "time.steps",
+              "not both");
+  check_error(error_of(kGood, {"--backend=vulkan"}), "", 0, "device.backend",
+              "one of opencl, reference, cuda");
+  check_error(error_of(kGood, {"--workgroup=2,2"}), "", 0, "device.workgroup", "3 integers");
+  check_error(error_of(kGood, {"--material.pec.eps_r=2"}), "", 0, "material.pec",
+              "other than the built-in pec and vacuum");
+  check_error(error_of(kGood, {"--probe.new.fields=Ex"}), "", 0, "probe.new.position", "required");
+}
+
+TEST_CASE("without a file every required key must come from the command line") {
+  check_error(error_of(""), "", 0, "grid.size", "required");
+  check_error(error_of("", {"--grid.size=1,1,1"}), "", 0, "grid.max_frequency",
+              "required unless grid.cell_size is given");
+  check_error(error_of("", {"--grid.size=1,1,1", "--grid.max_frequency=1e9"}), "", 0, "time.steps",
+              "exactly one");
+}
+
+// More checks of the same classes, on inline models: line numbers come from the text.
+namespace {
+ConfigError text_error(const std::string& body) {
+  const std::string head = "[grid]\nsize = 1 1 1\nmax_frequency = 1e9\n[time]\nsteps = 100\n";
+  try {
+    load_config_text(head + body, "m.ini", {});
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("no ConfigError for " << body);
+  return ConfigError("", 0, "", "");
+}
+}  // namespace
+
+TEST_CASE("range, shape and cross-key checks") {
+  struct Case {
+    const char* body;
+    int line;
+    const char* key;
+    const char* text;
+  };
+  const Case cases[] = {
+      {"[material.m]\neps_r = 0.5\n", 7, "material.m.eps_r", ">= 1"},
+      {"[material.m]\nmu_r = 0\n", 7, "material.m.mu_r", "> 0"},
+      {"[material.m]\nsigma = -1\n", 7, "material.m.sigma", ">= 0"},
+      {"[material.m]\npec = yes\n", 7, "material.m.pec", "one of true, false"},
+      {"[material.vacuum]\n", 6, "material.vacuum", "built-in"},
+      {"[object.o]\ncenter = 0 0 0\nmaterial = pec\n", 6, "object.o.shape", "required"},
+      {"[object.o]\nshape = box\ncenter = 0 0 0\nmaterial = pec\n", 6, "object.o.size",
+       "required for a box"},
+      {"[object.o]\nshape = box\ncenter = 0 0 0\nsize = 1 1 1\nradius = 1\nmaterial = pec\n", 10,
+       "object.o.radius", "no radius for a box"},
+      {"[object.o]\nshape = cylinder\ncenter = 0 0 0\nradius = 1\nmaterial = pec\n", 6,
+       "object.o.length", "required for a cylinder"},
+      {"[object.o]\nshape = box\ncenter = 0 0 0\nsize = 1 0 1\nmaterial = pec\n", 9,
+       "object.o.size", "> 0"},
+      {"[object.o]\nshape = cone\n", 7, "object.o.shape", "one of box, sphere, cylinder"},
+      {"[source.s]\nposition = 0 0 0\n", 6, "source.s.frequency", "required"},
+      {"[source.s]\nposition = 0 0 0\nfrequency = -1\n", 8, "source.s.frequency", "> 0"},
+      {"[source.s]\nposition = 0 0 0\nfrequency = 1e9\ndelay = -1e-9\n", 9, "source.s.delay",
+       ">= 0"},
+      {"[source.s]\nposition = 0 0 0\nfrequency = 1e9\nwaveform = sine\nbandwidth = 1e9\n", 10,
+       "source.s.bandwidth", "unless waveform = gaussian_pulse"},
+      {"[source.s]\nposition = 0 0 0\nfrequency = 1e9\naxis = w\n", 9, "source.s.axis",
+       "one of x, y, z"},
+      {"[probe.p]\n", 6, "probe.p.position", "required"},
+      {"[probe.p]\nposition = 0 0 0\nfields = Ex Ex\n", 8, "probe.p.fields", "each word once"},
+      {"[probe.p]\nposition = 0 0 0\nfields =\n", 8, "probe.p.fields", "at least one"},
+      {"[probe.p]\nposition = 0 0 0\nsteps = 0 101\n", 8, "probe.p.steps", "time.steps = 100"},
+      {"[probe.p]\nposition = 0 0 0\nsteps = -1 5\n", 8, "probe.p.steps", "0 <= n1"},
+      {"[snapshot]\nsteps = -1\n", 7, "snapshot.steps", ">= 0"},
+      {"[snapshot]\nfields = E B\n", 7, "snapshot.fields", "any of E, H"},
+      {"[boundary]\ntype = pec\nlayers = 4\n", 8, "boundary.layers", "0 with boundary.type = pec"},
+      {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers"},
+      {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "> 0"},
+      {"[boundary]\nkappa_max = 0.5\n", 7, "boundary.kappa_max", ">= 1"},
+      {"[boundary]\nsigma_max = -1\n", 7, "boundary.sigma_max", ">= 0"},
+      {"[output]\ndir =\n", 7, "output.dir", "a directory name"},
+      {"[device]\nworkgroup = 0 2 2\n", 7, "device.workgroup", "1..1024"},
+      {"[grid]\n", 6, "grid", "each section once (also at line 1)"},
+      {"[material]\n", 6, "material", "[material.<name>]"},
+      {"[grid.fine]\n", 6, "grid.fine", "without a name"},
+      {"[material.a b]\n", 6, "material.a b", "letters, digits"},
+      {"[device]\nselect = 1\n[probe.p]\nposition = 0 0 0\nselect = 2\n", 10, "probe.p.select",
+       "a key of [probe]: position, fields, steps"},
+  };
+  for (const auto& c : cases) {
+    SUBCASE(c.body) { check_error(text_error(c.body), "m.ini", c.line, c.key, c.text); }
+  }
+}
+
+TEST_CASE("grid checks") {
+  auto err = [](const std::string& text) {
+    try {
+      load_config_text(text + "[time]\nsteps = 1\n", "g.ini", {});
+    } catch (const ConfigError& e) {
+      return e;
+    }
+    FAIL("no error");
+    return ConfigError("", 0, "", "");
+  };
+  check_error(err("[grid]\nsize = 1 0 1\nmax_frequency = 1e9\n"), "g.ini", 2, "grid.size", "> 0");
+  check_error(err("[grid]\nsize = 1 1 1\n"), "g.ini", 1, "grid.max_frequency",
+              "required unless grid.cell_size");
+  check_error(err("[grid]\nsize = 1 1 1\nmax_frequency = 0\n"), "g.ini", 3, "grid.max_frequency",
+              "> 0");
+  check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1 0.1\n"), "g.ini", 3, "grid.cell_size",
+              "1 or 3 numbers");
+  check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1 # c\ncells_per_wavelength = 0\n"), "g.ini",
+              4, "grid.cells_per_wavelength", "> 0");
+  check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1\ncourant = 3GHz\n"), "g.ini", 4,
+              "grid.courant", "a number, got '3GHz'");
+  check_error(err("size = 1 1 1\n"), "g.ini", 1, "size", "a [section] header before the first key");
+}

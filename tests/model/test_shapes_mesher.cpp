@@ -1,0 +1,219 @@
+// Shapes and the staggered mesher: voxel volumes against analytic ones, which Yee samples a thin
+// object claims, later-wins ordering, and the PEC wall / padding ids.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "errors.hpp"
+#include "model/mesher.hpp"
+#include "model/shapes.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+GridGeometry cube_grid(int n, double d) {
+  GridGeometry g;
+  g.n = {n, n, n};
+  g.d = {d, d, d};
+  g.dt = 1e-12;
+  g.steps = 1;
+  return g;
+}
+
+ObjectConfig box(const std::string& material, Vec3 center, Vec3 size) {
+  ObjectConfig o;
+  o.name = "b";
+  o.shape = ShapeKind::Box;
+  o.center = center;
+  o.size = size;
+  o.material = material;
+  return o;
+}
+
+// Volume covered by an object from its cell-centre ids.
+double voxel_volume(const ObjectConfig& obj, double d, int n) {
+  const MaterialTable t({MaterialConfig{"m", 2.0}});
+  const GridGeometry g = cube_grid(n, d);
+  const MeshedIds m = mesh_objects({obj}, t, g, FieldLayout(n, n, n), false);
+  long count = 0;
+  for (auto id : m.cell_centre) count += (id == 2);
+  return count * d * d * d;
+}
+
+std::uint8_t at(const MeshedIds& m, const FieldLayout& L, Component c, int i, int j, int k) {
+  return m.component[static_cast<int>(c)][L.index(i, j, k)];
+}
+
+}  // namespace
+
+TEST_CASE("shape containment includes the boundary") {
+  const ObjectConfig b = box("m", Vec3{0.5, 0.5, 0.5}, Vec3{0.2, 0.4, 0.6});
+  CHECK(shape_contains(b, Vec3{0.4, 0.3, 0.2}));      // a corner
+  CHECK_FALSE(shape_contains(b, Vec3{0.39, 0.5, 0.5}));
+  ObjectConfig s = b;
+  s.shape = ShapeKind::Sphere;
+  s.radius = 0.1;
+  CHECK(shape_contains(s, Vec3{0.6, 0.5, 0.5}));
+  CHECK_FALSE(shape_contains(s, Vec3{0.6, 0.51, 0.5}));
+  ObjectConfig c = s;
+  c.shape = ShapeKind::Cylinder;
+  c.axis = Axis::Y;
+  c.length = 0.4;
+  CHECK(shape_contains(c, Vec3{0.6, 0.7, 0.5}));       // rim of the top cap
+  CHECK_FALSE(shape_contains(c, Vec3{0.5, 0.71, 0.5}));
+  CHECK_FALSE(shape_contains(c, Vec3{0.5, 0.5, 0.61}));
+}
+
+TEST_CASE("voxel volumes match the analytic volumes") {
+  const double d = 0.01;
+  const int n = 100;
+  // Off-grid centres so the result does not hinge on boundary samples.
+  ObjectConfig b = box("m", Vec3{0.503, 0.487, 0.511}, Vec3{0.31, 0.22, 0.43});
+  CHECK(voxel_volume(b, d, n) == doctest::Approx(shape_volume(b)).epsilon(0.05));
+  CHECK(shape_volume(b) == doctest::Approx(0.31 * 0.22 * 0.43));
+
+  ObjectConfig s = b;
+  s.shape = ShapeKind::Sphere;
+  s.radius = 0.3;
+  CHECK(shape_volume(s) == doctest::Approx(4.0 / 3.0 * M_PI * 0.027));
+  CHECK(voxel_volume(s, d, n) == doctest::Approx(shape_volume(s)).epsilon(0.02));
+
+  for (Axis ax : {Axis::X, Axis::Y, Axis::Z}) {
+    ObjectConfig c = b;
+    c.shape = ShapeKind::Cylinder;
+    c.axis = ax;
+    c.radius = 0.2;
+    c.length = 0.55;
+    CHECK(shape_volume(c) == doctest::Approx(M_PI * 0.04 * 0.55));
+    CHECK(voxel_volume(c, d, n) == doctest::Approx(shape_volume(c)).epsilon(0.03));
+  }
+}
+
+TEST_CASE("grid-aligned box covers exactly its cells at the cell centres") {
+  ObjectConfig b = box("m", Vec3{0.5, 0.5, 0.5}, Vec3{0.3, 0.2, 0.4});
+  CHECK(voxel_volume(b, 0.01, 100) == doctest::Approx(shape_volume(b)).epsilon(1e-9));
+}
+
+TEST_CASE("staggered sampling of a one-cell slab and a zero-thickness sheet") {
+  const double d = 0.01;
+  const int n = 60;
+  const GridGeometry g = cube_grid(n, d);
+  const FieldLayout L(n, n, n);
+  const MaterialTable t({MaterialConfig{"m", 3.0, 2.0}});
+  // Slab z in [0.10, 0.11], x in [0.20, 0.50], y in [0.10, 0.30]: all faces on grid planes.
+  const ObjectConfig slab = box("m", Vec3{0.35, 0.2, 0.105}, Vec3{0.3, 0.2, 0.01});
+  const MeshedIds m = mesh_objects({slab}, t, g, L, true);
+  const int j = 20;
+  // Ex sits at z = k d: both faces (k = 10, 11); x at (i + 1/2) d: i = 20..49.
+  CHECK(at(m, L, Component::Ex, 30, j, 9) == MaterialTable::kVacuum);
+  CHECK(at(m, L, Component::Ex, 30, j, 10) == 2);
+  CHECK(at(m, L, Component::Ex, 30, j, 11) == 2);
+  CHECK(at(m, L, Component::Ex, 30, j, 12) == MaterialTable::kVacuum);
+  CHECK(at(m, L, Component::Ex, 19, j, 10) == MaterialTable::kVacuum);
+  CHECK(at(m, L, Component::Ex, 20, j, 10) == 2);
+  CHECK(at(m, L, Component::Ex, 49, j, 10) == 2);
+  CHECK(at(m, L, Component::Ex, 50, j, 10) == MaterialTable::kVacuum);
+  // Ey at x = i d: i = 20..50.
+  CHECK(at(m, L, Component::Ey, 50, j, 10) == 2);
+  CHECK(at(m, L, Component::Ey, 51, j, 10) == MaterialTable::kVacuum);
+  // Ez at z = (k + 1/2) d: only k = 10 lies inside.
+  CHECK(at(m, L, Component::Ez, 30, j, 9) == MaterialTable::kVacuum);
+  CHECK(at(m, L, Component::Ez, 30, j, 10) == 2);
+  CHECK(at(m, L, Component::Ez, 30, j, 11) == MaterialTable::kVacuum);
+  // Hx, Hy at half z like Ez; Hz at integer z like Ex.
+  CHECK(at(m, L, Component::Hx, 30, j, 10) == 2);
+  CHECK(at(m, L, Component::Hx, 30, j, 11) == MaterialTable::kVacuum);
+  CHECK(at(m, L, Component::Hz, 30, j, 11) == 2);
+  // Cell centres: one layer k = 10.
+  auto centre = [&](int i, int jj, int k) { return m.cell_centre[(std::size_t(i) * n + jj) * n + k]; };
+  CHECK(centre(30, j, 10) == 2);
+  CHECK(centre(30, j, 9) == MaterialTable::kVacuum);
+  CHECK(centre(30, j, 11) == MaterialTable::kVacuum);
+
+  // A zero-thickness PEC sheet at z = 0.1 claims the tangential E samples only.
+  const ObjectConfig sheet = box("pec", Vec3{0.35, 0.2, 0.1}, Vec3{0.3, 0.2, 0.0});
+  const MeshedIds s = mesh_objects({sheet}, t, g, L, true);
+  CHECK(at(s, L, Component::Ex, 30, j, 10) == MaterialTable::kPec);
+  CHECK(at(s, L, Component::Ey, 30, j, 10) == MaterialTable::kPec);
+  CHECK(at(s, L, Component::Hz, 30, j, 10) == MaterialTable::kPec);
+  for (int k = 0; k < n; ++k) {
+    CHECK(at(s, L, Component::Ez, 30, j, k) == MaterialTable::kVacuum);
+    CHECK(at(s, L, Component::Hx, 30, j, k) == MaterialTable::kVacuum);
+  }
+}
+
+TEST_CASE("mesher ids agree with shape_contains at every sample") {
+  // The mesher fills runs along z instead of testing each sample; check it against brute force.
+  GridGeometry g;
+  g.n = {17, 19, 23};
+  g.d = {0.01, 0.012, 0.009};
+  const FieldLayout L(17, 19, 23);
+  const MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0, 2.0}});
+  ObjectConfig s;
+  s.shape = ShapeKind::Sphere;
+  s.center = Vec3{0.08, 0.1, 0.1};
+  s.radius = 0.061;
+  s.material = "a";
+  ObjectConfig c = s;
+  c.shape = ShapeKind::Cylinder;
+  c.axis = Axis::Y;
+  c.radius = 0.043;
+  c.length = 0.5;  // pokes out of the grid on both ends
+  c.material = "b";
+  const MeshedIds m = mesh_objects({s, c}, t, g, L, true);
+  for (int comp = 0; comp < 6; ++comp) {
+    const auto cc = static_cast<Component>(comp);
+    for (int i = 1; i < 17; ++i)  // index 0 planes hold wall ids
+      for (int j = 1; j < 19; ++j)
+        for (int k = 1; k < 23; ++k) {
+          const Vec3 p = sample_position(cc, {i, j, k}, g.d);
+          const std::uint8_t expect = shape_contains(c, p) ? 3 : (shape_contains(s, p) ? 2 : 1);
+          if (at(m, L, cc, i, j, k) != expect) FAIL(component_name(cc) << " " << i << "," << j << "," << k);
+        }
+  }
+}
+
+TEST_CASE("later objects override earlier ones; H ids only on request") {
+  const GridGeometry g = cube_grid(20, 0.01);
+  const FieldLayout L(20, 20, 20);
+  const MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0}});
+  const ObjectConfig big = box("a", Vec3{0.1, 0.1, 0.1}, Vec3{0.1, 0.1, 0.1});
+  const ObjectConfig small = box("b", Vec3{0.1, 0.1, 0.1}, Vec3{0.02, 0.02, 0.02});
+  const MeshedIds m = mesh_objects({big, small}, t, g, L, false);
+  CHECK(at(m, L, Component::Ey, 10, 10, 10) == 3);
+  CHECK(at(m, L, Component::Ey, 13, 10, 10) == 2);
+  const MeshedIds r = mesh_objects({small, big}, t, g, L, false);
+  CHECK(at(r, L, Component::Ey, 10, 10, 10) == 2);
+  for (int c = 3; c < 6; ++c) CHECK(m.component[c].empty());
+  CHECK(m.cell_centre.size() == 8000);
+  CHECK_THROWS_AS(mesh_objects({box("nope", Vec3{}, Vec3{})}, t, g, L, false), ConfigError);
+}
+
+TEST_CASE("tangential E on the low walls and all E padding cells are PEC") {
+  const int nx = 5, ny = 6, nz = 7;  // nzp = 8: one padding cell
+  GridGeometry g;
+  g.n = {nx, ny, nz};
+  g.d = {0.01, 0.01, 0.01};
+  const FieldLayout L(nx, ny, nz);
+  // A vacuum object over everything must not undo the walls.
+  const ObjectConfig all = box("vacuum", Vec3{0.5, 0.5, 0.5}, Vec3{2, 2, 2});
+  const MeshedIds m = mesh_objects({all}, MaterialTable({MaterialConfig{"mu", 1, 2}}), g, L, true);
+  for (int c = 0; c < 6; ++c) {
+    const auto comp = static_cast<Component>(c);
+    const int axis = component_axis(comp);
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < int(L.nzp()); ++k) {
+          bool pec = false;
+          if (is_electric(comp)) {
+            pec = k >= nz || (i == 0 && axis != 0) || (j == 0 && axis != 1) ||
+                  (k == 0 && axis != 2);
+          }
+          const auto expect = pec ? MaterialTable::kPec : MaterialTable::kVacuum;
+          if (at(m, L, comp, i, j, k) != expect) {
+            FAIL(component_name(comp) << " at " << i << "," << j << "," << k);
+          }
+        }
+  }
+}

@@ -1,0 +1,237 @@
+// The reference engine (see reference_backend.hpp): docs/EQUATIONS.md, section by section, in
+// double precision. Selected with --backend=reference; also the oracle of the backend tests.
+#include "backends/reference/reference_backend.hpp"
+
+#include <cmath>
+
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+namespace {
+constexpr int kEx = 0, kEy = 1, kEz = 2, kHx = 3, kHy = 4, kHz = 5;
+}  // namespace
+
+ReferenceBackend::ReferenceBackend(const SimulationModel& m)
+    : m_(m),
+      nx_(m.layout.nx),
+      ny_(m.layout.ny),
+      nz_(m.layout.nz),
+      nzp_(static_cast<int>(m.layout.nzp())),
+      dt_(m.grid.dt),
+      inv_dx_(1.0 / m.grid.d[0]),
+      inv_dy_(1.0 / m.grid.d[1]),
+      inv_dz_(1.0 / m.grid.d[2]),
+      n_(m.grid.n) {
+  for (auto& f : f_) f.assign(m.layout.cells(), 0.0);
+  for (auto& d : aux_d_) d.assign(m.upml.cells, 0.0);
+  for (auto& b : aux_b_) b.assign(m.upml.cells, 0.0);
+  // Coefficients once per material id (Plain update section).
+  for (std::size_t id = 0; id < m.materials.size(); ++id) {
+    ec_.push_back(m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt_));
+    hc_.push_back(m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt_));
+  }
+  // No H ids (no magnetic material): every H sample uses the vacuum coefficients.
+  h_vacuum_ = m.materials.h_coefficients(MaterialTable::kVacuum, dt_);
+  batch_.assign(static_cast<std::size_t>(kProbeBatchSteps) * m.probes.samples.size(), 0.0);
+}
+
+// ---- Plain update brackets C --------------------------------------------------------------------
+// H:  Hx -= db * ((Ez[i,j+1,k] - Ez[i,j,k])/dy - (Ey[i,j,k+1] - Ey[i,j,k])/dz)
+//     Hy -= db * ((Ex[i,j,k+1] - Ex[i,j,k])/dz - (Ez[i+1,j,k] - Ez[i,j,k])/dx)
+//     Hz -= db * ((Ey[i+1,j,k] - Ey[i,j,k])/dx - (Ex[i,j+1,k] - Ex[i,j,k])/dy)
+inline double ReferenceBackend::curl_e(int u, int i, int j, int k) const {
+  const auto& ex = f_[kEx];
+  const auto& ey = f_[kEy];
+  const auto& ez = f_[kEz];
+  switch (u) {
+    case 0:
+      return (at(ez, i, j + 1, k) - at(ez, i, j, k)) * inv_dy_ -
+             (at(ey, i, j, k + 1) - at(ey, i, j, k)) * inv_dz_;
+    case 1:
+      return (at(ex, i, j, k + 1) - at(ex, i, j, k)) * inv_dz_ -
+             (at(ez, i + 1, j, k) - at(ez, i, j, k)) * inv_dx_;
+    default:
+      return (at(ey, i + 1, j, k) - at(ey, i, j, k)) * inv_dx_ -
+             (at(ex, i, j + 1, k) - at(ex, i, j, k)) * inv_dy_;
+  }
+}
+
+// E:  Ex = ca*Ex + cb * ((Hz[i,j,k] - Hz[i,j-1,k])/dy - (Hy[i,j,k] - Hy[i,j,k-1])/dz)
+//     Ey = ca*Ey + cb * ((Hx[i,j,k] - Hx[i,j,k-1])/dz - (Hz[i,j,k] - Hz[i-1,j,k])/dx)
+//     Ez = ca*Ez + cb * ((Hy[i,j,k] - Hy[i-1,j,k])/dx - (Hx[i,j,k] - Hx[i,j-1,k])/dy)
+inline double ReferenceBackend::curl_h(int u, int i, int j, int k) const {
+  const auto& hx = f_[kHx];
+  const auto& hy = f_[kHy];
+  const auto& hz = f_[kHz];
+  switch (u) {
+    case 0:
+      return (at(hz, i, j, k) - at(hz, i, j - 1, k)) * inv_dy_ -
+             (at(hy, i, j, k) - at(hy, i, j, k - 1)) * inv_dz_;
+    case 1:
+      return (at(hx, i, j, k) - at(hx, i, j, k - 1)) * inv_dz_ -
+             (at(hz, i, j, k) - at(hz, i - 1, j, k)) * inv_dx_;
+    default:
+      return (at(hy, i, j, k) - at(hy, i - 1, j, k)) * inv_dx_ -
+             (at(hx, i, j, k) - at(hx, i, j - 1, k)) * inv_dy_;
+  }
+}
+
+// ---- Plain update: every cell (padding included) that is not a PML cell -------------------------
+void ReferenceBackend::update_h_plain() {
+  for (int i = 0; i < nx_; ++i) {
+    for (int j = 0; j < ny_; ++j) {
+      for (int k = 0; k < nzp_; ++k) {
+        if (m_.upml.in_pml(i, j, k, n_)) continue;
+        const std::size_t c = m_.layout.index(i, j, k);
+        for (int u = 0; u < 3; ++u) {
+          const HCoefficients& h = m_.magnetic ? hc_[m_.ids[3 + u][c]] : h_vacuum_;
+          f_[3 + u][c] -= h.db * curl_e(u, i, j, k);
+        }
+      }
+    }
+  }
+}
+
+void ReferenceBackend::update_e_plain() {
+  for (int i = 0; i < nx_; ++i) {
+    for (int j = 0; j < ny_; ++j) {
+      for (int k = 0; k < nzp_; ++k) {
+        if (m_.upml.in_pml(i, j, k, n_)) continue;
+        const std::size_t c = m_.layout.index(i, j, k);
+        for (int u = 0; u < 3; ++u) {
+          const ECoefficients& e = ec_[m_.ids[u][c]];
+          f_[u][c] = e.ca * f_[u][c] + e.cb * curl_h(u, i, j, k);
+        }
+      }
+    }
+  }
+}
+
+// ---- UPML update: the cells of the PML boxes ----------------------------------------------------
+// Component along u with the cyclic next axes v = u+1, w = u+2 (x -> y -> z -> x). E_u sits at a
+// half position along u and integer along v, w:
+//   D' = a_v D + b_v (dt/eps0) C;   E_u = a_w E_u + inv_eps_r (cp_u D' - cm_u D) b_w / 2;   D = D'
+// H_u sits at an integer position along u and half along v, w:
+//   B' = a_v B - b_v (dt/mu0) C;    H_u = a_w H_u + inv_mu_r (cp_u B' - cm_u B) b_w / 2;    B = B'
+void ReferenceBackend::update_h_upml() {
+  const UpmlProfile& p = m_.upml;
+  const double dt_mu0 = dt_ / kMu0;
+  for (const PmlBox& box : p.boxes) {
+    for (int i = box.i0; i < box.i1; ++i) {
+      for (int j = box.j0; j < box.j1; ++j) {
+        for (int k = box.k0; k < box.k1; ++k) {
+          const std::size_t q = box.offset +
+                                (static_cast<std::size_t>(i - box.i0) * (box.j1 - box.j0) +
+                                 (j - box.j0)) * (box.k1 - box.k0) + (k - box.k0);
+          const std::size_t c = m_.layout.index(i, j, k);
+          const int pos[3] = {i, j, k};
+          for (int u = 0; u < 3; ++u) {
+            const int v = (u + 1) % 3, w = (u + 2) % 3;
+            const AxisProfile& pu = p.integer[u];
+            const AxisProfile& pv = p.half[v];
+            const AxisProfile& pw = p.half[w];
+            const double inv_mu_r =
+                m_.magnetic ? hc_[m_.ids[3 + u][c]].inv_mu_r : h_vacuum_.inv_mu_r;
+            double& b = aux_b_[u][q];
+            double& h = f_[3 + u][c];
+            const double b_new = pv.a[pos[v]] * b - pv.b[pos[v]] * dt_mu0 * curl_e(u, i, j, k);
+            h = pw.a[pos[w]] * h +
+                inv_mu_r * (pu.cp[pos[u]] * b_new - pu.cm[pos[u]] * b) * pw.b[pos[w]] / 2;
+            b = b_new;
+          }
+        }
+      }
+    }
+  }
+}
+
+void ReferenceBackend::update_e_upml() {
+  const UpmlProfile& p = m_.upml;
+  const double dt_eps0 = dt_ / kEps0;
+  for (const PmlBox& box : p.boxes) {
+    for (int i = box.i0; i < box.i1; ++i) {
+      for (int j = box.j0; j < box.j1; ++j) {
+        for (int k = box.k0; k < box.k1; ++k) {
+          const std::size_t q = box.offset +
+                                (static_cast<std::size_t>(i - box.i0) * (box.j1 - box.j0) +
+                                 (j - box.j0)) * (box.k1 - box.k0) + (k - box.k0);
+          const std::size_t c = m_.layout.index(i, j, k);
+          const int pos[3] = {i, j, k};
+          for (int u = 0; u < 3; ++u) {
+            const int v = (u + 1) % 3, w = (u + 2) % 3;
+            const AxisProfile& pu = p.half[u];
+            const AxisProfile& pv = p.integer[v];
+            const AxisProfile& pw = p.integer[w];
+            // Material conductivity is ignored in PML cells; PEC has inv_eps_r = 0.
+            const double inv_eps_r = ec_[m_.ids[u][c]].inv_eps_r;
+            double& d = aux_d_[u][q];
+            double& e = f_[u][c];
+            const double d_new = pv.a[pos[v]] * d + pv.b[pos[v]] * dt_eps0 * curl_h(u, i, j, k);
+            e = pw.a[pos[w]] * e +
+                inv_eps_r * (pu.cp[pos[u]] * d_new - pu.cm[pos[u]] * d) * pw.b[pos[w]] / 2;
+            d = d_new;
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- Sources: E_c[cell] -= cb[id] * J[s], J at (s + 1/2) dt -------------------------------------
+void ReferenceBackend::apply_sources(long s) {
+  for (const SourceModel& src : m_.sources) {
+    if (s < 0 || s >= static_cast<long>(src.j.size())) continue;  // past the table: source off
+    const int comp = static_cast<int>(src.component);
+    const std::size_t c = m_.layout.index(src.cell[0], src.cell[1], src.cell[2]);
+    f_[comp][c] -= ec_[m_.ids[comp][c]].cb * src.j[static_cast<std::size_t>(s)];
+  }
+}
+
+// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (Time section).
+void ReferenceBackend::step(long s) {
+  update_h_plain();
+  update_h_upml();
+  update_e_plain();
+  update_e_upml();
+  apply_sources(s);
+}
+
+void ReferenceBackend::sample_probes(int slot) {
+  const auto& samples = m_.probes.samples;
+  const std::size_t base = static_cast<std::size_t>(slot) * samples.size();
+  for (std::size_t p = 0; p < samples.size(); ++p) {
+    const ProbeSample& smp = samples[p];
+    const std::size_t c = m_.layout.index(smp.cell[0], smp.cell[1], smp.cell[2]);
+    batch_[base + p] = f_[static_cast<int>(smp.component)][c];
+  }
+}
+
+void ReferenceBackend::read_probe_batch(int slots, std::vector<double>& out) {
+  const std::size_t n = static_cast<std::size_t>(slots) * m_.probes.samples.size();
+  out.assign(batch_.begin(), batch_.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+void ReferenceBackend::read_field(Component c, std::vector<float>& out) {
+  const auto& f = f_[static_cast<int>(c)];
+  out.resize(static_cast<std::size_t>(nx_) * ny_ * nz_);
+  for (int i = 0; i < nx_; ++i) {
+    for (int j = 0; j < ny_; ++j) {
+      for (int k = 0; k < nz_; ++k) {
+        out[(static_cast<std::size_t>(i) * ny_ + j) * nz_ + k] =
+            static_cast<float>(f[m_.layout.index(i, j, k)]);
+      }
+    }
+  }
+}
+
+bool ReferenceBackend::fields_finite() {
+  for (const auto& f : f_) {
+    for (double v : f) {
+      if (!std::isfinite(v)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,146 @@
+// Small helpers shared by the backend tests: RunConfigs for box models built in code, a probe
+// recorder that drives a backend's probe batches, and field energy sums.
+#pragma once
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "config/run_config.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd::test {
+
+// A vacuum box of n cubic cells of size d (metres), `steps` time steps, Courant 0.9; with a UPML
+// boundary every face gets `layers` layers (default grading), with a PEC boundary none.
+inline RunConfig box_config(const std::array<int, 3>& n, double d, long steps, BoundaryType type,
+                            int layers = 8) {
+  RunConfig cfg;
+  cfg.grid.size_m = Vec3{n[0] * d, n[1] * d, n[2] * d};
+  cfg.grid.cell_size_m = Vec3{d, d, d};
+  cfg.grid.max_frequency_hz = kC0 / (10 * d);
+  cfg.time.steps = steps;
+  cfg.boundary.type = type;
+  cfg.boundary.layers = type == BoundaryType::Upml ? std::array<int, 6>{layers, layers, layers,
+                                                                       layers, layers, layers}
+                                                   : std::array<int, 6>{0, 0, 0, 0, 0, 0};
+  cfg.snapshot.steps.clear();
+  cfg.quiet = true;
+  return cfg;
+}
+
+inline SourceConfig point_source(const std::string& name, SourceKind kind, Axis axis,
+                                 const Vec3& position, WaveformKind waveform, double frequency_hz,
+                                 double amplitude = 1) {
+  SourceConfig s;
+  s.name = name;
+  s.kind = kind;
+  s.axis = axis;
+  s.position = position;
+  s.waveform = waveform;
+  s.frequency_hz = frequency_hz;
+  s.amplitude = amplitude;
+  return s;
+}
+
+inline ProbeConfig point_probe(const std::string& name, const Vec3& position,
+                               std::vector<Component> fields) {
+  ProbeConfig p;
+  p.name = name;
+  p.position = position;
+  p.fields = std::move(fields);
+  return p;
+}
+
+// Position (metres) of component c's Yee sample at cell (i, j, k) of a grid with cubic cells d.
+inline Vec3 yee_position(Component c, int i, int j, int k, double d) {
+  return sample_position(c, {i, j, k}, {d, d, d});
+}
+
+// Collects every probe sample through the backend's probe batches, the way the time loop does:
+// call at_state(s) for each state s = 0, 1, ... (after s steps), then take() the series.
+class ProbeRecorder {
+public:
+  ProbeRecorder(Backend& b, const SimulationModel& m)
+      : b_(b), m_(m), series_(m.probes.samples.size()) {}
+
+  void at_state(long s) {
+    if (!m_.probes.active(s)) return;
+    b_.sample_probes(slot_++);
+    if (slot_ == b_.probe_batch_steps()) flush();
+  }
+  // series[sample][t], t counting the active states in order.
+  std::vector<std::vector<double>> take() {
+    flush();
+    return series_;
+  }
+
+private:
+  void flush() {
+    if (slot_ == 0) return;
+    b_.read_probe_batch(slot_, buf_);
+    const std::size_t n = series_.size();
+    for (int sl = 0; sl < slot_; ++sl) {
+      for (std::size_t p = 0; p < n; ++p) series_[p].push_back(buf_[sl * n + p]);
+    }
+    slot_ = 0;
+  }
+  Backend& b_;
+  const SimulationModel& m_;
+  std::vector<std::vector<double>> series_;
+  std::vector<double> buf_;
+  int slot_ = 0;
+};
+
+// Cells [lo, hi) per axis (unpadded indices).
+struct CellRange {
+  std::array<int, 3> lo{}, hi{};
+};
+
+inline CellRange whole_grid(const SimulationModel& m) {
+  return CellRange{{0, 0, 0}, {m.grid.n[0], m.grid.n[1], m.grid.n[2]}};
+}
+
+// The cells outside every UPML slab.
+inline CellRange interior(const SimulationModel& m) {
+  CellRange r;
+  for (int a = 0; a < 3; ++a) {
+    r.lo[a] = m.upml.layers[2 * a];
+    r.hi[a] = m.grid.n[a] - m.upml.layers[2 * a + 1];
+  }
+  return r;
+}
+
+// Sum over a cell range of w * a[c] * b[c] for one padded component array (w = eps0 or mu0).
+inline double weighted_dot(const std::vector<double>& a, const std::vector<double>& b,
+                           const SimulationModel& m, const CellRange& r) {
+  double sum = 0;
+  for (int i = r.lo[0]; i < r.hi[0]; ++i) {
+    for (int j = r.lo[1]; j < r.hi[1]; ++j) {
+      for (int k = r.lo[2]; k < r.hi[2]; ++k) {
+        const std::size_t c = m.layout.index(i, j, k);
+        sum += a[c] * b[c];
+      }
+    }
+  }
+  return sum;
+}
+
+// Electromagnetic energy (J) of vacuum fields over a cell range: dV * sum (eps0 E.E + mu0 H.H).
+// E and H live half a step apart, so this is approximate (exact up to O(dt)).
+template <class Fields>
+double vacuum_energy(const Fields& b, const SimulationModel& m, const CellRange& r) {
+  double e = 0, h = 0;
+  for (int c = 0; c < 3; ++c) {
+    const auto& f = b.field(static_cast<Component>(c));
+    e += weighted_dot(f, f, m, r);
+    const auto& g = b.field(static_cast<Component>(c + 3));
+    h += weighted_dot(g, g, m, r);
+  }
+  return (kEps0 * e + kMu0 * h) * m.grid.d[0] * m.grid.d[1] * m.grid.d[2];
+}
+
+}  // namespace clfdtd::test

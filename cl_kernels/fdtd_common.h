@@ -1,0 +1,74 @@
+// Helpers shared by every kernel: index math (the device mirror of host/model/field_layout.hpp;
+// tests/backends/test_opencl_layout.cpp checks that both agree), float4 lane shifts, the UPML
+// cell test and coefficient gathers. Patent step 4: fields are float4 lanes of 4 consecutive z
+// cells, float4 index ((i*ny + j)*nz4 + kq), so cell k sits in lane k % 4 of float4 k / 4.
+#ifndef CLFDTD_FDTD_COMMON_H
+#define CLFDTD_FDTD_COMMON_H
+#include "compat.h"
+
+/* Scalar index of cell (i, j, k) in a padded component array, nzp = 4 * nz4. 32-bit is enough:
+   SimulationModel::build rejects grids with 2^31 or more padded cells per component. */
+DEVICE_FN int cell_index(int i, int j, int k, int ny, int nzp) {
+  return (i * ny + j) * nzp + k;
+}
+
+/* Index of the float4 holding cells 4*kq .. 4*kq+3 of row (i, j). */
+DEVICE_FN int lane_index(int i, int j, int kq, int ny, int nz4) {
+  return (i * ny + j) * nz4 + kq;
+}
+
+DEVICE_FN float4 zero4(void) { return MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f); }
+
+/* Per lane, the value one cell further along +z: lanes 0..2 take their right neighbour inside v,
+   lane 3 takes lane 0 of the following float4 (zero past the domain end). */
+DEVICE_FN float4 shift_up(float4 v, float4 next) {
+  return MAKE_FLOAT4(v.y, v.z, v.w, next.x);
+}
+
+/* Per lane, the value one cell back along -z: lane 0 takes lane 3 of the previous float4 (zero
+   before k = 0), lanes 1..3 their left neighbour inside v. */
+DEVICE_FN float4 shift_down(float4 prev, float4 v) {
+  return MAKE_FLOAT4(prev.w, v.x, v.y, v.z);
+}
+
+/* EQUATIONS.md: cell (i, j, k) is a PML cell when it lies in any of the six slabs. The plain
+   kernels use the row test and the lane test below separately. */
+DEVICE_FN int pml_row(int i, int j, int nx, int ny, int xlo, int xhi, int ylo, int yhi) {
+  return i < xlo || i >= nx - xhi || j < ylo || j >= ny - yhi;
+}
+DEVICE_FN int pml_z(int k, int nz, int zlo, int zhi) {
+  return k < zlo || k >= nz - zhi;
+}
+DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int xhi, int ylo,
+                     int yhi, int zlo, int zhi) {
+  return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);
+}
+
+/* The four lanes of float4 kq all lie in z slabs: the whole float4 belongs to the UPML kernels. */
+DEVICE_FN int all_lanes_pml(int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return k0 + 3 < zlo || k0 >= nz - zhi;
+}
+
+/* Lanes of PML cells keep their old value: the UPML kernels own them. */
+DEVICE_FN float4 keep_pml_lanes(float4 updated, float4 old, int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return MAKE_FLOAT4(pml_z(k0, nz, zlo, zhi) ? old.x : updated.x,
+                     pml_z(k0 + 1, nz, zlo, zhi) ? old.y : updated.y,
+                     pml_z(k0 + 2, nz, zlo, zhi) ? old.z : updated.z,
+                     pml_z(k0 + 3, nz, zlo, zhi) ? old.w : updated.w);
+}
+
+/* Coefficient tables hold one float4 per material id:
+     E: (ca, cb, inv_eps_r, 0)     H: (db, inv_mu_r, 0, 0)
+   COEF4 gathers one field of the table for the four lanes' ids. */
+#define COEF4(table, id, field)                                                   \
+  MAKE_FLOAT4((table)[(id).x].field, (table)[(id).y].field, (table)[(id).z].field, \
+              (table)[(id).w].field)
+
+/* All four lanes finite (no NaN, no infinity). */
+DEVICE_FN int finite4(float4 v) {
+  return IS_FINITE(v.x) && IS_FINITE(v.y) && IS_FINITE(v.z) && IS_FINITE(v.w);
+}
+
+#endif /* CLFDTD_FDTD_COMMON_H */

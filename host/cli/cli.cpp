@@ -1,17 +1,89 @@
+// The command line: picks the subcommand and maps error types to exit codes, printing one clear
+// message per failure (see cli.hpp for the codes).
 #include "cli/cli.hpp"
 
-#include <iostream>
+#include <cstdio>
 #include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "config/options.hpp"
+#include "errors.hpp"
 
 namespace clfdtd::cli {
+namespace {
+
+const char* kUsage =
+    "clfdtd " CLFDTD_VERSION " - 3D FDTD electromagnetic simulator (OpenCL; SI units throughout)\n"
+    "\n"
+    "usage:\n"
+    "  clfdtd run <model.ini> [--section.key=value ...] [--device=X] [--backend=X] [--quiet]\n"
+    "      run a model; any model key can be set or overridden on the command line\n"
+    "  clfdtd run --help      every model key, with unit and default\n"
+    "  clfdtd devices         the OpenCL platforms and devices this machine offers\n"
+    "  clfdtd --help | --version\n"
+    "\n"
+    "exit codes: 0 done, 2 bad input, 3 fields became non-finite, 4 device error or out of memory\n";
+
+bool wants_help(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
+
+int dispatch(int argc, char** argv) {
+  const std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::printf("clfdtd %s\n", CLFDTD_VERSION);
+    return 0;
+  }
+  if (cmd == "devices") return devices_command();
+  if (cmd == "run") {
+    if (wants_help(args)) {
+      std::printf("usage: clfdtd run <model.ini> [--section.key=value ...]\n\n%s", help_text().c_str());
+      return 0;
+    }
+    std::string model;
+    if (!args.empty() && args.front().rfind("--", 0) != 0) {
+      model = args.front();
+      args.erase(args.begin());
+    }
+    return run_command(model, args);
+  }
+  std::fprintf(stderr, "clfdtd: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+  return 2;
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help") {
-    std::cout << "usage: clfdtd run <model.ini> | devices | --help\n";
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
   }
-  std::cerr << "clfdtd: not yet implemented: " << argv[1] << "\n";
-  return 2;
+  try {
+    return dispatch(argc, argv);
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "clfdtd: bad input: %s\n", e.what());
+    return 2;
+  } catch (const OutOfMemoryError& e) {
+    std::fprintf(stderr, "clfdtd: not enough device memory: %s\n", e.what());
+    return 4;
+  } catch (const DeviceError& e) {
+    std::fprintf(stderr, "clfdtd: device error: %s\n", e.what());
+    return 4;
+  } catch (const NonFiniteError& e) {
+    std::fprintf(stderr, "clfdtd: fields became non-finite at step %ld: %s\n", e.step(), e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clfdtd: error: %s\n", e.what());
+    return 1;
+  }
 }
 
 }  // namespace clfdtd::cli

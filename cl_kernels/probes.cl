@@ -1,0 +1,26 @@
+// Patent step 4.4: time series at points of interest. Each work-item copies one probe sample
+// (component 0..5 = Ex..Hz, cell index) into slot `slot` of a device batch buffer
+// batch[slot * nsamples + sample]; the host reads the batch back only when it is full or the run
+// ends (gprMax's receivers, openEMS's batched steps), so sampling costs no transfer per step.
+// E is at s dt and H at (s - 1/2) dt when sampled after step s.
+#include "fdtd_common.h"
+
+KERNEL void sample_probes(GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
+                          GLOBAL const float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                          GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                          GLOBAL const int* RESTRICT samples, /* (component, cell index) */
+                          GLOBAL float* RESTRICT batch, int nsamples, int slot) {
+  const int n = GLOBAL_ID(0);
+  if (n >= nsamples) return;
+  const int comp = samples[2 * n], c = samples[2 * n + 1];
+  float v;
+  switch (comp) {
+    case 0: v = ex[c]; break;
+    case 1: v = ey[c]; break;
+    case 2: v = ez[c]; break;
+    case 3: v = hx[c]; break;
+    case 4: v = hy[c]; break;
+    default: v = hz[c]; break;
+  }
+  batch[slot * nsamples + n] = v;
+}

@@ -1,0 +1,105 @@
+// Patent step 4.3: the electric-field kernel, plain (non-PML) cells; the mirror image of
+// update_h.cl with backward differences.
+//
+// Continuous:  eps dE/dt + sigma E = curl H  (the source current J is added by sources.cl).
+// Discrete (docs/EQUATIONS.md), E from s dt to (s+1) dt with H at (s+1/2) dt:
+//   Ex = ca*Ex + cb * ((Hz - Hz[i,j-1,k])/dy - (Hy - Hy[i,j,k-1])/dz)
+//   Ey = ca*Ey + cb * ((Hx - Hx[i,j,k-1])/dz - (Hz - Hz[i-1,j,k])/dx)
+//   Ez = ca*Ez + cb * ((Hy - Hy[i-1,j,k])/dx - (Hx - Hx[i,j-1,k])/dy)
+// ca = (1-q)/(1+q), cb = dt/eps/(1+q), q = sigma dt/(2 eps), per material id (id 0 = PEC:
+// ca = cb = 0, which also pins the wall planes and the z padding to zero). Backward differences of
+// H (at half positions) land on E's sample: Ex (i+1/2,j,k) etc.
+//
+// Work-item (kq, j, i) owns the float4 of cells k = 4kq .. 4kq+3; the group stages Hx, Hy, Hz in
+// local tiles, then:
+//   -x, -y neighbours: from the tile inside the group, from global memory across the tile's low
+//     edge, zero before index 0 (nothing lies outside the PEC wall);
+//   -z neighbour: shift_down(prev, H) = (prev.w, H.x, H.y, H.z), prev = the preceding float4 from
+//     the tile / global memory / zero before the first float4.
+// Work-items past the grid load zeros, take part in the barrier and store nothing; PML cells keep
+// their value (upml.cl updates them).
+//
+// Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
+// tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
+#include "fdtd_common.h"
+
+KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
+                               GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+                               GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
+                               GLOBAL const uchar4* RESTRICT id_ex,
+                               GLOBAL const uchar4* RESTRICT id_ey,
+                               GLOBAL const uchar4* RESTRICT id_ez,
+                               CONSTANT_PTR float4* RESTRICT ecoef, float inv_dx, float inv_dy,
+                               float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
+                               int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi) {
+  LOCAL float4 tile_hx[TILE_X][TILE_Y][TILE_Z4];
+  LOCAL float4 tile_hy[TILE_X][TILE_Y][TILE_Z4];
+  LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
+
+  const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
+  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  const int inside = i < nx && j < ny && kq < nz4;
+  const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
+
+  const float4 h_x = inside ? hx[c] : zero4();
+  const float4 h_y = inside ? hy[c] : zero4();
+  const float4 h_z = inside ? hz[c] : zero4();
+  tile_hx[lx][ly][lz] = h_x;
+  tile_hy[lx][ly][lz] = h_y;
+  tile_hz[lx][ly][lz] = h_z;
+  LOCAL_BARRIER();
+
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      all_lanes_pml(kq, nz, pml_zlo, pml_zhi)) {
+    return;
+  }
+
+  // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
+  const int sx = ny * nz4, sy = nz4;
+  float4 hy_xm, hz_xm, hx_ym, hz_ym, hx_prev, hy_prev;
+  if (i == 0) {
+    hy_xm = zero4();
+    hz_xm = zero4();
+  } else if (lx > 0) {
+    hy_xm = tile_hy[lx - 1][ly][lz];
+    hz_xm = tile_hz[lx - 1][ly][lz];
+  } else {
+    hy_xm = hy[c - sx];
+    hz_xm = hz[c - sx];
+  }
+  if (j == 0) {
+    hx_ym = zero4();
+    hz_ym = zero4();
+  } else if (ly > 0) {
+    hx_ym = tile_hx[lx][ly - 1][lz];
+    hz_ym = tile_hz[lx][ly - 1][lz];
+  } else {
+    hx_ym = hx[c - sy];
+    hz_ym = hz[c - sy];
+  }
+  if (kq == 0) {
+    hx_prev = zero4();
+    hy_prev = zero4();
+  } else if (lz > 0) {
+    hx_prev = tile_hx[lx][ly][lz - 1];
+    hy_prev = tile_hy[lx][ly][lz - 1];
+  } else {
+    hx_prev = hx[c - 1];
+    hy_prev = hy[c - 1];
+  }
+  const float4 hx_zm = shift_down(hx_prev, h_x);  // Hx at k-1, lane by lane
+  const float4 hy_zm = shift_down(hy_prev, h_y);
+
+  const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
+  const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hz_xm) * inv_dx;
+  const float4 curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
+
+  const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const float4 ex_new = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
+  const float4 ey_new = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
+  const float4 ez_new = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
+  ex[c] = keep_pml_lanes(ex_new, e_x, kq, nz, pml_zlo, pml_zhi);
+  ey[c] = keep_pml_lanes(ey_new, e_y, kq, nz, pml_zlo, pml_zhi);
+  ez[c] = keep_pml_lanes(ez_new, e_z, kq, nz, pml_zlo, pml_zhi);
+}

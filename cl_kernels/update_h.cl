@@ -1,0 +1,119 @@
+// Patent step 4.2: the magnetic-field kernel, plain (non-PML) cells, four z cells per work-item.
+//
+// Continuous:  mu dH/dt = -curl E.
+// Discrete (docs/EQUATIONS.md), H from (s-1/2) dt to (s+1/2) dt with E at s dt:
+//   Hx -= db * ((Ez[i,j+1,k] - Ez)/dy - (Ey[i,j,k+1] - Ey)/dz)
+//   Hy -= db * ((Ex[i,j,k+1] - Ex)/dz - (Ez[i+1,j,k] - Ez)/dx)
+//   Hz -= db * ((Ey[i+1,j,k] - Ey)/dx - (Ex[i,j+1,k] - Ex)/dy)
+// db = dt / (mu0 mu_r): per material id when MAGNETIC, else one vacuum value. Positions (cells):
+// Ex (i+1/2,j,k), Ey (i,j+1/2,k), Ez (i,j,k+1/2); Hx (i,j+1/2,k+1/2), Hy (i+1/2,j,k+1/2),
+// Hz (i+1/2,j+1/2,k): forward differences of E land exactly on H's sample.
+//
+// Work-item (dim0, dim1, dim2) = (kq, j, i) owns the float4 of cells k = 4kq .. 4kq+3. The group
+// stages its Ex, Ey, Ez float4s in local tiles (the patent's "copy E to local memory"), then:
+//   +x, +y neighbours: from the tile inside the group, from global memory across the tile's high
+//     edge, zero past the domain's last index (the PEC wall: what lies outside is zero);
+//   +z neighbour: shift_up(E, next) = (E.y, E.z, E.w, next.x), next = the following float4 from the
+//     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
+// Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
+// take part in the barrier, then store nothing. PML cells are left unchanged (upml.cl owns them):
+// whole float4s in x/y slabs return early, z-slab lanes keep their old value lane by lane.
+//
+// Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
+// MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
+// which mostly hit the cache.
+#include "fdtd_common.h"
+
+KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
+                               GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+                               GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
+#if MAGNETIC
+                               GLOBAL const uchar4* RESTRICT id_hx,
+                               GLOBAL const uchar4* RESTRICT id_hy,
+                               GLOBAL const uchar4* RESTRICT id_hz,
+                               CONSTANT_PTR float4* RESTRICT hcoef,
+#else
+                               float db_vacuum,
+#endif
+                               float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                               int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
+                               int pml_zlo, int pml_zhi) {
+  LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
+  LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
+  LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
+
+  const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
+  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  const int inside = i < nx && j < ny && kq < nz4;
+  const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
+
+  const float4 e_x = inside ? ex[c] : zero4();
+  const float4 e_y = inside ? ey[c] : zero4();
+  const float4 e_z = inside ? ez[c] : zero4();
+  tile_ex[lx][ly][lz] = e_x;
+  tile_ey[lx][ly][lz] = e_y;
+  tile_ez[lx][ly][lz] = e_z;
+  LOCAL_BARRIER();
+
+  // No barrier follows, so leaving now is safe.
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      all_lanes_pml(kq, nz, pml_zlo, pml_zhi)) {
+    return;
+  }
+
+  // A neighbour inside the group is inside the grid too whenever its index is below n, so the
+  // tile holds real data there (not the zeros of work-items past the grid).
+  const int sx = ny * nz4, sy = nz4;  // float4 strides of i and j
+  float4 ey_xp, ez_xp, ex_yp, ez_yp, ex_next, ey_next;
+  if (i + 1 >= nx) {
+    ey_xp = zero4();
+    ez_xp = zero4();
+  } else if (lx + 1 < TILE_X) {
+    ey_xp = tile_ey[lx + 1][ly][lz];
+    ez_xp = tile_ez[lx + 1][ly][lz];
+  } else {
+    ey_xp = ey[c + sx];
+    ez_xp = ez[c + sx];
+  }
+  if (j + 1 >= ny) {
+    ex_yp = zero4();
+    ez_yp = zero4();
+  } else if (ly + 1 < TILE_Y) {
+    ex_yp = tile_ex[lx][ly + 1][lz];
+    ez_yp = tile_ez[lx][ly + 1][lz];
+  } else {
+    ex_yp = ex[c + sy];
+    ez_yp = ez[c + sy];
+  }
+  if (kq + 1 >= nz4) {
+    ex_next = zero4();
+    ey_next = zero4();
+  } else if (lz + 1 < TILE_Z4) {
+    ex_next = tile_ex[lx][ly][lz + 1];
+    ey_next = tile_ey[lx][ly][lz + 1];
+  } else {
+    ex_next = ex[c + 1];
+    ey_next = ey[c + 1];
+  }
+  const float4 ex_zp = shift_up(e_x, ex_next);  // Ex at k+1, lane by lane
+  const float4 ey_zp = shift_up(e_y, ey_next);
+
+  const float4 curl_x = (ez_yp - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
+  const float4 curl_y = (ex_zp - e_x) * inv_dz - (ez_xp - e_z) * inv_dx;
+  const float4 curl_z = (ey_xp - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
+
+#if MAGNETIC
+  const uchar4 m_x = id_hx[c], m_y = id_hy[c], m_z = id_hz[c];
+  const float4 db_x = COEF4(hcoef, m_x, x);
+  const float4 db_y = COEF4(hcoef, m_y, x);
+  const float4 db_z = COEF4(hcoef, m_z, x);
+#else
+  const float4 db_x = MAKE_FLOAT4(db_vacuum, db_vacuum, db_vacuum, db_vacuum);
+  const float4 db_y = db_x, db_z = db_x;
+#endif
+
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  hx[c] = keep_pml_lanes(h_x - db_x * curl_x, h_x, kq, nz, pml_zlo, pml_zhi);
+  hy[c] = keep_pml_lanes(h_y - db_y * curl_y, h_y, kq, nz, pml_zlo, pml_zhi);
+  hz[c] = keep_pml_lanes(h_z - db_z * curl_z, h_z, kq, nz, pml_zlo, pml_zhi);
+}

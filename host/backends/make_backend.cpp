@@ -1,0 +1,38 @@
+// The backend factory: device.backend picks the engine. Backends that this build leaves out are
+// reported as bad input (exit 2), naming the build option that brings them in.
+#include "backends/backend.hpp"
+
+#include "backends/reference/reference_backend.hpp"
+#include "errors.hpp"
+#ifdef CLFDTD_HAVE_OPENCL
+#include "backends/opencl/opencl_backend.hpp"
+#endif
+#ifdef CLFDTD_HAVE_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
+
+namespace clfdtd {
+
+std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
+  switch (device.backend) {
+    case BackendKind::Reference:
+      return std::make_unique<ReferenceBackend>(model);
+    case BackendKind::OpenCl:
+#ifdef CLFDTD_HAVE_OPENCL
+      return std::make_unique<OpenClBackend>(model, device);
+#else
+      throw ConfigError("", 0, "device.backend",
+                        "a backend of this build (reference); opencl needs -DCLFDTD_OPENCL=ON");
+#endif
+    case BackendKind::Cuda:
+#ifdef CLFDTD_HAVE_CUDA
+      return std::make_unique<CudaBackend>(model, device);
+#else
+      throw ConfigError("", 0, "device.backend",
+                        "a backend of this build (opencl, reference); cuda needs -DCLFDTD_CUDA=ON");
+#endif
+  }
+  throw ConfigError("", 0, "device.backend", "opencl, cuda or reference");
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,40 @@
+// Launch geometry and memory checks of the OpenCL backend, kept free of any device so tests can
+// exercise them with made-up limits.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/cl_devices.hpp"
+#include "model/field_layout.hpp"
+
+namespace clfdtd {
+
+// The patent's work-group: 2 x 2 x 30 in (x, y, z4), z4 counting float4s along z.
+constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
+
+// Work-group (x, y, z4) for the plain kernels: `requested` (default kDefaultWorkgroup), each axis
+// at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
+// (max_items in NDRange order: dim0 = z4, dim1 = y, dim2 = x); then, while the product exceeds
+// max_group, the largest axis is halved (rounding up).
+std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                    const FieldLayout& layout, std::size_t max_group,
+                                    const std::array<std::size_t, 3>& max_items);
+
+constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+struct BufferNeed {
+  std::string name;
+  std::size_t bytes = 0;
+};
+
+// Throws OutOfMemoryError when total_bytes exceeds the device's global memory ("model needs X
+// bytes (Y MiB), device <name> has Z bytes") or one buffer exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
+                         const ClDeviceInfo& device);
+
+}  // namespace clfdtd

@@ -1,0 +1,177 @@
+// Patent steps 3 and 4: the OpenCL engine. Setup (device, program, buffers, arguments) happens once
+// in the constructor; each step() only enqueues kernels, changing nothing but the step index.
+// Buffers and argument binding live in opencl_buffers.cpp.
+#include "backends/opencl/opencl_backend.hpp"
+
+#include <algorithm>
+
+#include "backends/opencl/cl_error.hpp"
+#include "backends/opencl/cl_launch.hpp"
+#include "backends/opencl/cl_program.hpp"
+#include "errors.hpp"
+
+namespace clfdtd {
+
+OpenClBackend::OpenClBackend(const SimulationModel& m, const DeviceConfig& dev) : m_(m) {
+  // Patent step 3: choose the processor, create context and queue.
+  const auto devices = list_cl_devices();
+  info_ = devices[static_cast<std::size_t>(choose_cl_device(devices, dev.select))];
+  try {
+    device_ = cl_device_at(info_.index);
+    context_ = cl::Context(device_);
+    queue_ = cl::CommandQueue(context_, device_);
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "creating an OpenCL context on " + info_.name);
+  }
+  check_memory();  // before any allocation, so a too-large model fails with the numbers
+  try {
+    build_kernels(dev);
+    create_buffers();
+    bind_arguments();
+    queue_.finish();  // surface upload errors here, not in the first step
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "setting up the OpenCL engine on " + info_.name);
+  }
+}
+
+std::string OpenClBackend::device_description() const {
+  return info_.name + " (" + info_.platform + ", " + info_.version + ")";
+}
+
+std::string OpenClBackend::kernel_variant() const {
+  return "float4-tile " + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
+         std::to_string(wg_[2]);
+}
+
+void OpenClBackend::build_kernels(const DeviceConfig& dev) {
+  const auto items = device_.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  std::array<std::size_t, 3> max_items{1, 1, 1};
+  for (std::size_t d = 0; d < 3 && d < items.size(); ++d) max_items[d] = items[d];
+  std::size_t max_group = device_.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  // Three float4 tiles of the group's cells must fit in local memory.
+  const std::size_t local_mem =
+      static_cast<std::size_t>(device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+  max_group = std::min(max_group, local_mem / (3 * 4 * sizeof(float)));
+
+  // A kernel may allow less than the device (registers); then shrink the tile and rebuild.
+  for (int attempt = 0;; ++attempt) {
+    wg_ = choose_workgroup(dev.workgroup, m_.layout, max_group, max_items);
+    program_ = build_fdtd_program(context_, device_, {wg_[0], wg_[1], wg_[2], m_.magnetic});
+    update_h_ = cl::Kernel(program_, "update_h");
+    update_e_ = cl::Kernel(program_, "update_e");
+    const std::size_t fit =
+        std::min(update_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
+                 update_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
+    const std::size_t size = static_cast<std::size_t>(wg_[0]) * wg_[1] * wg_[2];
+    if (size <= fit || attempt == 4) break;
+    max_group = fit;
+  }
+  const auto& L = m_.layout;
+  local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);  // dim0 = z4 (contiguous), dim1 = y, dim2 = x
+  global_ = cl::NDRange(round_up(L.nz4, wg_[2]), round_up(L.ny, wg_[1]), round_up(L.nx, wg_[0]));
+
+  if (m_.upml.enabled()) {
+    upml_h_ = cl::Kernel(program_, "upml_h");
+    upml_e_ = cl::Kernel(program_, "upml_e");
+    upml_global_ = linear_range(upml_h_, m_.upml.cells, upml_local_);
+  }
+  add_sources_ = cl::Kernel(program_, "add_sources");
+  sample_probes_ = cl::Kernel(program_, "sample_probes");
+  check_finite_ = cl::Kernel(program_, "check_finite");
+  finite_global_ =
+      linear_range(check_finite_, static_cast<std::size_t>(L.nx) * L.ny * L.nz4, finite_local_);
+}
+
+// A 1D range over n items in groups of up to 64 (whole groups; the kernels bound-check).
+cl::NDRange OpenClBackend::linear_range(const cl::Kernel& k, std::size_t n,
+                                        cl::NDRange& local) const {
+  const std::size_t group = std::max<std::size_t>(
+      1, std::min<std::size_t>(64, k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_)));
+  local = cl::NDRange(group);
+  return cl::NDRange(round_up(std::max<std::size_t>(n, 1), group));
+}
+
+// Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
+void OpenClBackend::step(long s) {
+  try {
+    queue_.enqueueNDRangeKernel(update_h_, cl::NullRange, global_, local_);
+    if (m_.upml.enabled())
+      queue_.enqueueNDRangeKernel(upml_h_, cl::NullRange, upml_global_, upml_local_);
+    queue_.enqueueNDRangeKernel(update_e_, cl::NullRange, global_, local_);
+    if (m_.upml.enabled())
+      queue_.enqueueNDRangeKernel(upml_e_, cl::NullRange, upml_global_, upml_local_);
+    // J exists for s < steps only; a step past the table adds nothing.
+    if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
+      add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));
+      queue_.enqueueNDRangeKernel(add_sources_, cl::NullRange, src_global_, cl::NullRange);
+    }
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "OpenCL time step " + std::to_string(s));
+  }
+}
+
+void OpenClBackend::sample_probes(int slot) {
+  if (nsamples_ == 0) return;
+  if (slot < 0 || slot >= kProbeBatchSteps) {
+    throw DeviceError("probe batch slot " + std::to_string(slot) + " outside 0.." +
+                      std::to_string(kProbeBatchSteps - 1));
+  }
+  try {
+    sample_probes_.setArg(probe_slot_arg_, static_cast<cl_int>(slot));
+    queue_.enqueueNDRangeKernel(sample_probes_, cl::NullRange, probe_global_, cl::NullRange);
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "OpenCL probe sampling");
+  }
+}
+
+void OpenClBackend::read_probe_batch(int slots, std::vector<double>& out) {
+  out.clear();
+  if (nsamples_ == 0 || slots <= 0) return;
+  slots = std::min(slots, kProbeBatchSteps);
+  std::vector<float> buf(static_cast<std::size_t>(slots) * nsamples_);
+  try {
+    queue_.enqueueReadBuffer(probe_batch_, CL_TRUE, 0, buf.size() * sizeof(float), buf.data());
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "reading the OpenCL probe batch");
+  }
+  out.assign(buf.begin(), buf.end());
+}
+
+void OpenClBackend::read_field(Component c, std::vector<float>& out) {
+  const auto& L = m_.layout;
+  out.resize(static_cast<std::size_t>(L.nx) * L.ny * L.nz);
+  if (out.empty()) return;
+  // One rectangular read drops the z padding: rows of nz floats out of rows of nzp floats.
+  const std::size_t row = static_cast<std::size_t>(L.nz) * sizeof(float);
+  const std::size_t padded_row = L.nzp() * sizeof(float);
+  const cl::array<cl::size_type, 3> origin{0, 0, 0};
+  const cl::array<cl::size_type, 3> region{row, static_cast<std::size_t>(L.nx) * L.ny, 1};
+  try {
+    queue_.enqueueReadBufferRect(fields_[static_cast<int>(c)], CL_TRUE, origin, origin, region,
+                                 padded_row, 0, row, 0, out.data());
+  } catch (const cl::Error& e) {
+    throw_device_error(e, std::string("reading field ") + component_name(c));
+  }
+}
+
+bool OpenClBackend::fields_finite() {
+  cl_int flag = 0;
+  try {
+    queue_.enqueueFillBuffer(flag_, cl_int{0}, 0, sizeof(cl_int));
+    queue_.enqueueNDRangeKernel(check_finite_, cl::NullRange, finite_global_, finite_local_);
+    queue_.enqueueReadBuffer(flag_, CL_TRUE, 0, sizeof(cl_int), &flag);
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "OpenCL finite check");
+  }
+  return flag == 0;
+}
+
+void OpenClBackend::finish() {
+  try {
+    queue_.finish();
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "waiting for the OpenCL queue");
+  }
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,75 @@
+// Patent steps 3 and 4 on an OpenCL device: context, queue, program, resident buffers and kernels
+// with their arguments bound once (step 3, all in the constructor), then one step() per time step
+// (step 4). Patent step 5: everything is released by RAII (cl:: objects) when this is destroyed,
+// which must happen before the SimulationModel it refers to.
+#pragma once
+#include <CL/opencl.hpp>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "backends/opencl/cl_devices.hpp"
+
+namespace clfdtd {
+
+class OpenClBackend final : public Backend {
+public:
+  // Chooses the device (dev.select), checks that the model fits, builds the kernels for the
+  // work-group (dev.workgroup, default 2 2 30 in x y z4, clamped), allocates zeroed fields and
+  // uploads ids, coefficients, UPML profiles, source tables and probe cells once.
+  // Throws ConfigError (no such device), OutOfMemoryError, DeviceError.
+  OpenClBackend(const SimulationModel& m, const DeviceConfig& dev);
+
+  std::string name() const override { return "opencl"; }
+  std::string device_description() const override;  // "<device> (<platform>, <version>)"
+  std::string kernel_variant() const override;      // "float4-tile 2x2x30" (x y z4 used)
+
+  // update_h, upml_h, update_e, upml_e, add_sources (UPML launches only when there are PML cells).
+  void step(long s) override;
+  void sample_probes(int slot) override;
+  void read_probe_batch(int slots, std::vector<double>& out) override;
+  int probe_batch_steps() const override { return kProbeBatchSteps; }
+  void read_field(Component c, std::vector<float>& out) override;
+  bool fields_finite() override;
+  void finish() override;
+
+  const ClDeviceInfo& device_info() const { return info_; }
+  std::array<int, 3> workgroup() const { return wg_; }  // x, y, z4 actually used
+
+  static constexpr int kProbeBatchSteps = 256;
+
+private:
+  void check_memory() const;
+  void build_kernels(const DeviceConfig& dev);
+  void create_buffers();
+  void bind_arguments();
+  cl::NDRange linear_range(const cl::Kernel& k, std::size_t n, cl::NDRange& local) const;
+
+  const SimulationModel& m_;
+  ClDeviceInfo info_;
+  cl::Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  cl::Program program_;
+  std::array<int, 3> wg_{};  // x, y, z4
+  cl::NDRange global_, local_;
+
+  std::array<cl::Buffer, 6> fields_;  // Ex..Hz, float4 lanes along z
+  std::array<cl::Buffer, 6> ids_;     // uint8 per cell; H ids only when magnetic
+  cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
+  std::array<cl::Buffer, 6> aux_;     // Dx Dy Dz Bx By Bz, one float per PML cell
+  std::array<cl::Buffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
+  cl::Buffer boxes_;                    // int[8] per PML box
+  cl::Buffer src_cells_, src_j_;        // (component, index) per merged source; J[src * steps + s]
+  cl::Buffer probe_cells_, probe_batch_, flag_;
+  int nsrc_ = 0;
+  long src_steps_ = 0;
+  int nsamples_ = 0;
+
+  cl::Kernel update_h_, update_e_, upml_h_, upml_e_, add_sources_, sample_probes_, check_finite_;
+  cl::NDRange upml_global_, upml_local_, src_global_, probe_global_, finite_global_, finite_local_;
+  cl_uint src_step_arg_ = 0, probe_slot_arg_ = 0;
+};
+
+}  // namespace clfdtd

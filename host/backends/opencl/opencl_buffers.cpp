@@ -1,0 +1,231 @@
+// Patent steps 1-2 / 3: device buffers (sized once, written once, zero-initialised) and kernel
+// arguments (bound once; only the step index and the probe slot change later).
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "backends/opencl/cl_launch.hpp"
+#include "backends/opencl/opencl_backend.hpp"
+#include "errors.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+// Sets kernel arguments in order, so the optional MAGNETIC block needs no index bookkeeping.
+class ArgBinder {
+public:
+  explicit ArgBinder(cl::Kernel& k) : k_(k) {}
+  template <class T>
+  ArgBinder& operator<<(const T& v) {
+    k_.setArg(n_++, v);
+    return *this;
+  }
+  cl_uint next() const { return n_; }
+
+private:
+  cl::Kernel& k_;
+  cl_uint n_ = 0;
+};
+
+// Sources that drive one sample share one table (their J summed), so add_sources never has two
+// work-items writing one cell.
+struct MergedSources {
+  std::vector<cl_int> cells;  // (component, index) per merged source
+  std::vector<float> j;       // [src * steps + s]
+  long steps = 0;
+};
+
+MergedSources merge_sources(const SimulationModel& m) {
+  MergedSources out;
+  std::map<std::pair<int, std::size_t>, std::vector<double>> sums;
+  for (const auto& s : m.sources) {
+    out.steps = static_cast<long>(s.j.size());
+    const auto key = std::make_pair(static_cast<int>(s.component),
+                                    m.layout.index(s.cell[0], s.cell[1], s.cell[2]));
+    auto& sum = sums[key];
+    sum.resize(s.j.size(), 0.0);
+    for (std::size_t t = 0; t < s.j.size(); ++t) sum[t] += s.j[t];
+  }
+  if (out.steps == 0) return out;
+  for (const auto& [key, sum] : sums) {
+    out.cells.push_back(key.first);
+    out.cells.push_back(static_cast<cl_int>(key.second));
+    out.j.insert(out.j.end(), sum.begin(), sum.end());
+  }
+  return out;
+}
+
+std::vector<float> profile_table(const AxisProfile& p) {
+  std::vector<float> t;
+  for (std::size_t i = 0; i < p.a.size(); ++i) {
+    for (double v : {p.a[i], p.b[i], p.cp[i], p.cm[i]}) t.push_back(static_cast<float>(v));
+  }
+  return t;
+}
+
+}  // namespace
+
+void OpenClBackend::check_memory() const {
+  const std::size_t cells = m_.layout.cells();
+  std::vector<BufferNeed> buffers;
+  for (int c = 0; c < 6; ++c) {
+    buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
+  }
+  buffers.push_back({"material ids", cells});
+  buffers.push_back({"UPML auxiliary", m_.upml.cells * sizeof(float)});
+  std::size_t j_entries = 0;
+  for (const auto& s : m_.sources) j_entries += s.j.size();
+  buffers.push_back({"source table", j_entries * sizeof(float)});
+  buffers.push_back({"probe batch", m_.probes.samples.size() * kProbeBatchSteps * sizeof(float)});
+  check_device_memory(m_.device_bytes(kProbeBatchSteps), buffers, info_);
+}
+
+void OpenClBackend::create_buffers() {
+  const std::size_t cells = m_.layout.cells();
+  // Read-only data: created and written once (blocking, so the host vectors may go).
+  auto upload = [this](const void* data, std::size_t bytes) {
+    cl::Buffer b(context_, CL_MEM_READ_ONLY, bytes);
+    queue_.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, data);
+    return b;
+  };
+  auto zeros = [this](std::size_t bytes) {
+    cl::Buffer b(context_, CL_MEM_READ_WRITE, bytes);
+    queue_.enqueueFillBuffer(b, cl_float{0}, 0, bytes);
+    return b;
+  };
+
+  for (auto& f : fields_) f = zeros(cells * sizeof(float));
+  for (int c = 0; c < (m_.magnetic ? 6 : 3); ++c) {
+    ids_[c] = upload(m_.ids[c].data(), cells);
+  }
+
+  // Coefficient tables cover all 256 possible ids, so no id can read past the end.
+  const double dt = m_.grid.dt;
+  std::vector<float> etab(4 * 256, 0.0f), htab(4 * 256, 0.0f);
+  for (std::size_t id = 0; id < m_.materials.size(); ++id) {
+    const auto e = m_.materials.e_coefficients(static_cast<std::uint8_t>(id), dt);
+    const auto h = m_.materials.h_coefficients(static_cast<std::uint8_t>(id), dt);
+    etab[4 * id] = static_cast<float>(e.ca);
+    etab[4 * id + 1] = static_cast<float>(e.cb);
+    etab[4 * id + 2] = static_cast<float>(e.inv_eps_r);
+    htab[4 * id] = static_cast<float>(h.db);
+    htab[4 * id + 1] = static_cast<float>(h.inv_mu_r);
+  }
+  ecoef_ = upload(etab.data(), etab.size() * sizeof(float));
+  if (m_.magnetic) hcoef_ = upload(htab.data(), htab.size() * sizeof(float));
+
+  if (m_.upml.enabled()) {
+    for (auto& a : aux_) a = zeros(m_.upml.cells * sizeof(float));
+    for (int a = 0; a < 3; ++a) {
+      const auto ti = profile_table(m_.upml.integer[a]), th = profile_table(m_.upml.half[a]);
+      profiles_[a] = upload(ti.data(), ti.size() * sizeof(float));
+      profiles_[3 + a] = upload(th.data(), th.size() * sizeof(float));
+    }
+    std::vector<cl_int> boxes;
+    for (const auto& b : m_.upml.boxes) {
+      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0}) {
+        boxes.push_back(v);
+      }
+    }
+    boxes_ = upload(boxes.data(), boxes.size() * sizeof(cl_int));
+  }
+
+  const MergedSources src = merge_sources(m_);
+  // The kernel indexes J[src * steps + s] with 32-bit ints.
+  if (src.j.size() > static_cast<std::size_t>(std::numeric_limits<cl_int>::max())) {
+    throw DeviceError("source table of " + std::to_string(src.j.size()) +
+                      " entries exceeds 2^31 (fewer steps or sources)");
+  }
+  nsrc_ = static_cast<int>(src.cells.size() / 2);
+  src_steps_ = src.steps;
+  if (nsrc_ > 0) {
+    src_cells_ = upload(src.cells.data(), src.cells.size() * sizeof(cl_int));
+    src_j_ = upload(src.j.data(), src.j.size() * sizeof(float));
+    src_global_ = cl::NDRange(static_cast<std::size_t>(nsrc_));
+  }
+
+  nsamples_ = static_cast<int>(m_.probes.samples.size());
+  if (nsamples_ > 0) {
+    std::vector<cl_int> cells_tab;
+    for (const auto& s : m_.probes.samples) {
+      cells_tab.push_back(static_cast<int>(s.component));
+      cells_tab.push_back(static_cast<cl_int>(m_.layout.index(s.cell[0], s.cell[1], s.cell[2])));
+    }
+    probe_cells_ = upload(cells_tab.data(), cells_tab.size() * sizeof(cl_int));
+    probe_batch_ = zeros(static_cast<std::size_t>(nsamples_) * kProbeBatchSteps * sizeof(float));
+    probe_global_ = cl::NDRange(static_cast<std::size_t>(nsamples_));
+  }
+  flag_ = zeros(sizeof(cl_int));
+}
+
+void OpenClBackend::bind_arguments() {
+  const auto& L = m_.layout;
+  const auto& g = m_.grid;
+  const cl_float inv_dx = static_cast<cl_float>(1 / g.d[0]);
+  const cl_float inv_dy = static_cast<cl_float>(1 / g.d[1]);
+  const cl_float inv_dz = static_cast<cl_float>(1 / g.d[2]);
+  const cl_int nx = L.nx, ny = L.ny, nz = L.nz, nz4 = L.nz4, nzp = static_cast<cl_int>(L.nzp());
+  const auto& lay = m_.upml.layers;
+  auto grid_args = [&](ArgBinder& a) {
+    a << inv_dx << inv_dy << inv_dz << nx << ny << nz << nz4;
+    for (int f = 0; f < 6; ++f) a << static_cast<cl_int>(lay[f]);
+  };
+  const auto& F = fields_;
+
+  ArgBinder h(update_h_);
+  h << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+  if (m_.magnetic) {
+    h << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+  } else {
+    h << static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
+  }
+  grid_args(h);
+
+  ArgBinder e(update_e_);
+  e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
+  grid_args(e);
+
+  if (m_.upml.enabled()) {
+    const cl_int nboxes = static_cast<cl_int>(m_.upml.boxes.size());
+    const cl_int pml_cells = static_cast<cl_int>(m_.upml.cells);
+    auto tail = [&](ArgBinder& a, double dt_over) {
+      a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp
+        << pml_cells;
+    };
+    ArgBinder uh(upml_h_);
+    uh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5] << boxes_
+       << nboxes;
+    for (const auto& p : profiles_) uh << p;
+    if (m_.magnetic) uh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+    tail(uh, g.dt / kMu0);
+
+    ArgBinder ue(upml_e_);
+    ue << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << aux_[0] << aux_[1] << aux_[2] << boxes_
+       << nboxes;
+    for (const auto& p : profiles_) ue << p;
+    ue << ids_[0] << ids_[1] << ids_[2] << ecoef_;
+    tail(ue, g.dt / kEps0);
+  }
+
+  if (nsrc_ > 0) {
+    ArgBinder s(add_sources_);
+    s << F[0] << F[1] << F[2] << ids_[0] << ids_[1] << ids_[2] << ecoef_ << src_cells_ << src_j_
+      << static_cast<cl_int>(nsrc_) << static_cast<cl_int>(src_steps_);
+    src_step_arg_ = s.next();
+    s << cl_int{0};
+  }
+  if (nsamples_ > 0) {
+    ArgBinder p(sample_probes_);
+    for (const auto& f : F) p << f;
+    p << probe_cells_ << probe_batch_ << static_cast<cl_int>(nsamples_);
+    probe_slot_arg_ = p.next();
+    p << cl_int{0};
+  }
+  ArgBinder fin(check_finite_);
+  for (const auto& f : F) fin << f;
+  fin << flag_ << static_cast<cl_int>(static_cast<std::size_t>(L.nx) * L.ny * L.nz4);
+}
+
+}  // namespace clfdtd

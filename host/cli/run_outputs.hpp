@@ -1,0 +1,27 @@
+// Connects the time loop's read-backs to the files of a run: probes.csv, snapshots/fields_<n>.vti
+// and fields.pvd (which lists the snapshots with their times so ParaView animates them).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "model/simulation_model.hpp"
+#include "output/probe_csv.hpp"
+#include "output/pvd_writer.hpp"
+#include "solver/time_loop.hpp"
+
+namespace clfdtd::cli {
+
+class RunOutputs final : public LoopSink {
+public:
+  RunOutputs(const std::string& dir, const SimulationModel& model);
+  void probe_rows(long first_step, int count, const std::vector<double>& values) override;
+  void snapshot(long step, const std::array<std::vector<float>, 6>& fields) override;
+
+private:
+  std::string dir_;
+  const SimulationModel& model_;
+  std::unique_ptr<ProbeCsvWriter> csv_;  // only when there are probes
+  std::unique_ptr<PvdWriter> pvd_;       // only when there are snapshots
+};
+
+}  // namespace clfdtd::cli

@@ -1,0 +1,86 @@
+// End-to-end: every model in models/ runs (shortened by overrides) and leaves complete outputs;
+// bad input writes nothing; an existing output directory is replaced whole, never half.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+using namespace clfdtd_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_complete_run(const std::string& dir, bool has_probes) {
+  CHECK(fs::exists(dir + "/run.json"));
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  CHECK(report["status"] == "completed");
+  CHECK(report["steps_done"].get<long>() == report["steps_planned"].get<long>());
+  if (has_probes) {
+    const std::string csv = read_text(dir + "/probes.csv");
+    CHECK(csv.rfind("step,time_s,", 0) == 0);
+  }
+#ifdef CLFDTD_HAVE_VTK
+  CHECK(fs::exists(dir + "/model.vti"));
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("every example model runs, shortened") {
+  for (const char* name : {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab"}) {
+    CAPTURE(name);
+    const std::string dir = scratch_dir(name);
+    const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +
+                              "--snapshot.steps=30 --output.dir=" + dir + " --quiet");
+    CHECK_MESSAGE(r.code == 0, r.out);
+    check_complete_run(dir, true);
+#ifdef CLFDTD_HAVE_VTK
+    CHECK(fs::exists(dir + "/snapshots/fields_30.vti"));
+    CHECK(read_text(dir + "/fields.pvd").find("snapshots/fields_30.vti") != std::string::npos);
+#endif
+  }
+}
+
+TEST_CASE("the reference backend runs a model too") {
+  const std::string dir = scratch_dir("reference");
+  const auto r = run_clfdtd("run models/pec_cavity.ini --backend=reference --time.steps=20 --output.dir=" +
+                            dir + " --quiet");
+  CHECK_MESSAGE(r.code == 0, r.out);
+  check_complete_run(dir, true);
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  CHECK(report["backend"] == "reference");
+}
+
+TEST_CASE("bad input exits 2 and writes nothing") {
+  const std::string dir = scratch_dir("bad");
+  auto r = run_clfdtd("run models/dipole.ini --grid.courant=1.5 --output.dir=" + dir);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("grid.courant") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir));
+  r = run_clfdtd("run models/dipole.ini --source.feed.position=2 0 0 --output.dir=" + dir);
+  CHECK(r.code == 2);
+  CHECK_FALSE(fs::exists(dir));
+}
+
+TEST_CASE("an existing output directory is replaced whole") {
+  const std::string dir = scratch_dir("replace");
+  fs::create_directories(dir);
+  { std::ofstream(dir + "/stale.txt") << "old run"; }
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 0, r.out);
+  CHECK_FALSE(fs::exists(dir + "/stale.txt"));
+  check_complete_run(dir, true);
+}
+
+TEST_CASE("non-finite fields stop the run with exit 3 and keep the outputs") {
+  const std::string dir = scratch_dir("blowup");
+  // A current amplitude beyond float range makes the OpenCL fields infinite at the first step.
+  const auto r = run_clfdtd("run models/pec_cavity.ini --source.kick.amplitude=1e39 --time.steps=50 "
+                            "--output.dir=" + dir + " --quiet");
+  if (r.out.find("No OpenCL") != std::string::npos) return;
+  CHECK_MESSAGE(r.code == 3, r.out);
+  CHECK(r.out.find("non-finite") != std::string::npos);
+  CHECK(fs::exists(dir + "/run.json"));
+  CHECK(fs::exists(dir + "/probes.csv"));
+}

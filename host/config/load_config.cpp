@@ -149,7 +149,8 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
   }
   static const std::map<std::string, std::string> aliases{{"device", "device.select"},
                                                           {"backend", "device.backend"},
-                                                          {"workgroup", "device.workgroup"}};
+                                                          {"workgroup", "device.workgroup"},
+                                                          {"variant", "device.variant"}};
   std::set<std::string> given;
   for (auto& o : opts) {
     if (o.key == "quiet") {
@@ -160,7 +161,7 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
     if (aliases.count(o.key)) o.key = aliases.at(o.key);
     if (o.key.find('.') == std::string::npos)
       throw ConfigError("", 0, o.key,
-                        "an option --section.key=value, --device, --backend, --workgroup or "
+                        "an option --section.key=value, --device, --backend, --workgroup, --variant or "
                         "--quiet");
     check_key("", 0, o.key);
     if (!o.has_value) throw ConfigError("", 0, o.key, "a value: --" + o.key + "=value");
@@ -482,6 +483,7 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
   }
   cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
   if (r.has("device.select")) cfg.device.select = trim(r.value("device.select"));
+  cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));
   if (r.has("device.workgroup")) {
     auto w = r.integers("device.workgroup");
     r.check(std::all_of(w.begin(), w.end(), [](long v) { return v > 0 && v <= 1024; }),

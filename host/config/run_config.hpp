@@ -95,10 +95,14 @@ struct OutputConfig {
 
 enum class BackendKind { OpenCl, Reference, Cuda };
 
+// Kernel forms of the GPU backends (order = device.variant's words).
+enum class KernelVariant { Auto, Tile, Plain };
+
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
+  KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
-  std::optional<std::array<int, 3>> workgroup;  // float4 units along z; default 2 2 30 (clamped)
+  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile) or cells (plain)
 };
 
 struct RunConfig {

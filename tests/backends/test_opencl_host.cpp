@@ -207,9 +207,19 @@ TEST_CASE("opencl backend: identity strings, zero start, finite flag, bad device
   cfg.sources = {point_source("boom", SourceKind::Current, Axis::Z, cells(4, 3, 3, kD),
                               WaveformKind::Gaussian, 30e9, 1e38)};
   const SimulationModel m = SimulationModel::build(cfg);
-  OpenClBackend b(m, DeviceConfig{});
+  DeviceConfig tile;
+  tile.variant = KernelVariant::Tile;
+  OpenClBackend b(m, tile);
   CHECK(b.name() == "opencl");
   CHECK(b.kernel_variant() == "float4-tile 2x2x2");
+  {
+    DeviceConfig plain;
+    plain.variant = KernelVariant::Plain;
+    CHECK(OpenClBackend(m, plain).kernel_variant() == "plain 1x1x6");  // z clamped to nz = 6
+    // auto picks plain on a CPU device and the tiles elsewhere.
+    OpenClBackend a(m, DeviceConfig{});
+    CHECK(a.variant() == (a.device_info().type == "cpu" ? KernelVariant::Plain : KernelVariant::Tile));
+  }
   CHECK(b.device_description() == b.device_info().name + " (" + b.device_info().platform + ", " +
                                       b.device_info().version + ")");
   CHECK(b.probe_batch_steps() == 256);

@@ -22,8 +22,15 @@ std::string bytes_text(unsigned long long bytes) {
 std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
                                     const FieldLayout& layout, std::size_t max_group,
                                     const std::array<std::size_t, 3>& max_items) {
-  std::array<int, 3> wg = requested ? *requested : kDefaultWorkgroup;
-  const std::array<int, 3> grid{layout.nx, layout.ny, layout.nz4};
+  return choose_workgroup(requested, kDefaultWorkgroup, {layout.nx, layout.ny, layout.nz4},
+                          max_group, max_items);
+}
+
+std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                    const std::array<int, 3>& fallback,
+                                    const std::array<int, 3>& grid, std::size_t max_group,
+                                    const std::array<std::size_t, 3>& max_items) {
+  std::array<int, 3> wg = requested ? *requested : fallback;
   for (int a = 0; a < 3; ++a) {
     // max_items is in NDRange order (z4, y, x); wg in (x, y, z4).
     const auto limit = static_cast<long long>(std::max<std::size_t>(1, max_items[2 - a]));

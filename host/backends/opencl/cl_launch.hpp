@@ -14,6 +14,8 @@ namespace clfdtd {
 
 // The patent's work-group: 2 x 2 x 30 in (x, y, z4), z4 counting float4s along z.
 constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
+// The plain variant's work-group, (x, y, z) in cells: one row segment of 64 cells.
+constexpr std::array<int, 3> kDefaultPlainWorkgroup{1, 1, 64};
 
 // Work-group (x, y, z4) for the plain kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
@@ -21,6 +23,12 @@ constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
 // max_group, the largest axis is halved (rounding up).
 std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
                                     const FieldLayout& layout, std::size_t max_group,
+                                    const std::array<std::size_t, 3>& max_items);
+
+// The same rule for any kernel form: `grid` is (nx, ny, n along z in the kernel's z units).
+std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                    const std::array<int, 3>& fallback,
+                                    const std::array<int, 3>& grid, std::size_t max_group,
                                     const std::array<std::size_t, 3>& max_items);
 
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {

@@ -39,8 +39,8 @@ std::string OpenClBackend::device_description() const {
 }
 
 std::string OpenClBackend::kernel_variant() const {
-  return "float4-tile " + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
-         std::to_string(wg_[2]);
+  return std::string(variant_ == KernelVariant::Plain ? "plain " : "float4-tile ") +
+         std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" + std::to_string(wg_[2]);
 }
 
 void OpenClBackend::build_kernels(const DeviceConfig& dev) {
@@ -48,17 +48,30 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
   std::array<std::size_t, 3> max_items{1, 1, 1};
   for (std::size_t d = 0; d < 3 && d < items.size(); ++d) max_items[d] = items[d];
   std::size_t max_group = device_.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-  // Three float4 tiles of the group's cells must fit in local memory.
-  const std::size_t local_mem =
-      static_cast<std::size_t>(device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
-  max_group = std::min(max_group, local_mem / (3 * 4 * sizeof(float)));
+  const auto& L = m_.layout;
+  // auto: CPU drivers run the scalar form faster (no barriers, vectorised across work-items);
+  // GPUs start from the patent's tiles. `clfdtd bench` measures both on any device.
+  variant_ = dev.variant;
+  if (variant_ == KernelVariant::Auto)
+    variant_ = info_.type == "cpu" ? KernelVariant::Plain : KernelVariant::Tile;
+  const bool plain = variant_ == KernelVariant::Plain;
+  if (!plain) {
+    // Three float4 tiles of the group's cells must fit in local memory.
+    const std::size_t local_mem =
+        static_cast<std::size_t>(device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+    max_group = std::min(max_group, local_mem / (3 * 4 * sizeof(float)));
+  }
 
-  // A kernel may allow less than the device (registers); then shrink the tile and rebuild.
+  // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
-    wg_ = choose_workgroup(dev.workgroup, m_.layout, max_group, max_items);
-    program_ = build_fdtd_program(context_, device_, {wg_[0], wg_[1], wg_[2], m_.magnetic});
-    update_h_ = cl::Kernel(program_, "update_h");
-    update_e_ = cl::Kernel(program_, "update_e");
+    wg_ = plain ? choose_workgroup(dev.workgroup, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz},
+                                   max_group, max_items)
+                : choose_workgroup(dev.workgroup, L, max_group, max_items);
+    // The tile kernels are compiled in either case; with plain their tile is a harmless 1x1x1.
+    const std::array<int, 3> tile = plain ? std::array<int, 3>{1, 1, 1} : wg_;
+    program_ = build_fdtd_program(context_, device_, {tile[0], tile[1], tile[2], m_.magnetic});
+    update_h_ = cl::Kernel(program_, plain ? "update_h_plain" : "update_h");
+    update_e_ = cl::Kernel(program_, plain ? "update_e_plain" : "update_e");
     const std::size_t fit =
         std::min(update_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
                  update_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
@@ -66,9 +79,9 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     if (size <= fit || attempt == 4) break;
     max_group = fit;
   }
-  const auto& L = m_.layout;
-  local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);  // dim0 = z4 (contiguous), dim1 = y, dim2 = x
-  global_ = cl::NDRange(round_up(L.nz4, wg_[2]), round_up(L.ny, wg_[1]), round_up(L.nx, wg_[0]));
+  local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);  // dim0 = z (contiguous), dim1 = y, dim2 = x
+  global_ = cl::NDRange(round_up(plain ? L.nz : L.nz4, wg_[2]), round_up(L.ny, wg_[1]),
+                        round_up(L.nx, wg_[0]));
 
   if (m_.upml.enabled()) {
     upml_h_ = cl::Kernel(program_, "upml_h");

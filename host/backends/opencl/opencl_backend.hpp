@@ -23,7 +23,7 @@ public:
 
   std::string name() const override { return "opencl"; }
   std::string device_description() const override;  // "<device> (<platform>, <version>)"
-  std::string kernel_variant() const override;      // "float4-tile 2x2x30" (x y z4 used)
+  std::string kernel_variant() const override;  // "float4-tile 2x2x30" (x y z4) or "plain 1x1x64" (x y z)
 
   // update_h, upml_h, update_e, upml_e, add_sources (UPML launches only when there are PML cells).
   void step(long s) override;
@@ -35,7 +35,8 @@ public:
   void finish() override;
 
   const ClDeviceInfo& device_info() const { return info_; }
-  std::array<int, 3> workgroup() const { return wg_; }  // x, y, z4 actually used
+  std::array<int, 3> workgroup() const { return wg_; }  // x, y, z (z4 for tile) actually used
+  KernelVariant variant() const { return variant_; }     // Tile or Plain, never Auto
 
   static constexpr int kProbeBatchSteps = 256;
 
@@ -52,7 +53,8 @@ private:
   cl::Context context_;
   cl::CommandQueue queue_;
   cl::Program program_;
-  std::array<int, 3> wg_{};  // x, y, z4
+  KernelVariant variant_ = KernelVariant::Tile;
+  std::array<int, 3> wg_{};  // x, y, z4 (tile) or z cells (plain)
   cl::NDRange global_, local_;
 
   std::array<cl::Buffer, 6> fields_;  // Ex..Hz, float4 lanes along z

@@ -168,8 +168,10 @@ void OpenClBackend::bind_arguments() {
   const cl_float inv_dz = static_cast<cl_float>(1 / g.d[2]);
   const cl_int nx = L.nx, ny = L.ny, nz = L.nz, nz4 = L.nz4, nzp = static_cast<cl_int>(L.nzp());
   const auto& lay = m_.upml.layers;
+  // The tile kernels count z in float4s, the plain ones index floats along padded rows.
+  const cl_int nz_units = variant_ == KernelVariant::Plain ? nzp : nz4;
   auto grid_args = [&](ArgBinder& a) {
-    a << inv_dx << inv_dy << inv_dz << nx << ny << nz << nz4;
+    a << inv_dx << inv_dy << inv_dz << nx << ny << nz << nz_units;
     for (int f = 0; f < 6; ++f) a << static_cast<cl_int>(lay[f]);
   };
   const auto& F = fields_;

@@ -14,32 +14,29 @@
 // own position along that axis: E_u is half-integer along u and integer along v, w; H_u integer
 // along u and half-integer along v, w. With neutral profiles (1, 1, 2, 2) this is the plain update.
 //
-// One work-item per PML cell updates the three components of that cell, scalar (the float4 field
-// buffers viewed as float arrays, index (i*ny + j)*nzp + k). PML cell p lies in one of <= 6
-// disjoint boxes (int[8] each: i0 i1 j0 j1 k0 k1 offset -): found by a scan, then (i, j, k) from
-// p - offset, z fastest; p is also the auxiliaries' index. Neighbours past the high end (update
-// of H) or before index 0 (update of E) read zero, as in the plain kernels. Material conductivity
-// is ignored in PML cells; PEC has inv_eps_r = 0 there, so its E stays zero.
+// One launch per PML box (host/model/upml_profile.hpp): a 3D range over the box, dimension 0
+// along z, one work-item per cell updating its three components, scalar (the float4 field buffers
+// viewed as float arrays, index (i*ny + j)*nzp + k). The auxiliaries' index inside the box is
+// offset + ((i-i0)*nj + (j-j0))*nk + (k-k0), z fastest, as the reference engine stores them.
+// Neighbours past the high end (update of H) or before index 0 (update of E) read zero, as in the
+// plain kernels. Material conductivity is ignored in PML cells; PEC has inv_eps_r = 0 there, so its
+// E stays zero.
 //
 // Bytes per PML cell and kernel: 3 fields read+written 24, 3 auxiliaries read+written 24,
 // 6 neighbour reads 24 (mostly cached), 3 ids, profiles (cached): ~75 B, uncoalesced along x/y
 // boxes only at box edges.
 #include "fdtd_common.h"
 
-/* Finds the box of PML cell p and its (i, j, k). */
-DEVICE_FN void pml_cell(GLOBAL const int* RESTRICT boxes, int nboxes, int p, int* i, int* j,
-                        int* k) {
-  int b = 0;
-  for (int n = 1; n < nboxes; ++n) {
-    if (p >= boxes[8 * n + 6]) b = n;  // boxes are stored by increasing offset
-  }
-  GLOBAL const int* bx = boxes + 8 * b;
-  const int nk = bx[5] - bx[4], nj = bx[3] - bx[2];
-  int r = p - bx[6];
-  *k = bx[4] + r % nk;
-  r /= nk;
-  *j = bx[2] + r % nj;
-  *i = bx[0] + r / nj;
+/* Work-item -> cell (i, j, k) of the box and its auxiliary index p; 0 when past the box. */
+DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset, int* i,
+                       int* j, int* k, int* p) {
+  const int gk = GLOBAL_ID(0), gj = GLOBAL_ID(1), gi = GLOBAL_ID(2);
+  if (gi >= ni || gj >= nj || gk >= nk) return 0;
+  *i = i0 + gi;
+  *j = j0 + gj;
+  *k = k0 + gk;
+  *p = aux_offset + (gi * nj + gj) * nk + gk;
+  return 1;
 }
 
 /* One auxiliary recursion; sign = -1 for H (B' = a B - b dt/mu0 C), +1 for E. */
@@ -55,7 +52,7 @@ KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL 
                    GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
                    GLOBAL const float* RESTRICT ez, GLOBAL float* RESTRICT bx,
                    GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
-                   GLOBAL const int* RESTRICT boxes, int nboxes,
+                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
                    GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
                    GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                    GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
@@ -64,11 +61,9 @@ KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL 
                    GLOBAL const uchar* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
 #endif
                    float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
-                   int nzp, int pml_cells) {
-  const int p = GLOBAL_ID(0);
-  if (p >= pml_cells) return;
-  int i, j, k;
-  pml_cell(boxes, nboxes, p, &i, &j, &k);
+                   int nzp) {
+  int i, j, k, p;
+  if (!box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) return;
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
 
@@ -95,18 +90,16 @@ KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL 
                    GLOBAL const float* RESTRICT hx, GLOBAL const float* RESTRICT hy,
                    GLOBAL const float* RESTRICT hz, GLOBAL float* RESTRICT dx_aux,
                    GLOBAL float* RESTRICT dy_aux, GLOBAL float* RESTRICT dz_aux,
-                   GLOBAL const int* RESTRICT boxes, int nboxes,
+                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
                    GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
                    GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                    GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
                    GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
                    GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                    float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
-                   int nzp, int pml_cells) {
-  const int p = GLOBAL_ID(0);
-  if (p >= pml_cells) return;
-  int i, j, k;
-  pml_cell(boxes, nboxes, p, &i, &j, &k);
+                   int nzp) {
+  int i, j, k, p;
+  if (!box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) return;
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
   (void)nx;  // same argument list as upml_h; backward differences need no high bound

@@ -96,7 +96,7 @@ struct OutputConfig {
 enum class BackendKind { OpenCl, Reference, Cuda };
 
 // Kernel forms of the GPU backends (order = device.variant's words).
-enum class KernelVariant { Auto, Tile, Plain };
+enum class KernelVariant { Auto, Tile, Plain, Rows };
 
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;

@@ -216,9 +216,12 @@ TEST_CASE("opencl backend: identity strings, zero start, finite flag, bad device
     DeviceConfig plain;
     plain.variant = KernelVariant::Plain;
     CHECK(OpenClBackend(m, plain).kernel_variant() == "plain 1x1x6");  // z clamped to nz = 6
-    // auto picks plain on a CPU device and the tiles elsewhere.
+    DeviceConfig rows;
+    rows.variant = KernelVariant::Rows;
+    CHECK(OpenClBackend(m, rows).kernel_variant() == "rows 1x7x1");  // y clamped to ny = 7
+    // auto picks the rows on a CPU device and the tiles elsewhere.
     OpenClBackend a(m, DeviceConfig{});
-    CHECK(a.variant() == (a.device_info().type == "cpu" ? KernelVariant::Plain : KernelVariant::Tile));
+    CHECK(a.variant() == (a.device_info().type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile));
   }
   CHECK(b.device_description() == b.device_info().name + " (" + b.device_info().platform + ", " +
                                       b.device_info().version + ")");

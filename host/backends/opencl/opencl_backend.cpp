@@ -39,7 +39,10 @@ std::string OpenClBackend::device_description() const {
 }
 
 std::string OpenClBackend::kernel_variant() const {
-  return std::string(variant_ == KernelVariant::Plain ? "plain " : "float4-tile ") +
+  const char* name = variant_ == KernelVariant::Plain  ? "plain "
+                     : variant_ == KernelVariant::Rows ? "rows "
+                                                       : "float4-tile ";
+  return std::string(name) +
          std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" + std::to_string(wg_[2]);
 }
 
@@ -49,13 +52,14 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
   for (std::size_t d = 0; d < 3 && d < items.size(); ++d) max_items[d] = items[d];
   std::size_t max_group = device_.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   const auto& L = m_.layout;
-  // auto: CPU drivers run the scalar form faster (no barriers, vectorised across work-items);
-  // GPUs start from the patent's tiles. `clfdtd bench` measures both on any device.
+  // auto: CPU drivers run the row loops faster (no barriers, vectorised along z); GPUs start from
+  // the patent's tiles. `clfdtd bench` measures every form on any device.
   variant_ = dev.variant;
   if (variant_ == KernelVariant::Auto)
-    variant_ = info_.type == "cpu" ? KernelVariant::Plain : KernelVariant::Tile;
-  const bool plain = variant_ == KernelVariant::Plain;
-  if (!plain) {
+    variant_ = info_.type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
+  const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
+  const bool tiled = !plain && !rows;
+  if (tiled) {
     // Three float4 tiles of the group's cells must fit in local memory.
     const std::size_t local_mem =
         static_cast<std::size_t>(device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
@@ -64,14 +68,21 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
 
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
-    wg_ = plain ? choose_workgroup(dev.workgroup, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz},
-                                   max_group, max_items)
-                : choose_workgroup(dev.workgroup, L, max_group, max_items);
-    // The tile kernels are compiled in either case; with plain their tile is a harmless 1x1x1.
-    const std::array<int, 3> tile = plain ? std::array<int, 3>{1, 1, 1} : wg_;
+    if (plain) {
+      wg_ = choose_workgroup(dev.workgroup, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz}, max_group,
+                             max_items);
+    } else if (rows) {
+      // NDRange (j, i): the z extent of a group is 1.
+      wg_ = choose_workgroup(dev.workgroup, kDefaultRowsWorkgroup, {L.nx, L.ny, 1}, max_group,
+                             {1, max_items[0], max_items[1]});
+    } else {
+      wg_ = choose_workgroup(dev.workgroup, L, max_group, max_items);
+    }
+    // The tile kernels are compiled in every case; for the other forms their tile is 1x1x1.
+    const std::array<int, 3> tile = tiled ? wg_ : std::array<int, 3>{1, 1, 1};
     program_ = build_fdtd_program(context_, device_, {tile[0], tile[1], tile[2], m_.magnetic});
-    update_h_ = cl::Kernel(program_, plain ? "update_h_plain" : "update_h");
-    update_e_ = cl::Kernel(program_, plain ? "update_e_plain" : "update_e");
+    update_h_ = cl::Kernel(program_, plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h");
+    update_e_ = cl::Kernel(program_, plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e");
     const std::size_t fit =
         std::min(update_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
                  update_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
@@ -79,14 +90,19 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     if (size <= fit || attempt == 4) break;
     max_group = fit;
   }
-  local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);  // dim0 = z (contiguous), dim1 = y, dim2 = x
-  global_ = cl::NDRange(round_up(plain ? L.nz : L.nz4, wg_[2]), round_up(L.ny, wg_[1]),
-                        round_up(L.nx, wg_[0]));
+  if (rows) {  // dim0 = y, dim1 = x; each work-item loops over z
+    local_ = cl::NDRange(wg_[1], wg_[0]);
+    global_ = cl::NDRange(round_up(L.ny, wg_[1]), round_up(L.nx, wg_[0]));
+  } else {  // dim0 = z (contiguous), dim1 = y, dim2 = x
+    local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);
+    global_ = cl::NDRange(round_up(plain ? L.nz : L.nz4, wg_[2]), round_up(L.ny, wg_[1]),
+                          round_up(L.nx, wg_[0]));
+  }
 
   if (m_.upml.enabled()) {
     upml_h_ = cl::Kernel(program_, "upml_h");
     upml_e_ = cl::Kernel(program_, "upml_e");
-    upml_global_ = linear_range(upml_h_, m_.upml.cells, upml_local_);
+    plan_box_launches();
   }
   add_sources_ = cl::Kernel(program_, "add_sources");
   sample_probes_ = cl::Kernel(program_, "sample_probes");
@@ -104,15 +120,40 @@ cl::NDRange OpenClBackend::linear_range(const cl::Kernel& k, std::size_t n,
   return cl::NDRange(round_up(std::max<std::size_t>(n, 1), group));
 }
 
+// A 3D range per PML box, dimension 0 along z: up to 64 z cells per group (a z slab is only as
+// thick as its layers), then rows along y to fill about 64 work-items.
+void OpenClBackend::plan_box_launches() {
+  const std::size_t max_group =
+      std::min(upml_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
+               upml_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
+  const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, max_group));
+  box_launches_.clear();
+  for (const PmlBox& b : m_.upml.boxes) {
+    BoxLaunch l;
+    const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
+    l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
+    const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(nk), target);
+    const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(nj, target / lz));
+    l.local = cl::NDRange(lz, ly, 1);
+    l.global = cl::NDRange(round_up(nk, lz), round_up(nj, ly), static_cast<std::size_t>(ni));
+    box_launches_.push_back(l);
+  }
+}
+
+void OpenClBackend::enqueue_upml(cl::Kernel& k) {
+  for (const BoxLaunch& l : box_launches_) {
+    for (cl_uint a = 0; a < 7; ++a) k.setArg(box_arg_ + a, l.args[a]);
+    queue_.enqueueNDRangeKernel(k, cl::NullRange, l.global, l.local);
+  }
+}
+
 // Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
 void OpenClBackend::step(long s) {
   try {
     queue_.enqueueNDRangeKernel(update_h_, cl::NullRange, global_, local_);
-    if (m_.upml.enabled())
-      queue_.enqueueNDRangeKernel(upml_h_, cl::NullRange, upml_global_, upml_local_);
+    if (m_.upml.enabled()) enqueue_upml(upml_h_);
     queue_.enqueueNDRangeKernel(update_e_, cl::NullRange, global_, local_);
-    if (m_.upml.enabled())
-      queue_.enqueueNDRangeKernel(upml_e_, cl::NullRange, upml_global_, upml_local_);
+    if (m_.upml.enabled()) enqueue_upml(upml_e_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
       add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));

@@ -46,6 +46,8 @@ private:
   void create_buffers();
   void bind_arguments();
   cl::NDRange linear_range(const cl::Kernel& k, std::size_t n, cl::NDRange& local) const;
+  void plan_box_launches();
+  void enqueue_upml(cl::Kernel& k);
 
   const SimulationModel& m_;
   ClDeviceInfo info_;
@@ -62,7 +64,6 @@ private:
   cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
   std::array<cl::Buffer, 6> aux_;     // Dx Dy Dz Bx By Bz, one float per PML cell
   std::array<cl::Buffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
-  cl::Buffer boxes_;                    // int[8] per PML box
   cl::Buffer src_cells_, src_j_;        // (component, index) per merged source; J[src * steps + s]
   cl::Buffer probe_cells_, probe_batch_, flag_;
   int nsrc_ = 0;
@@ -70,7 +71,14 @@ private:
   int nsamples_ = 0;
 
   cl::Kernel update_h_, update_e_, upml_h_, upml_e_, add_sources_, sample_probes_, check_finite_;
-  cl::NDRange upml_global_, upml_local_, src_global_, probe_global_, finite_global_, finite_local_;
+  // One UPML launch per PML box: its 7 box arguments (i0 j0 k0 ni nj nk aux_offset) and range.
+  struct BoxLaunch {
+    std::array<cl_int, 7> args{};
+    cl::NDRange global, local;
+  };
+  std::vector<BoxLaunch> box_launches_;
+  cl_uint box_arg_ = 0;  // index of i0 in both UPML kernels' argument lists
+  cl::NDRange src_global_, probe_global_, finite_global_, finite_local_;
   cl_uint src_step_arg_ = 0, probe_slot_arg_ = 0;
 };
 

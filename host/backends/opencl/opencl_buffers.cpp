@@ -123,13 +123,6 @@ void OpenClBackend::create_buffers() {
       profiles_[a] = upload(ti.data(), ti.size() * sizeof(float));
       profiles_[3 + a] = upload(th.data(), th.size() * sizeof(float));
     }
-    std::vector<cl_int> boxes;
-    for (const auto& b : m_.upml.boxes) {
-      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0}) {
-        boxes.push_back(v);
-      }
-    }
-    boxes_ = upload(boxes.data(), boxes.size() * sizeof(cl_int));
   }
 
   const MergedSources src = merge_sources(m_);
@@ -169,7 +162,7 @@ void OpenClBackend::bind_arguments() {
   const cl_int nx = L.nx, ny = L.ny, nz = L.nz, nz4 = L.nz4, nzp = static_cast<cl_int>(L.nzp());
   const auto& lay = m_.upml.layers;
   // The tile kernels count z in float4s, the plain ones index floats along padded rows.
-  const cl_int nz_units = variant_ == KernelVariant::Plain ? nzp : nz4;
+  const cl_int nz_units = variant_ == KernelVariant::Tile ? nz4 : nzp;
   auto grid_args = [&](ArgBinder& a) {
     a << inv_dx << inv_dy << inv_dz << nx << ny << nz << nz_units;
     for (int f = 0; f < 6; ++f) a << static_cast<cl_int>(lay[f]);
@@ -190,22 +183,24 @@ void OpenClBackend::bind_arguments() {
   grid_args(e);
 
   if (m_.upml.enabled()) {
-    const cl_int nboxes = static_cast<cl_int>(m_.upml.boxes.size());
-    const cl_int pml_cells = static_cast<cl_int>(m_.upml.cells);
     auto tail = [&](ArgBinder& a, double dt_over) {
-      a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp
-        << pml_cells;
+      a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp;
+    };
+    // The 7 box arguments are set per launch (enqueue_upml); zeros until then.
+    auto box_args = [&](ArgBinder& a) {
+      box_arg_ = a.next();
+      for (int n = 0; n < 7; ++n) a << cl_int{0};
     };
     ArgBinder uh(upml_h_);
-    uh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5] << boxes_
-       << nboxes;
+    uh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5];
+    box_args(uh);
     for (const auto& p : profiles_) uh << p;
     if (m_.magnetic) uh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
     tail(uh, g.dt / kMu0);
 
     ArgBinder ue(upml_e_);
-    ue << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << aux_[0] << aux_[1] << aux_[2] << boxes_
-       << nboxes;
+    ue << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << aux_[0] << aux_[1] << aux_[2];
+    box_args(ue);
     for (const auto& p : profiles_) ue << p;
     ue << ids_[0] << ids_[1] << ids_[2] << ecoef_;
     tail(ue, g.dt / kEps0);

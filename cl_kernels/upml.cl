@@ -15,7 +15,8 @@
 // along u and half-integer along v, w. With neutral profiles (1, 1, 2, 2) this is the plain update.
 //
 // One launch per PML box (host/model/upml_profile.hpp): a 3D range over the box, dimension 0
-// along z, one work-item per cell updating its three components, scalar (the float4 field buffers
+// along z, one work-item per cell updating its three components (with UPML_ROWS, for the rows
+// variant: a 2D range (j, i) over the box, each work-item looping along z), scalar (the float4 field buffers
 // viewed as float arrays, index (i*ny + j)*nzp + k). The auxiliaries' index inside the box is
 // offset + ((i-i0)*nj + (j-j0))*nk + (k-k0), z fastest, as the reference engine stores them.
 // Neighbours past the high end (update of H) or before index 0 (update of E) read zero, as in the
@@ -39,6 +40,15 @@ DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_o
   return 1;
 }
 
+#if MAGNETIC
+#define UPML_HCOEF_ARGS id_hx, id_hy, id_hz, hcoef,
+#else
+#define UPML_HCOEF_ARGS
+#endif
+#ifndef UPML_ROWS
+#define UPML_ROWS 0
+#endif
+
 /* One auxiliary recursion; sign = -1 for H (B' = a B - b dt/mu0 C), +1 for E. */
 DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
                           float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
@@ -48,11 +58,11 @@ DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT au
   field[c] = pw.x * field[c] + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
-KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,
+DEVICE_FN void upml_h_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,
                    GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
                    GLOBAL const float* RESTRICT ez, GLOBAL float* RESTRICT bx,
                    GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
-                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
+                   int i, int j, int k, int p,
                    GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
                    GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                    GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
@@ -62,8 +72,6 @@ KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL 
 #endif
                    float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                    int nzp) {
-  int i, j, k, p;
-  if (!box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) return;
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
 
@@ -86,11 +94,41 @@ KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL 
   upml_step(hz, bz, c, p, curl_z, half_x[i], half_y[j], int_z[k], -dt_mu0, r_z);
 }
 
-KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL float* RESTRICT ez,
+
+/* The arguments of upml_h_cell with the cell (I, J, K) and its auxiliary index P. */
+#define UPML_H_CELL_ARGS(I, J, K, P) hx, hy, hz, ex, ey, ez, bx, by, bz, I, J, K, P, int_x, int_y, int_z, half_x, half_y, \
+      half_z, UPML_HCOEF_ARGS dt_mu0, inv_dx, inv_dy, inv_dz, nx, ny, nz, nzp
+
+KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,
+                   GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
+                   GLOBAL const float* RESTRICT ez, GLOBAL float* RESTRICT bx,
+                   GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
+                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
+                   GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
+                   GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
+                   GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
+#if MAGNETIC
+                   GLOBAL const uchar* RESTRICT id_hx, GLOBAL const uchar* RESTRICT id_hy,
+                   GLOBAL const uchar* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
+#endif
+                   float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                   int nzp) {
+#if UPML_ROWS
+  // Rows form (CPU drivers): a work-item per (i, j) row of the box, looping along z.
+  const int gj = GLOBAL_ID(0), gi = GLOBAL_ID(1);
+  if (gi >= ni || gj >= nj) return;
+  const int base = aux_offset + (gi * nj + gj) * nk;
+  for (int gk = 0; gk < nk; ++gk) upml_h_cell(UPML_H_CELL_ARGS(i0 + gi, j0 + gj, k0 + gk, base + gk));
+#else
+  int i, j, k, p;
+  if (box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) upml_h_cell(UPML_H_CELL_ARGS(i, j, k, p));
+#endif
+}
+DEVICE_FN void upml_e_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL float* RESTRICT ez,
                    GLOBAL const float* RESTRICT hx, GLOBAL const float* RESTRICT hy,
                    GLOBAL const float* RESTRICT hz, GLOBAL float* RESTRICT dx_aux,
                    GLOBAL float* RESTRICT dy_aux, GLOBAL float* RESTRICT dz_aux,
-                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
+                   int i, int j, int k, int p,
                    GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
                    GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                    GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
@@ -98,8 +136,6 @@ KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL 
                    GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                    float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                    int nzp) {
-  int i, j, k, p;
-  if (!box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) return;
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
   (void)nx;  // same argument list as upml_h; backward differences need no high bound
@@ -118,4 +154,32 @@ KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL 
   upml_step(ex, dx_aux, c, p, curl_x, int_y[j], int_z[k], half_x[i], dt_eps0, r_x);
   upml_step(ey, dy_aux, c, p, curl_y, int_z[k], int_x[i], half_y[j], dt_eps0, r_y);
   upml_step(ez, dz_aux, c, p, curl_z, int_x[i], int_y[j], half_z[k], dt_eps0, r_z);
+}
+
+/* The arguments of upml_e_cell with the cell (I, J, K) and its auxiliary index P. */
+#define UPML_E_CELL_ARGS(I, J, K, P) ex, ey, ez, hx, hy, hz, dx_aux, dy_aux, dz_aux, I, J, K, P, int_x, int_y, int_z, half_x, \
+      half_y, half_z, id_ex, id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy, inv_dz, nx, ny, nz, nzp
+
+KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL float* RESTRICT ez,
+                   GLOBAL const float* RESTRICT hx, GLOBAL const float* RESTRICT hy,
+                   GLOBAL const float* RESTRICT hz, GLOBAL float* RESTRICT dx_aux,
+                   GLOBAL float* RESTRICT dy_aux, GLOBAL float* RESTRICT dz_aux,
+                   int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset,
+                   GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
+                   GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
+                   GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT half_z,
+                   GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
+                   GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                   float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                   int nzp) {
+#if UPML_ROWS
+  // Rows form (CPU drivers): a work-item per (i, j) row of the box, looping along z.
+  const int gj = GLOBAL_ID(0), gi = GLOBAL_ID(1);
+  if (gi >= ni || gj >= nj) return;
+  const int base = aux_offset + (gi * nj + gj) * nk;
+  for (int gk = 0; gk < nk; ++gk) upml_e_cell(UPML_E_CELL_ARGS(i0 + gi, j0 + gj, k0 + gk, base + gk));
+#else
+  int i, j, k, p;
+  if (box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) upml_e_cell(UPML_E_CELL_ARGS(i, j, k, p));
+#endif
 }

@@ -37,6 +37,18 @@ public:
 
   // Wait until all queued work is done (for timing).
   virtual void finish() = 0;
+
+  // Benchmarking (clfdtd bench). Runs steps first .. first + count - 1 and returns their duration in
+  // seconds, by the device's own timers where it has them (the default: wall clock between two
+  // finish() calls).
+  virtual double timed_steps(long first, long count);
+  // The device's copy bandwidth in bytes per second (read + write counted), measured now by
+  // copying a large buffer on the device; 0 when the backend cannot measure it.
+  virtual double copy_bandwidth() { return 0; }
+  // Whether timed_steps() uses device timers (else the wall clock), and the driver's version
+  // ("" when there is none): both go into benchmark rows and key the tuning cache.
+  virtual bool has_device_timers() const { return false; }
+  virtual std::string driver_version() const { return ""; }
 };
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device);

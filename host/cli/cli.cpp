@@ -21,6 +21,8 @@ const char* kUsage =
     "      run a model; any model key can be set or overridden on the command line\n"
     "  clfdtd run --help      every model key, with unit and default\n"
     "  clfdtd devices         the OpenCL platforms and devices this machine offers\n"
+    "  clfdtd bench [--tune] [--device=X] [--n=512] ...   speed of the standard problems per\n"
+    "                         device, backend and kernel variant (clfdtd bench --help)\n"
     "  clfdtd --help | --version\n"
     "\n"
     "exit codes: 0 done, 2 bad input, 3 fields became non-finite, 4 device error or out of memory\n";
@@ -43,6 +45,7 @@ int dispatch(int argc, char** argv) {
     return 0;
   }
   if (cmd == "devices") return devices_command();
+  if (cmd == "bench") return bench_command(args);
   if (cmd == "run") {
     if (wants_help(args)) {
       std::printf("usage: clfdtd run <model.ini> [--section.key=value ...]\n\n%s", help_text().c_str());

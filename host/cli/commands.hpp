@@ -12,4 +12,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
 // Every OpenCL platform/device: index, type, vendor, memory, compute units.
 int devices_command();
 
+// Benchmarks and the auto-tuner (bench_command.cpp); `args` are the tokens after "bench".
+int bench_command(const std::vector<std::string>& args);
+
 }  // namespace clfdtd::cli

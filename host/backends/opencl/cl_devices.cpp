@@ -98,6 +98,7 @@ std::vector<ClDeviceInfo> list_cl_devices() {
       info.vendor = trim(d.getInfo<CL_DEVICE_VENDOR>());
       info.type = type_name(d.getInfo<CL_DEVICE_TYPE>());
       info.version = trim(d.getInfo<CL_DEVICE_VERSION>());
+      info.driver = trim(d.getInfo<CL_DRIVER_VERSION>());
       info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
       info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
       info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();

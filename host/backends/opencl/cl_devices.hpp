@@ -12,6 +12,7 @@ struct ClDeviceInfo {
   std::string platform, name, vendor;
   std::string type;     // gpu | cpu | accelerator | other
   std::string version;  // CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA"
+  std::string driver;   // CL_DRIVER_VERSION, e.g. "560.35.03" (keys the tuning cache)
   unsigned long long global_mem_bytes = 0, max_alloc_bytes = 0;
   unsigned compute_units = 0;
   unsigned clock_mhz = 0;

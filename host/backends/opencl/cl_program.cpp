@@ -58,7 +58,8 @@ std::string fdtd_build_options(const KernelBuildOptions& opt) {
   // reorder sums the reference comparison depends on.
   std::ostringstream os;
   os << "-cl-std=CL1.2 -cl-mad-enable -DTILE_X=" << opt.tile_x << " -DTILE_Y=" << opt.tile_y
-     << " -DTILE_Z4=" << opt.tile_z4 << " -DMAGNETIC=" << (opt.magnetic ? 1 : 0);
+     << " -DTILE_Z4=" << opt.tile_z4 << " -DMAGNETIC=" << (opt.magnetic ? 1 : 0)
+     << " -DUPML_ROWS=" << (opt.upml_rows ? 1 : 0);
   return os.str();
 }
 

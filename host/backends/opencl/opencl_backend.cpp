@@ -4,10 +4,13 @@
 #include "backends/opencl/opencl_backend.hpp"
 
 #include <algorithm>
+#include <chrono>
 
+#include "backends/opencl/cl_bandwidth.hpp"
 #include "backends/opencl/cl_error.hpp"
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_program.hpp"
+#include "backends/tuning_cache.hpp"
 #include "errors.hpp"
 
 namespace clfdtd {
@@ -19,7 +22,8 @@ OpenClBackend::OpenClBackend(const SimulationModel& m, const DeviceConfig& dev) 
   try {
     device_ = cl_device_at(info_.index);
     context_ = cl::Context(device_);
-    queue_ = cl::CommandQueue(context_, device_);
+    // Profiling costs nothing measurable and gives clfdtd bench the device's own timers.
+    queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& e) {
     throw_device_error(e, "creating an OpenCL context on " + info_.name);
   }
@@ -42,8 +46,8 @@ std::string OpenClBackend::kernel_variant() const {
   const char* name = variant_ == KernelVariant::Plain  ? "plain "
                      : variant_ == KernelVariant::Rows ? "rows "
                                                        : "float4-tile ";
-  return std::string(name) +
-         std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" + std::to_string(wg_[2]);
+  return std::string(name) + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
+         std::to_string(wg_[2]) + (tuned_ ? " (tuned)" : "");
 }
 
 void OpenClBackend::build_kernels(const DeviceConfig& dev) {
@@ -54,7 +58,17 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
   const auto& L = m_.layout;
   // auto: CPU drivers run the row loops faster (no barriers, vectorised along z); GPUs start from
   // the patent's tiles. `clfdtd bench` measures every form on any device.
+  // A device tuned by `clfdtd bench --tune` runs its measured winner unless the user chose.
+  std::optional<std::array<int, 3>> requested = dev.workgroup;
   variant_ = dev.variant;
+  tuned_ = false;
+  if (variant_ == KernelVariant::Auto && !requested) {
+    if (const auto t = lookup_tuning(tuning_key(name(), device_description(), info_.driver))) {
+      variant_ = t->variant;
+      requested = t->workgroup;
+      tuned_ = true;
+    }
+  }
   if (variant_ == KernelVariant::Auto)
     variant_ = info_.type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
   const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
@@ -69,18 +83,19 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     if (plain) {
-      wg_ = choose_workgroup(dev.workgroup, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz}, max_group,
+      wg_ = choose_workgroup(requested, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz}, max_group,
                              max_items);
     } else if (rows) {
       // NDRange (j, i): the z extent of a group is 1.
-      wg_ = choose_workgroup(dev.workgroup, kDefaultRowsWorkgroup, {L.nx, L.ny, 1}, max_group,
+      wg_ = choose_workgroup(requested, kDefaultRowsWorkgroup, {L.nx, L.ny, 1}, max_group,
                              {1, max_items[0], max_items[1]});
     } else {
-      wg_ = choose_workgroup(dev.workgroup, L, max_group, max_items);
+      wg_ = choose_workgroup(requested, L, max_group, max_items);
     }
     // The tile kernels are compiled in every case; for the other forms their tile is 1x1x1.
     const std::array<int, 3> tile = tiled ? wg_ : std::array<int, 3>{1, 1, 1};
-    program_ = build_fdtd_program(context_, device_, {tile[0], tile[1], tile[2], m_.magnetic});
+    program_ = build_fdtd_program(context_, device_,
+                                  {tile[0], tile[1], tile[2], m_.magnetic, rows});
     update_h_ = cl::Kernel(program_, plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h");
     update_e_ = cl::Kernel(program_, plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e");
     const std::size_t fit =
@@ -132,10 +147,16 @@ void OpenClBackend::plan_box_launches() {
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
-    const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(nk), target);
-    const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(nj, target / lz));
-    l.local = cl::NDRange(lz, ly, 1);
-    l.global = cl::NDRange(round_up(nk, lz), round_up(nj, ly), static_cast<std::size_t>(ni));
+    if (variant_ == KernelVariant::Rows) {  // (j, i) rows, each looping along z
+      const std::size_t ly = std::min<std::size_t>(static_cast<std::size_t>(nj), 16);
+      l.local = cl::NDRange(ly, 1);
+      l.global = cl::NDRange(round_up(nj, ly), static_cast<std::size_t>(ni));
+    } else {
+      const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(nk), target);
+      const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(nj, target / lz));
+      l.local = cl::NDRange(lz, ly, 1);
+      l.global = cl::NDRange(round_up(nk, lz), round_up(nj, ly), static_cast<std::size_t>(ni));
+    }
     box_launches_.push_back(l);
   }
 }
@@ -143,21 +164,70 @@ void OpenClBackend::plan_box_launches() {
 void OpenClBackend::enqueue_upml(cl::Kernel& k) {
   for (const BoxLaunch& l : box_launches_) {
     for (cl_uint a = 0; a < 7; ++a) k.setArg(box_arg_ + a, l.args[a]);
-    queue_.enqueueNDRangeKernel(k, cl::NullRange, l.global, l.local);
+    enqueue(k, l.global, l.local);
+  }
+}
+
+// Every kernel of a time step goes through here; while timed_steps() runs, the first and the last
+// launch keep their events so the device's timestamps bound the steps.
+void OpenClBackend::enqueue(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
+  if (!timing_) {
+    queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local);
+    return;
+  }
+  cl::Event ev;
+  queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+  if (!have_first_) {
+    first_event_ = ev;
+    have_first_ = true;
+  }
+  last_event_ = ev;
+}
+
+double OpenClBackend::timed_steps(long first, long count) {
+  if (count <= 0) return 0;
+  finish();
+  timing_ = true;
+  have_first_ = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    for (long s = first; s < first + count; ++s) step(s);
+  } catch (...) {
+    timing_ = false;
+    throw;
+  }
+  timing_ = false;
+  finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  try {
+    const auto start = first_event_.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const auto end = last_event_.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    if (end > start) return static_cast<double>(end - start) * 1e-9;
+  } catch (const cl::Error&) {
+    // A driver without profiling: the wall clock is the next best timer.
+  }
+  return wall;
+}
+
+double OpenClBackend::copy_bandwidth() {
+  try {
+    return measure_copy_bandwidth(context_, queue_, info_);
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "measuring the copy bandwidth");
   }
 }
 
 // Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
 void OpenClBackend::step(long s) {
   try {
-    queue_.enqueueNDRangeKernel(update_h_, cl::NullRange, global_, local_);
+    enqueue(update_h_, global_, local_);
     if (m_.upml.enabled()) enqueue_upml(upml_h_);
-    queue_.enqueueNDRangeKernel(update_e_, cl::NullRange, global_, local_);
+    enqueue(update_e_, global_, local_);
     if (m_.upml.enabled()) enqueue_upml(upml_e_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
       add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));
-      queue_.enqueueNDRangeKernel(add_sources_, cl::NullRange, src_global_, cl::NullRange);
+      enqueue(add_sources_, src_global_, cl::NullRange);
     }
   } catch (const cl::Error& e) {
     throw_device_error(e, "OpenCL time step " + std::to_string(s));

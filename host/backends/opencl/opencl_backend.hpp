@@ -33,6 +33,10 @@ public:
   void read_field(Component c, std::vector<float>& out) override;
   bool fields_finite() override;
   void finish() override;
+  double timed_steps(long first, long count) override;  // OpenCL profiling timestamps
+  double copy_bandwidth() override;                      // clEnqueueCopyBuffer, device-timed
+  bool has_device_timers() const override { return true; }
+  std::string driver_version() const override { return info_.driver; }
 
   const ClDeviceInfo& device_info() const { return info_; }
   std::array<int, 3> workgroup() const { return wg_; }  // x, y, z (z4 for tile) actually used
@@ -48,6 +52,7 @@ private:
   cl::NDRange linear_range(const cl::Kernel& k, std::size_t n, cl::NDRange& local) const;
   void plan_box_launches();
   void enqueue_upml(cl::Kernel& k);
+  void enqueue(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
 
   const SimulationModel& m_;
   ClDeviceInfo info_;
@@ -56,6 +61,7 @@ private:
   cl::CommandQueue queue_;
   cl::Program program_;
   KernelVariant variant_ = KernelVariant::Tile;
+  bool tuned_ = false;  // variant and work-group came from the tuning cache
   std::array<int, 3> wg_{};  // x, y, z4 (tile) or z cells (plain)
   cl::NDRange global_, local_;
 
@@ -80,6 +86,8 @@ private:
   cl_uint box_arg_ = 0;  // index of i0 in both UPML kernels' argument lists
   cl::NDRange src_global_, probe_global_, finite_global_, finite_local_;
   cl_uint src_step_arg_ = 0, probe_slot_arg_ = 0;
+  bool timing_ = false, have_first_ = false;  // timed_steps(): capture first and last events
+  cl::Event first_event_, last_event_;
 };
 
 }  // namespace clfdtd

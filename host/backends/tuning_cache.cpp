@@ -1,0 +1,104 @@
+// tuning.json: see tuning_cache.hpp.
+#include "backends/tuning_cache.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace clfdtd {
+namespace fs = std::filesystem;
+
+const char* variant_name(KernelVariant v) {
+  switch (v) {
+    case KernelVariant::Auto: return "auto";
+    case KernelVariant::Tile: return "tile";
+    case KernelVariant::Plain: return "plain";
+    case KernelVariant::Rows: return "rows";
+  }
+  return "auto";
+}
+
+namespace {
+
+std::optional<KernelVariant> variant_from(const std::string& s) {
+  for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows})
+    if (s == variant_name(v)) return v;
+  return std::nullopt;
+}
+
+nlohmann::json read_all(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return nlohmann::json::object();
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    return j.is_object() ? j : nlohmann::json::object();
+  } catch (const nlohmann::json::exception&) {
+    return nlohmann::json::object();
+  }
+}
+
+}  // namespace
+
+std::string tuning_key(const std::string& backend, const std::string& device,
+                       const std::string& driver) {
+  return backend + "|" + device + "|" + driver;
+}
+
+std::string tuning_file() {
+  fs::path dir;
+  if (const char* d = std::getenv("CLFDTD_CACHE_DIR"); d && *d) {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = fs::path(x) / "clfdtd";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    dir = fs::path(h) / ".cache" / "clfdtd";
+  } else {
+    dir = fs::temp_directory_path() / "clfdtd";
+  }
+  return (dir / "tuning.json").string();
+}
+
+std::optional<TunedChoice> lookup_tuning(const std::string& key) {
+  const nlohmann::json all = read_all(tuning_file());
+  if (!all.contains(key)) return std::nullopt;
+  try {
+    const auto& e = all.at(key);
+    const auto v = variant_from(e.at("variant").get<std::string>());
+    const auto wg = e.at("workgroup").get<std::array<int, 3>>();
+    if (!v || wg[0] < 1 || wg[1] < 1 || wg[2] < 1) return std::nullopt;
+    TunedChoice c;
+    c.variant = *v;
+    c.workgroup = wg;
+    c.gcells_per_s = e.value("gcells_per_s", 0.0);
+    c.n = e.value("n", 0);
+    return c;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+void store_tuning(const std::string& key, const TunedChoice& c) {
+  const std::string path = tuning_file();
+  nlohmann::json all = read_all(path);
+  all[key] = {{"variant", variant_name(c.variant)},
+              {"workgroup", c.workgroup},
+              {"gcells_per_s", c.gcells_per_s},
+              {"n", c.n}};
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  const std::string tmp = path + ".tmp-" + std::to_string(static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << all.dump(2) << "\n";
+    if (!out) throw std::runtime_error("tuning cache: cannot write '" + tmp + "'");
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("tuning cache: cannot replace '" + path + "': " + ec.message());
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,37 @@
+// The auto-tuner's memory: the fastest kernel variant and work-group found by `clfdtd bench
+// --tune` for one device and driver, kept in a small JSON file so that later runs with
+// device.variant = auto (and no device.workgroup) use it. The file lives in $CLFDTD_CACHE_DIR,
+// else $XDG_CACHE_HOME/clfdtd, else ~/.cache/clfdtd, and is named tuning.json.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+
+#include "config/run_config.hpp"
+
+namespace clfdtd {
+
+struct TunedChoice {
+  KernelVariant variant = KernelVariant::Tile;
+  std::array<int, 3> workgroup{};  // x y z as device.workgroup reads it
+  double gcells_per_s = 0;         // what the tuner measured
+  int n = 0;                       // on a vacuum cube with UPML of n^3 cells
+};
+
+// "opencl|<device name>|<driver version>": a new driver is tuned anew.
+std::string tuning_key(const std::string& backend, const std::string& device,
+                       const std::string& driver);
+
+std::string tuning_file();  // the path described above
+
+// The stored choice for `key`, or nullopt (no file, no entry, or an unreadable file: tuning is an
+// optimisation, never a reason to fail a run).
+std::optional<TunedChoice> lookup_tuning(const std::string& key);
+
+// Adds or replaces the entry for `key`, writing through a temporary file and a rename.
+// Throws std::runtime_error naming the file on a write failure.
+void store_tuning(const std::string& key, const TunedChoice& choice);
+
+const char* variant_name(KernelVariant v);  // "auto", "tile", "plain", "rows"
+
+}  // namespace clfdtd

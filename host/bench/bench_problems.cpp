@@ -1,0 +1,76 @@
+// The standard benchmark problems: see bench_problems.hpp.
+#include "bench/bench_problems.hpp"
+
+#include "errors.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+const std::vector<std::string>& bench_problem_names() {
+  static const std::vector<std::string> names{"vacuum_upml", "pec_cube", "sphere"};
+  return names;
+}
+
+RunConfig bench_problem(const std::string& name, int n, long steps) {
+  const double d = 1e-3;  // 1 mm cells; the size does not change the work per cell
+  const double L = n * d;
+  RunConfig cfg;
+  cfg.grid.size_m = Vec3{L, L, L};
+  cfg.grid.cell_size_m = Vec3{d, d, d};
+  cfg.grid.max_frequency_hz = kC0 / (10 * d);
+  cfg.time.steps = steps;
+  cfg.snapshot.steps.clear();
+  cfg.quiet = true;
+  cfg.output.dir = "";
+
+  const std::string base = name.substr(0, name.find('+'));
+  const std::string extra = name.find('+') == std::string::npos ? "" : name.substr(name.find('+') + 1);
+  if (base == "pec_cube") {
+    cfg.boundary.type = BoundaryType::Pec;
+    cfg.boundary.layers = {0, 0, 0, 0, 0, 0};
+  } else if (base == "vacuum_upml" || base == "sphere") {
+    cfg.boundary.type = BoundaryType::Upml;
+    cfg.boundary.layers = {10, 10, 10, 10, 10, 10};
+  } else {
+    throw ConfigError("", 0, "bench.problem", "one of vacuum_upml, pec_cube, sphere, got '" + name + "'");
+  }
+  if (base == "sphere") {
+    MaterialConfig glass;
+    glass.name = "glass";
+    glass.eps_r = 4;
+    cfg.materials.push_back(glass);
+    ObjectConfig ball;
+    ball.name = "ball";
+    ball.shape = ShapeKind::Sphere;
+    ball.center = Vec3{0.5 * L, 0.5 * L, 0.5 * L};
+    ball.radius = 0.25 * L;
+    ball.material = "glass";
+    cfg.objects.push_back(ball);
+  }
+  SourceConfig src;
+  src.name = "feed";
+  src.kind = SourceKind::Dipole;
+  src.axis = Axis::Z;
+  // Off the cell centre of the sphere case too: the source sits just outside the ball.
+  src.position = base == "sphere" ? Vec3{0.5 * L, 0.5 * L, 0.2 * L} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};
+  src.waveform = WaveformKind::GaussianPulse;
+  src.frequency_hz = kC0 / (20 * d);
+  src.amplitude = 1e-12;
+  cfg.sources.push_back(src);
+
+  if (extra == "probes") {
+    ProbeConfig p;
+    p.name = "p";
+    p.position = Vec3{0.6 * L, 0.5 * L, 0.5 * L};
+    p.fields = {Component::Ex, Component::Ey, Component::Ez, Component::Hx, Component::Hy,
+                Component::Hz};
+    cfg.probes.push_back(p);
+  } else if (extra == "snapshot") {
+    cfg.snapshot.steps = {steps / 2};
+  } else if (!extra.empty()) {
+    throw ConfigError("", 0, "bench.problem", "+probes or +snapshot after the problem, got '+" + extra + "'");
+  }
+  return cfg;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,23 @@
+// The standard problems of `clfdtd bench` (issue: vendor-comparison benchmark), built in code so
+// every device runs exactly the same model:
+//   vacuum_upml  an n^3 vacuum cube, 10-layer UPML on all six faces, a dipole at the centre;
+//   pec_cube     the same cube with bare PEC walls (no UPML): the plain kernels alone;
+//   sphere       vacuum_upml with a dielectric sphere (eps_r 4, radius n/4) lit by the dipole.
+// With `outputs`: vacuum_upml plus a probe of all six components sampled every step
+// ("+probes"), or plus one full E/H snapshot in the middle of the run ("+snapshot").
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace clfdtd {
+
+const std::vector<std::string>& bench_problem_names();  // vacuum_upml, pec_cube, sphere
+
+// The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml+probes",
+// "vacuum_upml+snapshot") on an n^3 grid of 1 mm cells for `steps` steps.
+// Throws ConfigError (key "bench.problem") for an unknown name.
+RunConfig bench_problem(const std::string& name, int n, long steps);
+
+}  // namespace clfdtd

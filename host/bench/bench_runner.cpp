@@ -1,0 +1,155 @@
+// run_bench_case: see bench_runner.hpp.
+#include "bench/bench_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "backends/backend.hpp"
+#include "bench/bench_problems.hpp"
+#include "bench/roofline.hpp"
+#include "model/simulation_model.hpp"
+#include "output/vti_writer.hpp"
+#include "solver/time_loop.hpp"
+
+#ifndef CLFDTD_COMMIT
+#define CLFDTD_COMMIT "unknown"
+#endif
+
+namespace clfdtd {
+namespace {
+
+constexpr long kWarmupSteps = 3;
+constexpr long kMaxSteps = 2000;
+constexpr double kTargetSeconds = 0.25;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
+// The output-cost problems time what a user's run pays: the time loop with its read-backs, the
+// probe batches and the snapshot written as a .vti file (into a scratch folder removed after).
+class ScratchSink final : public LoopSink {
+public:
+  explicit ScratchSink(const SimulationModel& m) : m_(m) {
+    dir_ = (std::filesystem::temp_directory_path() /
+            ("clfdtd_bench_" + std::to_string(reinterpret_cast<std::uintptr_t>(this))))
+               .string();
+    std::filesystem::create_directories(dir_);
+  }
+  ~ScratchSink() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  void probe_rows(long, int, const std::vector<double>& values) override { kept_ += values.size(); }
+  void snapshot(long step, const std::array<std::vector<float>, 6>& fields) override {
+    if (vtk_available())
+      write_fields_vti(dir_ + "/fields_" + std::to_string(step) + ".vti", m_, fields, step, m_.grid.dt);
+  }
+
+private:
+  const SimulationModel& m_;
+  std::string dir_;
+  std::size_t kept_ = 0;
+};
+
+}  // namespace
+
+BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
+  const bool with_outputs = c.problem.find('+') != std::string::npos;
+  // The model's step count only sizes the source table; the repeats run past it harmlessly.
+  const long model_steps = c.steps > 0 ? c.steps : kMaxSteps;
+  RunConfig cfg = bench_problem(c.problem, c.n, model_steps);
+  cfg.device = c.device;
+  const SimulationModel model = SimulationModel::build(cfg);
+  std::unique_ptr<Backend> backend = make_backend(model, cfg.device);
+
+  BenchRow r;
+  r.device = backend->device_description();
+  r.driver = backend->driver_version();
+  r.backend = backend->name();
+  r.variant = backend->kernel_variant();
+  r.problem = c.problem;
+  r.n = c.n;
+  r.cells = model.grid.cells();
+  r.pml_cells = static_cast<long>(model.upml.cells);
+  r.repeats = std::max(1, c.repeats);
+  r.commit = CLFDTD_COMMIT;
+  r.bytes_per_cell = bytes_per_cell_update(model).mean;
+  r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
+
+  std::vector<double> times;
+  if (with_outputs) {
+    // A whole time loop per repeat, probes every step or one snapshot, wall clock.
+    long steps = c.steps;
+    if (steps <= 0) {
+      const double t = backend->timed_steps(0, kWarmupSteps) / kWarmupSteps;
+      steps = std::clamp<long>(static_cast<long>(std::ceil(kTargetSeconds / std::max(t, 1e-9))), 10,
+                               kMaxSteps);
+    }
+    RunConfig run_cfg = bench_problem(c.problem, c.n, steps);
+    run_cfg.device = c.device;
+    const SimulationModel run_model = SimulationModel::build(run_cfg);
+    std::unique_ptr<Backend> b = make_backend(run_model, run_cfg.device);
+    ScratchSink sink(run_model);
+    LoopOptions opt;
+    opt.progress_interval_s = 1e9;  // no finite checks beyond the last step
+    opt.sync_interval_steps = steps;
+    for (int rep = 0; rep < r.repeats; ++rep) {
+      const LoopResult lr = run_time_loop(run_model, *b, sink, nullptr, opt);
+      times.push_back(lr.loop_seconds + lr.output_seconds);
+    }
+    r.steps = steps;
+    r.timer = "wall";
+  } else {
+    const double warm = backend->timed_steps(0, kWarmupSteps) / kWarmupSteps;
+    long steps = c.steps;
+    if (steps <= 0)
+      steps = std::clamp<long>(static_cast<long>(std::ceil(kTargetSeconds / std::max(warm, 1e-9))), 5,
+                               kMaxSteps);
+    long s = kWarmupSteps;
+    for (int rep = 0; rep < r.repeats; ++rep) {
+      times.push_back(backend->timed_steps(s, steps));
+      s += steps;
+    }
+    r.steps = steps;
+    r.timer = backend->has_device_timers() ? "device" : "wall";
+  }
+  r.seconds = median(times);
+  const double updates = static_cast<double>(r.cells) * static_cast<double>(r.steps);
+  r.gcells_per_s = r.seconds > 0 ? updates / r.seconds / 1e9 : 0;
+  r.achieved_gbs = r.gcells_per_s * r.bytes_per_cell;
+  r.roofline_ratio = r.copy_gbs > 0 ? r.achieved_gbs / r.copy_gbs : 0;
+  return r;
+}
+
+std::string bench_csv_header() {
+  return "device,driver,backend,variant,problem,n,cells,pml_cells,steps,repeats,seconds,"
+         "gcells_per_s,bytes_per_cell,achieved_gbs,copy_gbs,roofline_ratio,timer,commit";
+}
+
+namespace {
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+}  // namespace
+
+std::string bench_csv_row(const BenchRow& r) {
+  std::ostringstream os;
+  os.precision(6);
+  os << csv_field(r.device) << ',' << csv_field(r.driver) << ',' << r.backend << ','
+     << csv_field(r.variant) << ',' << r.problem << ',' << r.n << ',' << r.cells << ','
+     << r.pml_cells << ',' << r.steps << ',' << r.repeats << ',' << r.seconds << ','
+     << r.gcells_per_s << ',' << r.bytes_per_cell << ',' << r.achieved_gbs << ',' << r.copy_gbs
+     << ',' << r.roofline_ratio << ',' << r.timer << ',' << r.commit;
+  return os.str();
+}
+
+}  // namespace clfdtd

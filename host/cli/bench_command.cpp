@@ -1,0 +1,285 @@
+// `clfdtd bench`: the standard problems on one device, a list, or every device; each backend and
+// kernel variant asked for; a table on stdout, CSV and JSON files on request; --tune searches
+// work-group shapes and stores the device's winner (tuning_cache.hpp).
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/bench_problems.hpp"
+#include "bench/bench_runner.hpp"
+#include "bench/tuner.hpp"
+#include "cli/commands.hpp"
+#include "errors.hpp"
+#ifdef CLFDTD_HAVE_OPENCL
+#include "backends/opencl/cl_devices.hpp"
+#endif
+
+namespace po = boost::program_options;
+
+namespace clfdtd::cli {
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, ',')) {
+    const auto a = item.find_first_not_of(' '), b = item.find_last_not_of(' ');
+    if (a != std::string::npos) out.push_back(item.substr(a, b - a + 1));
+  }
+  return out;
+}
+
+int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
+  try {
+    std::size_t used = 0;
+    const long n = std::stol(v, &used);
+    if (used == v.size() && n >= lo && n <= hi) return static_cast<int>(n);
+  } catch (const std::exception&) {
+  }
+  throw ConfigError("", 0, key, "an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                                    ", got '" + v + "'");
+}
+
+KernelVariant parse_variant(const std::string& v) {
+  for (KernelVariant k : {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows})
+    if (v == variant_name(k)) return k;
+  throw ConfigError("", 0, "bench --variant", "all, auto, tile, plain or rows, got '" + v + "'");
+}
+
+BackendKind parse_backend(const std::string& v) {
+  if (v == "opencl") return BackendKind::OpenCl;
+  if (v == "cuda") return BackendKind::Cuda;
+  if (v == "reference") return BackendKind::Reference;
+  throw ConfigError("", 0, "bench --backend", "opencl, cuda or reference, got '" + v + "'");
+}
+
+// One device to measure: backend + select, and whether it is a GPU (for the default sizes).
+struct Target {
+  BackendKind backend;
+  std::string select;
+  bool gpu = true;
+};
+
+std::vector<Target> targets(const std::vector<std::string>& backends,
+                            const std::vector<std::string>& selects, bool all_devices) {
+  std::vector<Target> out;
+  for (const auto& b : backends) {
+    const BackendKind kind = parse_backend(b);
+    if (kind == BackendKind::OpenCl) {
+#ifdef CLFDTD_HAVE_OPENCL
+      const auto devices = list_cl_devices();
+      if (devices.empty()) throw DeviceError("bench: no OpenCL device found");
+      std::vector<int> picked;
+      if (all_devices) {
+        for (const auto& d : devices) picked.push_back(d.index);
+      } else if (selects.empty()) {
+        picked.push_back(devices[static_cast<std::size_t>(choose_cl_device(devices, ""))].index);
+      } else {
+        for (const auto& s : selects)
+          picked.push_back(devices[static_cast<std::size_t>(choose_cl_device(devices, s))].index);
+      }
+      for (int idx : picked) {
+        const auto& d = devices[static_cast<std::size_t>(idx)];
+        out.push_back({kind, std::to_string(idx), d.type != "cpu"});
+      }
+#else
+      throw ConfigError("", 0, "bench --backend", "a backend of this build; opencl is not built");
+#endif
+    } else if (kind == BackendKind::Cuda) {
+      if (selects.empty() || all_devices) {
+        out.push_back({kind, "", true});
+      } else {
+        for (const auto& s : selects) out.push_back({kind, s, true});
+      }
+    } else {
+      out.push_back({kind, "", false});
+    }
+  }
+  return out;
+}
+
+void print_row(const BenchRow& r) {
+  std::printf("%-9s %-26s %-22s %5d %6ld %8.3f %8.2f %5.1f %8.1f %8.1f %5.1f%%  %s\n", r.backend.c_str(),
+              r.variant.c_str(), r.problem.c_str(), r.n, r.steps, r.seconds * 1e3, r.gcells_per_s,
+              r.bytes_per_cell, r.achieved_gbs, r.copy_gbs, 100 * r.roofline_ratio, r.timer.c_str());
+  std::fflush(stdout);
+}
+
+void print_header(const std::string& device) {
+  std::printf("\n%s\n%-9s %-26s %-22s %5s %6s %8s %8s %5s %8s %8s %6s  %s\n", device.c_str(), "backend",
+              "variant", "problem", "N", "steps", "ms", "Gcells/s", "B/cell", "GB/s", "copyGB/s",
+              "roof", "timer");
+}
+
+nlohmann::json row_json(const BenchRow& r) {
+  return {{"device", r.device},         {"driver", r.driver},
+          {"backend", r.backend},       {"variant", r.variant},
+          {"problem", r.problem},       {"n", r.n},
+          {"cells", r.cells},           {"pml_cells", r.pml_cells},
+          {"steps", r.steps},           {"repeats", r.repeats},
+          {"seconds", r.seconds},       {"gcells_per_s", r.gcells_per_s},
+          {"bytes_per_cell", r.bytes_per_cell}, {"achieved_gbs", r.achieved_gbs},
+          {"copy_gbs", r.copy_gbs},     {"roofline_ratio", r.roofline_ratio},
+          {"timer", r.timer},           {"commit", r.commit}};
+}
+
+}  // namespace
+
+int bench_command(const std::vector<std::string>& args) {
+  po::options_description desc(
+      "usage: clfdtd bench [options]\n\n"
+      "Times the standard problems (vacuum_upml: n^3 vacuum with 10-layer UPML on all faces;\n"
+      "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole).\n"
+      "Gcells/s = cells x steps / seconds (median of the repeats, warm-up excluded, device timers\n"
+      "where the backend has them); B/cell = the model's compulsory bytes per cell update; roof =\n"
+      "achieved GB/s over the device's copy bandwidth measured in the same run.\n\noptions");
+  desc.add_options()
+      ("help,h", "this text")
+      ("device", po::value<std::vector<std::string>>()->composing(),
+       "device (index, gpu, cpu or part of a name); repeat or comma-separate for several")
+      ("all-devices", "every OpenCL device")
+      ("backend", po::value<std::string>()->default_value("opencl"),
+       "opencl, cuda, reference, or a comma list")
+      ("variant", po::value<std::string>()->default_value("all"),
+       "all (tile, plain, rows), auto, or a comma list of tile, plain, rows")
+      ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
+      ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
+       "comma list of vacuum_upml, pec_cube, sphere")
+      ("n", po::value<std::string>(), "comma list of cube sizes (default 512 on GPUs, 160 on CPUs)")
+      ("steps", po::value<long>()->default_value(0), "steps per repeat (0: about 0.25 s worth)")
+      ("repeats", po::value<int>()->default_value(5), "timed repeats; the median is reported")
+      ("outputs", "also time vacuum_upml with a probe sampled every step and with one snapshot")
+      ("tune", "search work-group shapes of every variant and store the device's fastest")
+      ("csv", po::value<std::string>(), "append the rows to this CSV file (header written if new)")
+      ("json", po::value<std::string>(), "write the rows to this JSON file");
+  po::variables_map vm;
+  try {
+    std::vector<std::string> normal;
+    for (const auto& a : args) normal.push_back(a);
+    po::store(po::command_line_parser(normal).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw ConfigError("", 0, "bench", std::string(e.what()) + " (see clfdtd bench --help)");
+  }
+  if (vm.count("help")) {
+    std::ostringstream os;
+    os << desc;
+    std::fputs(os.str().c_str(), stdout);
+    return 0;
+  }
+
+  std::vector<std::string> selects;
+  if (vm.count("device"))
+    for (const auto& d : vm["device"].as<std::vector<std::string>>())
+      for (const auto& s : split_list(d)) selects.push_back(s);
+  const auto tlist = targets(split_list(vm["backend"].as<std::string>()), selects, vm.count("all-devices") > 0);
+
+  std::vector<KernelVariant> variants;
+  const std::string vtext = vm["variant"].as<std::string>();
+  if (vtext == "all") {
+    variants = {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows};
+  } else {
+    for (const auto& v : split_list(vtext)) variants.push_back(parse_variant(v));
+  }
+  std::optional<std::array<int, 3>> workgroup;
+  if (vm.count("workgroup")) {
+    const auto w = split_list(vm["workgroup"].as<std::string>());
+    if (w.size() != 3) throw ConfigError("", 0, "bench --workgroup", "3 integers x,y,z");
+    workgroup = std::array<int, 3>{parse_int("bench --workgroup", w[0], 1, 1024),
+                                   parse_int("bench --workgroup", w[1], 1, 1024),
+                                   parse_int("bench --workgroup", w[2], 1, 1024)};
+  }
+  const auto problems = split_list(vm["problem"].as<std::string>());
+  for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
+  const int repeats = vm["repeats"].as<int>();
+  const long steps = vm["steps"].as<long>();
+  if (repeats < 1 || repeats > 1000) throw ConfigError("", 0, "bench --repeats", "1..1000");
+  if (steps < 0) throw ConfigError("", 0, "bench --steps", "0 (auto) or more");
+
+  std::vector<BenchRow> rows;
+  std::ofstream csv;
+  if (vm.count("csv")) {
+    const std::string path = vm["csv"].as<std::string>();
+    const bool fresh = !std::ifstream(path).good();
+    csv.open(path, std::ios::app);
+    if (!csv) throw std::runtime_error("bench: cannot open '" + path + "' for appending");
+    if (fresh) csv << bench_csv_header() << "\n";
+  }
+  auto keep = [&](const BenchRow& r) {
+    print_row(r);
+    rows.push_back(r);
+    if (csv.is_open()) csv << bench_csv_row(r) << "\n" << std::flush;
+  };
+
+  for (const Target& t : tlist) {
+    std::vector<int> sizes;
+    if (vm.count("n")) {
+      for (const auto& s : split_list(vm["n"].as<std::string>())) sizes.push_back(parse_int("bench --n", s, 24, 2048));
+    } else {
+      sizes = {t.gpu ? 512 : 160};
+    }
+    DeviceConfig dev;
+    dev.backend = t.backend;
+    dev.select = t.select;
+    dev.workgroup = workgroup;
+    // The copy bandwidth once per device, on a small model's backend.
+    double copy_gbs = 0;
+    {
+      BenchCase probe;
+      probe.problem = "pec_cube";
+      probe.n = 24;
+      probe.device = dev;
+      probe.repeats = 1;
+      probe.steps = 1;
+      const BenchRow r = run_bench_case(probe, -1);
+      copy_gbs = r.copy_gbs;
+      print_header(r.device + (r.driver.empty() ? "" : ", driver " + r.driver) +
+                   (copy_gbs > 0 ? ", copy bandwidth " + std::to_string(static_cast<int>(copy_gbs)) + " GB/s" : ""));
+    }
+    if (vm.count("tune")) {
+      const TuneOutcome t_out = tune_device(dev, sizes.front(), std::min(repeats, 3), copy_gbs, keep);
+      std::printf("tuned: %s %dx%dx%d, %.2f Gcells/s, stored in %s\n", variant_name(t_out.best.variant),
+                  t_out.best.workgroup[0], t_out.best.workgroup[1], t_out.best.workgroup[2],
+                  t_out.best.gcells_per_s, tuning_file().c_str());
+    }
+    for (int n : sizes) {
+      for (const auto& p : problems) {
+        for (KernelVariant v : variants) {
+          BenchCase c;
+          c.problem = p;
+          c.n = n;
+          c.device = dev;
+          c.device.variant = v;
+          c.repeats = repeats;
+          c.steps = steps;
+          keep(run_bench_case(c, copy_gbs));
+        }
+      }
+      if (vm.count("outputs")) {
+        for (const char* p : {"vacuum_upml+probes", "vacuum_upml+snapshot"}) {
+          BenchCase c;
+          c.problem = p;
+          c.n = n;
+          c.device = dev;
+          c.device.variant = KernelVariant::Auto;
+          c.repeats = std::min(repeats, 3);
+          c.steps = steps;
+          keep(run_bench_case(c, copy_gbs));
+        }
+      }
+    }
+  }
+  if (vm.count("json")) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& r : rows) all.push_back(row_json(r));
+    std::ofstream out(vm["json"].as<std::string>(), std::ios::trunc);
+    out << all.dump(2) << "\n";
+    if (!out) throw std::runtime_error("bench: cannot write '" + vm["json"].as<std::string>() + "'");
+  }
+  return 0;
+}
+
+}  // namespace clfdtd::cli

@@ -1,0 +1,88 @@
+// End-to-end: `clfdtd bench` writes its table, CSV and JSON; --tune stores a winner that a later
+// `clfdtd run` with device.variant = auto picks up. Sizes are tiny: this checks the plumbing, not
+// speed (timed assertions do not belong in tests).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+using namespace clfdtd_test;
+namespace fs = std::filesystem;
+
+namespace {
+bool no_opencl(const Ran& r) { return r.out.find("no OpenCL device") != std::string::npos; }
+}  // namespace
+
+TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
+  const std::string dir = scratch_dir("bench");
+  fs::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=24 --repeats=2 --steps=3 --problem=vacuum_upml,pec_cube "
+                            "--variant=tile,plain,rows --outputs --csv=" + dir + "/b.csv --json=" +
+                            dir + "/b.json");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("Gcells/s") != std::string::npos);
+  const std::string csv = read_text(dir + "/b.csv");
+  CHECK(csv.rfind("device,driver,backend,variant,problem,n,", 0) == 0);
+  const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
+  REQUIRE(rows.size() == 2 * 3 + 2);  // problems x variants, plus +probes and +snapshot
+  for (const auto& row : rows) {
+    CAPTURE(row.dump());
+    CHECK(row["gcells_per_s"].get<double>() > 0);
+    CHECK(row["copy_gbs"].get<double>() > 0);
+    CHECK(row["roofline_ratio"].get<double>() > 0);
+    CHECK(row["n"] == 24);
+  }
+  // 24^3 with 10 layers: 24^3 - 4^3 PML cells; the model's bytes per cell lie between the plain
+  // 75 B and the PML 123 B.
+  CHECK(rows[0]["pml_cells"] == 24 * 24 * 24 - 4 * 4 * 4);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() > 75);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() < 123);
+  CHECK(rows[3]["bytes_per_cell"].get<double>() == doctest::Approx(75));  // pec_cube
+  // A second run appends rows under the one header.
+  REQUIRE(run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=pec_cube --variant=rows --csv=" +
+                     dir + "/b.csv").code == 0);
+  const std::string csv2 = read_text(dir + "/b.csv");
+  CHECK(csv2.find("device,driver", 1) == std::string::npos);
+  CHECK(std::count(csv2.begin(), csv2.end(), '\n') == 1 + 8 + 1);
+}
+
+TEST_CASE("bench: bad options exit 2") {
+  CHECK(run_clfdtd("bench --problem=nonsense").code == 2);
+  CHECK(run_clfdtd("bench --variant=fast").code == 2);
+  CHECK(run_clfdtd("bench --frobnicate").code == 2);
+  CHECK(run_clfdtd("bench --help").code == 0);
+}
+
+TEST_CASE("bench --tune stores the winner and run uses it") {
+  const std::string dir = scratch_dir("tune");
+  fs::create_directories(dir);
+  ::setenv("CLFDTD_CACHE_DIR", dir.c_str(), 1);
+  auto r = run_clfdtd("bench --tune --n=24 --repeats=1 --steps=2 --problem=pec_cube --variant=auto");
+  if (no_opencl(r)) {
+    ::unsetenv("CLFDTD_CACHE_DIR");
+    return;
+  }
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("tuned: ") != std::string::npos);
+  const auto cache = nlohmann::json::parse(read_text(dir + "/tuning.json"));
+  REQUIRE(cache.size() == 1);
+  const auto entry = cache.begin().value();
+  CHECK(entry["gcells_per_s"].get<double>() > 0);
+
+  r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + "/run --quiet");
+  CHECK_MESSAGE(r.code == 0, r.out);
+  const auto report = nlohmann::json::parse(read_text(dir + "/run/run.json"));
+  const std::string variant = report["kernel_variant"];
+  CHECK(variant.find("(tuned)") != std::string::npos);
+  CHECK(variant.rfind(entry["variant"].get<std::string>() == "tile" ? "float4-tile"
+                                                                    : entry["variant"].get<std::string>(), 0) == 0);
+  // An explicit variant wins over the cache.
+  r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=plain --output.dir=" + dir +
+                 "/run2 --quiet");
+  CHECK(nlohmann::json::parse(read_text(dir + "/run2/run.json"))["kernel_variant"].get<std::string>().rfind("plain", 0) == 0);
+  ::unsetenv("CLFDTD_CACHE_DIR");
+}

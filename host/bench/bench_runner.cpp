@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -78,7 +79,10 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   r.cells = model.grid.cells();
   r.pml_cells = static_cast<long>(model.upml.cells);
   r.repeats = std::max(1, c.repeats);
-  r.commit = CLFDTD_COMMIT;
+  // A build outside a git checkout (a copy on a lent machine) names its revision through the
+  // environment; otherwise the configure-time revision.
+  const char* env_commit = std::getenv("CLFDTD_COMMIT");
+  r.commit = env_commit && *env_commit ? env_commit : CLFDTD_COMMIT;
   r.bytes_per_cell = bytes_per_cell_update(model).mean;
   r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
 

@@ -1,7 +1,9 @@
 // OpenCL C 1.2 <-> CUDA portability layer: the only file that knows which compiler reads the
 // kernels. Kernels use these macros, plain .x .y .z .w components (no swizzles), tiles declared in
 // the kernel body (no __local pointer arguments) and no built-in that lacks a mapping here.
-// The host prepends this file (cl_program.cpp); nvcc reaches it through cuda_kernels.cu.
+// The host prepends this file (cl_program.cpp); nvcc reaches it through cuda_kernels.cu, which
+// includes each .cl file once per compiled tile shape and MAGNETIC setting, each time inside its
+// own C++ namespace (so KERNEL carries no extern "C" there).
 #ifndef CLFDTD_COMPAT_H
 #define CLFDTD_COMPAT_H
 
@@ -9,7 +11,7 @@
 /* ---------------- CUDA ---------------- */
 typedef unsigned char uchar;
 
-#define KERNEL extern "C" __global__
+#define KERNEL __global__
 #define GLOBAL
 #define LOCAL __shared__
 #define CONSTANT_PTR const

@@ -1,0 +1,195 @@
+// nvcc's entry point into cl_kernels/: the CUDA backend runs the very kernels the OpenCL backend
+// builds, compiled through compat.h (one source of truth for the update equations). Each .cl
+// file is included inside a C++ namespace, once per setting it is compiled with:
+//   update_plain.cl, update_rows.cl, upml.cl    MAGNETIC 0 and 1   clfdtd_cuda::m0, m1
+//   sources.cl, probes.cl, check_finite.cl                         clfdtd_cuda
+//   update_h.cl   per tile shape, MAGNETIC 0 and 1   clfdtd_cuda::tile_<x>_<y>_<z4>::m0, m1
+//   update_e.cl   per tile shape                     clfdtd_cuda::tile_<x>_<y>_<z4>
+// The tile shapes come from CMake's CLFDTD_CUDA_TILES through the generated cuda_tiles.inc.
+// Launchers make typed <<<>>> calls with the arguments in the kernels' order (the OpenCL
+// backend's opencl_buffers.cpp binds the same lists), so a changed kernel signature fails to
+// compile here, and report cudaGetLastError().
+#include "compat.h"
+#include "fdtd_common.h"
+#include "backends/cuda/cuda_kernels.hpp"
+
+namespace clfdtd_cuda {
+
+using clfdtd::CudaKernelArgs;
+using clfdtd::CudaLaunch;
+using clfdtd::CudaPmlBox;
+
+// The host keeps untyped float / uint8 pointers; the tiled kernels take float4 lanes and uchar4
+// ids, every kernel float4 coefficient and profile tables.
+static float4* f4(float* p) { return reinterpret_cast<float4*>(p); }
+static const float4* cf4(const float* p) { return reinterpret_cast<const float4*>(p); }
+static const uchar4* u4(const unsigned char* p) { return reinterpret_cast<const uchar4*>(p); }
+
+namespace m0 {
+#undef MAGNETIC
+#define MAGNETIC 0
+#include "update_plain.cl"
+#include "update_rows.cl"
+#include "upml.cl"
+#undef HCOEF_PARAMS  // update_rows.cl and upml.cl define these per MAGNETIC setting
+#undef HCOEF_ARGS
+#undef UPML_HCOEF_ARGS
+}  // namespace m0
+
+namespace m1 {
+#undef MAGNETIC
+#define MAGNETIC 1
+#include "update_plain.cl"
+#include "update_rows.cl"
+#include "upml.cl"
+#undef HCOEF_PARAMS  // update_rows.cl and upml.cl define these per MAGNETIC setting
+#undef HCOEF_ARGS
+#undef UPML_HCOEF_ARGS
+}  // namespace m1
+
+#include "sources.cl"
+#include "probes.cl"
+#include "check_finite.cl"
+
+// The plain and rows variants take the same arguments: z in cells (nzp, not nz4).
+template <class H0, class H1>
+static cudaError_t launch_h_cells(H0 k0, H1 k1, const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  if (a.magnetic) {
+    k1<<<l.grid, l.block, 0, l.stream>>>(a.field[3], a.field[4], a.field[5], a.field[0],
+                                         a.field[1], a.field[2], a.id[3], a.id[4], a.id[5],
+                                         cf4(a.hcoef), a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx,
+                                         a.ny, a.nz, a.nzp, P[0], P[1], P[2], P[3], P[4], P[5]);
+  } else {
+    k0<<<l.grid, l.block, 0, l.stream>>>(a.field[3], a.field[4], a.field[5], a.field[0],
+                                         a.field[1], a.field[2], a.db_vacuum, a.inv_d[0],
+                                         a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nzp, P[0],
+                                         P[1], P[2], P[3], P[4], P[5]);
+  }
+  return cudaGetLastError();
+}
+
+template <class E>
+static cudaError_t launch_e_cells(E k, const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  k<<<l.grid, l.block, 0, l.stream>>>(a.field[0], a.field[1], a.field[2], a.field[3], a.field[4],
+                                      a.field[5], a.id[0], a.id[1], a.id[2], cf4(a.ecoef),
+                                      a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nzp,
+                                      P[0], P[1], P[2], P[3], P[4], P[5]);
+  return cudaGetLastError();
+}
+
+// update_e_plain / update_e_rows do not depend on MAGNETIC; the m0 copies serve both.
+static cudaError_t launch_update_h_plain(const CudaLaunch& l, const CudaKernelArgs& a) {
+  return launch_h_cells(m0::update_h_plain, m1::update_h_plain, l, a);
+}
+static cudaError_t launch_update_e_plain(const CudaLaunch& l, const CudaKernelArgs& a) {
+  return launch_e_cells(m0::update_e_plain, l, a);
+}
+static cudaError_t launch_update_h_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
+  return launch_h_cells(m0::update_h_rows, m1::update_h_rows, l, a);
+}
+static cudaError_t launch_update_e_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
+  return launch_e_cells(m0::update_e_rows, l, a);
+}
+
+static cudaError_t launch_upml_h(const CudaLaunch& l, const CudaKernelArgs& a,
+                                 const CudaPmlBox& b) {
+  const auto& P = a.profile;
+  if (a.magnetic) {
+    m1::upml_h<<<l.grid, l.block, 0, l.stream>>>(
+        a.field[3], a.field[4], a.field[5], a.field[0], a.field[1], a.field[2], a.aux[3],
+        a.aux[4], a.aux[5], b.i0, b.j0, b.k0, b.ni, b.nj, b.nk, b.aux_offset, cf4(P[0]),
+        cf4(P[1]), cf4(P[2]), cf4(P[3]), cf4(P[4]), cf4(P[5]), a.id[3], a.id[4], a.id[5],
+        cf4(a.hcoef), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nzp);
+  } else {
+    m0::upml_h<<<l.grid, l.block, 0, l.stream>>>(
+        a.field[3], a.field[4], a.field[5], a.field[0], a.field[1], a.field[2], a.aux[3],
+        a.aux[4], a.aux[5], b.i0, b.j0, b.k0, b.ni, b.nj, b.nk, b.aux_offset, cf4(P[0]),
+        cf4(P[1]), cf4(P[2]), cf4(P[3]), cf4(P[4]), cf4(P[5]), a.dt_mu0, a.inv_d[0], a.inv_d[1],
+        a.inv_d[2], a.nx, a.ny, a.nz, a.nzp);
+  }
+  return cudaGetLastError();
+}
+
+// upml_e does not depend on MAGNETIC; the m0 copy serves both.
+static cudaError_t launch_upml_e(const CudaLaunch& l, const CudaKernelArgs& a,
+                                 const CudaPmlBox& b) {
+  const auto& P = a.profile;
+  m0::upml_e<<<l.grid, l.block, 0, l.stream>>>(
+      a.field[0], a.field[1], a.field[2], a.field[3], a.field[4], a.field[5], a.aux[0], a.aux[1],
+      a.aux[2], b.i0, b.j0, b.k0, b.ni, b.nj, b.nk, b.aux_offset, cf4(P[0]), cf4(P[1]),
+      cf4(P[2]), cf4(P[3]), cf4(P[4]), cf4(P[5]), a.id[0], a.id[1], a.id[2], cf4(a.ecoef),
+      a.dt_eps0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nzp);
+  return cudaGetLastError();
+}
+
+static cudaError_t launch_add_sources(const CudaLaunch& l, const CudaKernelArgs& a, int s) {
+  add_sources<<<l.grid, l.block, 0, l.stream>>>(a.field[0], a.field[1], a.field[2], a.id[0],
+                                                a.id[1], a.id[2], cf4(a.ecoef), a.src_cells,
+                                                a.src_j, a.nsrc, a.src_steps, s);
+  return cudaGetLastError();
+}
+
+static cudaError_t launch_sample_probes(const CudaLaunch& l, const CudaKernelArgs& a, int slot) {
+  sample_probes<<<l.grid, l.block, 0, l.stream>>>(a.field[0], a.field[1], a.field[2], a.field[3],
+                                                  a.field[4], a.field[5], a.probe_cells,
+                                                  a.probe_batch, a.nsamples, slot);
+  return cudaGetLastError();
+}
+
+static cudaError_t launch_check_finite(const CudaLaunch& l, const CudaKernelArgs& a) {
+  check_finite<<<l.grid, l.block, 0, l.stream>>>(cf4(a.field[0]), cf4(a.field[1]),
+                                                 cf4(a.field[2]), cf4(a.field[3]),
+                                                 cf4(a.field[4]), cf4(a.field[5]), a.flag,
+                                                 a.count4);
+  return cudaGetLastError();
+}
+
+}  // namespace clfdtd_cuda
+
+// The tiled kernels, one block per shape of CLFDTD_CUDA_TILES; the file also defines
+// CLFDTD_CUDA_TILE_LIST(X), which calls X(x, y, z4) for each shape in order.
+#undef TILE_X
+#undef TILE_Y
+#undef TILE_Z4
+#include "cuda_tiles.inc"
+
+namespace clfdtd {
+
+const std::vector<CudaTileKernels>& cuda_tile_kernels() {
+#define CLFDTD_TILE_ENTRY(x, y, z)                                                 \
+  CudaTileKernels{x,                                                               \
+                  y,                                                               \
+                  z,                                                               \
+                  &clfdtd_cuda::tile_##x##_##y##_##z::launch_update_h,             \
+                  &clfdtd_cuda::tile_##x##_##y##_##z::launch_update_e,             \
+                  {(const void*)&clfdtd_cuda::tile_##x##_##y##_##z::m0::update_h,  \
+                   (const void*)&clfdtd_cuda::tile_##x##_##y##_##z::m1::update_h}, \
+                  (const void*)&clfdtd_cuda::tile_##x##_##y##_##z::update_e},
+  static const std::vector<CudaTileKernels> tiles = {CLFDTD_CUDA_TILE_LIST(CLFDTD_TILE_ENTRY)};
+#undef CLFDTD_TILE_ENTRY
+  return tiles;
+}
+
+const CudaCommonKernels& cuda_common_kernels() {
+  using namespace clfdtd_cuda;
+  static const CudaCommonKernels k{&launch_update_h_plain,
+                                   &launch_update_e_plain,
+                                   &launch_update_h_rows,
+                                   &launch_update_e_rows,
+                                   &launch_upml_h,
+                                   &launch_upml_e,
+                                   &launch_check_finite,
+                                   &launch_add_sources,
+                                   &launch_sample_probes,
+                                   {(const void*)&m0::update_h_plain,
+                                    (const void*)&m1::update_h_plain},
+                                   (const void*)&m0::update_e_plain,
+                                   {(const void*)&m0::update_h_rows,
+                                    (const void*)&m1::update_h_rows},
+                                   (const void*)&m0::update_e_rows};
+  return k;
+}
+
+}  // namespace clfdtd

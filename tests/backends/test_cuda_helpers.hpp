@@ -1,0 +1,157 @@
+// Shared by the CUDA backend tests: skip when the machine has no CUDA device (CI has nvcc but no
+// GPU), build the test models in code, and compare a CUDA run with the double-precision reference
+// cell by cell, exactly as test_opencl_helpers.hpp does for OpenCL (same bound, same models).
+// Names live in clfdtd::cudatest so this header and the OpenCL one can share a test binary.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_devices.hpp"
+#include "backends/physics_helpers.hpp"
+#include "backends/reference/reference_backend.hpp"
+
+namespace clfdtd::cudatest {
+
+using namespace clfdtd::test;
+
+// True when some CUDA device exists; otherwise says why the case is skipped.
+inline bool cuda_available() {
+  static const CudaDeviceList list = list_cuda_devices();
+  if (list.devices.empty()) {
+    MESSAGE("no CUDA device on this machine (" << list.problem << "): CUDA case skipped");
+  }
+  return !list.devices.empty();
+}
+
+inline MaterialConfig material(const std::string& name, double eps_r, double mu_r, double sigma,
+                               bool pec = false) {
+  MaterialConfig m;
+  m.name = name;
+  m.eps_r = eps_r;
+  m.mu_r = mu_r;
+  m.sigma = sigma;
+  m.pec = pec;
+  return m;
+}
+
+// Centre and size in cells (cell size d) -> metres.
+inline ObjectConfig box(const std::string& name, const std::string& mat, const Vec3& centre,
+                        const Vec3& size, double d) {
+  ObjectConfig o;
+  o.name = name;
+  o.shape = ShapeKind::Box;
+  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
+  o.size = Vec3{size.x * d, size.y * d, size.z * d};
+  o.material = mat;
+  return o;
+}
+
+inline ObjectConfig sphere(const std::string& name, const std::string& mat, const Vec3& centre,
+                           double radius, double d) {
+  ObjectConfig o;
+  o.name = name;
+  o.shape = ShapeKind::Sphere;
+  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
+  o.radius = radius * d;
+  o.material = mat;
+  return o;
+}
+
+inline Vec3 cells(double x, double y, double z, double d) { return Vec3{x * d, y * d, z * d}; }
+
+inline DeviceConfig cuda_device(KernelVariant v, std::optional<std::array<int, 3>> block) {
+  DeviceConfig dev;
+  dev.backend = BackendKind::Cuda;
+  dev.variant = v;
+  dev.workgroup = block;
+  return dev;
+}
+
+struct FieldError {
+  double max_ref = 0, max_diff = 0;
+  std::array<int, 3> at{};  // cell of the largest difference
+};
+
+// Max |reference| and max |device - reference| of one component over the unpadded grid.
+inline FieldError field_error(Backend& dev, const ReferenceBackend& ref, const SimulationModel& m,
+                              Component c) {
+  std::vector<float> got;
+  dev.read_field(c, got);
+  const auto& want = ref.field(c);
+  const auto& L = m.layout;
+  REQUIRE(got.size() == static_cast<std::size_t>(L.nx) * L.ny * L.nz);
+  FieldError e;
+  for (int i = 0; i < L.nx; ++i) {
+    for (int j = 0; j < L.ny; ++j) {
+      for (int k = 0; k < L.nz; ++k) {
+        const double w = want[L.index(i, j, k)];
+        const double g = got[(static_cast<std::size_t>(i) * L.ny + j) * L.nz + k];
+        e.max_ref = std::max(e.max_ref, std::abs(w));
+        if (std::abs(g - w) > e.max_diff) {
+          e.max_diff = std::abs(g - w);
+          e.at = {i, j, k};
+        }
+      }
+    }
+  }
+  return e;
+}
+
+// Runs the reference and the CUDA engine `steps` steps from the same model, then checks every
+// component and every probe series: max |diff| below rel_tol of that component's (series') max
+// |value|. dev.variant = Auto runs the comparison once per kernel variant (tile, plain, rows).
+inline void compare_cuda_with_reference(const SimulationModel& m, const DeviceConfig& dev,
+                                        double rel_tol = 1e-4) {
+  if (dev.variant == KernelVariant::Auto) {
+    for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows}) {
+      DeviceConfig one = dev;
+      one.variant = v;
+      compare_cuda_with_reference(m, one, rel_tol);
+    }
+    return;
+  }
+  ReferenceBackend ref(m);
+  CudaBackend gpu(m, dev);
+  INFO("device: " << gpu.device_description() << ", variant: " << gpu.kernel_variant());
+  ProbeRecorder rec_ref(ref, m), rec_gpu(gpu, m);
+  rec_ref.at_state(0);
+  rec_gpu.at_state(0);
+  for (long s = 0; s < m.grid.steps; ++s) {
+    ref.step(s);
+    gpu.step(s);
+    rec_ref.at_state(s + 1);
+    rec_gpu.at_state(s + 1);
+  }
+  gpu.finish();
+  CHECK(gpu.fields_finite());
+  for (int c = 0; c < 6; ++c) {
+    const auto comp = static_cast<Component>(c);
+    const FieldError e = field_error(gpu, ref, m, comp);
+    INFO(std::string(component_name(comp))
+         << ": max |ref| = " << e.max_ref << ", max |diff| = " << e.max_diff << " (ratio "
+         << e.max_diff / e.max_ref << ") at cell " << e.at[0] << "," << e.at[1] << "," << e.at[2]);
+    CHECK(e.max_ref > 0);
+    CHECK(e.max_diff <= rel_tol * e.max_ref);
+  }
+  const auto want = rec_ref.take(), got = rec_gpu.take();
+  REQUIRE(want.size() == got.size());
+  for (std::size_t p = 0; p < want.size(); ++p) {
+    REQUIRE(want[p].size() == got[p].size());
+    double max_ref = 0, max_diff = 0;
+    for (std::size_t t = 0; t < want[p].size(); ++t) {
+      max_ref = std::max(max_ref, std::abs(want[p][t]));
+      max_diff = std::max(max_diff, std::abs(got[p][t] - want[p][t]));
+    }
+    INFO("probe sample " << p << " (" << std::string(component_name(m.probes.samples[p].component))
+                         << "): max |ref| = " << max_ref << ", max |diff| = " << max_diff);
+    CHECK(max_diff <= rel_tol * max_ref);
+  }
+  MESSAGE("cuda vs reference OK: " << gpu.kernel_variant() << " on " << gpu.device_description());
+}
+
+}  // namespace clfdtd::cudatest

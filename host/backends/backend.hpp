@@ -7,9 +7,18 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "errors.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd {
+
+// Energy sums of one field state, in joules (docs/EQUATIONS.md, "Energy"), over every cell:
+struct EnergyTerms {
+  double electric = 0;      // 1/2 sum eps E.E dV, E at s dt
+  double magnetic = 0;      // 1/2 sum mu H.H' dV, H at (s - 1/2) dt, H' kept by the previous
+                            // sample_energy() call (zero before the first call)
+  double magnetic_now = 0;  // 1/2 sum mu H.H dV, H at (s - 1/2) dt
+};
 
 class Backend {
 public:
@@ -38,6 +47,16 @@ public:
   // Wait until all queued work is done (for timing).
   virtual void finish() = 0;
 
+  // Energy (output.energy). Computes the EnergyTerms of the current state where the fields live
+  // (no field copy to the host) into batch slot `slot` (0 <= slot < probe_batch_steps()), then
+  // keeps H for the next call. Called after steps s and s + 1, electric(s) + magnetic(s + 1) is
+  // the energy the Yee scheme conserves at step s. Backends without it throw DeviceError.
+  virtual void sample_energy(int /*slot*/) { energy_unsupported(); }
+  // Copies the first `slots` slots to the host: out[slot].
+  virtual void read_energy_batch(int /*slots*/, std::vector<EnergyTerms>& /*out*/) {
+    energy_unsupported();
+  }
+
   // Benchmarking (clfdtd bench). Runs steps first .. first + count - 1 and returns their duration in
   // seconds, by the device's own timers where it has them (the default: wall clock between two
   // finish() calls).
@@ -49,6 +68,11 @@ public:
   // ("" when there is none): both go into benchmark rows and key the tuning cache.
   virtual bool has_device_timers() const { return false; }
   virtual std::string driver_version() const { return ""; }
+
+private:
+  [[noreturn]] void energy_unsupported() const {
+    throw DeviceError("output.energy is not supported by the " + name() + " backend");
+  }
 };
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device);

@@ -1,6 +1,8 @@
 // Connects the time loop's read-backs to the files of a run: probes.csv, snapshots/fields_<n>.vti
-// and fields.pvd (which lists the snapshots with their times so ParaView animates them).
+// and fields.pvd (which lists the snapshots with their times so ParaView animates them), and
+// energy.csv when output.energy is on.
 #pragma once
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -16,12 +18,17 @@ public:
   RunOutputs(const std::string& dir, const SimulationModel& model);
   void probe_rows(long first_step, int count, const std::vector<double>& values) override;
   void snapshot(long step, const std::array<std::vector<float>, 6>& fields) override;
+  void energy_rows(const std::vector<EnergyRow>& rows) override;
 
 private:
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
   std::string dir_;
   const SimulationModel& model_;
   std::unique_ptr<ProbeCsvWriter> csv_;  // only when there are probes
   std::unique_ptr<PvdWriter> pvd_;       // only when there are snapshots
+  std::unique_ptr<std::FILE, FileCloser> energy_;  // energy.csv, only with output.energy
 };
 
 }  // namespace clfdtd::cli

@@ -481,6 +481,7 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
     cfg.output.dir = trim(r.value("output.dir"));
     r.check(!cfg.output.dir.empty(), "output.dir", "a directory name");
   }
+  cfg.output.energy = r.word("output.energy", 1) == 0;  // words: true, false
   cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
   if (r.has("device.select")) cfg.device.select = trim(r.value("device.select"));
   cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));

@@ -94,6 +94,9 @@ std::vector<OptionSpec> make_table() {
       {"snapshot.fields", V::Word, {}, {"E", "H"}, "", "E H", "Fields saved in each snapshot."},
       // [output]
       {"output.dir", V::Text, {1}, {}, "", "out", "Directory for every output file."},
+      {"output.energy", V::Word, {1}, {"true", "false"}, "", "false",
+       "Write energy.csv: the electromagnetic energy the Yee scheme conserves, one row per step "
+       "(computed on the device; see docs/EQUATIONS.md)."},
       // [device]
       {"device.backend", V::Word, {1}, {"opencl", "reference", "cuda"}, "", "opencl",
        "Compute engine; reference is the plain C++ engine. Alias: --backend=X."},

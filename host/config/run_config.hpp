@@ -91,6 +91,7 @@ struct SnapshotConfig {
 
 struct OutputConfig {
   std::string dir = "out";
+  bool energy = false;                        // write energy.csv (Yee-exact field energy per step)
 };
 
 enum class BackendKind { OpenCl, Reference, Cuda };

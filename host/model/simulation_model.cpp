@@ -109,6 +109,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
                          m.snapshot_steps.end());
   m.snapshot_e = cfg.snapshot.e;
   m.snapshot_h = cfg.snapshot.h;
+  m.energy = cfg.output.energy;
   return m;
 }
 
@@ -126,6 +127,7 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps) const {
   for (const auto& s : sources) bytes += s.j.size() * f + 4 * sizeof(int);
   const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
   bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
+  if (energy) bytes += 3 * f * cells + batch * 3 * f * kEnergyMaxGroups;  // H copy, partial sums
   return bytes;
 }
 

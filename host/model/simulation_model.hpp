@@ -30,14 +30,19 @@ struct SimulationModel {
   ProbeSet probes;
   std::vector<long> snapshot_steps;    // sorted, unique, within 0..steps
   bool snapshot_e = true, snapshot_h = true;
+  bool energy = false;                 // energy.csv: the backend keeps a copy of H (3 fields)
 
   static SimulationModel build(const RunConfig& cfg);
 
   const std::vector<std::uint8_t>& id(Component c) const { return ids[static_cast<int>(c)]; }
 
   // Bytes a GPU backend allocates: 6 float fields, the id arrays, UPML auxiliaries (6 floats per
-  // PML cell), coefficient/profile tables, source and probe buffers.
+  // PML cell), coefficient/profile tables, source and probe buffers (and, with energy, a copy of
+  // H plus the energy partial sums).
   std::size_t device_bytes(int probe_batch_steps) const;
 };
+
+// Work-groups of the device energy reduction at most; each writes 3 partial sums per sample.
+inline constexpr int kEnergyMaxGroups = 256;
 
 }  // namespace clfdtd

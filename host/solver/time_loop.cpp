@@ -44,6 +44,51 @@ private:
   std::vector<double> values_;
 };
 
+// Samples the energy terms after every step into the backend's device batch and turns them into
+// rows: the energy of step s is electric(s) + magnetic(s + 1), so a row waits for the next sample.
+class EnergyBatcher {
+public:
+  EnergyBatcher(bool enabled, Backend& backend, LoopSink& sink)
+      : enabled_(enabled), backend_(backend), sink_(sink), capacity_(backend.probe_batch_steps()) {}
+
+  void record(long step) {
+    if (!enabled_) return;
+    if (slots_ == 0) first_step_ = step;
+    backend_.sample_energy(slots_++);
+    if (slots_ == capacity_) flush();
+  }
+  void flush() {
+    if (!enabled_ || slots_ == 0) return;
+    backend_.read_energy_batch(slots_, terms_);
+    rows_.clear();
+    for (int k = 0; k < slots_ && k < static_cast<int>(terms_.size()); ++k) {
+      const EnergyTerms& t = terms_[static_cast<std::size_t>(k)];
+      if (have_prev_) {
+        rows_.push_back(EnergyRow{prev_step_, prev_.electric + t.magnetic, prev_.electric,
+                                  t.magnetic, prev_.electric + prev_.magnetic_now});
+      }
+      prev_ = t;
+      prev_step_ = first_step_ + k;
+      have_prev_ = true;
+    }
+    slots_ = 0;
+    if (!rows_.empty()) sink_.energy_rows(rows_);
+  }
+
+private:
+  bool enabled_;
+  Backend& backend_;
+  LoopSink& sink_;
+  int capacity_;
+  int slots_ = 0;
+  long first_step_ = 0;
+  std::vector<EnergyTerms> terms_;
+  std::vector<EnergyRow> rows_;
+  EnergyTerms prev_;
+  long prev_step_ = 0;
+  bool have_prev_ = false;
+};
+
 void take_snapshot(const SimulationModel& model, Backend& backend, LoopSink& sink, long step) {
   std::array<std::vector<float>, 6> fields;
   for (int c = 0; c < 6; ++c) {
@@ -61,6 +106,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   const long total = model.grid.steps;
   const double cells = static_cast<double>(model.grid.cells());
   ProbeBatcher probes(model.probes, backend, sink);
+  EnergyBatcher energy(model.energy, backend, sink);
   auto next_snapshot = model.snapshot_steps.begin();
   LoopResult result;
   const auto loop_start = Clock::now();
@@ -70,6 +116,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   auto outputs_at = [&](long step) {
     const auto t0 = Clock::now();
     probes.record(step);
+    energy.record(step);
     if (next_snapshot != model.snapshot_steps.end() && *next_snapshot == step) {
       probes.flush();  // keep probes.csv ahead of the snapshot in case the run stops later
       take_snapshot(model, backend, sink, step);
@@ -101,6 +148,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
         result.output_seconds += seconds_since(t0);
         if (!finite) {
           probes.flush();
+          energy.flush();
           result.steps_done = done;
           result.finite = false;
           result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
@@ -113,6 +161,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
     }
   }
   probes.flush();
+  energy.flush();
   backend.finish();
   result.steps_done = total;
   result.loop_seconds = seconds_since(loop_start) - result.output_seconds;

@@ -11,6 +11,15 @@
 
 namespace clfdtd {
 
+// One row of energy.csv: the field energy at `step` in joules (docs/EQUATIONS.md, Energy).
+struct EnergyRow {
+  long step = 0;
+  double total = 0;     // electric + magnetic: what the Yee scheme conserves (without loss/source)
+  double electric = 0;  // 1/2 sum eps E.E dV, E at step dt
+  double magnetic = 0;  // 1/2 sum mu H.H' dV, H at (step - 1/2) dt and H' at (step + 1/2) dt
+  double naive = 0;     // electric + 1/2 sum mu H.H dV, H at (step - 1/2) dt: not conserved
+};
+
 // Where the loop's read-backs go (the CLI connects them to probes.csv and the .vti writers).
 class LoopSink {
 public:
@@ -19,6 +28,9 @@ public:
   virtual void probe_rows(long first_step, int count, const std::vector<double>& values) = 0;
   // fields[c]: component c unpadded ((i*ny + j)*nz + k); empty for components not saved.
   virtual void snapshot(long step, const std::array<std::vector<float>, 6>& fields) = 0;
+  // Energy rows in step order (only when model.energy); the last row is step steps_done - 1,
+  // because the energy of a step needs H from the step after it.
+  virtual void energy_rows(const std::vector<EnergyRow>& /*rows*/) {}
 };
 
 struct LoopProgress {

@@ -14,7 +14,7 @@ namespace {
 // Headers first (each .cl includes them for the CUDA build, which compiles files, not one string).
 const char* const kOrder[] = {"compat.h",   "fdtd_common.h", "update_h.cl", "update_e.cl",
                               "update_plain.cl", "update_rows.cl", "upml.cl", "sources.cl", "probes.cl",
-                              "check_finite.cl"};
+                              "energy.cl", "check_finite.cl"};
 
 const char* find_text(const std::string& name) {
   for (const auto& f : embedded_kernel_files()) {

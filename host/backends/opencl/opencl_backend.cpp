@@ -32,6 +32,7 @@ OpenClBackend::OpenClBackend(const SimulationModel& m, const DeviceConfig& dev) 
     build_kernels(dev);
     create_buffers();
     bind_arguments();
+    if (m_.energy) setup_energy();
     queue_.finish();  // surface upload errors here, not in the first step
   } catch (const cl::Error& e) {
     throw_device_error(e, "setting up the OpenCL engine on " + info_.name);

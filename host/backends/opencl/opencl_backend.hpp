@@ -33,6 +33,8 @@ public:
   void read_field(Component c, std::vector<float>& out) override;
   bool fields_finite() override;
   void finish() override;
+  void sample_energy(int slot) override;  // energy.cl, tree reduction (opencl_energy.cpp)
+  void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
   double timed_steps(long first, long count) override;  // OpenCL profiling timestamps
   double copy_bandwidth() override;                      // clEnqueueCopyBuffer, device-timed
   bool has_device_timers() const override { return true; }
@@ -86,6 +88,15 @@ private:
   cl_uint box_arg_ = 0;  // index of i0 in both UPML kernels' argument lists
   cl::NDRange src_global_, probe_global_, finite_global_, finite_local_;
   cl_uint src_step_arg_ = 0, probe_slot_arg_ = 0;
+  // output.energy (opencl_energy.cpp): H kept from the previous sample, eps_r / mu_r per id,
+  // partial sums [slot][3][group] of the reduction.
+  void setup_energy();
+  cl::Kernel energy_;
+  std::array<cl::Buffer, 3> h_prev_;
+  cl::Buffer energy_eps_, energy_mu_, energy_partial_;
+  cl::NDRange energy_global_, energy_local_;
+  int energy_groups_ = 0;
+  cl_uint energy_slot_arg_ = 0;
   bool timing_ = false, have_first_ = false;  // timed_steps(): capture first and last events
   cl::Event first_event_, last_event_;
 };

@@ -2,6 +2,7 @@
 // double precision. Selected with --backend=reference; also the oracle of the backend tests.
 #include "backends/reference/reference_backend.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/grid_geometry.hpp"
@@ -223,6 +224,41 @@ void ReferenceBackend::read_field(Component c, std::vector<float>& out) {
       }
     }
   }
+}
+
+// ---- Energy (EQUATIONS.md, Energy): sums over every sample, PEC E (always zero) weighted 0 ------
+void ReferenceBackend::sample_energy(int slot) {
+  if (slot < 0 || slot >= kProbeBatchSteps) {
+    throw DeviceError("energy batch slot " + std::to_string(slot) + " outside 0.." +
+                      std::to_string(kProbeBatchSteps - 1));
+  }
+  const std::size_t cells = m_.layout.cells();
+  if (h_prev_[0].empty()) {
+    for (auto& h : h_prev_) h.assign(cells, 0.0);  // no earlier H: the first magnetic term is 0
+    energy_batch_.assign(kProbeBatchSteps, EnergyTerms{});
+  }
+  double we = 0, wm = 0, wn = 0;  // sum eps_r E.E, sum mu_r H.H_prev, sum mu_r H.H
+  for (std::size_t c = 0; c < cells; ++c) {
+    for (int u = 0; u < 3; ++u) {
+      const MaterialEntry& e = m_.materials.entry(m_.ids[u][c]);
+      const double eps_r = e.pec ? 0.0 : e.eps_r;
+      const double mu_r = 1.0 / (m_.magnetic ? hc_[m_.ids[3 + u][c]] : h_vacuum_).inv_mu_r;
+      const double ev = f_[u][c], hv = f_[3 + u][c];
+      we += eps_r * ev * ev;
+      wm += mu_r * hv * h_prev_[u][c];
+      wn += mu_r * hv * hv;
+      h_prev_[u][c] = hv;
+    }
+  }
+  const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
+  energy_batch_[static_cast<std::size_t>(slot)] =
+      EnergyTerms{0.5 * kEps0 * dv * we, 0.5 * kMu0 * dv * wm, 0.5 * kMu0 * dv * wn};
+}
+
+void ReferenceBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
+  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(slots, 0)),
+                                              energy_batch_.size());
+  out.assign(energy_batch_.begin(), energy_batch_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 bool ReferenceBackend::fields_finite() {

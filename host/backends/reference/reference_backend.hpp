@@ -40,6 +40,9 @@ public:
   bool fields_finite() override;
   void finish() override {}
 
+  void sample_energy(int slot) override;
+  void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
+
   // Not part of Backend: the double-precision state itself, padded layout
   // (m.layout.index(i, j, k)), for tests and diagnostics.
   const std::vector<double>& field(Component c) const { return f_[static_cast<int>(c)]; }
@@ -81,6 +84,9 @@ private:
   HCoefficients h_vacuum_;
 
   std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
+
+  std::array<std::vector<double>, 3> h_prev_;  // H at the previous sample_energy() (padded layout)
+  std::vector<EnergyTerms> energy_batch_;       // kProbeBatchSteps slots
 };
 
 }  // namespace clfdtd

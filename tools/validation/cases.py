@@ -1,0 +1,29 @@
+"""The validation cases by name, in report order."""
+
+import time
+import traceback
+
+from . import cavity, dipole, energy, symmetry, upml
+from .common import CaseResult
+
+CASES = {
+    "cavity": cavity.case_cavity,
+    "convergence": cavity.case_convergence,
+    "dielectric": cavity.case_dielectric,
+    "dipole": dipole.case_dipole,
+    "upml": upml.case_upml,
+    "energy": energy.case_energy,
+    "symmetry": symmetry.case_symmetry,
+}
+
+
+def run_case(name, ctx):
+    t0 = time.time()
+    try:
+        result = CASES[name](ctx)
+    except Exception as e:  # a crash is a failure with its reason, not a silent pass
+        traceback.print_exc()
+        result = CaseResult(name, name)
+        result.check("case ran", "runs to completion", f"error: {e}".splitlines()[0], False)
+    result.seconds = time.time() - t0
+    return result

@@ -1,7 +1,7 @@
 // nvcc's entry point into cl_kernels/: the CUDA backend runs the very kernels the OpenCL backend
 // builds, compiled through compat.h (one source of truth for the update equations). Each .cl
 // file is included inside a C++ namespace, once per setting it is compiled with:
-//   update_plain.cl, update_rows.cl, upml.cl    MAGNETIC 0 and 1   clfdtd_cuda::m0, m1
+//   update_plain.cl, upml.cl, update_fused.cl, update_rows.cl   MAGNETIC 0 and 1   m0, m1
 //   sources.cl, probes.cl, check_finite.cl                         clfdtd_cuda
 //   update_h.cl   per tile shape, MAGNETIC 0 and 1   clfdtd_cuda::tile_<x>_<y>_<z4>::m0, m1
 //   update_e.cl   per tile shape                     clfdtd_cuda::tile_<x>_<y>_<z4>
@@ -29,22 +29,32 @@ namespace m0 {
 #undef MAGNETIC
 #define MAGNETIC 0
 #include "update_plain.cl"
-#include "update_rows.cl"
 #include "upml.cl"
-#undef HCOEF_PARAMS  // update_rows.cl and upml.cl define these per MAGNETIC setting
+#include "update_fused.cl"
+#include "update_rows.cl"
+#undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
 #undef HCOEF_ARGS
 #undef UPML_HCOEF_ARGS
+#undef PLAIN_HCOEF_PARAMS
+#undef PLAIN_HCOEF_ARGS
+#undef UPML_H_CELL_ARGS
+#undef UPML_E_CELL_ARGS
 }  // namespace m0
 
 namespace m1 {
 #undef MAGNETIC
 #define MAGNETIC 1
 #include "update_plain.cl"
-#include "update_rows.cl"
 #include "upml.cl"
-#undef HCOEF_PARAMS  // update_rows.cl and upml.cl define these per MAGNETIC setting
+#include "update_fused.cl"
+#include "update_rows.cl"
+#undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
 #undef HCOEF_ARGS
 #undef UPML_HCOEF_ARGS
+#undef PLAIN_HCOEF_PARAMS
+#undef PLAIN_HCOEF_ARGS
+#undef UPML_H_CELL_ARGS
+#undef UPML_E_CELL_ARGS
 }  // namespace m1
 
 #include "sources.cl"
@@ -86,12 +96,67 @@ static cudaError_t launch_update_h_plain(const CudaLaunch& l, const CudaKernelAr
 static cudaError_t launch_update_e_plain(const CudaLaunch& l, const CudaKernelArgs& a) {
   return launch_e_cells(m0::update_e_plain, l, a);
 }
+// The fused and rows variants update their PML cells too: the plain argument list, then the
+// auxiliaries, the box table, the six profiles and dt/mu0 (dt/eps0); rows adds the split z
+// profiles. Without PML the pointers are null and never read.
+#define CLFDTD_H_CELL_ARGS                                                                    \
+  a.field[3], a.field[4], a.field[5], a.field[0], a.field[1], a.field[2]
+#define CLFDTD_GRID_ARGS                                                                      \
+  a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nzp, a.layers[0], a.layers[1],      \
+      a.layers[2], a.layers[3], a.layers[4], a.layers[5]
+#define CLFDTD_PML_TAIL(AUX0, DT)                                                             \
+  a.aux[AUX0], a.aux[AUX0 + 1], a.aux[AUX0 + 2], a.boxes, a.nboxes, cf4(a.profile[0]),      \
+      cf4(a.profile[1]), cf4(a.profile[2]), cf4(a.profile[3]), cf4(a.profile[4]),           \
+      cf4(a.profile[5]), DT
+
+template <class H0, class H1>
+static cudaError_t launch_h_pml(H0 k0, H1 k1, const CudaLaunch& l, const CudaKernelArgs& a,
+                                bool rows) {
+  if (a.magnetic) {
+    if (rows) {
+      m1::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
+          CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5], cf4(a.hcoef), CLFDTD_GRID_ARGS,
+          CLFDTD_PML_TAIL(3, a.dt_mu0), a.z_split);
+    } else {
+      k1<<<l.grid, l.block, 0, l.stream>>>(CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5],
+                                           cf4(a.hcoef), CLFDTD_GRID_ARGS,
+                                           CLFDTD_PML_TAIL(3, a.dt_mu0));
+    }
+  } else {
+    if (rows) {
+      m0::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
+          CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(3, a.dt_mu0),
+          a.z_split);
+    } else {
+      k0<<<l.grid, l.block, 0, l.stream>>>(CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS,
+                                           CLFDTD_PML_TAIL(3, a.dt_mu0));
+    }
+  }
+  return cudaGetLastError();
+}
+
 static cudaError_t launch_update_h_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
-  return launch_h_cells(m0::update_h_rows, m1::update_h_rows, l, a);
+  return launch_h_pml(m0::update_h_fused, m1::update_h_fused, l, a, true);
 }
+static cudaError_t launch_update_h_fused(const CudaLaunch& l, const CudaKernelArgs& a) {
+  return launch_h_pml(m0::update_h_fused, m1::update_h_fused, l, a, false);
+}
+// update_e_rows / update_e_fused do not depend on MAGNETIC; the m0 copies serve both.
 static cudaError_t launch_update_e_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
-  return launch_e_cells(m0::update_e_rows, l, a);
+  m0::update_e_rows<<<l.grid, l.block, 0, l.stream>>>(
+      a.field[0], a.field[1], a.field[2], a.field[3], a.field[4], a.field[5], a.id[0], a.id[1],
+      a.id[2], cf4(a.ecoef), CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(0, a.dt_eps0), a.z_split);
+  return cudaGetLastError();
 }
+static cudaError_t launch_update_e_fused(const CudaLaunch& l, const CudaKernelArgs& a) {
+  m0::update_e_fused<<<l.grid, l.block, 0, l.stream>>>(
+      a.field[0], a.field[1], a.field[2], a.field[3], a.field[4], a.field[5], a.id[0], a.id[1],
+      a.id[2], cf4(a.ecoef), CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(0, a.dt_eps0));
+  return cudaGetLastError();
+}
+#undef CLFDTD_H_CELL_ARGS
+#undef CLFDTD_GRID_ARGS
+#undef CLFDTD_PML_TAIL
 
 static cudaError_t launch_upml_h(const CudaLaunch& l, const CudaKernelArgs& a,
                                  const CudaPmlBox& b) {
@@ -178,6 +243,8 @@ const CudaCommonKernels& cuda_common_kernels() {
                                    &launch_update_e_plain,
                                    &launch_update_h_rows,
                                    &launch_update_e_rows,
+                                   &launch_update_h_fused,
+                                   &launch_update_e_fused,
                                    &launch_upml_h,
                                    &launch_upml_e,
                                    &launch_check_finite,
@@ -188,7 +255,10 @@ const CudaCommonKernels& cuda_common_kernels() {
                                    (const void*)&m0::update_e_plain,
                                    {(const void*)&m0::update_h_rows,
                                     (const void*)&m1::update_h_rows},
-                                   (const void*)&m0::update_e_rows};
+                                   (const void*)&m0::update_e_rows,
+                                   {(const void*)&m0::update_h_fused,
+                                    (const void*)&m1::update_h_fused},
+                                   (const void*)&m0::update_e_fused};
   return k;
 }
 

@@ -10,21 +10,21 @@
 // Bytes per cell: as the float4 form (update_h 36 B, update_e 39 B; +3 B of H ids when MAGNETIC).
 #include "fdtd_common.h"
 
-KERNEL void update_h_plain(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
-                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
-                           GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
 #if MAGNETIC
-                           GLOBAL const uchar* RESTRICT id_hx, GLOBAL const uchar* RESTRICT id_hy,
-                           GLOBAL const uchar* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
+#define PLAIN_HCOEF_PARAMS GLOBAL const uchar *RESTRICT id_hx, GLOBAL const uchar *RESTRICT id_hy, \
+    GLOBAL const uchar *RESTRICT id_hz, CONSTANT_PTR float4 *RESTRICT hcoef,
+#define PLAIN_HCOEF_ARGS id_hx, id_hy, id_hz, hcoef,
 #else
-                           float db_vacuum,
+#define PLAIN_HCOEF_PARAMS float db_vacuum,
+#define PLAIN_HCOEF_ARGS db_vacuum,
 #endif
-                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
-                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                           int pml_zlo, int pml_zhi) {
-  const int k = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
-  if (i >= nx || j >= ny || k >= nz) return;
-  if (in_pml(i, j, k, nx, ny, nz, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi)) return;
+
+/* The plain H update of cell (i, j, k) (a non-PML cell inside the grid). */
+DEVICE_FN void plain_h_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
+                            GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
+                            GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
+                            PLAIN_HCOEF_PARAMS float inv_dx, float inv_dy, float inv_dz, int nx,
+                            int ny, int nz, int nzp, int i, int j, int k) {
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
 
@@ -51,17 +51,16 @@ KERNEL void update_h_plain(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
   hz[c] = hz[c] - db_z * curl_z;
 }
 
-KERNEL void update_e_plain(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
-                           GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
-                           GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
-                           GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
-                           GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
-                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
-                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                           int pml_zlo, int pml_zhi) {
-  const int k = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
-  if (i >= nx || j >= ny || k >= nz) return;
-  if (in_pml(i, j, k, nx, ny, nz, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi)) return;
+/* The plain E update of cell (i, j, k) (a non-PML cell inside the grid). */
+DEVICE_FN void plain_e_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
+                            GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                            GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                            GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
+                            GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                            float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                            int nzp, int i, int j, int k) {
+  (void)nx;
+  (void)nz;
   const int c = cell_index(i, j, k, ny, nzp);
   const int sx = ny * nzp, sy = nzp;
 
@@ -81,4 +80,38 @@ KERNEL void update_e_plain(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   ex[c] = cx.x * ex[c] + cx.y * curl_x;
   ey[c] = cy.x * ey[c] + cy.y * curl_y;
   ez[c] = cz.x * ez[c] + cz.y * curl_z;
+}
+
+KERNEL void update_h_plain(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
+                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
+                           GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
+#if MAGNETIC
+                           GLOBAL const uchar* RESTRICT id_hx, GLOBAL const uchar* RESTRICT id_hy,
+                           GLOBAL const uchar* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
+#else
+                           float db_vacuum,
+#endif
+                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
+                           int pml_zlo, int pml_zhi) {
+  const int k = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  if (i >= nx || j >= ny || k >= nz) return;
+  if (in_pml(i, j, k, nx, ny, nz, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi)) return;
+  plain_h_cell(hx, hy, hz, ex, ey, ez, PLAIN_HCOEF_ARGS inv_dx, inv_dy, inv_dz, nx, ny, nz, nzp,
+               i, j, k);
+}
+
+KERNEL void update_e_plain(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
+                           GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                           GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                           GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
+                           GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
+                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
+                           int pml_zlo, int pml_zhi) {
+  const int k = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  if (i >= nx || j >= ny || k >= nz) return;
+  if (in_pml(i, j, k, nx, ny, nz, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi)) return;
+  plain_e_cell(ex, ey, ez, hx, hy, hz, id_ex, id_ey, id_ez, ecoef, inv_dx, inv_dy, inv_dz, nx, ny,
+               nz, nzp, i, j, k);
 }

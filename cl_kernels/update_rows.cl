@@ -1,7 +1,9 @@
-// Kernel variant "rows": the plain-cell updates of update_h.cl / update_e.cl, one work-item per
-// (i, j) row marching along z. Meant for CPU drivers: the k loop is a plain counted loop over
-// contiguous floats that the compiler vectorises, with no barriers and no per-cell index math.
-// PML cells are skipped exactly as in the other forms (upml.cl owns them).
+// Kernel variant "rows": one work-item per (i, j) row marching along z, for CPU drivers: the k loop
+// is a plain counted loop over contiguous floats that the compiler vectorises, with no barriers
+// and no per-cell index math. A row updates its own PML cells too (upml.cl's upml_h_cell /
+// upml_e_cell, auxiliaries indexed through the row's box), so a z slab is not a separate launch of
+// rows only a few cells long: rows in an x or y slab are PML from end to end, the others have a
+// PML segment at each z end.
 #include "fdtd_common.h"
 
 #if MAGNETIC
@@ -58,6 +60,65 @@ DEVICE_FN void e_row_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   ez[c] = cz.x * ez[c] + cz.y * curl_z;
 }
 
+/* The z profile (a, b, cp, cm) at cell k from the rows variant's split table: 8 arrays of nz floats,
+   a b cp cm at integer positions, then at half positions. Contiguous along k, unlike the float4
+   table, so the k loop loads whole vectors instead of gathering. */
+DEVICE_FN float4 z_profile(GLOBAL const float* RESTRICT zs, int nz, int half_pos, int k) {
+  GLOBAL const float* t = zs + 4 * half_pos * nz + k;
+  return MAKE_FLOAT4(t[0], t[nz], t[2 * nz], t[3 * nz]);
+}
+
+/* One UPML H cell of a row (upml.cl's upml_h_cell with the row's uniform profile values and
+   neighbour rows hoisted out of the k loop, and no conditional loads, so the loop vectorises). */
+DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
+                              GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
+                              GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
+                              GLOBAL const float* RESTRICT ey_xp, GLOBAL const float* RESTRICT ez_xp,
+                              GLOBAL const float* RESTRICT ex_yp, GLOBAL const float* RESTRICT ez_yp,
+                              float mx, float my, float ex_zp, float ey_zp, int row, int k, int p,
+                              GLOBAL float* RESTRICT bx, GLOBAL float* RESTRICT by,
+                              GLOBAL float* RESTRICT bz, float4 hy_j, float4 hx_i, float4 ix_i,
+                              float4 iy_j, GLOBAL const float* RESTRICT zs, int nz, float r_x,
+                              float r_y, float r_z,
+                              float dt_mu0, float inv_dx, float inv_dy, float inv_dz) {
+  const int c = row + k;
+  const float e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const float curl_x = (my * ez_yp[k] - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
+  const float curl_y = (ex_zp - e_x) * inv_dz - (mx * ez_xp[k] - e_z) * inv_dx;
+  const float curl_z = (mx * ey_xp[k] - e_y) * inv_dx - (my * ex_yp[k] - e_x) * inv_dy;
+  const float4 hz_k = z_profile(zs, nz, 1, k), iz_k = z_profile(zs, nz, 0, k);
+  // H_u is integer along u, half-integer along v and w (upml.cl).
+  upml_step(hx, bx, c, p, curl_x, hy_j, hz_k, ix_i, -dt_mu0, r_x);
+  upml_step(hy, by, c, p, curl_y, hz_k, hx_i, iy_j, -dt_mu0, r_y);
+  upml_step(hz, bz, c, p, curl_z, hx_i, hy_j, iz_k, -dt_mu0, r_z);
+}
+
+/* One UPML E cell of a row (see h_row_pml_cell). */
+DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
+                              GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                              GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                              GLOBAL const float* RESTRICT hy_xm, GLOBAL const float* RESTRICT hz_xm,
+                              GLOBAL const float* RESTRICT hx_ym, GLOBAL const float* RESTRICT hz_ym,
+                              float mx, float my, float hx_zm, float hy_zm, int row, int k, int p,
+                              GLOBAL float* RESTRICT dx_aux, GLOBAL float* RESTRICT dy_aux,
+                              GLOBAL float* RESTRICT dz_aux, float4 iy_j, float4 ix_i, float4 hx_i,
+                              float4 hy_j, GLOBAL const float* RESTRICT zs, int nz,
+                              GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
+                              GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                              float dt_eps0, float inv_dx, float inv_dy, float inv_dz) {
+  const int c = row + k;
+  const float h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
+  const float curl_y = (h_x - hx_zm) * inv_dz - (h_z - mx * hz_xm[k]) * inv_dx;
+  const float curl_z = (h_y - mx * hy_xm[k]) * inv_dx - (h_x - my * hx_ym[k]) * inv_dy;
+  const float r_x = ecoef[id_ex[c]].z, r_y = ecoef[id_ey[c]].z, r_z = ecoef[id_ez[c]].z;
+  const float4 iz_k = z_profile(zs, nz, 0, k), hz_k = z_profile(zs, nz, 1, k);
+  // E_u is half-integer along u, integer along v and w (upml.cl).
+  upml_step(ex, dx_aux, c, p, curl_x, iy_j, iz_k, hx_i, dt_eps0, r_x);
+  upml_step(ey, dy_aux, c, p, curl_y, iz_k, ix_i, hy_j, dt_eps0, r_y);
+  upml_step(ez, dz_aux, c, p, curl_z, ix_i, iy_j, hz_k, dt_eps0, r_z);
+}
+
 KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
                           GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
@@ -69,26 +130,67 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
 #endif
                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                          int pml_zlo, int pml_zhi) {
+                          int pml_zlo, int pml_zhi, GLOBAL float* RESTRICT bx,
+                          GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
+                          CONSTANT_PTR int* RESTRICT boxes, int nboxes,
+                          GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
+                          GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
+                          GLOBAL const float4* RESTRICT half_y,
+                          GLOBAL const float4* RESTRICT half_z, float dt_mu0,
+                          GLOBAL const float* RESTRICT zs) {
   const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
   if (i >= nx || j >= ny) return;
-  if (pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
   const int row = cell_index(i, j, 0, ny, nzp);
-  // Past the high end lies the PEC wall: a zero row stands in (the padding of this row is zero).
+  // Past the high end lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xp = i + 1 < nx, has_yp = j + 1 < ny;
   GLOBAL const float* ey_xp = ey + row + (has_xp ? ny * nzp : 0);
   GLOBAL const float* ez_xp = ez + row + (has_xp ? ny * nzp : 0);
   GLOBAL const float* ex_yp = ex + row + (has_yp ? nzp : 0);
   GLOBAL const float* ez_yp = ez + row + (has_yp ? nzp : 0);
   const float mx = has_xp ? 1.0f : 0.0f, my = has_yp ? 1.0f : 0.0f;
-  // The last cell's +z neighbour is the PEC wall: its step is peeled off so the loop reads c + 1
-  // only inside the row and stays a plain vectorisable loop.
-  const int k1 = nz - pml_zhi, kend = min(k1, nz - 1);
-  for (int k = pml_zlo; k < kend; ++k) {
+  // PML cells: a whole row in an x/y slab, else the z ends; within one box the auxiliaries of a
+  // row are consecutive along z. The last cell's +z neighbour is the PEC wall: that cell is
+  // peeled off every loop so the loops read c + 1 only inside the row and stay vectorisable.
+  const int slab_row = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
+  if (zlo > 0 || zhi < nz) {
+    const float4 hy_j = half_y[j], hx_i = half_x[i], ix_i = int_x[i], iy_j = int_y[j];
+    for (int seg = 0; seg < 2; ++seg) {
+      const int ka = seg == 0 ? 0 : zhi, kb = seg == 0 ? zlo : nz;
+      if (ka >= kb) continue;
+      const int p0 = pml_aux_index(boxes, nboxes, i, j, ka) - ka;
+      const int kend = min(kb, nz - 1);
+      for (int k = ka; k < kend; ++k) {
+        const int c = row + k;
+#if MAGNETIC
+        const float r_x = hcoef[id_hx[c]].y, r_y = hcoef[id_hy[c]].y, r_z = hcoef[id_hz[c]].y;
+#else
+        const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
+#endif
+        h_row_pml_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, ex[c + 1],
+                       ey[c + 1], row, k, p0 + k, bx, by, bz, hy_j, hx_i, ix_i, iy_j, zs, nz,
+                       r_x, r_y, r_z, dt_mu0, inv_dx, inv_dy, inv_dz);
+      }
+      if (kb == nz) {
+        const int c = row + nz - 1;
+#if MAGNETIC
+        const float r_x = hcoef[id_hx[c]].y, r_y = hcoef[id_hy[c]].y, r_z = hcoef[id_hz[c]].y;
+#else
+        const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
+#endif
+        h_row_pml_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, 0.0f, 0.0f, row,
+                       nz - 1, p0 + nz - 1, bx, by, bz, hy_j, hx_i, ix_i, iy_j, zs, nz, r_x,
+                       r_y, r_z, dt_mu0, inv_dx, inv_dy, inv_dz);
+      }
+    }
+  }
+  if (slab_row) return;
+  const int kend = min(zhi, nz - 1);
+  for (int k = zlo; k < kend; ++k) {
     h_row_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, ex[row + k + 1],
                ey[row + k + 1], row, k, HCOEF_ARGS inv_dx, inv_dy, inv_dz);
   }
-  if (k1 == nz && kend >= pml_zlo) {
+  if (zhi == nz && kend >= zlo) {
     h_row_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, 0.0f, 0.0f, row, kend,
                HCOEF_ARGS inv_dx, inv_dy, inv_dz);
   }
@@ -101,10 +203,16 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                           GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                          int pml_zlo, int pml_zhi) {
+                          int pml_zlo, int pml_zhi, GLOBAL float* RESTRICT dx_aux,
+                          GLOBAL float* RESTRICT dy_aux, GLOBAL float* RESTRICT dz_aux,
+                          CONSTANT_PTR int* RESTRICT boxes, int nboxes,
+                          GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
+                          GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
+                          GLOBAL const float4* RESTRICT half_y,
+                          GLOBAL const float4* RESTRICT half_z, float dt_eps0,
+                          GLOBAL const float* RESTRICT zs) {
   const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
   if (i >= nx || j >= ny) return;
-  if (pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
   const int row = cell_index(i, j, 0, ny, nzp);
   // Before index 0 lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xm = i > 0, has_ym = j > 0;
@@ -113,15 +221,38 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   GLOBAL const float* hx_ym = hx + row - (has_ym ? nzp : 0);
   GLOBAL const float* hz_ym = hz + row - (has_ym ? nzp : 0);
   const float mx = has_xm ? 1.0f : 0.0f, my = has_ym ? 1.0f : 0.0f;
-  // The first cell's -z neighbour is the PEC wall: its step is peeled off (see update_h_rows).
-  int k0 = pml_zlo;
-  const int k1 = nz - pml_zhi;
-  if (k0 == 0 && k1 > 0) {
+  // The first cell's -z neighbour is the PEC wall: that cell is peeled off (see update_h_rows).
+  const int slab_row = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
+  if (zlo > 0 || zhi < nz) {
+    const float4 iy_j = int_y[j], ix_i = int_x[i], hx_i = half_x[i], hy_j = half_y[j];
+    for (int seg = 0; seg < 2; ++seg) {
+      int ka = seg == 0 ? 0 : zhi;
+      const int kb = seg == 0 ? zlo : nz;
+      if (ka >= kb) continue;
+      const int p0 = pml_aux_index(boxes, nboxes, i, j, ka) - ka;
+      if (ka == 0) {
+        e_row_pml_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, 0.0f, 0.0f, row,
+                       0, p0, dx_aux, dy_aux, dz_aux, iy_j, ix_i, hx_i, hy_j, zs, nz, id_ex,
+                       id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy, inv_dz);
+        ka = 1;
+      }
+      for (int k = ka; k < kb; ++k) {
+        e_row_pml_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, hx[row + k - 1],
+                       hy[row + k - 1], row, k, p0 + k, dx_aux, dy_aux, dz_aux, iy_j, ix_i, hx_i,
+                       hy_j, zs, nz, id_ex, id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy,
+                       inv_dz);
+      }
+    }
+  }
+  if (slab_row) return;
+  int k0 = zlo;
+  if (k0 == 0 && zhi > 0) {
     e_row_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, 0.0f, 0.0f, row, 0,
                id_ex, id_ey, id_ez, ecoef, inv_dx, inv_dy, inv_dz);
     k0 = 1;
   }
-  for (int k = k0; k < k1; ++k) {
+  for (int k = k0; k < zhi; ++k) {
     e_row_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, hx[row + k - 1],
                hy[row + k - 1], row, k, id_ex, id_ey, id_ez, ecoef, inv_dx, inv_dy, inv_dz);
   }

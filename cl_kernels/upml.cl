@@ -15,8 +15,8 @@
 // along u and half-integer along v, w. With neutral profiles (1, 1, 2, 2) this is the plain update.
 //
 // One launch per PML box (host/model/upml_profile.hpp): a 3D range over the box, dimension 0
-// along z, one work-item per cell updating its three components (with UPML_ROWS, for the rows
-// variant: a 2D range (j, i) over the box, each work-item looping along z), scalar (the float4 field buffers
+// along z, one work-item per cell updating its three components (the tile and plain variants; the
+// fused and rows variants call upml_h_cell / upml_e_cell from their own kernels), scalar (the float4 field buffers
 // viewed as float arrays, index (i*ny + j)*nzp + k). The auxiliaries' index inside the box is
 // offset + ((i-i0)*nj + (j-j0))*nk + (k-k0), z fastest, as the reference engine stores them.
 // Neighbours past the high end (update of H) or before index 0 (update of E) read zero, as in the
@@ -40,13 +40,20 @@ DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_o
   return 1;
 }
 
+/* Auxiliary index of PML cell (i, j, k): boxes are int[8] (i0 i1 j0 j1 k0 k1 offset -), disjoint. */
+DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i, int j, int k) {
+  for (int b = 0; b < nboxes; ++b) {
+    CONSTANT_PTR int* x = boxes + 8 * b;
+    if (i >= x[0] && i < x[1] && j >= x[2] && j < x[3] && k >= x[4] && k < x[5])
+      return x[6] + ((i - x[0]) * (x[3] - x[2]) + (j - x[2])) * (x[5] - x[4]) + (k - x[4]);
+  }
+  return -1; /* unreachable for a PML cell */
+}
+
 #if MAGNETIC
 #define UPML_HCOEF_ARGS id_hx, id_hy, id_hz, hcoef,
 #else
 #define UPML_HCOEF_ARGS
-#endif
-#ifndef UPML_ROWS
-#define UPML_ROWS 0
 #endif
 
 /* One auxiliary recursion; sign = -1 for H (B' = a B - b dt/mu0 C), +1 for E. */
@@ -113,16 +120,8 @@ KERNEL void upml_h(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL 
 #endif
                    float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                    int nzp) {
-#if UPML_ROWS
-  // Rows form (CPU drivers): a work-item per (i, j) row of the box, looping along z.
-  const int gj = GLOBAL_ID(0), gi = GLOBAL_ID(1);
-  if (gi >= ni || gj >= nj) return;
-  const int base = aux_offset + (gi * nj + gj) * nk;
-  for (int gk = 0; gk < nk; ++gk) upml_h_cell(UPML_H_CELL_ARGS(i0 + gi, j0 + gj, k0 + gk, base + gk));
-#else
   int i, j, k, p;
   if (box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) upml_h_cell(UPML_H_CELL_ARGS(i, j, k, p));
-#endif
 }
 DEVICE_FN void upml_e_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL float* RESTRICT ez,
                    GLOBAL const float* RESTRICT hx, GLOBAL const float* RESTRICT hy,
@@ -172,14 +171,6 @@ KERNEL void upml_e(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL 
                    GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                    float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                    int nzp) {
-#if UPML_ROWS
-  // Rows form (CPU drivers): a work-item per (i, j) row of the box, looping along z.
-  const int gj = GLOBAL_ID(0), gi = GLOBAL_ID(1);
-  if (gi >= ni || gj >= nj) return;
-  const int base = aux_offset + (gi * nj + gj) * nk;
-  for (int gk = 0; gk < nk; ++gk) upml_e_cell(UPML_E_CELL_ARGS(i0 + gi, j0 + gj, k0 + gk, base + gk));
-#else
   int i, j, k, p;
   if (box_cell(i0, j0, k0, ni, nj, nk, aux_offset, &i, &j, &k, &p)) upml_e_cell(UPML_E_CELL_ARGS(i, j, k, p));
-#endif
 }

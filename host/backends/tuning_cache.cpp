@@ -19,6 +19,7 @@ const char* variant_name(KernelVariant v) {
     case KernelVariant::Tile: return "tile";
     case KernelVariant::Plain: return "plain";
     case KernelVariant::Rows: return "rows";
+    case KernelVariant::Fused: return "fused";
   }
   return "auto";
 }
@@ -26,7 +27,8 @@ const char* variant_name(KernelVariant v) {
 namespace {
 
 std::optional<KernelVariant> variant_from(const std::string& s) {
-  for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows})
+  for (KernelVariant v :
+       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused})
     if (s == variant_name(v)) return v;
   return std::nullopt;
 }

@@ -11,6 +11,7 @@ std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v) {
       return {{2, 2, 30}, {1, 1, 32}, {1, 2, 32}, {1, 4, 32}, {1, 8, 32},
               {2, 4, 16}, {1, 8, 16}, {1, 1, 64}, {2, 2, 16}, {1, 16, 8}};
     case KernelVariant::Plain:
+    case KernelVariant::Fused:
       return {{1, 1, 32}, {1, 1, 64}, {1, 1, 128}, {1, 1, 256}, {1, 2, 64},
               {1, 4, 32}, {1, 4, 64}, {1, 8, 32},  {1, 2, 128}, {1, 16, 16}};
     case KernelVariant::Rows:
@@ -25,7 +26,8 @@ TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double cop
                         const std::function<void(const BenchRow&)>& on_row) {
   TuneOutcome out;
   std::set<std::string> seen;  // kernel_variant strings: clamping can map shapes onto each other
-  for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows}) {
+  for (KernelVariant v :
+       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused}) {
     for (const auto& wg : tuning_candidates(v)) {
       BenchCase c;
       c.problem = "vacuum_upml";

@@ -103,13 +103,14 @@ std::vector<OptionSpec> make_table() {
       {"device.select", V::Text, {1}, {}, "", "(best device)",
        "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
        "Alias: --device=X."},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain 1 1 64, rows 1 16 1",
-       "Work-group size x y z (> 0); z counts float4s for the tile variant, cells for plain, 1 for rows. "
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 16 1",
+       "Work-group size x y z (> 0); z counts float4s for the tile variant, cells for plain and fused, 1 for rows. "
        "Alias: --workgroup=X."},
-      {"device.variant", V::Word, {1}, {"auto", "tile", "plain", "rows"}, "", "auto",
+      {"device.variant", V::Word, {1}, {"auto", "tile", "plain", "rows", "fused"}, "", "auto",
        "OpenCL kernel form: tile = the patent's float4 z lanes with local-memory tiles, plain = "
-       "one cell per work-item, rows = one work-item per z row (for CPUs); auto = rows on CPU devices, "
-       "tile otherwise. Alias: --variant=X."},
+       "one cell per work-item, rows = one work-item per z row (for CPUs), fused = plain with the UPML "
+       "in the same pass; auto = the winner stored by `clfdtd bench --tune` for this device and "
+       "driver, else rows on CPU devices and tile 2 4 16 on GPUs. Alias: --variant=X."},
   };
 }
 // clang-format on

@@ -104,11 +104,13 @@ inline FieldError field_error(Backend& dev, const ReferenceBackend& ref, const S
 
 // Runs the reference and the CUDA engine `steps` steps from the same model, then checks every
 // component and every probe series: max |diff| below rel_tol of that component's (series') max
-// |value|. dev.variant = Auto runs the comparison once per kernel variant (tile, plain, rows).
+// |value|. dev.variant = Auto runs the comparison once per kernel variant (tile, plain, rows,
+// fused).
 inline void compare_cuda_with_reference(const SimulationModel& m, const DeviceConfig& dev,
                                         double rel_tol = 1e-4) {
   if (dev.variant == KernelVariant::Auto) {
-    for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows}) {
+    for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows,
+                            KernelVariant::Fused}) {
       DeviceConfig one = dev;
       one.variant = v;
       compare_cuda_with_reference(m, one, rel_tol);

@@ -66,6 +66,10 @@ TEST_CASE("cuda vs reference: mixed magnetic UPML model, several block shapes") 
   for (const Shape& s : {Shape{}, wg(4, 5, 1), wg(1, 1, 1)}) {
     compare_cuda_with_reference(m, cuda_device(KernelVariant::Rows, s));
   }
+  // Fused: plain's blocks, the UPML cells in the same kernel.
+  for (const Shape& s : {Shape{}, wg(8, 3, 5)}) {
+    compare_cuda_with_reference(m, cuda_device(KernelVariant::Fused, s));
+  }
 }
 
 TEST_CASE("cuda vs reference: non-magnetic UPML model with vacuum H coefficients") {

@@ -93,13 +93,16 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     const auto g = cuda_block_grid({1, L.nx, L.ny}, {1, b[0], b[1]});
     main_ = {dim3(g[0], g[1]), dim3(b[1], b[0]), s};
   } else {  // CUDA x = z (float4s or cells, contiguous), y = j, z = i: OpenCL's dim0, 1, 2
-    const int nz_units = variant_ == KernelVariant::Plain ? L.nz : L.nz4;
+    const bool cells = variant_ == KernelVariant::Plain || variant_ == KernelVariant::Fused;
+    const int nz_units = cells ? L.nz : L.nz4;
     const auto g = cuda_block_grid({L.nx, L.ny, nz_units}, b);
     main_ = {dim3(g[0], g[1], g[2]), dim3(b[2], b[1], b[0]), s};
   }
   // UPML: a 3D grid per PML box, x along z: up to 64 z cells per block (a z slab is only as
   // thick as its layers), then rows along y to fill about 64 threads (as the OpenCL backend).
-  for (const PmlBox& box : m_.upml.boxes) {
+  // The fused and rows kernels update their PML cells themselves.
+  const bool own_pml = variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows;
+  for (const PmlBox& box : own_pml ? std::vector<PmlBox>{} : m_.upml.boxes) {
     CudaPmlBox p;
     p.i0 = box.i0;
     p.j0 = box.j0;
@@ -156,6 +159,11 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     update_e_ = common.update_e_rows;
     h_fn = common.update_h_rows_fn[mag];
     e_fn = common.update_e_rows_fn;
+  } else if (variant_ == KernelVariant::Fused) {
+    update_h_ = common.update_h_fused;
+    update_e_ = common.update_e_fused;
+    h_fn = common.update_h_fused_fn[mag];
+    e_fn = common.update_e_fused_fn;
   } else if (variant_ == KernelVariant::Tile) {
     std::vector<std::array<int, 3>> shapes;
     for (const auto& t : cuda_tile_kernels()) shapes.push_back({t.x, t.y, t.z4});
@@ -167,7 +175,7 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     h_fn = tile.update_h_fn[mag];
     e_fn = tile.update_e_fn;
   } else {  // a kernel form the CUDA build has no launcher for
-    throw ConfigError("", 0, "device.variant", "auto, tile, plain or rows for --backend=cuda");
+    throw ConfigError("", 0, "device.variant", "auto, tile, plain, rows or fused for --backend=cuda");
   }
 
   const std::string where = "finding the CUDA kernels for " + info_.name + " (compute capability " +
@@ -180,7 +188,7 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
   binary_version_ = ah.binaryVersion;
   const int fit = std::min(ah.maxThreadsPerBlock, ae.maxThreadsPerBlock);
   const auto& L = m_.layout;
-  if (variant_ == KernelVariant::Plain) {
+  if (variant_ == KernelVariant::Plain || variant_ == KernelVariant::Fused) {
     block_ = choose_cuda_block(dev.workgroup, kDefaultCudaPlainBlock, {L.nx, L.ny, L.nz},
                                kCudaPlainLimits, fit);
   } else if (variant_ == KernelVariant::Rows) {
@@ -204,9 +212,10 @@ std::string CudaBackend::device_description() const {
 }
 
 std::string CudaBackend::kernel_variant() const {
-  const char* name = variant_ == KernelVariant::Plain  ? "plain "
-                     : variant_ == KernelVariant::Rows ? "rows "
-                                                       : "float4-tile ";
+  const char* name = variant_ == KernelVariant::Plain   ? "plain "
+                     : variant_ == KernelVariant::Rows  ? "rows "
+                     : variant_ == KernelVariant::Fused ? "fused "
+                                                        : "float4-tile ";
   return name + shape_text(block_) + " (sm_" + std::to_string(binary_version_) + ")";
 }
 
@@ -235,9 +244,12 @@ void CudaBackend::step(long s) {
   activate();  // cheap; keeps two backends on two devices apart
   const auto& lin = cuda_common_kernels();
   const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
-  launch(update_h_, main_, plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
+  const bool fused = variant_ == KernelVariant::Fused;
+  launch(update_h_, main_,
+         fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
   launch_upml(lin.upml_h, "upml_h", s);
-  launch(update_e_, main_, plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
+  launch(update_e_, main_,
+         fused ? "update_e_fused" : plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
   launch_upml(lin.upml_e, "upml_e", s);
   // J exists for s < steps only; a step past the table adds nothing.
   if (args_.nsrc > 0 && s >= 0 && s < src_steps_) {

@@ -88,7 +88,7 @@ public:
   std::string driver_version() const override;
 
   const CudaDeviceInfo& device_info() const { return info_; }
-  KernelVariant variant() const { return variant_; }  // Tile, Plain or Rows
+  KernelVariant variant() const { return variant_; }  // Tile, Plain, Rows or Fused
   std::array<int, 3> workgroup() const { return block_; }  // x y z (z4 for tile, cells for plain)
 
   static constexpr int kProbeBatchSteps = 256;
@@ -116,6 +116,7 @@ private:
   CudaBuffer ecoef_, hcoef_;            // float4 per material id (256 ids)
   std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz, one float per PML cell
   std::array<CudaBuffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
+  CudaBuffer boxes_, z_split_;          // PML box table, z profiles as 8 arrays (fused, rows)
   CudaBuffer src_cells_, src_j_;        // (component, index) per merged source; J[src*steps + s]
   CudaBuffer probe_cells_, probe_batch_, flag_;
   long src_steps_ = 0;

@@ -172,6 +172,21 @@ void CudaBackend::create_buffers() {
                                 std::string("UPML profile, half ") + axes[a]);
     }
     for (int p = 0; p < 6; ++p) args_.profile[p] = profiles_[p].as<float>();
+    // The fused and rows kernels find a PML cell's box themselves (int[8] per box), and rows
+    // reads the z profiles as 8 plain arrays (a b cp cm, integer then half): opencl_buffers.cpp.
+    std::vector<int> boxes;
+    for (const auto& b : m_.upml.boxes)
+      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0})
+        boxes.push_back(v);
+    boxes_ = upload(boxes.data(), boxes.size() * sizeof(int), "UPML box table");
+    args_.boxes = boxes_.as<int>();
+    args_.nboxes = static_cast<int>(m_.upml.boxes.size());
+    std::vector<float> zs;
+    for (const AxisProfile* p : {&m_.upml.integer[2], &m_.upml.half[2]})
+      for (const auto* v : {&p->a, &p->b, &p->cp, &p->cm})
+        for (double x : *v) zs.push_back(static_cast<float>(x));
+    z_split_ = upload(zs.data(), zs.size() * sizeof(float), "UPML z profiles, split");
+    args_.z_split = z_split_.as<float>();
     args_.dt_eps0 = static_cast<float>(g.dt / kEps0);
     args_.dt_mu0 = static_cast<float>(g.dt / kMu0);
   }

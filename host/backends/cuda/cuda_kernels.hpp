@@ -29,6 +29,9 @@ struct CudaKernelArgs {
   float* aux[6] = {};                      // Dx Dy Dz Bx By Bz, one float per PML cell
   const float* profile[6] = {};            // float4 (a, b, cp, cm): integer x y z, half x y z
   float dt_eps0 = 0, dt_mu0 = 0;
+  const int* boxes = nullptr;              // int[8] per PML box (fused and rows variants)
+  int nboxes = 0;
+  const float* z_split = nullptr;          // z profiles as 8 arrays of nz floats (rows variant)
 
   const int* src_cells = nullptr;          // (component, cell index) per merged source
   const float* src_j = nullptr;            // J[src * steps + s]
@@ -74,12 +77,14 @@ const std::vector<CudaTileKernels>& cuda_tile_kernels();
 
 // The kernels that do not depend on the tile. The plain variant (update_plain.cl: one cell per
 // thread, any block shape) runs on a 3D grid like the tiled kernels but over z in cells; the rows
-// variant (update_rows.cl: one thread per (i, j) row) on a 2D grid, CUDA x = j, y = i; the UPML
+// variant (update_rows.cl: one thread per (i, j) row, its PML cells included) on a 2D grid,
+// CUDA x = j, y = i; the fused variant (update_fused.cl) like plain, PML cells included; the UPML
 // kernels on a 3D grid per PML box (x = k, y = j, z = i); the others one thread per item on a
 // linear grid.
 struct CudaCommonKernels {
   CudaLauncher update_h_plain = nullptr, update_e_plain = nullptr;
   CudaLauncher update_h_rows = nullptr, update_e_rows = nullptr;
+  CudaLauncher update_h_fused = nullptr, update_e_fused = nullptr;
   CudaBoxLauncher upml_h = nullptr, upml_e = nullptr;
   CudaLauncher check_finite = nullptr;
   CudaIndexLauncher add_sources = nullptr;    // index = step s
@@ -88,6 +93,8 @@ struct CudaCommonKernels {
   const void* update_e_plain_fn = nullptr;
   const void* update_h_rows_fn[2] = {};
   const void* update_e_rows_fn = nullptr;
+  const void* update_h_fused_fn[2] = {};
+  const void* update_e_fused_fn = nullptr;
 };
 const CudaCommonKernels& cuda_common_kernels();
 

@@ -13,8 +13,8 @@ namespace {
 
 // Headers first (each .cl includes them for the CUDA build, which compiles files, not one string).
 const char* const kOrder[] = {"compat.h",   "fdtd_common.h", "update_h.cl", "update_e.cl",
-                              "update_plain.cl", "update_rows.cl", "upml.cl", "sources.cl", "probes.cl",
-                              "energy.cl", "check_finite.cl"};
+                              "update_plain.cl", "upml.cl", "update_fused.cl", "update_rows.cl", "sources.cl", "probes.cl", "energy.cl",
+                              "check_finite.cl"};
 
 const char* find_text(const std::string& name) {
   for (const auto& f : embedded_kernel_files()) {
@@ -58,8 +58,7 @@ std::string fdtd_build_options(const KernelBuildOptions& opt) {
   // reorder sums the reference comparison depends on.
   std::ostringstream os;
   os << "-cl-std=CL1.2 -cl-mad-enable -DTILE_X=" << opt.tile_x << " -DTILE_Y=" << opt.tile_y
-     << " -DTILE_Z4=" << opt.tile_z4 << " -DMAGNETIC=" << (opt.magnetic ? 1 : 0)
-     << " -DUPML_ROWS=" << (opt.upml_rows ? 1 : 0);
+     << " -DTILE_Z4=" << opt.tile_z4 << " -DMAGNETIC=" << (opt.magnetic ? 1 : 0);
   return os.str();
 }
 

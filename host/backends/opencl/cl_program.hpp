@@ -9,7 +9,6 @@ namespace clfdtd {
 struct KernelBuildOptions {
   int tile_x = 2, tile_y = 2, tile_z4 = 30;  // the work-group = the local tile, float4 along z
   bool magnetic = false;                     // H reads material ids (some mu_r != 1)
-  bool upml_rows = false;                    // UPML kernels loop along z (the rows variant)
 };
 
 // compat.h, fdtd_common.h, update_h.cl, update_e.cl, upml.cl, sources.cl, probes.cl,

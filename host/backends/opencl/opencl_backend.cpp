@@ -44,9 +44,10 @@ std::string OpenClBackend::device_description() const {
 }
 
 std::string OpenClBackend::kernel_variant() const {
-  const char* name = variant_ == KernelVariant::Plain  ? "plain "
-                     : variant_ == KernelVariant::Rows ? "rows "
-                                                       : "float4-tile ";
+  const char* name = variant_ == KernelVariant::Plain   ? "plain "
+                     : variant_ == KernelVariant::Rows  ? "rows "
+                     : variant_ == KernelVariant::Fused ? "fused "
+                                                        : "float4-tile ";
   return std::string(name) + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
          std::to_string(wg_[2]) + (tuned_ ? " (tuned)" : "");
 }
@@ -70,9 +71,15 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
       tuned_ = true;
     }
   }
-  if (variant_ == KernelVariant::Auto)
+  if (variant_ == KernelVariant::Auto) {
     variant_ = info_.type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
-  const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
+    // Untuned GPUs: the tile shape that was fastest on the H200, with and without UPML
+    // (docs/bench/results.csv); --variant=tile alone keeps the patent's 2x2x30.
+    if (variant_ == KernelVariant::Tile && !requested) requested = kGpuAutoWorkgroup;
+  }
+  const bool fused = variant_ == KernelVariant::Fused;
+  const bool plain = variant_ == KernelVariant::Plain || fused;  // fused has plain's cell mapping
+  const bool rows = variant_ == KernelVariant::Rows;
   const bool tiled = !plain && !rows;
   if (tiled) {
     // Three float4 tiles of the group's cells must fit in local memory.
@@ -95,10 +102,15 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     }
     // The tile kernels are compiled in every case; for the other forms their tile is 1x1x1.
     const std::array<int, 3> tile = tiled ? wg_ : std::array<int, 3>{1, 1, 1};
-    program_ = build_fdtd_program(context_, device_,
-                                  {tile[0], tile[1], tile[2], m_.magnetic, rows});
-    update_h_ = cl::Kernel(program_, plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h");
-    update_e_ = cl::Kernel(program_, plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e");
+    program_ = build_fdtd_program(context_, device_, {tile[0], tile[1], tile[2], m_.magnetic});
+    update_h_ = cl::Kernel(program_, fused   ? "update_h_fused"
+                                     : plain ? "update_h_plain"
+                                     : rows  ? "update_h_rows"
+                                             : "update_h");
+    update_e_ = cl::Kernel(program_, fused   ? "update_e_fused"
+                                     : plain ? "update_e_plain"
+                                     : rows  ? "update_e_rows"
+                                             : "update_e");
     const std::size_t fit =
         std::min(update_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
                  update_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
@@ -115,7 +127,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
                           round_up(L.nx, wg_[0]));
   }
 
-  if (m_.upml.enabled()) {
+  if (m_.upml.enabled() && !fused && !rows) {  // fused and rows update PML cells themselves
     upml_h_ = cl::Kernel(program_, "upml_h");
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
@@ -148,16 +160,10 @@ void OpenClBackend::plan_box_launches() {
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
-    if (variant_ == KernelVariant::Rows) {  // (j, i) rows, each looping along z
-      const std::size_t ly = std::min<std::size_t>(static_cast<std::size_t>(nj), 16);
-      l.local = cl::NDRange(ly, 1);
-      l.global = cl::NDRange(round_up(nj, ly), static_cast<std::size_t>(ni));
-    } else {
-      const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(nk), target);
-      const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(nj, target / lz));
-      l.local = cl::NDRange(lz, ly, 1);
-      l.global = cl::NDRange(round_up(nk, lz), round_up(nj, ly), static_cast<std::size_t>(ni));
-    }
+    const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(nk), target);
+    const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(nj, target / lz));
+    l.local = cl::NDRange(lz, ly, 1);
+    l.global = cl::NDRange(round_up(nk, lz), round_up(nj, ly), static_cast<std::size_t>(ni));
     box_launches_.push_back(l);
   }
 }
@@ -222,9 +228,9 @@ double OpenClBackend::copy_bandwidth() {
 void OpenClBackend::step(long s) {
   try {
     enqueue(update_h_, global_, local_);
-    if (m_.upml.enabled()) enqueue_upml(upml_h_);
+    if (!box_launches_.empty()) enqueue_upml(upml_h_);
     enqueue(update_e_, global_, local_);
-    if (m_.upml.enabled()) enqueue_upml(upml_e_);
+    if (!box_launches_.empty()) enqueue_upml(upml_e_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
       add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));

@@ -72,6 +72,9 @@ private:
   cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
   std::array<cl::Buffer, 6> aux_;     // Dx Dy Dz Bx By Bz, one float per PML cell
   std::array<cl::Buffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
+  cl::Buffer boxes_;                    // int[8] per PML box (fused and rows variants)
+  cl::Buffer z_split_;                  // z profiles as 8 arrays of nz floats (rows variant)
+  cl::Buffer placeholder_;              // stands in for absent UPML buffers (fused, no PML)
   cl::Buffer src_cells_, src_j_;        // (component, index) per merged source; J[src * steps + s]
   cl::Buffer probe_cells_, probe_batch_, flag_;
   int nsrc_ = 0;

@@ -118,6 +118,17 @@ void OpenClBackend::create_buffers() {
 
   if (m_.upml.enabled()) {
     for (auto& a : aux_) a = zeros(m_.upml.cells * sizeof(float));
+    std::vector<cl_int> boxes;  // int[8] per box for the fused kernels: i0 i1 j0 j1 k0 k1 offset -
+    for (const auto& b : m_.upml.boxes)
+      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0})
+        boxes.push_back(v);
+    boxes_ = upload(boxes.data(), boxes.size() * sizeof(cl_int));
+    // The rows variant reads the z profiles as 8 plain arrays (a b cp cm, integer then half).
+    std::vector<float> zs;
+    for (const AxisProfile* p : {&m_.upml.integer[2], &m_.upml.half[2]})
+      for (const auto* v : {&p->a, &p->b, &p->cp, &p->cm})
+        for (double x : *v) zs.push_back(static_cast<float>(x));
+    z_split_ = upload(zs.data(), zs.size() * sizeof(float));
     for (int a = 0; a < 3; ++a) {
       const auto ti = profile_table(m_.upml.integer[a]), th = profile_table(m_.upml.half[a]);
       profiles_[a] = upload(ti.data(), ti.size() * sizeof(float));
@@ -151,6 +162,7 @@ void OpenClBackend::create_buffers() {
     probe_global_ = cl::NDRange(static_cast<std::size_t>(nsamples_));
   }
   flag_ = zeros(sizeof(cl_int));
+  placeholder_ = zeros(sizeof(cl_float4) * 8);
 }
 
 void OpenClBackend::bind_arguments() {
@@ -182,7 +194,23 @@ void OpenClBackend::bind_arguments() {
   e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
   grid_args(e);
 
-  if (m_.upml.enabled()) {
+  if (variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows) {
+    // The UPML tail of the fused kernels; without PML cells nothing reads it, but every argument
+    // must still be a valid buffer.
+    const bool pml = m_.upml.enabled();
+    auto buf = [&](const cl::Buffer& b) -> const cl::Buffer& { return pml ? b : placeholder_; };
+    const cl_int nboxes = static_cast<cl_int>(m_.upml.boxes.size());
+    h << buf(aux_[3]) << buf(aux_[4]) << buf(aux_[5]) << buf(boxes_) << nboxes;
+    for (const auto& p : profiles_) h << buf(p);
+    h << static_cast<cl_float>(g.dt / kMu0);
+    if (variant_ == KernelVariant::Rows) h << buf(z_split_);
+    e << buf(aux_[0]) << buf(aux_[1]) << buf(aux_[2]) << buf(boxes_) << nboxes;
+    for (const auto& p : profiles_) e << buf(p);
+    e << static_cast<cl_float>(g.dt / kEps0);
+    if (variant_ == KernelVariant::Rows) e << buf(z_split_);
+  }
+
+  if (m_.upml.enabled() && variant_ != KernelVariant::Fused && variant_ != KernelVariant::Rows) {
     auto tail = [&](ArgBinder& a, double dt_over) {
       a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp;
     };

@@ -4,6 +4,8 @@
 // kernel arguments live in cuda_buffers.cpp.
 #include "backends/cuda/cuda_backend.hpp"
 
+#include "backends/tuning_cache.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -143,8 +145,23 @@ void CudaBackend::activate() const {
 // The variant and block; the kernels must have an image this GPU can run (machine code for its
 // architecture, or PTX the driver can compile), and the block must fit what ptxas allowed.
 void CudaBackend::choose_kernels(const DeviceConfig& dev) {
-  // auto: the patent's tiles, as OpenCL chooses for every GPU.
-  variant_ = dev.variant == KernelVariant::Auto ? KernelVariant::Tile : dev.variant;
+  // auto: the winner of `clfdtd bench --tune` for this GPU and driver, else the tile shape that
+  // was fastest on the H200 (as the OpenCL backend chooses for GPUs) when this build has it.
+  std::optional<std::array<int, 3>> requested = dev.workgroup;
+  variant_ = dev.variant;
+  tuned_ = false;
+  if (variant_ == KernelVariant::Auto && !requested) {
+    if (const auto t = lookup_tuning(tuning_key(name(), device_description(), driver_version()))) {
+      variant_ = t->variant;
+      requested = t->workgroup;
+      tuned_ = true;
+    }
+  }
+  if (variant_ == KernelVariant::Auto) {
+    variant_ = KernelVariant::Tile;
+    for (const auto& t : cuda_tile_kernels())
+      if (!requested && std::array<int, 3>{t.x, t.y, t.z4} == kCudaAutoTile) requested = kCudaAutoTile;
+  }
   const int mag = m_.magnetic ? 1 : 0;
   const auto& common = cuda_common_kernels();
   const void* h_fn = nullptr;
@@ -168,7 +185,7 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     std::vector<std::array<int, 3>> shapes;
     for (const auto& t : cuda_tile_kernels()) shapes.push_back({t.x, t.y, t.z4});
     const auto& tile = cuda_tile_kernels()[static_cast<std::size_t>(
-        choose_cuda_tile(dev.workgroup, shapes))];
+        choose_cuda_tile(requested, shapes))];
     block_ = {tile.x, tile.y, tile.z4};
     update_h_ = tile.update_h;
     update_e_ = tile.update_e;
@@ -189,10 +206,10 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
   const int fit = std::min(ah.maxThreadsPerBlock, ae.maxThreadsPerBlock);
   const auto& L = m_.layout;
   if (variant_ == KernelVariant::Plain || variant_ == KernelVariant::Fused) {
-    block_ = choose_cuda_block(dev.workgroup, kDefaultCudaPlainBlock, {L.nx, L.ny, L.nz},
+    block_ = choose_cuda_block(requested, kDefaultCudaPlainBlock, {L.nx, L.ny, L.nz},
                                kCudaPlainLimits, fit);
   } else if (variant_ == KernelVariant::Rows) {
-    block_ = choose_cuda_block(dev.workgroup, kDefaultCudaRowsBlock, {L.nx, L.ny, 1},
+    block_ = choose_cuda_block(requested, kDefaultCudaRowsBlock, {L.nx, L.ny, 1},
                                kCudaRowsLimits, fit);
   }
   const int threads = block_[0] * block_[1] * block_[2];
@@ -216,7 +233,8 @@ std::string CudaBackend::kernel_variant() const {
                      : variant_ == KernelVariant::Rows  ? "rows "
                      : variant_ == KernelVariant::Fused ? "fused "
                                                         : "float4-tile ";
-  return name + shape_text(block_) + " (sm_" + std::to_string(binary_version_) + ")";
+  return name + shape_text(block_) + " (sm_" + std::to_string(binary_version_) + ")" +
+         (tuned_ ? " (tuned)" : "");
 }
 
 void CudaBackend::launch(CudaLauncher k, const CudaLaunch& l, const char* kernel, long s) const {

@@ -105,6 +105,7 @@ private:
   const SimulationModel& m_;
   CudaDeviceList devices_;
   CudaDeviceInfo info_;
+  bool tuned_ = false;  // variant and block came from the tuning cache
   KernelVariant variant_ = KernelVariant::Tile;
   std::array<int, 3> block_{};  // x y z of the update kernels' block
   CudaLauncher update_h_ = nullptr, update_e_ = nullptr;

@@ -153,9 +153,9 @@ that the shortest path source -> reference boundary -> probe exceeds c times the
 moment is a Ricker pulse (peak 1 GHz, 30 cells per wavelength): its spectrum has no
 zero-frequency part. With a moment that has one (a Gaussian p(t)) the quasi-static near field
 reaching the layers is not absorbed by this UPML (kappa = 1 and no complex frequency shift) and
-leaves a residual of about -55 dB at the probes that lasts thousands of steps; the same happens in
-the double-precision reference engine, so it is the absorber's formulation, not the kernels (full
-size run: table below). A CFS-PML (alpha > 0) would be the cure.
+leaves a residual of up to about -54 dB at the probes that lasts thousands of steps; the same
+happens in the double-precision reference engine, so it is the absorber's formulation, not the
+kernels (full-size run: table below). A CFS-PML (alpha > 0) would be the cure.
 """,
     "energy": """\
 `models/validation/energy.ini`: the case-1 cavity holding a dielectric sphere (eps_r = 3) and a

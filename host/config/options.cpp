@@ -103,7 +103,7 @@ std::vector<OptionSpec> make_table() {
       {"device.select", V::Text, {1}, {}, "", "(best device)",
        "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
        "Alias: --device=X."},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 16 1",
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 8 1",
        "Work-group size x y z (> 0); z counts float4s for the tile variant, cells for plain and fused, 1 for rows. "
        "Alias: --workgroup=X."},
       {"device.variant", V::Word, {1}, {"auto", "tile", "plain", "rows", "fused"}, "", "auto",

@@ -101,7 +101,7 @@ TEST_CASE("cuda launch: plain and rows blocks are clamped and shrunk like OpenCL
   CHECK(plain(std::array<int, 3>{4, 4, 64}, {100, 80, 400}, 256) == std::array<int, 3>{4, 4, 16});
   // rows: (x, y) only; z is always 1.
   CHECK(choose_cuda_block(std::nullopt, kDefaultCudaRowsBlock, {100, 80, 1}, kCudaRowsLimits,
-                          1024) == std::array<int, 3>{1, 16, 1});
+                          1024) == std::array<int, 3>{1, 8, 1});
   CHECK(choose_cuda_block(std::array<int, 3>{4, 64, 9}, kDefaultCudaRowsBlock, {100, 80, 1},
                           kCudaRowsLimits, 1024) == std::array<int, 3>{4, 64, 1});
 }

@@ -30,7 +30,7 @@ std::array<int, 3> choose_cuda_block(const std::optional<std::array<int, 3>>& re
 // (y, x), z = 1.
 constexpr std::array<int, 3> kDefaultCudaPlainBlock{1, 1, 64};
 constexpr std::array<int, 3> kCudaPlainLimits{64, 1024, 1024};
-constexpr std::array<int, 3> kDefaultCudaRowsBlock{1, 16, 1};
+constexpr std::array<int, 3> kDefaultCudaRowsBlock{1, 8, 1};
 // The tile auto picks on an untuned GPU when this build compiled it (OpenCL's choice too).
 constexpr std::array<int, 3> kCudaAutoTile{2, 4, 16};
 constexpr std::array<int, 3> kCudaRowsLimits{1024, 1024, 1};

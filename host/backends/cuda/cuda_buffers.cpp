@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "backends/cuda/cuda_backend.hpp"
+
+#include "backends/device_tables.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_launch.hpp"
 #include "errors.hpp"
@@ -50,45 +52,6 @@ CudaStream::~CudaStream() {
   if (s_) (void)cudaStreamDestroy(s_);
 }
 
-namespace {
-
-// Sources that drive one sample share one table (their J summed), so add_sources never has two
-// threads writing one cell.
-struct MergedSources {
-  std::vector<int> cells;  // (component, index) per merged source
-  std::vector<float> j;    // [src * steps + s]
-  long steps = 0;
-};
-
-MergedSources merge_sources(const SimulationModel& m) {
-  MergedSources out;
-  std::map<std::pair<int, std::size_t>, std::vector<double>> sums;
-  for (const auto& s : m.sources) {
-    out.steps = static_cast<long>(s.j.size());
-    const auto key = std::make_pair(static_cast<int>(s.component),
-                                    m.layout.index(s.cell[0], s.cell[1], s.cell[2]));
-    auto& sum = sums[key];
-    sum.resize(s.j.size(), 0.0);
-    for (std::size_t t = 0; t < s.j.size(); ++t) sum[t] += s.j[t];
-  }
-  if (out.steps == 0) return out;
-  for (const auto& [key, sum] : sums) {
-    out.cells.push_back(key.first);
-    out.cells.push_back(static_cast<int>(key.second));
-    out.j.insert(out.j.end(), sum.begin(), sum.end());
-  }
-  return out;
-}
-
-std::vector<float> profile_table(const AxisProfile& p) {
-  std::vector<float> t;
-  for (std::size_t i = 0; i < p.a.size(); ++i) {
-    for (double v : {p.a[i], p.b[i], p.cp[i], p.cm[i]}) t.push_back(static_cast<float>(v));
-  }
-  return t;
-}
-
-}  // namespace
 
 void CudaBackend::check_memory() const {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -174,17 +137,11 @@ void CudaBackend::create_buffers() {
     for (int p = 0; p < 6; ++p) args_.profile[p] = profiles_[p].as<float>();
     // The fused and rows kernels find a PML cell's box themselves (int[8] per box), and rows
     // reads the z profiles as 8 plain arrays (a b cp cm, integer then half): opencl_buffers.cpp.
-    std::vector<int> boxes;
-    for (const auto& b : m_.upml.boxes)
-      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0})
-        boxes.push_back(v);
-    boxes_ = upload(boxes.data(), boxes.size() * sizeof(int), "UPML box table");
+    const auto boxes = pml_box_table(m_.upml);
+    boxes_ = upload(boxes.data(), boxes.size() * sizeof(std::int32_t), "UPML box table");
     args_.boxes = boxes_.as<int>();
     args_.nboxes = static_cast<int>(m_.upml.boxes.size());
-    std::vector<float> zs;
-    for (const AxisProfile* p : {&m_.upml.integer[2], &m_.upml.half[2]})
-      for (const auto* v : {&p->a, &p->b, &p->cp, &p->cm})
-        for (double x : *v) zs.push_back(static_cast<float>(x));
+    const auto zs = z_profile_split(m_.upml);
     z_split_ = upload(zs.data(), zs.size() * sizeof(float), "UPML z profiles, split");
     args_.z_split = z_split_.as<float>();
     args_.dt_eps0 = static_cast<float>(g.dt / kEps0);

@@ -6,6 +6,8 @@
 
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/opencl_backend.hpp"
+
+#include "backends/device_tables.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
 
@@ -29,41 +31,6 @@ private:
   cl_uint n_ = 0;
 };
 
-// Sources that drive one sample share one table (their J summed), so add_sources never has two
-// work-items writing one cell.
-struct MergedSources {
-  std::vector<cl_int> cells;  // (component, index) per merged source
-  std::vector<float> j;       // [src * steps + s]
-  long steps = 0;
-};
-
-MergedSources merge_sources(const SimulationModel& m) {
-  MergedSources out;
-  std::map<std::pair<int, std::size_t>, std::vector<double>> sums;
-  for (const auto& s : m.sources) {
-    out.steps = static_cast<long>(s.j.size());
-    const auto key = std::make_pair(static_cast<int>(s.component),
-                                    m.layout.index(s.cell[0], s.cell[1], s.cell[2]));
-    auto& sum = sums[key];
-    sum.resize(s.j.size(), 0.0);
-    for (std::size_t t = 0; t < s.j.size(); ++t) sum[t] += s.j[t];
-  }
-  if (out.steps == 0) return out;
-  for (const auto& [key, sum] : sums) {
-    out.cells.push_back(key.first);
-    out.cells.push_back(static_cast<cl_int>(key.second));
-    out.j.insert(out.j.end(), sum.begin(), sum.end());
-  }
-  return out;
-}
-
-std::vector<float> profile_table(const AxisProfile& p) {
-  std::vector<float> t;
-  for (std::size_t i = 0; i < p.a.size(); ++i) {
-    for (double v : {p.a[i], p.b[i], p.cp[i], p.cm[i]}) t.push_back(static_cast<float>(v));
-  }
-  return t;
-}
 
 }  // namespace
 
@@ -118,16 +85,9 @@ void OpenClBackend::create_buffers() {
 
   if (m_.upml.enabled()) {
     for (auto& a : aux_) a = zeros(m_.upml.cells * sizeof(float));
-    std::vector<cl_int> boxes;  // int[8] per box for the fused kernels: i0 i1 j0 j1 k0 k1 offset -
-    for (const auto& b : m_.upml.boxes)
-      for (int v : {b.i0, b.i1, b.j0, b.j1, b.k0, b.k1, static_cast<int>(b.offset), 0})
-        boxes.push_back(v);
-    boxes_ = upload(boxes.data(), boxes.size() * sizeof(cl_int));
-    // The rows variant reads the z profiles as 8 plain arrays (a b cp cm, integer then half).
-    std::vector<float> zs;
-    for (const AxisProfile* p : {&m_.upml.integer[2], &m_.upml.half[2]})
-      for (const auto* v : {&p->a, &p->b, &p->cp, &p->cm})
-        for (double x : *v) zs.push_back(static_cast<float>(x));
+    const auto boxes = pml_box_table(m_.upml);  // fused and rows variants
+    boxes_ = upload(boxes.data(), boxes.size() * sizeof(std::int32_t));
+    const auto zs = z_profile_split(m_.upml);   // rows variant
     z_split_ = upload(zs.data(), zs.size() * sizeof(float));
     for (int a = 0; a < 3; ++a) {
       const auto ti = profile_table(m_.upml.integer[a]), th = profile_table(m_.upml.half[a]);

@@ -56,6 +56,7 @@ class Context:
         self.plots_dir = plots_dir
         self.root = root
         self.devices = set()
+        self.commit = ""  # the program's commit, for the report
 
     def model(self, name):
         return os.path.join(self.root, "models", "validation", name)

@@ -58,7 +58,7 @@ t_c, so the least-squares slope of ln|X_k(t_c)| is -alpha.
 def write(path, results, ctx):
     lines = [INTRO]
     lines.append(f"Generated {datetime.date.today().isoformat()} with clfdtd built from commit "
-                 f"`{git_describe(ctx.root) or '?'}` on {', '.join(sorted(ctx.devices))}.")
+                 f"`{ctx.commit or git_describe(ctx.root) or '?'}` on {', '.join(sorted(ctx.devices))}.")
     lines.append("")
     lines.append("## Summary")
     lines.append("")

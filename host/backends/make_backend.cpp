@@ -12,6 +12,21 @@
 #endif
 
 namespace clfdtd {
+namespace {
+
+// The engines compiled into this program, for error messages.
+[[maybe_unused]] std::string built_backends() {
+  std::string list;
+#ifdef CLFDTD_HAVE_OPENCL
+  list += "opencl, ";
+#endif
+#ifdef CLFDTD_HAVE_CUDA
+  list += "cuda, ";
+#endif
+  return list + "reference";
+}
+
+}  // namespace
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
   switch (device.backend) {
@@ -22,14 +37,16 @@ std::unique_ptr<Backend> make_backend(const SimulationModel& model, const Device
       return std::make_unique<OpenClBackend>(model, device);
 #else
       throw ConfigError("", 0, "device.backend",
-                        "a backend of this build (reference); opencl needs -DCLFDTD_OPENCL=ON");
+                        "a backend of this build (" + built_backends() +
+                            "); opencl needs -DCLFDTD_OPENCL=ON");
 #endif
     case BackendKind::Cuda:
 #ifdef CLFDTD_HAVE_CUDA
       return std::make_unique<CudaBackend>(model, device);
 #else
       throw ConfigError("", 0, "device.backend",
-                        "a backend of this build (opencl, reference); cuda needs -DCLFDTD_CUDA=ON");
+                        "a backend of this build (" + built_backends() +
+                            "); cuda needs -DCLFDTD_CUDA=ON");
 #endif
   }
   throw ConfigError("", 0, "device.backend", "opencl, cuda or reference");

@@ -109,37 +109,27 @@ static cudaError_t launch_update_e_plain(const CudaLaunch& l, const CudaKernelAr
       cf4(a.profile[1]), cf4(a.profile[2]), cf4(a.profile[3]), cf4(a.profile[4]),           \
       cf4(a.profile[5]), DT
 
-template <class H0, class H1>
-static cudaError_t launch_h_pml(H0 k0, H1 k1, const CudaLaunch& l, const CudaKernelArgs& a,
-                                bool rows) {
+static cudaError_t launch_update_h_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
   if (a.magnetic) {
-    if (rows) {
-      m1::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
-          CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5], cf4(a.hcoef), CLFDTD_GRID_ARGS,
-          CLFDTD_PML_TAIL(3, a.dt_mu0), a.z_split);
-    } else {
-      k1<<<l.grid, l.block, 0, l.stream>>>(CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5],
-                                           cf4(a.hcoef), CLFDTD_GRID_ARGS,
-                                           CLFDTD_PML_TAIL(3, a.dt_mu0));
-    }
+    m1::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
+        CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5], cf4(a.hcoef), CLFDTD_GRID_ARGS,
+        CLFDTD_PML_TAIL(3, a.dt_mu0), a.z_split);
   } else {
-    if (rows) {
-      m0::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
-          CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(3, a.dt_mu0),
-          a.z_split);
-    } else {
-      k0<<<l.grid, l.block, 0, l.stream>>>(CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS,
-                                           CLFDTD_PML_TAIL(3, a.dt_mu0));
-    }
+    m0::update_h_rows<<<l.grid, l.block, 0, l.stream>>>(
+        CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(3, a.dt_mu0), a.z_split);
   }
   return cudaGetLastError();
 }
-
-static cudaError_t launch_update_h_rows(const CudaLaunch& l, const CudaKernelArgs& a) {
-  return launch_h_pml(m0::update_h_fused, m1::update_h_fused, l, a, true);
-}
 static cudaError_t launch_update_h_fused(const CudaLaunch& l, const CudaKernelArgs& a) {
-  return launch_h_pml(m0::update_h_fused, m1::update_h_fused, l, a, false);
+  if (a.magnetic) {
+    m1::update_h_fused<<<l.grid, l.block, 0, l.stream>>>(
+        CLFDTD_H_CELL_ARGS, a.id[3], a.id[4], a.id[5], cf4(a.hcoef), CLFDTD_GRID_ARGS,
+        CLFDTD_PML_TAIL(3, a.dt_mu0));
+  } else {
+    m0::update_h_fused<<<l.grid, l.block, 0, l.stream>>>(
+        CLFDTD_H_CELL_ARGS, a.db_vacuum, CLFDTD_GRID_ARGS, CLFDTD_PML_TAIL(3, a.dt_mu0));
+  }
+  return cudaGetLastError();
 }
 // update_e_rows / update_e_fused do not depend on MAGNETIC; the m0 copies serve both.
 static cudaError_t launch_update_e_rows(const CudaLaunch& l, const CudaKernelArgs& a) {

@@ -158,9 +158,7 @@ int bench_command(const std::vector<std::string>& args) {
       ("json", po::value<std::string>(), "write the rows to this JSON file");
   po::variables_map vm;
   try {
-    std::vector<std::string> normal;
-    for (const auto& a : args) normal.push_back(a);
-    po::store(po::command_line_parser(normal).options(desc).run(), vm);
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw ConfigError("", 0, "bench", std::string(e.what()) + " (see clfdtd bench --help)");

@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <limits>
-#include <map>
 #include <utility>
 
 #include "backends/cuda/cuda_backend.hpp"

@@ -1,7 +1,6 @@
 // Patent steps 1-2 / 3: device buffers (sized once, written once, zero-initialised) and kernel
 // arguments (bound once; only the step index and the probe slot change later).
 #include <limits>
-#include <map>
 #include <utility>
 
 #include "backends/opencl/cl_launch.hpp"

@@ -231,6 +231,7 @@ int bench_command(const std::vector<std::string>& args) {
       probe.problem = "pec_cube";
       probe.n = 24;
       probe.device = dev;
+      probe.device.workgroup.reset();  // --workgroup is for the measured variants, not this probe
       probe.repeats = 1;
       probe.steps = 1;
       const BenchRow r = run_bench_case(probe, -1);

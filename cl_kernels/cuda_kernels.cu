@@ -11,6 +11,7 @@
 // compile here, and report cudaGetLastError().
 #include "compat.h"
 #include "fdtd_common.h"
+#include "upml_lanes.h"
 #include "backends/cuda/cuda_kernels.hpp"
 
 namespace clfdtd_cuda {

@@ -1,4 +1,6 @@
-// Patent step 4.2: the magnetic-field kernel, plain (non-PML) cells, four z cells per work-item.
+// Patent step 4.2: the magnetic-field kernel, four z cells per work-item, every cell of the grid:
+// plain cells by the update below, PML cells by the UPML recursion (upml.cl states it) in the same
+// pass.
 //
 // Continuous:  mu dH/dt = -curl E.
 // Discrete (docs/EQUATIONS.md), H from (s-1/2) dt to (s+1/2) dt with E at s dt:
@@ -16,13 +18,18 @@
 //   +z neighbour: shift_up(E, next) = (E.y, E.z, E.w, next.x), next = the following float4 from the
 //     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
 // Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
-// take part in the barrier, then store nothing. PML cells are left unchanged (upml.cl owns them):
-// whole float4s in x/y slabs return early, z-slab lanes keep their old value lane by lane.
+// take part in the barrier, then store nothing. A float4 with PML lanes (a whole row of an x or y
+// slab, the first and last float4s of a row in the z slabs) takes those lanes through
+// upml_update (upml_lanes.h) with their auxiliaries; padding lanes (k >= nz) stay zero.
+// Why in this kernel and not in per-box launches: the box launches re-read every PML cell's fields
+// and visit the z slabs as rows of a few cells; measured on the H200 (tools/profile_device.sh)
+// they took a quarter of the step. Here a PML cell adds only its auxiliaries' traffic.
 //
 // Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
-// MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
-// which mostly hit the cache.
+// MAGNETIC; +24 B of auxiliaries in PML cells), plus the tile-edge halo reads (1/TILE_X +
+// 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each), which mostly hit the cache.
 #include "fdtd_common.h"
+#include "upml_lanes.h"
 
 KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
                                GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
@@ -37,7 +44,15 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                               int pml_zlo, int pml_zhi) {
+                               int pml_zlo, int pml_zhi, GLOBAL float* RESTRICT bx,
+                               GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
+                               CONSTANT_PTR int* RESTRICT boxes, int nboxes,
+                               GLOBAL const float4* RESTRICT int_x,
+                               GLOBAL const float4* RESTRICT int_y,
+                               GLOBAL const float4* RESTRICT int_z,
+                               GLOBAL const float4* RESTRICT half_x,
+                               GLOBAL const float4* RESTRICT half_y,
+                               GLOBAL const float4* RESTRICT half_z, float dt_mu0) {
   LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
@@ -56,10 +71,8 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
-      all_lanes_pml(kq, nz, pml_zlo, pml_zhi)) {
-    return;
-  }
+  if (!inside) return;
+  const int row_pml = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).
@@ -113,7 +126,41 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx[c] = keep_pml_lanes(h_x - db_x * curl_x, h_x, kq, nz, pml_zlo, pml_zhi);
-  hy[c] = keep_pml_lanes(h_y - db_y * curl_y, h_y, kq, nz, pml_zlo, pml_zhi);
-  hz[c] = keep_pml_lanes(h_z - db_z * curl_z, h_z, kq, nz, pml_zlo, pml_zhi);
+  float4 new_x = h_x - db_x * curl_x;
+  float4 new_y = h_y - db_y * curl_y;
+  float4 new_z = h_z - db_z * curl_z;
+  if (any_lane_pml(row_pml, kq, nz, pml_zlo, pml_zhi)) {
+    // H_u is integer along u, half-integer along v and w (upml.cl).
+    const float4 ix = int_x[i], iy = int_y[j], hx_i = half_x[i], hy_j = half_y[j];
+#if MAGNETIC
+#define CLFDTD_INV_MU(m, L) hcoef[(m).L].y
+#else
+#define CLFDTD_INV_MU(m, L) 1.0f
+#endif
+#define CLFDTD_H_LANE(L, DK)                                                                    \
+  {                                                                                             \
+    const int k = 4 * kq + (DK);                                                                \
+    if (k >= nz) {                                                                              \
+      new_x.L = h_x.L;                                                                          \
+      new_y.L = h_y.L;                                                                          \
+      new_z.L = h_z.L;                                                                          \
+    } else if (row_pml || pml_z(k, nz, pml_zlo, pml_zhi)) {                                     \
+      const int p = pml_aux_index(boxes, nboxes, i, j, k);                                      \
+      const float4 hz_k = half_z[k];                                                            \
+      new_x.L = upml_update(bx, p, h_x.L, curl_x.L, hy_j, hz_k, ix, -dt_mu0, CLFDTD_INV_MU(m_x, L)); \
+      new_y.L = upml_update(by, p, h_y.L, curl_y.L, hz_k, hx_i, iy, -dt_mu0, CLFDTD_INV_MU(m_y, L)); \
+      new_z.L = upml_update(bz, p, h_z.L, curl_z.L, hx_i, hy_j, int_z[k], -dt_mu0,              \
+                            CLFDTD_INV_MU(m_z, L));                                             \
+    }                                                                                           \
+  }
+    CLFDTD_H_LANE(x, 0)
+    CLFDTD_H_LANE(y, 1)
+    CLFDTD_H_LANE(z, 2)
+    CLFDTD_H_LANE(w, 3)
+#undef CLFDTD_H_LANE
+#undef CLFDTD_INV_MU
+  }
+  hx[c] = new_x;
+  hy[c] = new_y;
+  hz[c] = new_z;
 }

@@ -27,6 +27,7 @@
 // 6 neighbour reads 24 (mostly cached), 3 ids, profiles (cached): ~75 B, uncoalesced along x/y
 // boxes only at box edges.
 #include "fdtd_common.h"
+#include "upml_lanes.h"
 
 /* Work-item -> cell (i, j, k) of the box and its auxiliary index p; 0 when past the box. */
 DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_offset, int* i,
@@ -40,29 +41,16 @@ DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_o
   return 1;
 }
 
-/* Auxiliary index of PML cell (i, j, k): boxes are int[8] (i0 i1 j0 j1 k0 k1 offset -), disjoint. */
-DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i, int j, int k) {
-  for (int b = 0; b < nboxes; ++b) {
-    CONSTANT_PTR int* x = boxes + 8 * b;
-    if (i >= x[0] && i < x[1] && j >= x[2] && j < x[3] && k >= x[4] && k < x[5])
-      return x[6] + ((i - x[0]) * (x[3] - x[2]) + (j - x[2])) * (x[5] - x[4]) + (k - x[4]);
-  }
-  return -1; /* unreachable for a PML cell */
-}
-
 #if MAGNETIC
 #define UPML_HCOEF_ARGS id_hx, id_hy, id_hz, hcoef,
 #else
 #define UPML_HCOEF_ARGS
 #endif
 
-/* One auxiliary recursion; sign = -1 for H (B' = a B - b dt/mu0 C), +1 for E. */
+/* One auxiliary recursion on field[c] (upml_lanes.h). */
 DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
                           float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
-  const float old_aux = aux[p];
-  const float new_aux = pv.x * old_aux + pv.y * scale * curl;
-  aux[p] = new_aux;
-  field[c] = pw.x * field[c] + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
+  field[c] = upml_update(aux, p, field[c], curl, pv, pw, pu, scale, inv_r);
 }
 
 DEVICE_FN void upml_h_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,

@@ -12,7 +12,7 @@ namespace clfdtd {
 namespace {
 
 // Headers first (each .cl includes them for the CUDA build, which compiles files, not one string).
-const char* const kOrder[] = {"compat.h",   "fdtd_common.h", "update_h.cl", "update_e.cl",
+const char* const kOrder[] = {"compat.h",   "fdtd_common.h", "upml_lanes.h", "update_h.cl", "update_e.cl",
                               "update_plain.cl", "upml.cl", "update_fused.cl", "update_rows.cl", "sources.cl", "probes.cl", "energy.cl",
                               "check_finite.cl"};
 

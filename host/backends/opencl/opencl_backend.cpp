@@ -127,7 +127,9 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
                           round_up(L.nx, wg_[0]));
   }
 
-  if (m_.upml.enabled() && !fused && !rows) {  // fused and rows update PML cells themselves
+  // Only the plain variant leaves its PML cells to the per-box kernels (upml.cl); the others
+  // update them in the same pass.
+  if (m_.upml.enabled() && variant_ == KernelVariant::Plain) {
     upml_h_ = cl::Kernel(program_, "upml_h");
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
@@ -224,7 +226,8 @@ double OpenClBackend::copy_bandwidth() {
   }
 }
 
-// Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
+// Patent step 4, one time step: H (then the UPML boxes, plain variant only), E (likewise), then
+// the sources.
 void OpenClBackend::step(long s) {
   try {
     enqueue(update_h_, global_, local_);

@@ -1,0 +1,40 @@
+// UPML helpers shared by every kernel form: the auxiliary index of a PML cell and the update of
+// one component of one cell (docs/EQUATIONS.md, the recursions written out in upml.cl). The tile
+// kernels (update_h.cl / update_e.cl) apply them lane by lane to the lanes of a float4 that lie
+// in a slab; upml.cl, update_fused.cl and update_rows.cl to single cells. Nothing here depends on
+// MAGNETIC, so nvcc compiles it once, outside the per-setting namespaces.
+#ifndef CLFDTD_UPML_LANES_H
+#define CLFDTD_UPML_LANES_H
+#include "fdtd_common.h"
+
+/* Auxiliary index of PML cell (i, j, k): boxes are int[8] (i0 i1 j0 j1 k0 k1 offset -), disjoint,
+   the auxiliaries of a box stored z fastest from its offset, as the reference engine stores them. */
+DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i, int j, int k) {
+  for (int b = 0; b < nboxes; ++b) {
+    CONSTANT_PTR int* x = boxes + 8 * b;
+    if (i >= x[0] && i < x[1] && j >= x[2] && j < x[3] && k >= x[4] && k < x[5])
+      return x[6] + ((i - x[0]) * (x[3] - x[2]) + (j - x[2])) * (x[5] - x[4]) + (k - x[4]);
+  }
+  return -1; /* unreachable for a PML cell */
+}
+
+/* One component of one PML cell: the auxiliary recursion (aux[p] updated in place) and the new
+   field value. scale = -dt/mu0 for H (B' = a B - b dt/mu0 C), +dt/eps0 for E; pv, pw, pu the
+   profiles (a, b, cp, cm) along the component's next, next-but-one and own axis at its position;
+   inv_r = 1/eps_r or 1/mu_r of the cell's material. */
+DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, float curl, float4 pv,
+                            float4 pw, float4 pu, float scale, float inv_r) {
+  const float old_aux = aux[p];
+  const float new_aux = pv.x * old_aux + pv.y * scale * curl;
+  aux[p] = new_aux;
+  return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
+}
+
+/* The lanes of float4 kq that hold PML cells: every lane of a row in an x or y slab, else the
+   lanes in a z slab (padding lanes k >= nz included; the tile kernels leave those unchanged). */
+DEVICE_FN int any_lane_pml(int row_pml, int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return row_pml || k0 < zlo || k0 + 3 >= nz - zhi;
+}
+
+#endif /* CLFDTD_UPML_LANES_H */

@@ -44,6 +44,11 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
   return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);
 }
 
+/* Lane l (0..3) of v. */
+DEVICE_FN float lane4(float4 v, int l) {
+  return l == 0 ? v.x : (l == 1 ? v.y : (l == 2 ? v.z : v.w));
+}
+
 /* Coefficient tables hold one float4 per material id:
      E: (ca, cb, inv_eps_r, 0)     H: (db, inv_mu_r, 0, 0)
    COEF4 gathers one field of the table for the four lanes' ids. */

@@ -103,38 +103,32 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
 
   const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  float4 new_x = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
-  float4 new_y = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
-  float4 new_z = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
-  if (any_lane_pml(row_pml, kq, nz, pml_zlo, pml_zhi)) {
-    // E_u is half-integer along u, integer along v and w (upml.cl). Conductivity is ignored in
-    // PML cells; PEC has 1/eps_r = 0 there, so its E stays zero.
-    const float4 ix = int_x[i], iy = int_y[j], hx_i = half_x[i], hy_j = half_y[j];
-#define CLFDTD_E_LANE(L, DK)                                                                    \
-  {                                                                                             \
-    const int k = 4 * kq + (DK);                                                                \
-    if (k >= nz) {                                                                              \
-      new_x.L = e_x.L;                                                                          \
-      new_y.L = e_y.L;                                                                          \
-      new_z.L = e_z.L;                                                                          \
-    } else if (row_pml || pml_z(k, nz, pml_zlo, pml_zhi)) {                                     \
-      const int p = pml_aux_index(boxes, nboxes, i, j, k);                                      \
-      const float4 iz_k = int_z[k];                                                             \
-      new_x.L = upml_update(dx_aux, p, e_x.L, curl_x.L, iy, iz_k, hx_i, dt_eps0,                \
-                            ecoef[m_x.L].z);                                                    \
-      new_y.L = upml_update(dy_aux, p, e_y.L, curl_y.L, iz_k, ix, hy_j, dt_eps0,                \
-                            ecoef[m_y.L].z);                                                    \
-      new_z.L = upml_update(dz_aux, p, e_z.L, curl_z.L, ix, iy, half_z[k], dt_eps0,             \
-                            ecoef[m_z.L].z);                                                    \
-    }                                                                                           \
+  ex[c] = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
+  ey[c] = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
+  ez[c] = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
+  if (!any_lane_pml(row_pml, kq, nz, pml_zlo, pml_zhi)) return;
+
+  // PML lanes, one at a time as in update_h.cl (a loop kept rolled, for the registers). E_u is
+  // half-integer along u, integer along v and w (upml.cl). Conductivity is ignored in PML cells;
+  // PEC has 1/eps_r = 0 there, so its E stays zero.
+  GLOBAL float* fx = (GLOBAL float*)ex;
+  GLOBAL float* fy = (GLOBAL float*)ey;
+  GLOBAL float* fz = (GLOBAL float*)ez;
+  const int c0 = 4 * c;
+  LOOP_NO_UNROLL
+  for (int l = 0; l < 4; ++l) {
+    const int k = 4 * kq + l;
+    if (k >= nz || !(row_pml || pml_z(k, nz, pml_zlo, pml_zhi))) continue;
+    const int p = pml_aux_index(boxes, nboxes, i, j, k);
+    const float r_x = ecoef[((GLOBAL const uchar*)id_ex)[c0 + l]].z;
+    const float r_y = ecoef[((GLOBAL const uchar*)id_ey)[c0 + l]].z;
+    const float r_z = ecoef[((GLOBAL const uchar*)id_ez)[c0 + l]].z;
+    const float4 ix = int_x[i], iy = int_y[j], iz_k = int_z[k];
+    fx[c0 + l] = upml_update(dx_aux, p, lane4(e_x, l), lane4(curl_x, l), iy, iz_k, half_x[i],
+                             dt_eps0, r_x);
+    fy[c0 + l] = upml_update(dy_aux, p, lane4(e_y, l), lane4(curl_y, l), iz_k, ix, half_y[j],
+                             dt_eps0, r_y);
+    fz[c0 + l] = upml_update(dz_aux, p, lane4(e_z, l), lane4(curl_z, l), ix, iy, half_z[k],
+                             dt_eps0, r_z);
   }
-    CLFDTD_E_LANE(x, 0)
-    CLFDTD_E_LANE(y, 1)
-    CLFDTD_E_LANE(z, 2)
-    CLFDTD_E_LANE(w, 3)
-#undef CLFDTD_E_LANE
-  }
-  ex[c] = new_x;
-  ey[c] = new_y;
-  ez[c] = new_z;
 }

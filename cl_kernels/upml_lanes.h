@@ -30,11 +30,12 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
-/* The lanes of float4 kq that hold PML cells: every lane of a row in an x or y slab, else the
-   lanes in a z slab (padding lanes k >= nz included; the tile kernels leave those unchanged). */
+/* Float4 kq holds a PML cell: every lane of a row in an x or y slab, else a lane in a z slab.
+   Padding lanes (k >= nz) are no PML cells: without a high z slab the plain update keeps them
+   zero (their E ids are PEC), and past a slab the lane loops leave them unchanged. */
 DEVICE_FN int any_lane_pml(int row_pml, int kq, int nz, int zlo, int zhi) {
   const int k0 = 4 * kq;
-  return row_pml || k0 < zlo || k0 + 3 >= nz - zhi;
+  return row_pml || k0 < zlo || (zhi > 0 && k0 + 3 >= nz - zhi);
 }
 
 #endif /* CLFDTD_UPML_LANES_H */

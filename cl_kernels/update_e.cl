@@ -58,8 +58,9 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   tile_hz[lx][ly][lz] = h_z;
   LOCAL_BARRIER();
 
-  if (!inside) return;
-  const int row_pml = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  // Rows in an x or y slab belong to the UPML box kernels (upml.cl), which read them as whole
+  // rows; this kernel takes the z-slab lanes of the other rows (below).
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
 
   // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
   const int sx = ny * nz4, sy = nz4;
@@ -106,7 +107,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   ex[c] = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
   ey[c] = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
   ez[c] = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
-  if (!any_lane_pml(row_pml, kq, nz, pml_zlo, pml_zhi)) return;
+  if (!any_lane_pml(0, kq, nz, pml_zlo, pml_zhi)) return;
 
   // PML lanes, one at a time as in update_h.cl (a loop kept rolled, for the registers). E_u is
   // half-integer along u, integer along v and w (upml.cl). Conductivity is ignored in PML cells;
@@ -118,7 +119,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   LOOP_NO_UNROLL
   for (int l = 0; l < 4; ++l) {
     const int k = 4 * kq + l;
-    if (k >= nz || !(row_pml || pml_z(k, nz, pml_zlo, pml_zhi))) continue;
+    if (k >= nz || !pml_z(k, nz, pml_zlo, pml_zhi)) continue;
     const int p = pml_aux_index(boxes, nboxes, i, j, k);
     const float r_x = ecoef[((GLOBAL const uchar*)id_ex)[c0 + l]].z;
     const float r_y = ecoef[((GLOBAL const uchar*)id_ey)[c0 + l]].z;

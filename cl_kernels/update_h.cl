@@ -71,8 +71,9 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  if (!inside) return;
-  const int row_pml = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  // Rows in an x or y slab belong to the UPML box kernels (upml.cl), which read them as whole
+  // rows; this kernel takes the z-slab lanes of the other rows (below).
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).
@@ -129,7 +130,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   hx[c] = h_x - db_x * curl_x;
   hy[c] = h_y - db_y * curl_y;
   hz[c] = h_z - db_z * curl_z;
-  if (!any_lane_pml(row_pml, kq, nz, pml_zlo, pml_zhi)) return;
+  if (!any_lane_pml(0, kq, nz, pml_zlo, pml_zhi)) return;
 
   // PML lanes: overwrite them one at a time through the scalar view of the same buffers. A loop
   // the compiler must not unroll, with the profiles loaded inside it: unrolled, the four lanes'
@@ -143,7 +144,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOOP_NO_UNROLL
   for (int l = 0; l < 4; ++l) {
     const int k = 4 * kq + l;
-    if (k >= nz || !(row_pml || pml_z(k, nz, pml_zlo, pml_zhi))) continue;
+    if (k >= nz || !pml_z(k, nz, pml_zlo, pml_zhi)) continue;
     const int p = pml_aux_index(boxes, nboxes, i, j, k);
 #if MAGNETIC
     const float r_x = hcoef[((GLOBAL const uchar*)id_hx)[c0 + l]].y;

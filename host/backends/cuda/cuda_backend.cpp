@@ -102,9 +102,11 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   }
   // UPML: a 3D grid per PML box, x along z: up to 64 z cells per block (a z slab is only as
   // thick as its layers), then rows along y to fill about 64 threads (as the OpenCL backend).
-  // Only the plain variant needs them: the others update their PML cells themselves.
-  const bool own_pml = variant_ != KernelVariant::Plain;
+  // The plain variant needs every box, the tile variant the x and y slabs (whole rows; its
+  // kernels take the z-slab lanes); fused and rows update their PML cells themselves.
+  const bool own_pml = variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows;
   for (const PmlBox& box : own_pml ? std::vector<PmlBox>{} : m_.upml.boxes) {
+    if (variant_ == KernelVariant::Tile && !(box.k0 == 0 && box.k1 == L.nz)) continue;
     CudaPmlBox p;
     p.i0 = box.i0;
     p.j0 = box.j0;

@@ -169,7 +169,8 @@ void OpenClBackend::bind_arguments() {
     if (variant_ == KernelVariant::Rows) e << buf(z_split_);
   }
 
-  if (m_.upml.enabled() && variant_ == KernelVariant::Plain) {
+  if (m_.upml.enabled() &&
+      (variant_ == KernelVariant::Plain || variant_ == KernelVariant::Tile)) {
     auto tail = [&](ArgBinder& a, double dt_over) {
       a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp;
     };

@@ -19,7 +19,7 @@ typedef unsigned char uchar;
 #define DEVICE_FN static __device__ __forceinline__
 #define LOCAL_BARRIER() __syncthreads()
 /* Launch bounds instead of reqd_work_group_size: the tile is TILE_X*TILE_Y*TILE_Z4 threads. */
-#define TILE_ATTR __launch_bounds__(TILE_X * TILE_Y * TILE_Z4, 1536 / (TILE_X * TILE_Y * TILE_Z4))
+#define TILE_ATTR __launch_bounds__(TILE_X * TILE_Y * TILE_Z4)
 
 /* Dimension 0 = x in CUDA's naming = z cells here (contiguous), 1 = y, 2 = x. */
 DEVICE_FN int clfdtd_local_id(int d) {
@@ -77,9 +77,6 @@ DEVICE_FN float4 operator*(float s, float4 a) {
 #define IS_FINITE(v) isfinite(v)
 #define ATOMIC_OR(p, v) atomic_or((p), (v))
 #endif
-
-/* The loop that follows stays rolled (both compilers read this pragma). */
-#define LOOP_NO_UNROLL _Pragma("unroll 1")
 
 /* Defaults shared by both builds; the OpenCL host passes the real tile with -D. */
 #ifndef TILE_X

@@ -27,26 +27,18 @@ namespace m1 {
 
 #include "update_e.cl"
 
-// The UPML tail: auxiliaries, box table, the six profiles, dt/mu0 (dt/eps0). Without PML the
-// pointers are null and never read.
-#define CLFDTD_TILE_PML_TAIL(AUX0, DT)                                                        \
-  a.aux[AUX0], a.aux[AUX0 + 1], a.aux[AUX0 + 2], a.boxes, a.nboxes, cf4(a.profile[0]),      \
-      cf4(a.profile[1]), cf4(a.profile[2]), cf4(a.profile[3]), cf4(a.profile[4]),           \
-      cf4(a.profile[5]), DT
-
 static cudaError_t launch_update_h(const clfdtd::CudaLaunch& l, const clfdtd::CudaKernelArgs& a) {
   if (a.magnetic) {
     m1::update_h<<<l.grid, l.block, 0, l.stream>>>(
         f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]), cf4(a.hcoef), a.inv_d[0],
         a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, a.layers[0], a.layers[1], a.layers[2],
-        a.layers[3], a.layers[4], a.layers[5], CLFDTD_TILE_PML_TAIL(3, a.dt_mu0));
+        a.layers[3], a.layers[4], a.layers[5]);
   } else {
     m0::update_h<<<l.grid, l.block, 0, l.stream>>>(
         f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), a.db_vacuum, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz,
-        a.nz4, a.layers[0], a.layers[1], a.layers[2], a.layers[3], a.layers[4], a.layers[5],
-        CLFDTD_TILE_PML_TAIL(3, a.dt_mu0));
+        a.nz4, a.layers[0], a.layers[1], a.layers[2], a.layers[3], a.layers[4], a.layers[5]);
   }
   return cudaGetLastError();
 }
@@ -56,11 +48,9 @@ static cudaError_t launch_update_e(const clfdtd::CudaLaunch& l, const clfdtd::Cu
       f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
       cf4(a.field[5]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), a.inv_d[0],
       a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, a.layers[0], a.layers[1], a.layers[2],
-      a.layers[3], a.layers[4], a.layers[5], CLFDTD_TILE_PML_TAIL(0, a.dt_eps0));
+      a.layers[3], a.layers[4], a.layers[5]);
   return cudaGetLastError();
 }
-
-#undef CLFDTD_TILE_PML_TAIL
 
 }  // namespace CLFDTD_TILE_NS(TILE_X, TILE_Y, TILE_Z4)
 }  // namespace clfdtd_cuda

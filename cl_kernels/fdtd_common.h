@@ -31,8 +31,8 @@ DEVICE_FN float4 shift_down(float4 prev, float4 v) {
   return MAKE_FLOAT4(prev.w, v.x, v.y, v.z);
 }
 
-/* EQUATIONS.md: cell (i, j, k) is a PML cell when it lies in any of the six slabs. The tile
-   and rows kernels use the row test and the z test separately. */
+/* EQUATIONS.md: cell (i, j, k) is a PML cell when it lies in any of the six slabs. The plain
+   kernels use the row test and the lane test below separately. */
 DEVICE_FN int pml_row(int i, int j, int nx, int ny, int xlo, int xhi, int ylo, int yhi) {
   return i < xlo || i >= nx - xhi || j < ylo || j >= ny - yhi;
 }
@@ -44,9 +44,19 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
   return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);
 }
 
-/* Lane l (0..3) of v. */
-DEVICE_FN float lane4(float4 v, int l) {
-  return l == 0 ? v.x : (l == 1 ? v.y : (l == 2 ? v.z : v.w));
+/* The four lanes of float4 kq all lie in z slabs: the whole float4 belongs to the UPML kernels. */
+DEVICE_FN int all_lanes_pml(int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return k0 + 3 < zlo || k0 >= nz - zhi;
+}
+
+/* Lanes of PML cells keep their old value: the UPML kernels own them. */
+DEVICE_FN float4 keep_pml_lanes(float4 updated, float4 old, int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return MAKE_FLOAT4(pml_z(k0, nz, zlo, zhi) ? old.x : updated.x,
+                     pml_z(k0 + 1, nz, zlo, zhi) ? old.y : updated.y,
+                     pml_z(k0 + 2, nz, zlo, zhi) ? old.z : updated.z,
+                     pml_z(k0 + 3, nz, zlo, zhi) ? old.w : updated.w);
 }
 
 /* Coefficient tables hold one float4 per material id:

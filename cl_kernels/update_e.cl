@@ -1,5 +1,5 @@
-// Patent step 4.3: the electric-field kernel, every cell (PML lanes by the UPML recursion, as in
-// update_h.cl); the mirror image of update_h.cl with backward differences.
+// Patent step 4.3: the electric-field kernel, plain (non-PML) cells; the mirror image of
+// update_h.cl with backward differences.
 //
 // Continuous:  eps dE/dt + sigma E = curl H  (the source current J is added by sources.cl).
 // Discrete (docs/EQUATIONS.md), E from s dt to (s+1) dt with H at (s+1/2) dt:
@@ -16,13 +16,12 @@
 //     edge, zero before index 0 (nothing lies outside the PEC wall);
 //   -z neighbour: shift_down(prev, H) = (prev.w, H.x, H.y, H.z), prev = the preceding float4 from
 //     the tile / global memory / zero before the first float4.
-// Work-items past the grid load zeros, take part in the barrier and store nothing; PML lanes go
-// through upml_update with their auxiliaries (+24 B per PML cell), padding lanes stay zero.
+// Work-items past the grid load zeros, take part in the barrier and store nothing; PML cells keep
+// their value (upml.cl updates them).
 //
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
 #include "fdtd_common.h"
-#include "upml_lanes.h"
 
 KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
                                GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
@@ -32,15 +31,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
                                GLOBAL const uchar4* RESTRICT id_ez,
                                CONSTANT_PTR float4* RESTRICT ecoef, float inv_dx, float inv_dy,
                                float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
-                               int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                               GLOBAL float* RESTRICT dx_aux, GLOBAL float* RESTRICT dy_aux,
-                               GLOBAL float* RESTRICT dz_aux, CONSTANT_PTR int* RESTRICT boxes,
-                               int nboxes, GLOBAL const float4* RESTRICT int_x,
-                               GLOBAL const float4* RESTRICT int_y,
-                               GLOBAL const float4* RESTRICT int_z,
-                               GLOBAL const float4* RESTRICT half_x,
-                               GLOBAL const float4* RESTRICT half_y,
-                               GLOBAL const float4* RESTRICT half_z, float dt_eps0) {
+                               int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi) {
   LOCAL float4 tile_hx[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hy[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
@@ -58,9 +49,10 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   tile_hz[lx][ly][lz] = h_z;
   LOCAL_BARRIER();
 
-  // Rows in an x or y slab belong to the UPML box kernels (upml.cl), which read them as whole
-  // rows; this kernel takes the z-slab lanes of the other rows (below).
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      all_lanes_pml(kq, nz, pml_zlo, pml_zhi)) {
+    return;
+  }
 
   // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
   const int sx = ny * nz4, sy = nz4;
@@ -104,32 +96,10 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
 
   const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex[c] = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
-  ey[c] = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
-  ez[c] = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
-  if (!any_lane_pml(0, kq, nz, pml_zlo, pml_zhi)) return;
-
-  // PML lanes, one at a time as in update_h.cl (a loop kept rolled, for the registers). E_u is
-  // half-integer along u, integer along v and w (upml.cl). Conductivity is ignored in PML cells;
-  // PEC has 1/eps_r = 0 there, so its E stays zero.
-  GLOBAL float* fx = (GLOBAL float*)ex;
-  GLOBAL float* fy = (GLOBAL float*)ey;
-  GLOBAL float* fz = (GLOBAL float*)ez;
-  const int c0 = 4 * c;
-  LOOP_NO_UNROLL
-  for (int l = 0; l < 4; ++l) {
-    const int k = 4 * kq + l;
-    if (k >= nz || !pml_z(k, nz, pml_zlo, pml_zhi)) continue;
-    const int p = pml_aux_index(boxes, nboxes, i, j, k);
-    const float r_x = ecoef[((GLOBAL const uchar*)id_ex)[c0 + l]].z;
-    const float r_y = ecoef[((GLOBAL const uchar*)id_ey)[c0 + l]].z;
-    const float r_z = ecoef[((GLOBAL const uchar*)id_ez)[c0 + l]].z;
-    const float4 ix = int_x[i], iy = int_y[j], iz_k = int_z[k];
-    fx[c0 + l] = upml_update(dx_aux, p, lane4(e_x, l), lane4(curl_x, l), iy, iz_k, half_x[i],
-                             dt_eps0, r_x);
-    fy[c0 + l] = upml_update(dy_aux, p, lane4(e_y, l), lane4(curl_y, l), iz_k, ix, half_y[j],
-                             dt_eps0, r_y);
-    fz[c0 + l] = upml_update(dz_aux, p, lane4(e_z, l), lane4(curl_z, l), ix, iy, half_z[k],
-                             dt_eps0, r_z);
-  }
+  const float4 ex_new = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
+  const float4 ey_new = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
+  const float4 ez_new = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
+  ex[c] = keep_pml_lanes(ex_new, e_x, kq, nz, pml_zlo, pml_zhi);
+  ey[c] = keep_pml_lanes(ey_new, e_y, kq, nz, pml_zlo, pml_zhi);
+  ez[c] = keep_pml_lanes(ez_new, e_z, kq, nz, pml_zlo, pml_zhi);
 }

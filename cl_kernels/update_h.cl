@@ -1,6 +1,4 @@
-// Patent step 4.2: the magnetic-field kernel, four z cells per work-item, every cell of the grid:
-// plain cells by the update below, PML cells by the UPML recursion (upml.cl states it) in the same
-// pass.
+// Patent step 4.2: the magnetic-field kernel, plain (non-PML) cells, four z cells per work-item.
 //
 // Continuous:  mu dH/dt = -curl E.
 // Discrete (docs/EQUATIONS.md), H from (s-1/2) dt to (s+1/2) dt with E at s dt:
@@ -18,18 +16,13 @@
 //   +z neighbour: shift_up(E, next) = (E.y, E.z, E.w, next.x), next = the following float4 from the
 //     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
 // Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
-// take part in the barrier, then store nothing. A float4 with PML lanes (a whole row of an x or y
-// slab, the first and last float4s of a row in the z slabs) takes those lanes through
-// upml_update (upml_lanes.h) with their auxiliaries; padding lanes (k >= nz) stay zero.
-// Why in this kernel and not in per-box launches: the box launches re-read every PML cell's fields
-// and visit the z slabs as rows of a few cells; measured on the H200 (tools/profile_device.sh)
-// they took a quarter of the step. Here a PML cell adds only its auxiliaries' traffic.
+// take part in the barrier, then store nothing. PML cells are left unchanged (upml.cl owns them):
+// whole float4s in x/y slabs return early, z-slab lanes keep their old value lane by lane.
 //
 // Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
-// MAGNETIC; +24 B of auxiliaries in PML cells), plus the tile-edge halo reads (1/TILE_X +
-// 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each), which mostly hit the cache.
+// MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
+// which mostly hit the cache.
 #include "fdtd_common.h"
-#include "upml_lanes.h"
 
 KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
                                GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
@@ -44,15 +37,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                               int pml_zlo, int pml_zhi, GLOBAL float* RESTRICT bx,
-                               GLOBAL float* RESTRICT by, GLOBAL float* RESTRICT bz,
-                               CONSTANT_PTR int* RESTRICT boxes, int nboxes,
-                               GLOBAL const float4* RESTRICT int_x,
-                               GLOBAL const float4* RESTRICT int_y,
-                               GLOBAL const float4* RESTRICT int_z,
-                               GLOBAL const float4* RESTRICT half_x,
-                               GLOBAL const float4* RESTRICT half_y,
-                               GLOBAL const float4* RESTRICT half_z, float dt_mu0) {
+                               int pml_zlo, int pml_zhi) {
   LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
@@ -71,9 +56,10 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  // Rows in an x or y slab belong to the UPML box kernels (upml.cl), which read them as whole
-  // rows; this kernel takes the z-slab lanes of the other rows (below).
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      all_lanes_pml(kq, nz, pml_zlo, pml_zhi)) {
+    return;
+  }
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).
@@ -127,38 +113,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx[c] = h_x - db_x * curl_x;
-  hy[c] = h_y - db_y * curl_y;
-  hz[c] = h_z - db_z * curl_z;
-  if (!any_lane_pml(0, kq, nz, pml_zlo, pml_zhi)) return;
-
-  // PML lanes: overwrite them one at a time through the scalar view of the same buffers. A loop
-  // the compiler must not unroll, with the profiles loaded inside it: unrolled, the four lanes'
-  // loads stay live together and double the registers of the whole kernel (fewer groups per
-  // multiprocessor, measured 15% slower on plain cells too). H_u is integer along u,
-  // half-integer along v and w (upml.cl).
-  GLOBAL float* fx = (GLOBAL float*)hx;
-  GLOBAL float* fy = (GLOBAL float*)hy;
-  GLOBAL float* fz = (GLOBAL float*)hz;
-  const int c0 = 4 * c;  // scalar index of lane 0
-  LOOP_NO_UNROLL
-  for (int l = 0; l < 4; ++l) {
-    const int k = 4 * kq + l;
-    if (k >= nz || !pml_z(k, nz, pml_zlo, pml_zhi)) continue;
-    const int p = pml_aux_index(boxes, nboxes, i, j, k);
-#if MAGNETIC
-    const float r_x = hcoef[((GLOBAL const uchar*)id_hx)[c0 + l]].y;
-    const float r_y = hcoef[((GLOBAL const uchar*)id_hy)[c0 + l]].y;
-    const float r_z = hcoef[((GLOBAL const uchar*)id_hz)[c0 + l]].y;
-#else
-    const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
-#endif
-    const float4 hx_i = half_x[i], hy_j = half_y[j], hz_k = half_z[k];
-    fx[c0 + l] = upml_update(bx, p, lane4(h_x, l), lane4(curl_x, l), hy_j, hz_k, int_x[i],
-                             -dt_mu0, r_x);
-    fy[c0 + l] = upml_update(by, p, lane4(h_y, l), lane4(curl_y, l), hz_k, hx_i, int_y[j],
-                             -dt_mu0, r_y);
-    fz[c0 + l] = upml_update(bz, p, lane4(h_z, l), lane4(curl_z, l), hx_i, hy_j, int_z[k],
-                             -dt_mu0, r_z);
-  }
+  hx[c] = keep_pml_lanes(h_x - db_x * curl_x, h_x, kq, nz, pml_zlo, pml_zhi);
+  hy[c] = keep_pml_lanes(h_y - db_y * curl_y, h_y, kq, nz, pml_zlo, pml_zhi);
+  hz[c] = keep_pml_lanes(h_z - db_z * curl_z, h_z, kq, nz, pml_zlo, pml_zhi);
 }

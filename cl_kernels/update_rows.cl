@@ -30,7 +30,8 @@ DEVICE_FN void h_row_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
   const float curl_y = (ex_zp - e_x) * inv_dz - (mx * ez_xp[k] - e_z) * inv_dx;
   const float curl_z = (mx * ey_xp[k] - e_y) * inv_dx - (my * ex_yp[k] - e_x) * inv_dy;
 #if MAGNETIC
-  const float db_x = hcoef[id_hx[c]].x, db_y = hcoef[id_hy[c]].x, db_z = hcoef[id_hz[c]].x;
+  CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (see e_row_cell)
+  const float db_x = t[4 * id_hx[c]], db_y = t[4 * id_hy[c]], db_z = t[4 * id_hz[c]];
 #else
   const float db_x = db_vacuum, db_y = db_vacuum, db_z = db_vacuum;
 #endif
@@ -54,10 +55,13 @@ DEVICE_FN void e_row_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
   const float curl_y = (h_x - hx_zm) * inv_dz - (h_z - mx * hz_xm[k]) * inv_dx;
   const float curl_z = (h_y - mx * hy_xm[k]) * inv_dx - (h_x - my * hx_ym[k]) * inv_dy;
-  const float4 cx = ecoef[id_ex[c]], cy = ecoef[id_ey[c]], cz = ecoef[id_ez[c]];
-  ex[c] = cx.x * ex[c] + cx.y * curl_x;
-  ey[c] = cy.x * ey[c] + cy.y * curl_y;
-  ez[c] = cz.x * ez[c] + cz.y * curl_z;
+  // Scalar gathers from the table, not float4 loads: a loop with a vector-typed load per cell
+  // does not vectorise on CPU compilers ("instruction return type cannot be vectorized").
+  CONSTANT_PTR float* t = (CONSTANT_PTR float*)ecoef;
+  const int ix = 4 * id_ex[c], iy = 4 * id_ey[c], iz = 4 * id_ez[c];
+  ex[c] = t[ix] * ex[c] + t[ix + 1] * curl_x;
+  ey[c] = t[iy] * ey[c] + t[iy + 1] * curl_y;
+  ez[c] = t[iz] * ez[c] + t[iz + 1] * curl_z;
 }
 
 /* The z profile (a, b, cp, cm) at cell k from the rows variant's split table: 8 arrays of nz floats,
@@ -111,7 +115,8 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
   const float curl_y = (h_x - hx_zm) * inv_dz - (h_z - mx * hz_xm[k]) * inv_dx;
   const float curl_z = (h_y - mx * hy_xm[k]) * inv_dx - (h_x - my * hx_ym[k]) * inv_dy;
-  const float r_x = ecoef[id_ex[c]].z, r_y = ecoef[id_ey[c]].z, r_z = ecoef[id_ez[c]].z;
+  CONSTANT_PTR float* t = (CONSTANT_PTR float*)ecoef;  // scalar gathers (see e_row_cell)
+  const float r_x = t[4 * id_ex[c] + 2], r_y = t[4 * id_ey[c] + 2], r_z = t[4 * id_ez[c] + 2];
   const float4 iz_k = z_profile(zs, nz, 0, k), hz_k = z_profile(zs, nz, 1, k);
   // E_u is half-integer along u, integer along v and w (upml.cl).
   upml_step(ex, dx_aux, c, p, curl_x, iy_j, iz_k, hx_i, dt_eps0, r_x);
@@ -163,7 +168,8 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
       for (int k = ka; k < kend; ++k) {
         const int c = row + k;
 #if MAGNETIC
-        const float r_x = hcoef[id_hx[c]].y, r_y = hcoef[id_hy[c]].y, r_z = hcoef[id_hz[c]].y;
+        CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
+        const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
 #else
         const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
 #endif
@@ -174,7 +180,8 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
       if (kb == nz) {
         const int c = row + nz - 1;
 #if MAGNETIC
-        const float r_x = hcoef[id_hx[c]].y, r_y = hcoef[id_hy[c]].y, r_z = hcoef[id_hz[c]].y;
+        CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
+        const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
 #else
         const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
 #endif

@@ -1,8 +1,7 @@
-// UPML helpers shared by every kernel form: the auxiliary index of a PML cell and the update of
-// one component of one cell (docs/EQUATIONS.md, the recursions written out in upml.cl). The tile
-// kernels (update_h.cl / update_e.cl) apply them lane by lane to the lanes of a float4 that lie
-// in a slab; upml.cl, update_fused.cl and update_rows.cl to single cells. Nothing here depends on
-// MAGNETIC, so nvcc compiles it once, outside the per-setting namespaces.
+// UPML helpers shared by the kernel forms that update PML cells (upml.cl, update_fused.cl,
+// update_rows.cl): the auxiliary index of a PML cell and the update of one component of one cell
+// (docs/EQUATIONS.md; upml.cl writes the recursions out). Nothing here depends on MAGNETIC, so
+// nvcc compiles it once, outside the per-setting namespaces.
 #ifndef CLFDTD_UPML_LANES_H
 #define CLFDTD_UPML_LANES_H
 #include "fdtd_common.h"
@@ -28,14 +27,6 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   const float new_aux = pv.x * old_aux + pv.y * scale * curl;
   aux[p] = new_aux;
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
-}
-
-/* Float4 kq holds a PML cell: every lane of a row in an x or y slab, else a lane in a z slab.
-   Padding lanes (k >= nz) are no PML cells: without a high z slab the plain update keeps them
-   zero (their E ids are PEC), and past a slab the lane loops leave them unchanged. */
-DEVICE_FN int any_lane_pml(int row_pml, int kq, int nz, int zlo, int zhi) {
-  const int k0 = 4 * kq;
-  return row_pml || k0 < zlo || (zhi > 0 && k0 + 3 >= nz - zhi);
 }
 
 #endif /* CLFDTD_UPML_LANES_H */

@@ -102,11 +102,9 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   }
   // UPML: a 3D grid per PML box, x along z: up to 64 z cells per block (a z slab is only as
   // thick as its layers), then rows along y to fill about 64 threads (as the OpenCL backend).
-  // The plain variant needs every box, the tile variant the x and y slabs (whole rows; its
-  // kernels take the z-slab lanes); fused and rows update their PML cells themselves.
+  // The fused and rows kernels update their PML cells themselves.
   const bool own_pml = variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows;
   for (const PmlBox& box : own_pml ? std::vector<PmlBox>{} : m_.upml.boxes) {
-    if (variant_ == KernelVariant::Tile && !(box.k0 == 0 && box.k1 == L.nz)) continue;
     CudaPmlBox p;
     p.i0 = box.i0;
     p.j0 = box.j0;
@@ -259,8 +257,7 @@ void CudaBackend::launch_upml(CudaBoxLauncher k, const char* kernel, long s) con
   }
 }
 
-// Patent step 4, one time step: H (then the UPML boxes, plain variant only), E (likewise), then
-// the sources.
+// Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
 void CudaBackend::step(long s) {
   activate();  // cheap; keeps two backends on two devices apart
   const auto& lin = cuda_common_kernels();

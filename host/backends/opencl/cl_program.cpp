@@ -1,7 +1,6 @@
 // Patent step 3: assemble and build the embedded OpenCL program.
 #include "backends/opencl/cl_program.hpp"
 
-#include <cstdlib>
 #include <sstream>
 
 #include "backends/embedded_kernels.hpp"
@@ -90,14 +89,7 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device,
 
 cl::Program build_fdtd_program(const cl::Context& context, const cl::Device& device,
                                const KernelBuildOptions& opt) {
-  // CLFDTD_CL_OPTIONS: extra compiler options for experiments (say -cl-nv-maxrregcount=40 on
-  // NVIDIA); the build log names them with the rest if the build fails.
-  std::string options = fdtd_build_options(opt);
-  if (const char* extra = std::getenv("CLFDTD_CL_OPTIONS"); extra && *extra) {
-    options += ' ';
-    options += extra;
-  }
-  return build_program(context, device, fdtd_program_source(), options);
+  return build_program(context, device, fdtd_program_source(), fdtd_build_options(opt));
 }
 
 }  // namespace clfdtd

@@ -127,9 +127,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
                           round_up(L.nx, wg_[0]));
   }
 
-  // The plain variant leaves every PML box to the per-box kernels (upml.cl), the tile variant
-  // the x and y slabs (whole rows); the other variants update PML cells in the same pass.
-  if (m_.upml.enabled() && (variant_ == KernelVariant::Plain || variant_ == KernelVariant::Tile)) {
+  if (m_.upml.enabled() && !fused && !rows) {  // fused and rows update PML cells themselves
     upml_h_ = cl::Kernel(program_, "upml_h");
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
@@ -159,7 +157,6 @@ void OpenClBackend::plan_box_launches() {
   const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, max_group));
   box_launches_.clear();
   for (const PmlBox& b : m_.upml.boxes) {
-    if (variant_ == KernelVariant::Tile && !(b.k0 == 0 && b.k1 == m_.layout.nz)) continue;
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
@@ -227,8 +224,7 @@ double OpenClBackend::copy_bandwidth() {
   }
 }
 
-// Patent step 4, one time step: H (then the UPML boxes, plain variant only), E (likewise), then
-// the sources.
+// Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
 void OpenClBackend::step(long s) {
   try {
     enqueue(update_h_, global_, local_);

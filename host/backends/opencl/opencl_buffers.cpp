@@ -84,7 +84,7 @@ void OpenClBackend::create_buffers() {
 
   if (m_.upml.enabled()) {
     for (auto& a : aux_) a = zeros(m_.upml.cells * sizeof(float));
-    const auto boxes = pml_box_table(m_.upml);  // tile, fused and rows variants
+    const auto boxes = pml_box_table(m_.upml);  // fused and rows variants
     boxes_ = upload(boxes.data(), boxes.size() * sizeof(std::int32_t));
     const auto zs = z_profile_split(m_.upml);   // rows variant
     z_split_ = upload(zs.data(), zs.size() * sizeof(float));
@@ -153,8 +153,8 @@ void OpenClBackend::bind_arguments() {
   e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
   grid_args(e);
 
-  if (variant_ != KernelVariant::Plain) {
-    // The UPML tail of the kernels that update their PML cells themselves (all but plain); without PML cells nothing reads it, but every argument
+  if (variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows) {
+    // The UPML tail of the fused kernels; without PML cells nothing reads it, but every argument
     // must still be a valid buffer.
     const bool pml = m_.upml.enabled();
     auto buf = [&](const cl::Buffer& b) -> const cl::Buffer& { return pml ? b : placeholder_; };
@@ -169,8 +169,7 @@ void OpenClBackend::bind_arguments() {
     if (variant_ == KernelVariant::Rows) e << buf(z_split_);
   }
 
-  if (m_.upml.enabled() &&
-      (variant_ == KernelVariant::Plain || variant_ == KernelVariant::Tile)) {
+  if (m_.upml.enabled() && variant_ != KernelVariant::Fused && variant_ != KernelVariant::Rows) {
     auto tail = [&](ArgBinder& a, double dt_over) {
       a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp;
     };

@@ -114,7 +114,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     p.nk = box.k1 - box.k0;
     p.aux_offset = static_cast<int>(box.offset);
     if (p.ni <= 0 || p.nj <= 0 || p.nk <= 0) continue;
-    const int lz = std::min(p.nk, 64), ly = std::max(1, std::min(p.nj, 256 / lz));
+    const int lz = std::min(p.nk, 64), ly = std::max(1, std::min(p.nj, 64 / lz));
     const auto g = cuda_block_grid({p.ni, p.nj, p.nk}, {1, ly, lz});
     pml_boxes_.push_back({p, CudaLaunch{dim3(g[0], g[1], g[2]), dim3(lz, ly, 1), s}});
   }

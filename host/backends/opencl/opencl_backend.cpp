@@ -154,7 +154,7 @@ void OpenClBackend::plan_box_launches() {
   const std::size_t max_group =
       std::min(upml_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
                upml_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
-  const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(256, max_group));
+  const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, max_group));
   box_launches_.clear();
   for (const PmlBox& b : m_.upml.boxes) {
     BoxLaunch l;

@@ -74,7 +74,8 @@ private:
   std::array<cl::Buffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
   cl::Buffer boxes_;                    // int[8] per PML box (fused and rows variants)
   cl::Buffer z_split_;                  // z profiles as 8 arrays of nz floats (rows variant)
-  cl::Buffer placeholder_;              // stands in for absent UPML buffers (fused, no PML)
+  // A valid, never-read buffer for the UPML arguments of fused/rows kernels without PML.
+  cl::Buffer placeholder_;
   cl::Buffer src_cells_, src_j_;        // (component, index) per merged source; J[src * steps + s]
   cl::Buffer probe_cells_, probe_batch_, flag_;
   int nsrc_ = 0;

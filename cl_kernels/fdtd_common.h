@@ -44,21 +44,6 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
   return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);
 }
 
-/* The four lanes of float4 kq all lie in z slabs: the whole float4 belongs to the UPML kernels. */
-DEVICE_FN int all_lanes_pml(int kq, int nz, int zlo, int zhi) {
-  const int k0 = 4 * kq;
-  return k0 + 3 < zlo || k0 >= nz - zhi;
-}
-
-/* Lanes of PML cells keep their old value: the UPML kernels own them. */
-DEVICE_FN float4 keep_pml_lanes(float4 updated, float4 old, int kq, int nz, int zlo, int zhi) {
-  const int k0 = 4 * kq;
-  return MAKE_FLOAT4(pml_z(k0, nz, zlo, zhi) ? old.x : updated.x,
-                     pml_z(k0 + 1, nz, zlo, zhi) ? old.y : updated.y,
-                     pml_z(k0 + 2, nz, zlo, zhi) ? old.z : updated.z,
-                     pml_z(k0 + 3, nz, zlo, zhi) ? old.w : updated.w);
-}
-
 /* Coefficient tables hold one float4 per material id:
      E: (ca, cb, inv_eps_r, 0)     H: (db, inv_mu_r, 0, 0)
    COEF4 gathers one field of the table for the four lanes' ids. */

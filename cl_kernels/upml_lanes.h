@@ -29,4 +29,36 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
+/* The tile kernels' z slabs. In the x and y interior the x and y profiles are neutral
+   (a = b = 1, cp = cm = 2), so each component's UPML update there needs the z profile only
+   (upml.cl's recursions with the neutral factors multiplied out), with C the curl bracket and
+   s = -dt/mu0 (H) or dt/eps0 (E), r = 1/mu_r or 1/eps_r:
+     x component:  F = a F + r b s C                      (its auxiliary cancels: none stored)
+     y component:  A' = a A + b s C,  F = F + r (A' - A)
+     z component:  A' = A + s C,      F = F + r (cp A' - cm A) / 2
+   H takes (a, b) at half z and (cp, cm) at integer z, E the other way round (zlanes, per float4
+   kq: H's a b cp cm then E's, each a float4 over the four lanes). Auxiliaries are float4-aligned:
+   float4 kq of row (i, j) is a slab float4 when kq < zq_lo or kq >= zq_hi, and its two
+   auxiliaries sit at ((i - xlo) * nyi + (j - ylo)) * znq + zslab_slot(kq), nyi the interior y
+   extent, znq the slab float4s per row. A lane past nz or between the slabs takes the plain
+   update (pick_zslab_lanes). */
+DEVICE_FN int zslab_slot(int kq, int zq_lo, int zq_hi) {
+  if (kq < zq_lo) return kq;
+  if (kq >= zq_hi) return zq_lo + kq - (zq_hi > zq_lo ? zq_hi : zq_lo);
+  return -1;
+}
+
+DEVICE_FN int zslab_lane(int k, int nz, int zlo, int zhi) {
+  return k < nz && (k < zlo || k >= nz - zhi);
+}
+
+/* Per lane: the UPML value for z-slab cells, the plain one elsewhere. */
+DEVICE_FN float4 pick_zslab_lanes(float4 upml, float4 plain, int kq, int nz, int zlo, int zhi) {
+  const int k0 = 4 * kq;
+  return MAKE_FLOAT4(zslab_lane(k0, nz, zlo, zhi) ? upml.x : plain.x,
+                     zslab_lane(k0 + 1, nz, zlo, zhi) ? upml.y : plain.y,
+                     zslab_lane(k0 + 2, nz, zlo, zhi) ? upml.z : plain.z,
+                     zslab_lane(k0 + 3, nz, zlo, zhi) ? upml.w : plain.w);
+}
+
 #endif /* CLFDTD_UPML_LANES_H */

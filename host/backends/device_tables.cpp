@@ -1,6 +1,7 @@
 // The GPU backends' upload tables: see device_tables.hpp.
 #include "backends/device_tables.hpp"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -46,6 +47,45 @@ std::vector<float> z_profile_split(const UpmlProfile& u) {
   for (const AxisProfile* p : {&u.integer[2], &u.half[2]})
     for (const auto* v : {&p->a, &p->b, &p->cp, &p->cm})
       for (double x : *v) t.push_back(static_cast<float>(x));
+  return t;
+}
+
+bool is_z_slab_box(const PmlBox& b, int nz) { return b.k0 > 0 || b.k1 < nz; }
+
+ZSlabLayout zslab_layout(const SimulationModel& m) {
+  ZSlabLayout z;
+  const auto& L = m.layout;
+  const auto& lay = m.upml.layers;
+  z.zq_hi = L.nz4;
+  for (const auto& b : m.upml.boxes) {
+    if (!is_z_slab_box(b, L.nz)) z.xy_box_cells += b.cells();
+  }
+  if (!m.upml.enabled() || (lay[4] == 0 && lay[5] == 0)) return z;
+  z.nxi = std::max(0, L.nx - lay[0] - lay[1]);
+  z.nyi = std::max(0, L.ny - lay[2] - lay[3]);
+  z.zq_lo = (lay[4] + 3) / 4;
+  z.zq_hi = lay[5] > 0 ? (L.nz - lay[5]) / 4 : L.nz4;
+  z.znq = z.zq_lo + L.nz4 - std::max(z.zq_hi, z.zq_lo);
+  return z;
+}
+
+std::vector<float> zslab_lane_table(const SimulationModel& m) {
+  const auto& L = m.layout;
+  const AxisProfile& in = m.upml.integer[2];
+  const AxisProfile& half = m.upml.half[2];
+  std::vector<float> t(static_cast<std::size_t>(L.nz4) * 32);
+  for (int kq = 0; kq < L.nz4; ++kq) {
+    for (int lane = 0; lane < 4; ++lane) {
+      const int k = 4 * kq + lane;
+      const bool real = k < L.nz;
+      const auto at = [&](const std::vector<double>& v, double neutral) {
+        return static_cast<float>(real ? v[static_cast<std::size_t>(k)] : neutral);
+      };
+      const float vals[8] = {at(half.a, 1), at(half.b, 1), at(in.cp, 2),   at(in.cm, 2),
+                             at(in.a, 1),   at(in.b, 1),   at(half.cp, 2), at(half.cm, 2)};
+      for (int f = 0; f < 8; ++f) t[(static_cast<std::size_t>(kq) * 8 + f) * 4 + lane] = vals[f];
+    }
+  }
   return t;
 }
 

@@ -115,7 +115,9 @@ private:
   std::array<CudaBuffer, 6> fields_;    // Ex..Hz, float4 lanes along z
   std::array<CudaBuffer, 6> ids_;       // uint8 per cell; H ids only when magnetic
   CudaBuffer ecoef_, hcoef_;            // float4 per material id (256 ids)
-  std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz, one float per PML cell
+  std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz per PML cell (tile: x/y boxes only)
+  std::array<CudaBuffer, 4> zaux_;      // tile: the z slabs' By Bz Dy Dz, float4-aligned
+  CudaBuffer zlanes_;                   // tile: per-float4 z profiles (upml_lanes.h)
   std::array<CudaBuffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
   CudaBuffer boxes_, z_split_;          // PML box table, z profiles as 8 arrays (fused, rows)
   CudaBuffer src_cells_, src_j_;        // (component, index) per merged source; J[src*steps + s]

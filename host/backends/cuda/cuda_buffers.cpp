@@ -3,6 +3,7 @@
 // out exactly as the OpenCL backend's (opencl_buffers.cpp), since the kernels are the same.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -119,12 +120,30 @@ void CudaBackend::create_buffers() {
   for (int f = 0; f < 6; ++f) args_.layers[f] = m_.upml.layers[f];
   args_.count4 = L.nx * L.ny * L.nz4;  // < 2^31: SimulationModel::build bounds the padded cells
 
+  const ZSlabLayout z = zslab_layout(m_);
+  args_.zq_lo = z.zq_lo;
+  args_.zq_hi = z.zq_hi;
+  args_.znq = z.znq;
   if (m_.upml.enabled()) {
     static const char* const aux_names[] = {"Dx", "Dy", "Dz", "Bx", "By", "Bz"};
     static const char* const axes = "xyz";
+    // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_ (opencl_buffers.cpp).
+    const bool tile = variant_ == KernelVariant::Tile;
+    const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
     for (int a = 0; a < 6; ++a) {
-      aux_[a] = zeros(m_.upml.cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
+      aux_[a] = zeros(aux_cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
       args_.aux[a] = aux_[a].as<float>();
+    }
+    if (tile && z.enabled()) {
+      static const char* const zaux_names[] = {"By", "Bz", "Dy", "Dz"};
+      for (int a = 0; a < 4; ++a) {
+        zaux_[a] = zeros(z.float4s() * 4 * sizeof(float),
+                         std::string("UPML z-slab auxiliary ") + zaux_names[a]);
+        args_.zaux[a] = zaux_[a].as<float>();
+      }
+      const auto lanes = zslab_lane_table(m_);
+      zlanes_ = upload(lanes.data(), lanes.size() * sizeof(float), "UPML z-slab profiles");
+      args_.zlanes = zlanes_.as<float>();
     }
     for (int a = 0; a < 3; ++a) {
       const auto ti = profile_table(m_.upml.integer[a]), th = profile_table(m_.upml.half[a]);

@@ -32,6 +32,11 @@ struct CudaKernelArgs {
   const int* boxes = nullptr;              // int[8] per PML box (fused and rows variants)
   int nboxes = 0;
   const float* z_split = nullptr;          // z profiles as 8 arrays of nz floats (rows variant)
+  // Tile variant: the z slabs (device_tables.hpp ZSlabLayout): float4 auxiliaries By Bz Dy Dz,
+  // 8 float4 z profiles per float4 kq; no slabs: zq_lo = 0, zq_hi = nz4, null pointers.
+  float* zaux[4] = {};
+  const float* zlanes = nullptr;
+  int zq_lo = 0, zq_hi = 0, znq = 0;
 
   const int* src_cells = nullptr;          // (component, cell index) per merged source
   const float* src_j = nullptr;            // J[src * steps + s]

@@ -10,6 +10,7 @@
 #include "backends/opencl/cl_error.hpp"
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_program.hpp"
+#include "backends/device_tables.hpp"
 #include "backends/tuning_cache.hpp"
 #include "errors.hpp"
 
@@ -157,6 +158,8 @@ void OpenClBackend::plan_box_launches() {
   const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, max_group));
   box_launches_.clear();
   for (const PmlBox& b : m_.upml.boxes) {
+    // The tile kernels update the z slabs themselves (upml_lanes.h).
+    if (variant_ == KernelVariant::Tile && is_z_slab_box(b, m_.layout.nz)) continue;
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};

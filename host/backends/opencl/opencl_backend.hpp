@@ -70,7 +70,12 @@ private:
   std::array<cl::Buffer, 6> fields_;  // Ex..Hz, float4 lanes along z
   std::array<cl::Buffer, 6> ids_;     // uint8 per cell; H ids only when magnetic
   cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
-  std::array<cl::Buffer, 6> aux_;     // Dx Dy Dz Bx By Bz, one float per PML cell
+  // Dx Dy Dz Bx By Bz, one float per PML cell (tile variant: per x/y-box cell only)
+  std::array<cl::Buffer, 6> aux_;
+  // Tile variant: the z slabs' float4-aligned auxiliaries By Bz Dy Dz and per-float4 z profiles
+  // (device_tables.hpp ZSlabLayout, cl_kernels/upml_lanes.h).
+  std::array<cl::Buffer, 4> zaux_;
+  cl::Buffer zlanes_;
   std::array<cl::Buffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
   cl::Buffer boxes_;                    // int[8] per PML box (fused and rows variants)
   cl::Buffer z_split_;                  // z profiles as 8 arrays of nz floats (rows variant)

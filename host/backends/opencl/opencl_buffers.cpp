@@ -1,5 +1,6 @@
 // Patent steps 1-2 / 3: device buffers (sized once, written once, zero-initialised) and kernel
 // arguments (bound once; only the step index and the probe slot change later).
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -83,7 +84,17 @@ void OpenClBackend::create_buffers() {
   if (m_.magnetic) hcoef_ = upload(htab.data(), htab.size() * sizeof(float));
 
   if (m_.upml.enabled()) {
-    for (auto& a : aux_) a = zeros(m_.upml.cells * sizeof(float));
+    // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_; the x/y boxes'
+    // come first in the box layout, so aux_ holds just those (never an empty buffer).
+    const bool tile = variant_ == KernelVariant::Tile;
+    const ZSlabLayout z = zslab_layout(m_);
+    const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
+    for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
+    if (tile && z.enabled()) {
+      for (auto& a : zaux_) a = zeros(z.float4s() * 4 * sizeof(float));
+      const auto lanes = zslab_lane_table(m_);
+      zlanes_ = upload(lanes.data(), lanes.size() * sizeof(float));
+    }
     const auto boxes = pml_box_table(m_.upml);  // fused and rows variants
     boxes_ = upload(boxes.data(), boxes.size() * sizeof(std::int32_t));
     const auto zs = z_profile_split(m_.upml);   // rows variant
@@ -152,6 +163,19 @@ void OpenClBackend::bind_arguments() {
   ArgBinder e(update_e_);
   e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
   grid_args(e);
+
+  if (variant_ == KernelVariant::Tile) {
+    // The z slabs' tail (upml_lanes.h); without them zq_lo = 0, zq_hi = nz4 and nothing reads the
+    // buffers, which must still be valid.
+    const ZSlabLayout z = zslab_layout(m_);
+    auto buf = [&](const cl::Buffer& b) -> const cl::Buffer& {
+      return z.enabled() ? b : placeholder_;
+    };
+    h << buf(zaux_[0]) << buf(zaux_[1]) << buf(zlanes_) << static_cast<cl_float>(g.dt / kMu0)
+      << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi) << static_cast<cl_int>(z.znq);
+    e << buf(zaux_[2]) << buf(zaux_[3]) << buf(zlanes_) << static_cast<cl_float>(g.dt / kEps0)
+      << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi) << static_cast<cl_int>(z.znq);
+  }
 
   if (variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows) {
     // The UPML tail of the fused kernels; without PML cells nothing reads it, but every argument

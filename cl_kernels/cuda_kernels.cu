@@ -1,7 +1,8 @@
 // nvcc's entry point into cl_kernels/: the CUDA backend runs the very kernels the OpenCL backend
 // builds, compiled through compat.h (one source of truth for the update equations). Each .cl
 // file is included inside a C++ namespace, once per setting it is compiled with:
-//   update_plain.cl, upml.cl, update_fused.cl, update_rows.cl   MAGNETIC 0 and 1   m0, m1
+//   update_plain.cl, upml.cl, upml_zslab.cl, update_fused.cl,
+//   update_rows.cl                                                 MAGNETIC 0 and 1   m0, m1
 //   sources.cl, probes.cl, check_finite.cl                         clfdtd_cuda
 //   update_h.cl   per tile shape, MAGNETIC 0 and 1   clfdtd_cuda::tile_<x>_<y>_<z4>::m0, m1
 //   update_e.cl   per tile shape                     clfdtd_cuda::tile_<x>_<y>_<z4>
@@ -31,6 +32,7 @@ namespace m0 {
 #define MAGNETIC 0
 #include "update_plain.cl"
 #include "upml.cl"
+#include "upml_zslab.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
@@ -47,6 +49,7 @@ namespace m1 {
 #define MAGNETIC 1
 #include "update_plain.cl"
 #include "upml.cl"
+#include "upml_zslab.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
@@ -168,6 +171,35 @@ static cudaError_t launch_upml_h(const CudaLaunch& l, const CudaKernelArgs& a,
   return cudaGetLastError();
 }
 
+// The tile variant's z slabs (upml_zslab.cl): float4 fields, uchar4 ids.
+static cudaError_t launch_upml_zslab_h(const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  if (a.magnetic) {
+    m1::upml_zslab_h<<<l.grid, l.block, 0, l.stream>>>(
+        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        cf4(a.field[2]), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]), cf4(a.hcoef), f4(a.zaux[0]),
+        f4(a.zaux[1]), cf4(a.zlanes), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny,
+        a.nz, a.nz4, P[0], P[1], P[2], P[3], P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
+  } else {
+    m0::upml_zslab_h<<<l.grid, l.block, 0, l.stream>>>(
+        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        cf4(a.field[2]), a.db_vacuum, f4(a.zaux[0]), f4(a.zaux[1]), cf4(a.zlanes), a.dt_mu0,
+        a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, P[0], P[1], P[2], P[3],
+        P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
+  }
+  return cudaGetLastError();
+}
+// upml_zslab_e does not depend on MAGNETIC; the m0 copy serves both.
+static cudaError_t launch_upml_zslab_e(const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  m0::upml_zslab_e<<<l.grid, l.block, 0, l.stream>>>(
+      f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
+      cf4(a.field[5]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), f4(a.zaux[2]),
+      f4(a.zaux[3]), cf4(a.zlanes), a.dt_eps0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny,
+      a.nz, a.nz4, P[0], P[1], P[2], P[3], P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
+  return cudaGetLastError();
+}
+
 // upml_e does not depend on MAGNETIC; the m0 copy serves both.
 static cudaError_t launch_upml_e(const CudaLaunch& l, const CudaKernelArgs& a,
                                  const CudaPmlBox& b) {
@@ -238,6 +270,8 @@ const CudaCommonKernels& cuda_common_kernels() {
                                    &launch_update_e_fused,
                                    &launch_upml_h,
                                    &launch_upml_e,
+                                   &launch_upml_zslab_h,
+                                   &launch_upml_zslab_e,
                                    &launch_check_finite,
                                    &launch_add_sources,
                                    &launch_sample_probes,

@@ -10,10 +10,6 @@
 #define CLFDTD_PASTE_NS(x, y, z) tile_##x##_##y##_##z
 #define CLFDTD_TILE_NS(x, y, z) CLFDTD_PASTE_NS(x, y, z)
 
-// The z-slab tail of update_h / update_e (upml_lanes.h): auxiliaries AUX0, AUX0 + 1 of a.zaux.
-#define CLFDTD_ZSLAB_ARGS(AUX0, DT)                                                          \
-  f4(a.zaux[AUX0]), f4(a.zaux[AUX0 + 1]), cf4(a.zlanes), DT, a.zq_lo, a.zq_hi, a.znq
-
 namespace clfdtd_cuda {
 namespace CLFDTD_TILE_NS(TILE_X, TILE_Y, TILE_Z4) {
 
@@ -37,13 +33,13 @@ static cudaError_t launch_update_h(const clfdtd::CudaLaunch& l, const clfdtd::Cu
         f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]), cf4(a.hcoef), a.inv_d[0],
         a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, a.layers[0], a.layers[1], a.layers[2],
-        a.layers[3], a.layers[4], a.layers[5], CLFDTD_ZSLAB_ARGS(0, a.dt_mu0));
+        a.layers[3], a.layers[4], a.layers[5], a.zq_lo, a.zq_hi);
   } else {
     m0::update_h<<<l.grid, l.block, 0, l.stream>>>(
         f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), a.db_vacuum, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz,
         a.nz4, a.layers[0], a.layers[1], a.layers[2], a.layers[3], a.layers[4], a.layers[5],
-        CLFDTD_ZSLAB_ARGS(0, a.dt_mu0));
+        a.zq_lo, a.zq_hi);
   }
   return cudaGetLastError();
 }
@@ -53,14 +49,13 @@ static cudaError_t launch_update_e(const clfdtd::CudaLaunch& l, const clfdtd::Cu
       f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
       cf4(a.field[5]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), a.inv_d[0],
       a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, a.layers[0], a.layers[1], a.layers[2],
-      a.layers[3], a.layers[4], a.layers[5], CLFDTD_ZSLAB_ARGS(2, a.dt_eps0));
+      a.layers[3], a.layers[4], a.layers[5], a.zq_lo, a.zq_hi);
   return cudaGetLastError();
 }
 
 }  // namespace CLFDTD_TILE_NS(TILE_X, TILE_Y, TILE_Z4)
 }  // namespace clfdtd_cuda
 
-#undef CLFDTD_ZSLAB_ARGS
 #undef CLFDTD_TILE_NS
 #undef CLFDTD_PASTE_NS
 #undef TILE_X

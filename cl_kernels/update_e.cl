@@ -16,13 +16,11 @@
 //     edge, zero before index 0 (nothing lies outside the PEC wall);
 //   -z neighbour: shift_down(prev, H) = (prev.w, H.x, H.y, H.z), prev = the preceding float4 from
 //     the tile / global memory / zero before the first float4.
-// Work-items past the grid load zeros, take part in the barrier and store nothing; x/y-slab
-// float4s return early (upml.cl), z-slab float4s in the x/y interior take the UPML update lane by
-// lane here, as in update_h.cl (upml_lanes.h).
+// Work-items past the grid load zeros, take part in the barrier and store nothing; PML float4s
+// return early, as in update_h.cl (x/y slabs: upml.cl, z-slab float4s: upml_zslab.cl).
 //
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
-// tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC); a z-slab cell
-// adds 2 auxiliaries read and written (16 B).
+// tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
@@ -35,9 +33,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
                                CONSTANT_PTR float4* RESTRICT ecoef, float inv_dx, float inv_dy,
                                float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                                int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                               GLOBAL float4* RESTRICT zaux_y, GLOBAL float4* RESTRICT zaux_z,
-                               GLOBAL const float4* RESTRICT zlanes, float dt_eps0, int zq_lo,
-                               int zq_hi, int znq) {
+                               int zq_lo, int zq_hi) {
   LOCAL float4 tile_hx[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hy[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
@@ -55,7 +51,10 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   tile_hz[lx][ly][lz] = h_z;
   LOCAL_BARRIER();
 
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      zslab_slot(kq, zq_lo, zq_hi) >= 0) {
+    return;
+  }
 
   // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
   const int sx = ny * nz4, sy = nz4;
@@ -99,27 +98,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
 
   const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  float4 ex_new = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
-  float4 ey_new = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
-  float4 ez_new = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
-  const int slot = zslab_slot(kq, zq_lo, zq_hi);
-  if (slot >= 0) {  // a z-slab float4: UPML lanes (upml_lanes.h), a b at integer z, cp cm half
-    const int p = ((i - pml_xlo) * (ny - pml_ylo - pml_yhi) + (j - pml_ylo)) * znq + slot;
-    GLOBAL const float4* zp = zlanes + 8 * kq + 4;
-    const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
-    const float4 r_x = COEF4(ecoef, m_x, z), r_y = COEF4(ecoef, m_y, z), r_z = COEF4(ecoef, m_z, z);
-    const float s = dt_eps0;
-    const float4 old_y = zaux_y[p], old_z = zaux_z[p];
-    const float4 new_y = a * old_y + b * (s * curl_y);
-    const float4 new_z = old_z + s * curl_z;
-    zaux_y[p] = new_y;
-    zaux_z[p] = new_z;
-    ex_new = pick_zslab_lanes(a * e_x + r_x * b * (s * curl_x), ex_new, kq, nz, pml_zlo, pml_zhi);
-    ey_new = pick_zslab_lanes(e_y + r_y * (new_y - old_y), ey_new, kq, nz, pml_zlo, pml_zhi);
-    ez_new = pick_zslab_lanes(e_z + r_z * (cp * new_z - cm * old_z) * 0.5f, ez_new, kq, nz,
-                              pml_zlo, pml_zhi);
-  }
-  ex[c] = ex_new;
-  ey[c] = ey_new;
-  ez[c] = ez_new;
+  ex[c] = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
+  ey[c] = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
+  ez[c] = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
 }

@@ -16,14 +16,16 @@
 //   +z neighbour: shift_up(E, next) = (E.y, E.z, E.w, next.x), next = the following float4 from the
 //     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
 // Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
-// take part in the barrier, then store nothing. Float4s in the x/y slabs return early (upml.cl's
-// box launches own them); float4s of the z slabs in the x/y interior are updated here, lane by
-// lane UPML or plain, with float4-aligned auxiliaries (upml_lanes.h): their rows are read and
-// written here anyway, so a z-slab cell costs only its two auxiliaries on top.
+// take part in the barrier, then store nothing. PML cells are left to other kernels and return
+// early: float4s in the x/y slabs to upml.cl's box launches, the float4s holding z-slab cells
+// (kq < zq_lo or kq >= zq_hi, any of their lanes) to upml_zslab.cl, which also updates their
+// plain lanes. Keeping the UPML code out of this kernel keeps its registers (and so its
+// occupancy) those of the plain update: with the z-slab lanes inside, it needed 64 registers
+// (96 in update_e) and lost 15% on every grid (docs/BENCHMARKS.md).
 //
 // Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
 // MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
-// which mostly hit the cache; a z-slab cell adds 2 auxiliaries read and written (16 B).
+// which mostly hit the cache.
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
@@ -40,10 +42,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                               int pml_zlo, int pml_zhi, GLOBAL float4* RESTRICT zaux_y,
-                               GLOBAL float4* RESTRICT zaux_z,
-                               GLOBAL const float4* RESTRICT zlanes, float dt_mu0, int zq_lo,
-                               int zq_hi, int znq) {
+                               int pml_zlo, int pml_zhi, int zq_lo, int zq_hi) {
   LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
@@ -62,7 +61,10 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
+  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
+      zslab_slot(kq, zq_lo, zq_hi) >= 0) {
+    return;
+  }
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).
@@ -116,31 +118,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  float4 hx_new = h_x - db_x * curl_x;
-  float4 hy_new = h_y - db_y * curl_y;
-  float4 hz_new = h_z - db_z * curl_z;
-  const int slot = zslab_slot(kq, zq_lo, zq_hi);
-  if (slot >= 0) {  // a z-slab float4: UPML lanes (upml_lanes.h), a = b at half z, cp cm integer
-    const int p = ((i - pml_xlo) * (ny - pml_ylo - pml_yhi) + (j - pml_ylo)) * znq + slot;
-    GLOBAL const float4* zp = zlanes + 8 * kq;
-    const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
-#if MAGNETIC
-    const float4 r_x = COEF4(hcoef, m_x, y), r_y = COEF4(hcoef, m_y, y), r_z = COEF4(hcoef, m_z, y);
-#else
-    const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
-#endif
-    const float s = -dt_mu0;
-    const float4 old_y = zaux_y[p], old_z = zaux_z[p];
-    const float4 new_y = a * old_y + b * (s * curl_y);
-    const float4 new_z = old_z + s * curl_z;
-    zaux_y[p] = new_y;
-    zaux_z[p] = new_z;
-    hx_new = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), hx_new, kq, nz, pml_zlo, pml_zhi);
-    hy_new = pick_zslab_lanes(h_y + r_y * (new_y - old_y), hy_new, kq, nz, pml_zlo, pml_zhi);
-    hz_new = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, hz_new, kq, nz,
-                              pml_zlo, pml_zhi);
-  }
-  hx[c] = hx_new;
-  hy[c] = hy_new;
-  hz[c] = hz_new;
+  hx[c] = h_x - db_x * curl_x;
+  hy[c] = h_y - db_y * curl_y;
+  hz[c] = h_z - db_z * curl_z;
 }

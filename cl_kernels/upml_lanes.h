@@ -29,7 +29,7 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
-/* The tile kernels' z slabs. In the x and y interior the x and y profiles are neutral
+/* The z slabs of the tile variant (upml_zslab.cl). In the x and y interior the x and y profiles are neutral
    (a = b = 1, cp = cm = 2), so each component's UPML update there needs the z profile only
    (upml.cl's recursions with the neutral factors multiplied out), with C the curl bracket and
    s = -dt/mu0 (H) or dt/eps0 (E), r = 1/mu_r or 1/eps_r:

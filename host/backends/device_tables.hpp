@@ -27,16 +27,15 @@ std::vector<std::int32_t> pml_box_table(const UpmlProfile& u);
 // (the rows variant's loops load them as whole vectors).
 std::vector<float> z_profile_split(const UpmlProfile& u);
 
-// The tile kernels update the z slabs of the x/y interior themselves, with float4-aligned
-// auxiliaries (cl_kernels/upml_lanes.h); the x and y slabs keep the box launches and the box
-// layout. Float4 kq of an interior row is a slab float4 when kq < zq_lo or kq >= zq_hi.
+// The tile variant updates the z slabs of the x/y interior float4-wise (cl_kernels/upml_zslab.cl)
+// with float4-aligned auxiliaries; the x and y slabs keep the box launches and the box layout.
+// Float4 kq of an interior row is a slab float4 when kq < zq_lo or kq >= zq_hi.
 struct ZSlabLayout {
   int zq_lo = 0, zq_hi = 0;  // no slab float4s: zq_lo = 0, zq_hi = nz4
   int znq = 0;               // slab float4s per interior row
   int nxi = 0, nyi = 0;      // x and y interior extents
   std::size_t xy_box_cells = 0;  // PML cells of the x/y boxes (their auxiliaries come first)
   std::size_t float4s() const { return static_cast<std::size_t>(nxi) * nyi * znq; }
-  bool enabled() const { return znq > 0; }
 };
 ZSlabLayout zslab_layout(const SimulationModel& m);
 

@@ -60,6 +60,8 @@ TEST_CASE("cuda kernels: the compiled table") {
   CHECK(static_cast<bool>(c.update_e_plain));
   CHECK(static_cast<bool>(c.upml_h));
   CHECK(static_cast<bool>(c.upml_e));
+  CHECK(static_cast<bool>(c.upml_zslab_h));
+  CHECK(static_cast<bool>(c.upml_zslab_e));
   CHECK(static_cast<bool>(c.add_sources));
   CHECK(static_cast<bool>(c.sample_probes));
   CHECK(static_cast<bool>(c.check_finite));

@@ -122,6 +122,14 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     const auto g = cuda_block_grid({p.ni, p.nj, p.nk}, {1, ly, lz});
     pml_boxes_.push_back({p, CudaLaunch{dim3(g[0], g[1], g[2]), dim3(lz, ly, 1), s}});
   }
+  // The tile variant's z slabs: x = slot (a row's slab float4s), y = j, z = i; ~64 threads.
+  const ZSlabLayout z = zslab_layout(m_);
+  has_zslab_ = variant_ == KernelVariant::Tile && z.float4s() > 0;
+  if (has_zslab_) {
+    const int lz = std::min(z.znq, 64), ly = std::max(1, std::min(z.nyi, 64 / lz));
+    const auto g = cuda_block_grid({z.nxi, z.nyi, z.znq}, {1, ly, lz});
+    zslab_ = CudaLaunch{dim3(g[0], g[1], g[2]), dim3(lz, ly, 1), s};
+  }
   auto linear = [&](std::size_t n) {
     return CudaLaunch{dim3(cuda_linear_blocks(n, kLinearBlock)), dim3(kLinearBlock), s};
   };
@@ -270,9 +278,11 @@ void CudaBackend::step(long s) {
   launch(update_h_, main_,
          fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
   launch_upml(lin.upml_h, "upml_h", s);
+  if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
   launch(update_e_, main_,
          fused ? "update_e_fused" : plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
   launch_upml(lin.upml_e, "upml_e", s);
+  if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
   // J exists for s < steps only; a step past the table adds nothing.
   if (args_.nsrc > 0 && s >= 0 && s < src_steps_) {
     const cudaError_t e = lin.add_sources(src_, args_, static_cast<int>(s));

@@ -126,6 +126,8 @@ private:
 
   CudaKernelArgs args_;
   CudaLaunch main_, src_, probe_, finite_;
+  CudaLaunch zslab_;      // tile variant: upml_zslab_h / _e over the z slabs' float4s
+  bool has_zslab_ = false;
   std::vector<std::pair<CudaPmlBox, CudaLaunch>> pml_boxes_;  // one UPML launch per box
 };
 

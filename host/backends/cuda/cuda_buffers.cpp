@@ -134,7 +134,7 @@ void CudaBackend::create_buffers() {
       aux_[a] = zeros(aux_cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
       args_.aux[a] = aux_[a].as<float>();
     }
-    if (tile && z.enabled()) {
+    if (tile && z.float4s() > 0) {
       static const char* const zaux_names[] = {"By", "Bz", "Dy", "Dz"};
       for (int a = 0; a < 4; ++a) {
         zaux_[a] = zeros(z.float4s() * 4 * sizeof(float),

@@ -32,8 +32,8 @@ struct CudaKernelArgs {
   const int* boxes = nullptr;              // int[8] per PML box (fused and rows variants)
   int nboxes = 0;
   const float* z_split = nullptr;          // z profiles as 8 arrays of nz floats (rows variant)
-  // Tile variant: the z slabs (device_tables.hpp ZSlabLayout): float4 auxiliaries By Bz Dy Dz,
-  // 8 float4 z profiles per float4 kq; no slabs: zq_lo = 0, zq_hi = nz4, null pointers.
+  // Tile variant: the z slabs (device_tables.hpp ZSlabLayout, upml_zslab.cl): float4 auxiliaries
+  // By Bz Dy Dz, 8 float4 z profiles per float4 kq; no slabs: zq_lo = 0, zq_hi = nz4, null.
   float* zaux[4] = {};
   const float* zlanes = nullptr;
   int zq_lo = 0, zq_hi = 0, znq = 0;
@@ -91,6 +91,7 @@ struct CudaCommonKernels {
   CudaLauncher update_h_rows = nullptr, update_e_rows = nullptr;
   CudaLauncher update_h_fused = nullptr, update_e_fused = nullptr;
   CudaBoxLauncher upml_h = nullptr, upml_e = nullptr;
+  CudaLauncher upml_zslab_h = nullptr, upml_zslab_e = nullptr;  // tile variant's z slabs
   CudaLauncher check_finite = nullptr;
   CudaIndexLauncher add_sources = nullptr;    // index = step s
   CudaIndexLauncher sample_probes = nullptr;  // index = batch slot

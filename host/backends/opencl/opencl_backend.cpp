@@ -133,6 +133,23 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
   }
+  const ZSlabLayout z = zslab_layout(m_);
+  zslab_ = tiled && z.float4s() > 0;
+  if (zslab_) {
+    zslab_h_ = cl::Kernel(program_, "upml_zslab_h");
+    zslab_e_ = cl::Kernel(program_, "upml_zslab_e");
+    // dim0 = the slab float4s of one row (contiguous per slab), then rows along y: ~64 items.
+    const std::size_t fit =
+        std::min(zslab_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
+                 zslab_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
+    const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, fit));
+    const std::size_t lz = std::min<std::size_t>(static_cast<std::size_t>(z.znq), target);
+    const std::size_t ly =
+        std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(z.nyi), target / lz));
+    zslab_local_ = cl::NDRange(lz, ly, 1);
+    zslab_global_ = cl::NDRange(round_up(z.znq, lz), round_up(z.nyi, ly),
+                                static_cast<std::size_t>(z.nxi));
+  }
   add_sources_ = cl::Kernel(program_, "add_sources");
   sample_probes_ = cl::Kernel(program_, "sample_probes");
   check_finite_ = cl::Kernel(program_, "check_finite");
@@ -232,8 +249,10 @@ void OpenClBackend::step(long s) {
   try {
     enqueue(update_h_, global_, local_);
     if (!box_launches_.empty()) enqueue_upml(upml_h_);
+    if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
     enqueue(update_e_, global_, local_);
     if (!box_launches_.empty()) enqueue_upml(upml_e_);
+    if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
       add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));

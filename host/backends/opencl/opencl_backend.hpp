@@ -88,6 +88,10 @@ private:
   int nsamples_ = 0;
 
   cl::Kernel update_h_, update_e_, upml_h_, upml_e_, add_sources_, sample_probes_, check_finite_;
+  // Tile variant: the z slabs' float4s (upml_zslab.cl), one launch each for H and E.
+  cl::Kernel zslab_h_, zslab_e_;
+  cl::NDRange zslab_global_, zslab_local_;
+  bool zslab_ = false;
   // One UPML launch per PML box: its 7 box arguments (i0 j0 k0 ni nj nk aux_offset) and range.
   struct BoxLaunch {
     std::array<cl_int, 7> args{};

@@ -90,7 +90,7 @@ void OpenClBackend::create_buffers() {
     const ZSlabLayout z = zslab_layout(m_);
     const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
     for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
-    if (tile && z.enabled()) {
+    if (tile && z.float4s() > 0) {
       for (auto& a : zaux_) a = zeros(z.float4s() * 4 * sizeof(float));
       const auto lanes = zslab_lane_table(m_);
       zlanes_ = upload(lanes.data(), lanes.size() * sizeof(float));
@@ -165,16 +165,31 @@ void OpenClBackend::bind_arguments() {
   grid_args(e);
 
   if (variant_ == KernelVariant::Tile) {
-    // The z slabs' tail (upml_lanes.h); without them zq_lo = 0, zq_hi = nz4 and nothing reads the
-    // buffers, which must still be valid.
+    // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
     const ZSlabLayout z = zslab_layout(m_);
-    auto buf = [&](const cl::Buffer& b) -> const cl::Buffer& {
-      return z.enabled() ? b : placeholder_;
-    };
-    h << buf(zaux_[0]) << buf(zaux_[1]) << buf(zlanes_) << static_cast<cl_float>(g.dt / kMu0)
-      << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi) << static_cast<cl_int>(z.znq);
-    e << buf(zaux_[2]) << buf(zaux_[3]) << buf(zlanes_) << static_cast<cl_float>(g.dt / kEps0)
-      << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi) << static_cast<cl_int>(z.znq);
+    h << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi);
+    e << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi);
+    if (zslab_) {
+      auto zslab_tail = [&](ArgBinder& a, double dt_over) {
+        a << zlanes_ << static_cast<cl_float>(dt_over);
+        grid_args(a);
+        a << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi)
+          << static_cast<cl_int>(z.znq);
+      };
+      ArgBinder zh(zslab_h_);
+      zh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+      if (m_.magnetic) {
+        zh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+      } else {
+        zh << static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
+      }
+      zh << zaux_[0] << zaux_[1];
+      zslab_tail(zh, g.dt / kMu0);
+      ArgBinder ze(zslab_e_);
+      ze << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_
+         << zaux_[2] << zaux_[3];
+      zslab_tail(ze, g.dt / kEps0);
+    }
   }
 
   if (variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows) {

@@ -1,0 +1,133 @@
+// The z slabs of the tile variant: every float4 of the x/y interior that holds a z-slab cell
+// (upml_lanes.h: kq < zq_lo or kq >= zq_hi), one work-item per float4, all four lanes: UPML for
+// the z-slab cells, the plain update (update_h.cl / update_e.cl) for the others (a float4 that
+// straddles the slab's inner face, padding lanes past nz). The tile kernels skip these float4s.
+//
+// Why not upml.cl's box launches: a z-slab box is rows of only zlo (zhi) cells, one work-item per
+// cell, which the H200 ran at half the bandwidth of the x/y boxes (docs/BENCHMARKS.md). Here a
+// row's slab is a few whole float4s, read and written as float4s, with its two auxiliaries per
+// field kind float4-aligned too (By Bz, Dy Dz; the x component needs none in the x/y interior).
+//
+// Range: dimension 0 = slot (0 .. znq-1: the low slab's float4s, then the high slab's), 1 = j - ylo,
+// 2 = i - xlo, over the interior extents nyi x nxi; work-items past them store nothing.
+// Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
+// previous float4 for E (zero before index 0).
+//
+// Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64,
+// 3 x 4 ids when they are read, plus the neighbour float4s (mostly L2 hits).
+#include "fdtd_common.h"
+#include "upml_lanes.h"
+
+/* Slot -> float4 kq of the row (the inverse of zslab_slot). */
+DEVICE_FN int zslab_kq(int slot, int zq_lo, int zq_hi) {
+  return slot < zq_lo ? slot : slot - zq_lo + (zq_hi > zq_lo ? zq_hi : zq_lo);
+}
+
+KERNEL void upml_zslab_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
+                         GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+                         GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
+#if MAGNETIC
+                         GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
+                         GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
+#else
+                         float db_vacuum,
+#endif
+                         GLOBAL float4* RESTRICT aux_y, GLOBAL float4* RESTRICT aux_z,
+                         GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx,
+                         float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
+                         int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
+                         int zq_lo, int zq_hi, int znq) {
+  const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
+  const int nyi = ny - pml_ylo - pml_yhi;
+  if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
+  const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
+  const int c = lane_index(i, j, kq, ny, nz4);
+  const int sx = ny * nz4, sy = nz4;
+
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const float4 ey_xp = i + 1 < nx ? ey[c + sx] : zero4(), ez_xp = i + 1 < nx ? ez[c + sx] : zero4();
+  const float4 ex_yp = j + 1 < ny ? ex[c + sy] : zero4(), ez_yp = j + 1 < ny ? ez[c + sy] : zero4();
+  const float4 ex_zp = shift_up(e_x, kq + 1 < nz4 ? ex[c + 1] : zero4());
+  const float4 ey_zp = shift_up(e_y, kq + 1 < nz4 ? ey[c + 1] : zero4());
+  const float4 curl_x = (ez_yp - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
+  const float4 curl_y = (ex_zp - e_x) * inv_dz - (ez_xp - e_z) * inv_dx;
+  const float4 curl_z = (ey_xp - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
+
+#if MAGNETIC
+  const uchar4 m_x = id_hx[c], m_y = id_hy[c], m_z = id_hz[c];
+  const float4 db_x = COEF4(hcoef, m_x, x), db_y = COEF4(hcoef, m_y, x), db_z = COEF4(hcoef, m_z, x);
+  const float4 r_x = COEF4(hcoef, m_x, y), r_y = COEF4(hcoef, m_y, y), r_z = COEF4(hcoef, m_z, y);
+#else
+  const float4 db_x = MAKE_FLOAT4(db_vacuum, db_vacuum, db_vacuum, db_vacuum), db_y = db_x,
+               db_z = db_x;
+  const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
+#endif
+  // upml_lanes.h: H takes (a, b) at half z, (cp, cm) at integer z.
+  GLOBAL const float4* zp = zlanes + 8 * kq;
+  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
+  const float s = -dt_mu0;
+  const int p = (ii * nyi + jj) * znq + slot;
+  const float4 old_y = aux_y[p], old_z = aux_z[p];
+  const float4 new_y = a * old_y + b * (s * curl_y);
+  const float4 new_z = old_z + s * curl_z;
+  aux_y[p] = new_y;
+  aux_z[p] = new_z;
+
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  hx[c] = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), h_x - db_x * curl_x, kq, nz, pml_zlo,
+                           pml_zhi);
+  hy[c] = pick_zslab_lanes(h_y + r_y * (new_y - old_y), h_y - db_y * curl_y, kq, nz, pml_zlo,
+                           pml_zhi);
+  hz[c] = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, h_z - db_z * curl_z, kq,
+                           nz, pml_zlo, pml_zhi);
+}
+
+KERNEL void upml_zslab_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
+                         GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+                         GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
+                         GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
+                         GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                         GLOBAL float4* RESTRICT aux_y, GLOBAL float4* RESTRICT aux_z,
+                         GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx,
+                         float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
+                         int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
+                         int zq_lo, int zq_hi, int znq) {
+  const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
+  const int nyi = ny - pml_ylo - pml_yhi;
+  if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
+  const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
+  const int c = lane_index(i, j, kq, ny, nz4);
+  const int sx = ny * nz4, sy = nz4;
+
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  const float4 hy_xm = i > 0 ? hy[c - sx] : zero4(), hz_xm = i > 0 ? hz[c - sx] : zero4();
+  const float4 hx_ym = j > 0 ? hx[c - sy] : zero4(), hz_ym = j > 0 ? hz[c - sy] : zero4();
+  const float4 hx_zm = shift_down(kq > 0 ? hx[c - 1] : zero4(), h_x);
+  const float4 hy_zm = shift_down(kq > 0 ? hy[c - 1] : zero4(), h_y);
+  const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
+  const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hz_xm) * inv_dx;
+  const float4 curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
+
+  const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
+  // upml_lanes.h: E takes (a, b) at integer z, (cp, cm) at half z.
+  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
+  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
+  const float s = dt_eps0;
+  const int p = (ii * nyi + jj) * znq + slot;
+  const float4 old_y = aux_y[p], old_z = aux_z[p];
+  const float4 new_y = a * old_y + b * (s * curl_y);
+  const float4 new_z = old_z + s * curl_z;
+  aux_y[p] = new_y;
+  aux_z[p] = new_z;
+
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  ex[c] = pick_zslab_lanes(a * e_x + COEF4(ecoef, m_x, z) * b * (s * curl_x),
+                           COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x, kq, nz,
+                           pml_zlo, pml_zhi);
+  ey[c] = pick_zslab_lanes(e_y + COEF4(ecoef, m_y, z) * (new_y - old_y),
+                           COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y, kq, nz,
+                           pml_zlo, pml_zhi);
+  ez[c] = pick_zslab_lanes(e_z + COEF4(ecoef, m_z, z) * (cp * new_z - cm * old_z) * 0.5f,
+                           COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z, kq, nz,
+                           pml_zlo, pml_zhi);
+}

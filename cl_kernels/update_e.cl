@@ -98,7 +98,11 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
 
   const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex[c] = COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x;
-  ey[c] = COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y;
-  ez[c] = COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z;
+  float4 ca, cb;
+  e_coef4(ecoef, m_x, &ca, &cb);
+  ex[c] = ca * e_x + cb * curl_x;
+  e_coef4(ecoef, m_y, &ca, &cb);
+  ey[c] = ca * e_y + cb * curl_y;
+  e_coef4(ecoef, m_z, &ca, &cb);
+  ez[c] = ca * e_z + cb * curl_z;
 }

@@ -109,9 +109,9 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 
 #if MAGNETIC
   const uchar4 m_x = id_hx[c], m_y = id_hy[c], m_z = id_hz[c];
-  const float4 db_x = COEF4(hcoef, m_x, x);
-  const float4 db_y = COEF4(hcoef, m_y, x);
-  const float4 db_z = COEF4(hcoef, m_z, x);
+  const float4 db_x = h_coef4(hcoef, m_x);
+  const float4 db_y = h_coef4(hcoef, m_y);
+  const float4 db_z = h_coef4(hcoef, m_z);
 #else
   const float4 db_x = MAKE_FLOAT4(db_vacuum, db_vacuum, db_vacuum, db_vacuum);
   const float4 db_y = db_x, db_z = db_x;

@@ -36,6 +36,7 @@ DEVICE_FN int clfdtd_local_size(int d) {
 #define GLOBAL_ID(d) (clfdtd_group_id(d) * clfdtd_local_size(d) + clfdtd_local_id(d))
 
 #define MAKE_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
+#define MAKE_UCHAR4(a, b, c, d) make_uchar4((a), (b), (c), (d))
 #define IS_FINITE(v) isfinite(v)
 #define ATOMIC_OR(p, v) atomicOr((p), (v))
 
@@ -74,6 +75,7 @@ DEVICE_FN float4 operator*(float s, float4 a) {
 #define GLOBAL_ID(d) ((int)get_global_id(d))
 
 #define MAKE_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
+#define MAKE_UCHAR4(a, b, c, d) ((uchar4)((a), (b), (c), (d)))
 #define IS_FINITE(v) isfinite(v)
 #define ATOMIC_OR(p, v) atomic_or((p), (v))
 #endif

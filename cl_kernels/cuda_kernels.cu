@@ -254,7 +254,10 @@ const std::vector<CudaTileKernels>& cuda_tile_kernels() {
                   &clfdtd_cuda::tile_##x##_##y##_##z::launch_update_e,             \
                   {(const void*)&clfdtd_cuda::tile_##x##_##y##_##z::m0::update_h,  \
                    (const void*)&clfdtd_cuda::tile_##x##_##y##_##z::m1::update_h}, \
-                  (const void*)&clfdtd_cuda::tile_##x##_##y##_##z::update_e},
+                  (const void*)&clfdtd_cuda::tile_##x##_##y##_##z::update_e,       \
+                  clfdtd_cuda::tile_##x##_##y##_##z::onepass_launcher(),           \
+                  {clfdtd_cuda::tile_##x##_##y##_##z::onepass_fn(0),               \
+                   clfdtd_cuda::tile_##x##_##y##_##z::onepass_fn(1)}},
   static const std::vector<CudaTileKernels> tiles = {CLFDTD_CUDA_TILE_LIST(CLFDTD_TILE_ENTRY)};
 #undef CLFDTD_TILE_ENTRY
   return tiles;

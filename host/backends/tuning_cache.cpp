@@ -20,6 +20,7 @@ const char* variant_name(KernelVariant v) {
     case KernelVariant::Plain: return "plain";
     case KernelVariant::Rows: return "rows";
     case KernelVariant::Fused: return "fused";
+    case KernelVariant::OnePass: return "onepass";
   }
   return "auto";
 }
@@ -28,7 +29,8 @@ namespace {
 
 std::optional<KernelVariant> variant_from(const std::string& s) {
   for (KernelVariant v :
-       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused})
+       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused,
+        KernelVariant::OnePass})
     if (s == variant_name(v)) return v;
   return std::nullopt;
 }

@@ -45,9 +45,9 @@ int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
 
 KernelVariant parse_variant(const std::string& v) {
   for (KernelVariant k : {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::Plain,
-                          KernelVariant::Rows, KernelVariant::Fused})
+                          KernelVariant::Rows, KernelVariant::Fused, KernelVariant::OnePass})
     if (v == variant_name(k)) return k;
-  throw ConfigError("", 0, "bench --variant", "all, auto, tile, plain, rows or fused, got '" + v + "'");
+  throw ConfigError("", 0, "bench --variant", "all, auto, tile, plain, rows, fused or onepass, got '" + v + "'");
 }
 
 BackendKind parse_backend(const std::string& v) {
@@ -145,7 +145,7 @@ int bench_command(const std::vector<std::string>& args) {
       ("backend", po::value<std::string>()->default_value("opencl"),
        "opencl, cuda, reference, or a comma list")
       ("variant", po::value<std::string>()->default_value("all"),
-       "all (tile, plain, rows, fused), auto, or a comma list of them")
+       "all (tile, plain, rows, fused, onepass), auto, or a comma list of them")
       ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere")
@@ -179,7 +179,8 @@ int bench_command(const std::vector<std::string>& args) {
   std::vector<KernelVariant> variants;
   const std::string vtext = vm["variant"].as<std::string>();
   if (vtext == "all") {
-    variants = {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused};
+    variants = {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused,
+                KernelVariant::OnePass};
   } else {
     for (const auto& v : split_list(vtext)) variants.push_back(parse_variant(v));
   }

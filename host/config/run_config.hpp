@@ -97,7 +97,7 @@ struct OutputConfig {
 enum class BackendKind { OpenCl, Reference, Cuda };
 
 // Kernel forms of the GPU backends (order = device.variant's words).
-enum class KernelVariant { Auto, Tile, Plain, Rows, Fused };
+enum class KernelVariant { Auto, Tile, Plain, Rows, Fused, OnePass };
 
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;

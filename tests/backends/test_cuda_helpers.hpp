@@ -110,7 +110,7 @@ inline void compare_cuda_with_reference(const SimulationModel& m, const DeviceCo
                                         double rel_tol = 1e-4) {
   if (dev.variant == KernelVariant::Auto) {
     for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows,
-                            KernelVariant::Fused}) {
+                            KernelVariant::Fused, KernelVariant::OnePass}) {
       DeviceConfig one = dev;
       one.variant = v;
       compare_cuda_with_reference(m, one, rel_tol);

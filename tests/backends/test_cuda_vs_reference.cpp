@@ -70,6 +70,11 @@ TEST_CASE("cuda vs reference: mixed magnetic UPML model, several block shapes") 
   for (const Shape& s : {Shape{}, wg(8, 3, 5)}) {
     compare_cuda_with_reference(m, cuda_device(KernelVariant::Fused, s));
   }
+  // Onepass: (planes, y, z4) with compiled 1 x y x z4 blocks; 4 planes split x into 6 chunks,
+  // 16 x 8 tiles own 15 x 7 and so cut both y and z.
+  for (const Shape& s : {Shape{}, wg(4, 4, 16), wg(3, 16, 8)}) {
+    compare_cuda_with_reference(m, cuda_device(KernelVariant::OnePass, s));
+  }
 }
 
 TEST_CASE("cuda vs reference: non-magnetic UPML model with vacuum H coefficients") {
@@ -130,6 +135,7 @@ TEST_CASE("cuda vs reference: tiny magnetic UPML model") {
   compare_cuda_with_reference(m, cuda_device(KernelVariant::Tile, wg(1, 4, 32)));
   compare_cuda_with_reference(m, cuda_device(KernelVariant::Plain, wg(2, 4, 2)));
   compare_cuda_with_reference(m, cuda_device(KernelVariant::Rows, wg(2, 4, 1)));
+  compare_cuda_with_reference(m, cuda_device(KernelVariant::OnePass, wg(2, 4, 32)));
 }
 
 #else

@@ -90,13 +90,13 @@ inline FieldError field_error(OpenClBackend& ocl, const ReferenceBackend& ref,
 
 // Runs both engines `steps` steps from the same model, then checks every component and every probe
 // series: max |diff| below rel_tol of that component's (series') max |value|.
-// dev.variant = Auto runs the comparison once per kernel variant (tile, plain, rows, fused), so every
+// dev.variant = Auto runs the comparison once per kernel variant (tile, plain, rows, fused, onepass), so every
 // form is checked on every device whatever auto would pick there.
 inline void compare_with_reference(const SimulationModel& m, const DeviceConfig& dev,
                                    double rel_tol = 1e-4) {
   if (dev.variant == KernelVariant::Auto) {
     for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows,
-                            KernelVariant::Fused}) {
+                            KernelVariant::Fused, KernelVariant::OnePass}) {
       DeviceConfig one = dev;
       one.variant = v;
       compare_with_reference(m, one, rel_tol);

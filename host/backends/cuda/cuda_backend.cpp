@@ -93,7 +93,16 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   const auto& L = m_.layout;
   const cudaStream_t s = stream_.get();
   const auto& b = block_;
-  if (variant_ == KernelVariant::Rows) {  // CUDA x = j, y = i; each thread loops over z
+  if (variant_ == KernelVariant::OnePass) {  // x = z4, y = j: tiles overlap by their halo; z = chunk
+    const int gz = (L.nz4 + b[2] - 2) / (b[2] - 1), gy = (L.ny + b[1] - 2) / (b[1] - 1);
+    const int gx = (L.nx + b[0] - 1) / b[0];
+    if (gy > 65535 || gx > 65535) {
+      throw DeviceError("onepass grid of " + std::to_string(gy) + " x " + std::to_string(gx) +
+                        " blocks exceeds CUDA's 65535 along y or z; use a larger device.workgroup");
+    }
+    main_ = {dim3(gz, gy, gx), dim3(b[2], b[1], 1), s};
+    args_.planes = b[0];
+  } else if (variant_ == KernelVariant::Rows) {  // CUDA x = j, y = i; each thread loops over z
     const auto g = cuda_block_grid({1, L.nx, L.ny}, {1, b[0], b[1]});
     main_ = {dim3(g[0], g[1]), dim3(b[1], b[0]), s};
   } else {  // CUDA x = z (float4s or cells, contiguous), y = j, z = i: OpenCL's dim0, 1, 2
@@ -106,6 +115,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   // thick as its layers), then rows along y to fill about 64 threads (as the OpenCL backend).
   // The fused and rows kernels update their PML cells themselves.
   const bool own_pml = variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows;
+  const bool zslab_form = variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
   for (const PmlBox& box : own_pml ? std::vector<PmlBox>{} : m_.upml.boxes) {
     CudaPmlBox p;
     p.i0 = box.i0;
@@ -116,7 +126,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     p.nk = box.k1 - box.k0;
     p.aux_offset = static_cast<int>(box.offset);
     // The tile kernels update the z slabs themselves (upml_lanes.h).
-    if (variant_ == KernelVariant::Tile && is_z_slab_box(box, L.nz)) continue;
+    if (zslab_form && is_z_slab_box(box, L.nz)) continue;
     if (p.ni <= 0 || p.nj <= 0 || p.nk <= 0) continue;
     const int lz = std::min(p.nk, 64), ly = std::max(1, std::min(p.nj, 64 / lz));
     const auto g = cuda_block_grid({p.ni, p.nj, p.nk}, {1, ly, lz});
@@ -124,7 +134,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   }
   // The tile variant's z slabs: x = slot (a row's slab float4s), y = j, z = i; ~64 threads.
   const ZSlabLayout z = zslab_layout(m_);
-  has_zslab_ = variant_ == KernelVariant::Tile && z.float4s() > 0;
+  has_zslab_ = zslab_form && z.float4s() > 0;
   if (has_zslab_) {
     const int lz = std::min(z.znq, 64), ly = std::max(1, std::min(z.nyi, 64 / lz));
     const auto g = cuda_block_grid({z.nxi, z.nyi, z.znq}, {1, ly, lz});
@@ -203,8 +213,29 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     update_e_ = tile.update_e;
     h_fn = tile.update_h_fn[mag];
     e_fn = tile.update_e_fn;
+  } else if (variant_ == KernelVariant::OnePass) {
+    // (planes, y, z4): the block (z4, y, 1) must be one of the compiled shapes 1 x y x z4.
+    const std::array<int, 3> want = requested ? *requested : kDefaultCudaOnePassBlock;
+    std::string have;
+    for (const auto& t : cuda_tile_kernels()) {
+      if (!t.onepass) continue;
+      have += (have.empty() ? "" : ", ") + std::string("N ") + std::to_string(t.y) + " " +
+              std::to_string(t.z4);
+      if (t.y == want[1] && t.z4 == want[2]) {
+        block_ = {std::clamp(want[0], 1, std::max(1, m_.layout.nx)), t.y, t.z4};
+        update_h_ = t.onepass;
+        h_fn = t.onepass_fn[mag];
+        e_fn = h_fn;
+      }
+    }
+    if (!update_h_) {
+      throw ConfigError("", 0, "device.workgroup",
+                        "for --variant=onepass --backend=cuda one of the compiled shapes (" + have +
+                            "; CLFDTD_CUDA_TILES), got " + shape_text(want));
+    }
   } else {  // a kernel form the CUDA build has no launcher for
-    throw ConfigError("", 0, "device.variant", "auto, tile, plain, rows or fused for --backend=cuda");
+    throw ConfigError("", 0, "device.variant",
+                      "auto, tile, plain, rows, fused or onepass for --backend=cuda");
   }
 
   const std::string where = "finding the CUDA kernels for " + info_.name + " (compute capability " +
@@ -224,7 +255,8 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     block_ = choose_cuda_block(requested, kDefaultCudaRowsBlock, {L.nx, L.ny, 1},
                                kCudaRowsLimits, fit);
   }
-  const int threads = block_[0] * block_[1] * block_[2];
+  const int threads =
+      variant_ == KernelVariant::OnePass ? block_[1] * block_[2] : block_[0] * block_[1] * block_[2];
   if (threads > fit) {
     throw DeviceError("the kernels for the block shape " + shape_text(block_) + " (" +
                       std::to_string(threads) + " threads) allow at most " + std::to_string(fit) +
@@ -241,10 +273,11 @@ std::string CudaBackend::device_description() const {
 }
 
 std::string CudaBackend::kernel_variant() const {
-  const char* name = variant_ == KernelVariant::Plain   ? "plain "
-                     : variant_ == KernelVariant::Rows  ? "rows "
-                     : variant_ == KernelVariant::Fused ? "fused "
-                                                        : "float4-tile ";
+  const char* name = variant_ == KernelVariant::Plain     ? "plain "
+                     : variant_ == KernelVariant::Rows    ? "rows "
+                     : variant_ == KernelVariant::Fused   ? "fused "
+                     : variant_ == KernelVariant::OnePass ? "onepass "
+                                                          : "float4-tile ";
   return name + shape_text(block_) + " (sm_" + std::to_string(binary_version_) + ")" +
          (tuned_ ? " (tuned)" : "");
 }
@@ -275,14 +308,26 @@ void CudaBackend::step(long s) {
   const auto& lin = cuda_common_kernels();
   const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
   const bool fused = variant_ == KernelVariant::Fused;
-  launch(update_h_, main_,
-         fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
-  launch_upml(lin.upml_h, "upml_h", s);
-  if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
-  launch(update_e_, main_,
-         fused ? "update_e_fused" : plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
-  launch_upml(lin.upml_e, "upml_e", s);
-  if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
+  if (variant_ == KernelVariant::OnePass) {
+    // UPML H in place on the current fields, the pass (current -> next), then the fields swap
+    // roles: UPML E in place on the new current ones, then the sources (below).
+    launch_upml(lin.upml_h, "upml_h", s);
+    if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
+    launch(update_h_, main_, "update_onepass", s);
+    std::swap(fields_, fields_next_);
+    for (int c = 0; c < 6; ++c) std::swap(args_.field[c], args_.field_next[c]);
+    launch_upml(lin.upml_e, "upml_e", s);
+    if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
+  } else {
+    launch(update_h_, main_,
+           fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
+    launch_upml(lin.upml_h, "upml_h", s);
+    if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
+    launch(update_e_, main_,
+           fused ? "update_e_fused" : plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
+    launch_upml(lin.upml_e, "upml_e", s);
+    if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
+  }
   // J exists for s < steps only; a step past the table adds nothing.
   if (args_.nsrc > 0 && s >= 0 && s < src_steps_) {
     const cudaError_t e = lin.add_sources(src_, args_, static_cast<int>(s));

@@ -112,7 +112,8 @@ private:
   int binary_version_ = 0;  // machine code the driver runs for update_h (e.g. 90 = sm_90)
   CudaStream stream_;
 
-  std::array<CudaBuffer, 6> fields_;    // Ex..Hz, float4 lanes along z
+  std::array<CudaBuffer, 6> fields_;    // Ex..Hz, float4 lanes along z: the current step's
+  std::array<CudaBuffer, 6> fields_next_;  // onepass: the fields it writes; swapped each step
   std::array<CudaBuffer, 6> ids_;       // uint8 per cell; H ids only when magnetic
   CudaBuffer ecoef_, hcoef_;            // float4 per material id (256 ids)
   std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz per PML cell (tile: x/y boxes only)

@@ -57,7 +57,10 @@ void CudaBackend::check_memory() const {
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo",
              "reading the free memory of " + info_.name);
-  check_cuda_memory(m_.device_bytes(kProbeBatchSteps), free_bytes, total_bytes, info_.name);
+  // onepass keeps a second set of fields (double buffering).
+  const std::size_t extra =
+      variant_ == KernelVariant::OnePass ? 6 * m_.layout.cells() * sizeof(float) : 0;
+  check_cuda_memory(m_.device_bytes(kProbeBatchSteps) + extra, free_bytes, total_bytes, info_.name);
 }
 
 void CudaBackend::create_buffers() {
@@ -82,6 +85,10 @@ void CudaBackend::create_buffers() {
     const std::string name = component_name(static_cast<Component>(c));
     fields_[c] = zeros(cells * sizeof(float), "field " + name);
     args_.field[c] = fields_[c].as<float>();
+    if (variant_ == KernelVariant::OnePass) {
+      fields_next_[c] = zeros(cells * sizeof(float), "second field " + name + " (onepass)");
+      args_.field_next[c] = fields_next_[c].as<float>();
+    }
     if (c < 3 || m_.magnetic) {
       ids_[c] = upload(m_.ids[c].data(), cells, "material ids of " + name);
       args_.id[c] = ids_[c].as<unsigned char>();
@@ -128,7 +135,7 @@ void CudaBackend::create_buffers() {
     static const char* const aux_names[] = {"Dx", "Dy", "Dz", "Bx", "By", "Bz"};
     static const char* const axes = "xyz";
     // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_ (opencl_buffers.cpp).
-    const bool tile = variant_ == KernelVariant::Tile;
+    const bool tile = variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
     const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
     for (int a = 0; a < 6; ++a) {
       aux_[a] = zeros(aux_cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);

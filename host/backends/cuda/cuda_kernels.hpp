@@ -17,6 +17,8 @@ namespace clfdtd {
 // docs/EQUATIONS.md (float4-aligned), tables as in the OpenCL backend (opencl_buffers.cpp).
 struct CudaKernelArgs {
   float* field[6] = {};                    // Ex Ey Ez Hx Hy Hz
+  float* field_next[6] = {};               // onepass: the fields it writes (swapped each step)
+  int planes = 0;                          // onepass: planes along x per block
   const unsigned char* id[6] = {};         // material id per cell; H ids only when magnetic
   const float* ecoef = nullptr;            // float4 per id: (ca, cb, inv_eps_r, 0)
   const float* hcoef = nullptr;            // float4 per id: (db, inv_mu_r, 0, 0); magnetic only
@@ -75,6 +77,9 @@ struct CudaTileKernels {
   CudaLauncher update_h = nullptr, update_e = nullptr;
   const void* update_h_fn[2] = {};  // the __global__ functions (MAGNETIC 0, 1), for attributes
   const void* update_e_fn = nullptr;
+  // update_onepass.cl for the block (z4, y, 1), where x = 1, y >= 2 and z4 >= 2; else null.
+  CudaLauncher onepass = nullptr;
+  const void* onepass_fn[2] = {};  // MAGNETIC 0, 1
 };
 
 // The shapes of this build, in CLFDTD_CUDA_TILES order; the first is the default.

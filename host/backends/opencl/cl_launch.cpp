@@ -47,6 +47,23 @@ std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& req
   return wg;
 }
 
+std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                            const FieldLayout& layout, std::size_t max_group,
+                                            const std::array<std::size_t, 3>& max_items) {
+  std::array<int, 3> wg = requested ? *requested : kDefaultOnePassWorkgroup;
+  wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
+  const int grid[3] = {0, layout.ny + 1, layout.nz4 + 1};
+  for (int a = 1; a < 3; ++a) {
+    const int limit = static_cast<int>(std::min<std::size_t>(max_items[2 - a], 1 << 20));
+    wg[a] = std::max(2, std::min({wg[a], grid[a], limit}));
+  }
+  while (static_cast<std::size_t>(wg[1]) * wg[2] > std::max<std::size_t>(4, max_group)) {
+    int& larger = wg[1] >= wg[2] ? wg[1] : wg[2];
+    larger = std::max(2, (larger + 1) / 2);
+  }
+  return wg;
+}
+
 void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
                          const ClDeviceInfo& device) {
   if (total_bytes > device.global_mem_bytes) {

@@ -36,6 +36,18 @@ std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& req
                                     const std::array<int, 3>& grid, std::size_t max_group,
                                     const std::array<std::size_t, 3>& max_items);
 
+// The onepass variant's work-group (x, y, z4): a group of 8 x 32 work-items (y, z4; one row and
+// one float4 of halo) marching through 64 planes along x.
+constexpr std::array<int, 3> kDefaultOnePassWorkgroup{64, 8, 32};
+
+// Work-group for the onepass kernel: `requested` (default kDefaultOnePassWorkgroup); planes
+// clamped to [1, nx]; y and z4 to [2, n + 1] (the halo makes a tile one larger than it owns) and
+// to the device's limits; then the larger of y and z4 is halved (not below 2) while y * z4
+// exceeds max_group.
+std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                            const FieldLayout& layout, std::size_t max_group,
+                                            const std::array<std::size_t, 3>& max_items);
+
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }

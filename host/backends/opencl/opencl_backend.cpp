@@ -45,10 +45,11 @@ std::string OpenClBackend::device_description() const {
 }
 
 std::string OpenClBackend::kernel_variant() const {
-  const char* name = variant_ == KernelVariant::Plain   ? "plain "
-                     : variant_ == KernelVariant::Rows  ? "rows "
-                     : variant_ == KernelVariant::Fused ? "fused "
-                                                        : "float4-tile ";
+  const char* name = variant_ == KernelVariant::Plain     ? "plain "
+                     : variant_ == KernelVariant::Rows    ? "rows "
+                     : variant_ == KernelVariant::Fused   ? "fused "
+                     : variant_ == KernelVariant::OnePass ? "onepass "
+                                                          : "float4-tile ";
   return std::string(name) + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
          std::to_string(wg_[2]) + (tuned_ ? " (tuned)" : "");
 }
@@ -81,7 +82,8 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
   const bool fused = variant_ == KernelVariant::Fused;
   const bool plain = variant_ == KernelVariant::Plain || fused;  // fused has plain's cell mapping
   const bool rows = variant_ == KernelVariant::Rows;
-  const bool tiled = !plain && !rows;
+  const bool onepass = variant_ == KernelVariant::OnePass;
+  const bool tiled = !plain && !rows && !onepass;
   if (tiled) {
     // Three float4 tiles of the group's cells must fit in local memory.
     const std::size_t local_mem =
@@ -91,7 +93,13 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
 
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
-    if (plain) {
+    if (onepass) {
+      // Six float4 tiles of y x z4 must fit in local memory as well.
+      const std::size_t local_mem =
+          static_cast<std::size_t>(device_.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+      wg_ = choose_onepass_workgroup(requested, L, std::min(max_group, local_mem / (6 * 16)),
+                                     max_items);
+    } else if (plain) {
       wg_ = choose_workgroup(requested, kDefaultPlainWorkgroup, {L.nx, L.ny, L.nz}, max_group,
                              max_items);
     } else if (rows) {
@@ -102,8 +110,18 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
       wg_ = choose_workgroup(requested, L, max_group, max_items);
     }
     // The tile kernels are compiled in every case; for the other forms their tile is 1x1x1.
-    const std::array<int, 3> tile = tiled ? wg_ : std::array<int, 3>{1, 1, 1};
+    // onepass: its own tile is (y, z4); x counts planes, not work-items.
+    const std::array<int, 3> tile = tiled     ? wg_
+                                    : onepass ? std::array<int, 3>{1, wg_[1], wg_[2]}
+                                              : std::array<int, 3>{1, 1, 1};
     program_ = build_fdtd_program(context_, device_, {tile[0], tile[1], tile[2], m_.magnetic});
+    if (onepass) {
+      update_h_ = cl::Kernel(program_, "update_onepass");
+      const std::size_t fit = update_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+      if (static_cast<std::size_t>(wg_[1]) * wg_[2] <= fit || attempt == 4) break;
+      max_group = fit;
+      continue;
+    }
     update_h_ = cl::Kernel(program_, fused   ? "update_h_fused"
                                      : plain ? "update_h_plain"
                                      : rows  ? "update_h_rows"
@@ -119,7 +137,12 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     if (size <= fit || attempt == 4) break;
     max_group = fit;
   }
-  if (rows) {  // dim0 = y, dim1 = x; each work-item loops over z
+  if (onepass) {  // dim0 = z4, dim1 = y: tiles overlapping by their halo; dim2 = chunk of planes
+    local_ = cl::NDRange(wg_[2], wg_[1], 1);
+    global_ = cl::NDRange(static_cast<std::size_t>((L.nz4 + wg_[2] - 2) / (wg_[2] - 1)) * wg_[2],
+                          static_cast<std::size_t>((L.ny + wg_[1] - 2) / (wg_[1] - 1)) * wg_[1],
+                          static_cast<std::size_t>((L.nx + wg_[0] - 1) / wg_[0]));
+  } else if (rows) {  // dim0 = y, dim1 = x; each work-item loops over z
     local_ = cl::NDRange(wg_[1], wg_[0]);
     global_ = cl::NDRange(round_up(L.ny, wg_[1]), round_up(L.nx, wg_[0]));
   } else {  // dim0 = z (contiguous), dim1 = y, dim2 = x
@@ -134,7 +157,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     plan_box_launches();
   }
   const ZSlabLayout z = zslab_layout(m_);
-  zslab_ = tiled && z.float4s() > 0;
+  zslab_ = uses_zslab() && z.float4s() > 0;
   if (zslab_) {
     zslab_h_ = cl::Kernel(program_, "upml_zslab_h");
     zslab_e_ = cl::Kernel(program_, "upml_zslab_e");
@@ -176,7 +199,7 @@ void OpenClBackend::plan_box_launches() {
   box_launches_.clear();
   for (const PmlBox& b : m_.upml.boxes) {
     // The tile kernels update the z slabs themselves (upml_lanes.h).
-    if (variant_ == KernelVariant::Tile && is_z_slab_box(b, m_.layout.nz)) continue;
+    if (uses_zslab() && is_z_slab_box(b, m_.layout.nz)) continue;
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
@@ -247,10 +270,23 @@ double OpenClBackend::copy_bandwidth() {
 // Patent step 4, one time step: H (plain, then UPML), E (plain, then UPML), then the sources.
 void OpenClBackend::step(long s) {
   try {
-    enqueue(update_h_, global_, local_);
-    if (!box_launches_.empty()) enqueue_upml(upml_h_);
-    if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
-    enqueue(update_e_, global_, local_);
+    if (variant_ == KernelVariant::OnePass) {
+      // UPML H in place on the current fields, then the pass (current -> next), then the fields
+      // swap roles and everything is bound to the new current ones: UPML E in place there.
+      if (!box_launches_.empty()) enqueue_upml(upml_h_);
+      if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
+      enqueue(update_h_, global_, local_);
+      std::swap(fields_, fields_next_);
+      bind_arguments();
+      if (m_.energy) {
+        for (cl_uint c = 0; c < 6; ++c) energy_.setArg(c, fields_[c]);
+      }
+    } else {
+      enqueue(update_h_, global_, local_);
+      if (!box_launches_.empty()) enqueue_upml(upml_h_);
+      if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
+      enqueue(update_e_, global_, local_);
+    }
     if (!box_launches_.empty()) enqueue_upml(upml_e_);
     if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
     // J exists for s < steps only; a step past the table adds nothing.

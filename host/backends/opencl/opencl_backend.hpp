@@ -48,6 +48,10 @@ public:
 
 private:
   void check_memory() const;
+  // The tile and onepass variants: z slabs in upml_zslab.cl, x/y slabs in box launches.
+  bool uses_zslab() const {
+    return variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
+  }
   void build_kernels(const DeviceConfig& dev);
   void create_buffers();
   void bind_arguments();
@@ -67,7 +71,8 @@ private:
   std::array<int, 3> wg_{};  // x, y, z4 (tile) or z cells (plain)
   cl::NDRange global_, local_;
 
-  std::array<cl::Buffer, 6> fields_;  // Ex..Hz, float4 lanes along z
+  std::array<cl::Buffer, 6> fields_;  // Ex..Hz, float4 lanes along z: the current step's
+  std::array<cl::Buffer, 6> fields_next_;  // onepass: the fields it writes; swapped each step
   std::array<cl::Buffer, 6> ids_;     // uint8 per cell; H ids only when magnetic
   cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
   // Dx Dy Dz Bx By Bz, one float per PML cell (tile variant: per x/y-box cell only)

@@ -40,13 +40,15 @@ void OpenClBackend::check_memory() const {
   for (int c = 0; c < 6; ++c) {
     buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
   }
+  // onepass keeps a second set of fields (double buffering).
+  const std::size_t extra = variant_ == KernelVariant::OnePass ? 6 * cells * sizeof(float) : 0;
   buffers.push_back({"material ids", cells});
   buffers.push_back({"UPML auxiliary", m_.upml.cells * sizeof(float)});
   std::size_t j_entries = 0;
   for (const auto& s : m_.sources) j_entries += s.j.size();
   buffers.push_back({"source table", j_entries * sizeof(float)});
   buffers.push_back({"probe batch", m_.probes.samples.size() * kProbeBatchSteps * sizeof(float)});
-  check_device_memory(m_.device_bytes(kProbeBatchSteps), buffers, info_);
+  check_device_memory(m_.device_bytes(kProbeBatchSteps) + extra, buffers, info_);
 }
 
 void OpenClBackend::create_buffers() {
@@ -64,6 +66,9 @@ void OpenClBackend::create_buffers() {
   };
 
   for (auto& f : fields_) f = zeros(cells * sizeof(float));
+  if (variant_ == KernelVariant::OnePass) {
+    for (auto& f : fields_next_) f = zeros(cells * sizeof(float));
+  }
   for (int c = 0; c < (m_.magnetic ? 6 : 3); ++c) {
     ids_[c] = upload(m_.ids[c].data(), cells);
   }
@@ -86,7 +91,7 @@ void OpenClBackend::create_buffers() {
   if (m_.upml.enabled()) {
     // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_; the x/y boxes'
     // come first in the box layout, so aux_ holds just those (never an empty buffer).
-    const bool tile = variant_ == KernelVariant::Tile;
+    const bool tile = uses_zslab();
     const ZSlabLayout z = zslab_layout(m_);
     const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
     for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
@@ -143,32 +148,51 @@ void OpenClBackend::bind_arguments() {
   const cl_float inv_dz = static_cast<cl_float>(1 / g.d[2]);
   const cl_int nx = L.nx, ny = L.ny, nz = L.nz, nz4 = L.nz4, nzp = static_cast<cl_int>(L.nzp());
   const auto& lay = m_.upml.layers;
-  // The tile kernels count z in float4s, the plain ones index floats along padded rows.
-  const cl_int nz_units = variant_ == KernelVariant::Tile ? nz4 : nzp;
+  // The tile and onepass kernels count z in float4s, the others index floats along padded rows.
+  const cl_int nz_units = uses_zslab() ? nz4 : nzp;  // tile and onepass: float4s
   auto grid_args = [&](ArgBinder& a) {
     a << inv_dx << inv_dy << inv_dz << nx << ny << nz << nz_units;
     for (int f = 0; f < 6; ++f) a << static_cast<cl_int>(lay[f]);
   };
   const auto& F = fields_;
 
-  ArgBinder h(update_h_);
-  h << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
-  if (m_.magnetic) {
-    h << ids_[3] << ids_[4] << ids_[5] << hcoef_;
-  } else {
-    h << static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
+  const cl_float db_vacuum =
+      static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
+  const ZSlabLayout z = zslab_layout(m_);
+  if (variant_ == KernelVariant::OnePass) {
+    // update_onepass.cl: the current fields in, the next ones out.
+    ArgBinder o(update_h_);
+    for (const auto& f : F) o << f;
+    for (const auto& f : fields_next_) o << f;
+    o << ids_[0] << ids_[1] << ids_[2] << ecoef_;
+    if (m_.magnetic) {
+      o << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+    } else {
+      o << db_vacuum;
+    }
+    grid_args(o);
+    o << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi) << static_cast<cl_int>(wg_[0]);
   }
-  grid_args(h);
-
+  ArgBinder h(update_h_);
   ArgBinder e(update_e_);
-  e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
-  grid_args(e);
+  if (variant_ != KernelVariant::OnePass) {
+    h << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+    if (m_.magnetic) {
+      h << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+    } else {
+      h << db_vacuum;
+    }
+    grid_args(h);
+    e << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_;
+    grid_args(e);
+  }
 
   if (variant_ == KernelVariant::Tile) {
     // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
-    const ZSlabLayout z = zslab_layout(m_);
     h << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi);
     e << static_cast<cl_int>(z.zq_lo) << static_cast<cl_int>(z.zq_hi);
+  }
+  if (uses_zslab()) {
     if (zslab_) {
       auto zslab_tail = [&](ArgBinder& a, double dt_over) {
         a << zlanes_ << static_cast<cl_float>(dt_over);

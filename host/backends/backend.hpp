@@ -68,6 +68,9 @@ public:
   // ("" when there is none): both go into benchmark rows and key the tuning cache.
   virtual bool has_device_timers() const { return false; }
   virtual std::string driver_version() const { return ""; }
+  // True when a step reads and writes each field once (the onepass variant): the roofline
+  // counts its bytes per cell update accordingly (bench/roofline.hpp).
+  virtual bool one_pass() const { return false; }
 
 private:
   [[noreturn]] void energy_unsupported() const {

@@ -83,7 +83,7 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   // environment; otherwise the configure-time revision.
   const char* env_commit = std::getenv("CLFDTD_COMMIT");
   r.commit = env_commit && *env_commit ? env_commit : CLFDTD_COMMIT;
-  r.bytes_per_cell = bytes_per_cell_update(model).mean;
+  r.bytes_per_cell = bytes_per_cell_update(model, backend->one_pass()).mean;
   r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
 
   std::vector<double> times;

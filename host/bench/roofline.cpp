@@ -3,12 +3,13 @@
 
 namespace clfdtd {
 
-CellBytes bytes_per_cell_update(const SimulationModel& m) {
+CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass) {
   const double f = 4;                          // float
   const double h = 3 * f * 3 + (m.magnetic ? 3 : 0);  // read H, read E, write H (+ H ids)
   const double e = 3 * f * 3 + 3;              // read E, read H, write E, E ids
   CellBytes b;
-  b.plain = h + e;
+  // One pass: read E and H, write E and H, the ids.
+  b.plain = one_pass ? 4 * 3 * f + 3 + (m.magnetic ? 3 : 0) : h + e;
   b.pml = b.plain + 6 * 2 * f;                 // D and B: read and written
   const double cells = static_cast<double>(m.grid.cells());
   const double pml = static_cast<double>(m.upml.cells);

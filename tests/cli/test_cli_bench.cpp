@@ -50,6 +50,22 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   CHECK(std::count(csv2.begin(), csv2.end(), '\n') == 1 + 8 + 1);
 }
 
+TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
+  const std::string dir = scratch_dir("bench_onepass");
+  fs::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=3 --problem=pec_cube,vacuum_upml "
+                            "--variant=onepass --json=" + dir + "/b.json");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["variant"].get<std::string>().rfind("onepass ", 0) == 0);
+  // E and H read once and written once, with the E ids: 51 B; PML cells add 48 B of auxiliaries.
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(51));
+  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51);
+  CHECK(rows[1]["bytes_per_cell"].get<double>() < 99);
+}
+
 TEST_CASE("bench: bad options exit 2") {
   CHECK(run_clfdtd("bench --problem=nonsense").code == 2);
   CHECK(run_clfdtd("bench --variant=fast").code == 2);

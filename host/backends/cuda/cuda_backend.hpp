@@ -85,6 +85,7 @@ public:
   double timed_steps(long first, long count) override;
   double copy_bandwidth() override;
   bool has_device_timers() const override { return true; }
+  bool one_pass() const override { return variant_ == KernelVariant::OnePass; }
   std::string driver_version() const override;
 
   const CudaDeviceInfo& device_info() const { return info_; }

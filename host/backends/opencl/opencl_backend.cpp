@@ -28,9 +28,13 @@ OpenClBackend::OpenClBackend(const SimulationModel& m, const DeviceConfig& dev) 
   } catch (const cl::Error& e) {
     throw_device_error(e, "creating an OpenCL context on " + info_.name);
   }
+  try {
+    build_kernels(dev);  // decides the variant, whose memory check_memory() counts
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "building the OpenCL kernels on " + info_.name);
+  }
   check_memory();  // before any allocation, so a too-large model fails with the numbers
   try {
-    build_kernels(dev);
     create_buffers();
     bind_arguments();
     if (m_.energy) setup_energy();

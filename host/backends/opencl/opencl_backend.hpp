@@ -38,6 +38,7 @@ public:
   double timed_steps(long first, long count) override;  // OpenCL profiling timestamps
   double copy_bandwidth() override;                      // clEnqueueCopyBuffer, device-timed
   bool has_device_timers() const override { return true; }
+  bool one_pass() const override { return variant_ == KernelVariant::OnePass; }
   std::string driver_version() const override { return info_.driver; }
 
   const ClDeviceInfo& device_info() const { return info_; }

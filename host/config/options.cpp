@@ -103,9 +103,9 @@ std::vector<OptionSpec> make_table() {
       {"device.select", V::Text, {1}, {}, "", "(best device)",
        "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
        "Alias: --device=X."},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 8 1, onepass 32 4 32",
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 8 1, onepass 8 4 32",
        "Work-group size x y z (> 0); z counts float4s for the tile and onepass variants, cells for plain and fused, 1 for rows; "
-       "for onepass x is the planes one group marches through, and y, z >= 2 include the one-row, one-float4 halo. "
+       "for onepass x is the planes one group marches through and y, z >= 2. "
        "Alias: --workgroup=X."},
       {"device.variant", V::Word, {1}, {"auto", "tile", "plain", "rows", "fused", "onepass"}, "", "auto",
        "OpenCL kernel form: tile = the patent's float4 z lanes with local-memory tiles, plain = "

@@ -93,8 +93,8 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   const auto& L = m_.layout;
   const cudaStream_t s = stream_.get();
   const auto& b = block_;
-  if (variant_ == KernelVariant::OnePass) {  // x = z4, y = j: tiles overlap by their halo; z = chunk
-    const int gz = (L.nz4 + b[2] - 2) / (b[2] - 1), gy = (L.ny + b[1] - 2) / (b[1] - 1);
+  if (variant_ == KernelVariant::OnePass) {  // x = z4, y = j: one block per tile; z = chunk of planes
+    const int gz = (L.nz4 + b[2] - 1) / b[2], gy = (L.ny + b[1] - 1) / b[1];
     const int gx = (L.nx + b[0] - 1) / b[0];
     if (gy > 65535 || gx > 65535) {
       throw DeviceError("onepass grid of " + std::to_string(gy) + " x " + std::to_string(gx) +

@@ -52,7 +52,7 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
                                             const std::array<std::size_t, 3>& max_items) {
   std::array<int, 3> wg = requested ? *requested : kDefaultOnePassWorkgroup;
   wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
-  const int grid[3] = {0, layout.ny + 1, layout.nz4 + 1};
+  const int grid[3] = {0, std::max(2, layout.ny), std::max(2, layout.nz4)};
   for (int a = 1; a < 3; ++a) {
     const int limit = static_cast<int>(std::min<std::size_t>(max_items[2 - a], 1 << 20));
     wg[a] = std::max(2, std::min({wg[a], grid[a], limit}));

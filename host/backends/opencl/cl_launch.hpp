@@ -36,14 +36,13 @@ std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& req
                                     const std::array<int, 3>& grid, std::size_t max_group,
                                     const std::array<std::size_t, 3>& max_items);
 
-// The onepass variant's work-group (x, y, z4): a group of 4 x 32 work-items (y, z4; one row and
-// one float4 of halo) marching through 32 planes along x: the fastest measured on the H200
-// (docs/BENCHMARKS.md; more, smaller groups keep more loads in flight than long marches).
-constexpr std::array<int, 3> kDefaultOnePassWorkgroup{32, 4, 32};
+// The onepass variant's work-group (x, y, z4): a group of 4 x 32 work-items (y, z4) marching
+// through 8 planes along x: the fastest measured on the H200 (docs/BENCHMARKS.md; more, smaller
+// groups keep more loads in flight than long marches).
+constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 4, 32};
 
 // Work-group for the onepass kernel: `requested` (default kDefaultOnePassWorkgroup); planes
-// clamped to [1, nx]; y and z4 to [2, n + 1] (the halo makes a tile one larger than it owns) and
-// to the device's limits; then the larger of y and z4 is halved (not below 2) while y * z4
+// clamped to [1, nx]; y and z4 to [2, max(2, n)] and to the device's limits; then the larger of y and z4 is halved (not below 2) while y * z4
 // exceeds max_group.
 std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
                                             const FieldLayout& layout, std::size_t max_group,

@@ -141,10 +141,9 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     if (size <= fit || attempt == 4) break;
     max_group = fit;
   }
-  if (onepass) {  // dim0 = z4, dim1 = y: tiles overlapping by their halo; dim2 = chunk of planes
+  if (onepass) {  // dim0 = z4, dim1 = y: one group per y x z4 tile; dim2 = chunk of planes
     local_ = cl::NDRange(wg_[2], wg_[1], 1);
-    global_ = cl::NDRange(static_cast<std::size_t>((L.nz4 + wg_[2] - 2) / (wg_[2] - 1)) * wg_[2],
-                          static_cast<std::size_t>((L.ny + wg_[1] - 2) / (wg_[1] - 1)) * wg_[1],
+    global_ = cl::NDRange(round_up(L.nz4, wg_[2]), round_up(L.ny, wg_[1]),
                           static_cast<std::size_t>((L.nx + wg_[0] - 1) / wg_[0]));
   } else if (rows) {  // dim0 = y, dim1 = x; each work-item loops over z
     local_ = cl::NDRange(wg_[1], wg_[0]);

@@ -33,6 +33,15 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
+// The first line of `s` without surrounding blanks: a revision named through the environment
+// (e.g. `git describe` output pasted with its trailing newline, or a multi-line message) must
+// stay one CSV field on one line.
+std::string first_line(const std::string& s) {
+  const std::string line = s.substr(0, s.find_first_of("\r\n"));
+  const auto b = line.find_first_not_of(" \t");
+  return b == std::string::npos ? "" : line.substr(b, line.find_last_not_of(" \t") - b + 1);
+}
+
 // The output-cost problems time what a user's run pays: the time loop with its read-backs, the
 // probe batches and the snapshot written as a .vti file (into a scratch folder removed after).
 class ScratchSink final : public LoopSink {
@@ -82,7 +91,8 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   // A build outside a git checkout (a copy on a lent machine) names its revision through the
   // environment; otherwise the configure-time revision.
   const char* env_commit = std::getenv("CLFDTD_COMMIT");
-  r.commit = env_commit && *env_commit ? env_commit : CLFDTD_COMMIT;
+  r.commit = first_line(env_commit ? env_commit : "");
+  if (r.commit.empty()) r.commit = CLFDTD_COMMIT;
   r.bytes_per_cell = bytes_per_cell_update(model, backend->one_pass()).mean;
   r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
 
@@ -137,8 +147,11 @@ std::string bench_csv_header() {
 }
 
 namespace {
+// RFC 4180: a field with a comma, double quote or line break is quoted, its quotes doubled. Every
+// text column goes through it (device descriptions hold commas; the commit comes from the
+// environment), so a row always has the header's column count; the numbers never need it.
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return q + "\"";
@@ -148,11 +161,11 @@ std::string csv_field(const std::string& s) {
 std::string bench_csv_row(const BenchRow& r) {
   std::ostringstream os;
   os.precision(6);
-  os << csv_field(r.device) << ',' << csv_field(r.driver) << ',' << r.backend << ','
-     << csv_field(r.variant) << ',' << r.problem << ',' << r.n << ',' << r.cells << ','
+  os << csv_field(r.device) << ',' << csv_field(r.driver) << ',' << csv_field(r.backend) << ','
+     << csv_field(r.variant) << ',' << csv_field(r.problem) << ',' << r.n << ',' << r.cells << ','
      << r.pml_cells << ',' << r.steps << ',' << r.repeats << ',' << r.seconds << ','
      << r.gcells_per_s << ',' << r.bytes_per_cell << ',' << r.achieved_gbs << ',' << r.copy_gbs
-     << ',' << r.roofline_ratio << ',' << r.timer << ',' << r.commit;
+     << ',' << r.roofline_ratio << ',' << csv_field(r.timer) << ',' << csv_field(r.commit);
   return os.str();
 }
 

@@ -27,7 +27,8 @@ std::string mib(std::size_t bytes) {
   return buf;
 }
 
-// Patent steps 1-1-1..1-1-3 as derived: what the user should check before a long run.
+// Patent steps 1-1-1..1-1-3 as derived: what the user should check before a long run (the device
+// memory follows once the backend has chosen its kernel variant).
 void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   const auto& g = m.grid;
   std::printf("model      %s\n", cfg.source_file.empty() ? "(command line)" : cfg.source_file.c_str());
@@ -37,7 +38,6 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
               g.dt / g.courant_limit_dt(), g.steps, g.dt * static_cast<double>(g.steps));
   if (m.upml.enabled())
     std::printf("upml       %zu PML cells with auxiliary fields\n", m.upml.cells);
-  std::printf("memory     %s on the device\n", mib(m.device_bytes(256)).c_str());
   std::fflush(stdout);
 }
 
@@ -53,6 +53,12 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   std::unique_ptr<Backend> backend = make_backend(model, cfg.device);
   std::printf("device     %s [%s, %s]\n", backend->device_description().c_str(),
               backend->name().c_str(), backend->kernel_variant().c_str());
+  // Counted once the backend exists: only it knows the variant (device.variant = auto may take
+  // a tuned onepass from the tuning cache), and onepass doubles the field memory. A model too
+  // large for the device never gets here; the backend's refusal names the bytes needed.
+  const std::size_t device_bytes =
+      model.device_bytes(backend->probe_batch_steps(), backend->one_pass());
+  std::printf("memory     %s on the device\n", mib(device_bytes).c_str());
   if (!model.snapshot_steps.empty() && !vtk_available())
     std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");
   std::fflush(stdout);
@@ -65,7 +71,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   report.device = backend->device_description();
   report.kernel_variant = backend->kernel_variant();
   report.model_file = cfg.source_file;
-  report.device_bytes = model.device_bytes(backend->probe_batch_steps());
+  report.device_bytes = device_bytes;
 
   // Patent step 4: the time loop.
   LoopResult result;

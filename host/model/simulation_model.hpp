@@ -38,8 +38,9 @@ struct SimulationModel {
 
   // Bytes a GPU backend allocates: 6 float fields, the id arrays, UPML auxiliaries (6 floats per
   // PML cell), coefficient/profile tables, source and probe buffers (and, with energy, a copy of
-  // H plus the energy partial sums).
-  std::size_t device_bytes(int probe_batch_steps) const;
+  // H plus the energy partial sums). one_pass: the onepass kernel variant double-buffers the
+  // fields, a second set of 6 (Backend::one_pass() says whether the chosen variant is onepass).
+  std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;
 };
 
 // Work-groups of the device energy reduction at most; each writes 3 partial sums per sample.

@@ -1,12 +1,15 @@
 // End-to-end: `clfdtd bench` writes its table, CSV and JSON; --tune stores a winner that a later
 // `clfdtd run` with device.variant = auto picks up. Sizes are tiny: this checks the plumbing, not
-// speed (timed assertions do not belong in tests).
+// speed (timed assertions do not belong in tests). The CSV row writer is also checked directly.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "bench/bench_runner.hpp"
 #include "cli_helpers.hpp"
 
 using namespace clfdtd_test;
@@ -14,7 +17,62 @@ namespace fs = std::filesystem;
 
 namespace {
 bool no_opencl(const Ran& r) { return r.out.find("no OpenCL device") != std::string::npos; }
+
+// The fields of one RFC 4180 record (quoted fields may hold commas, doubled quotes, line breaks).
+std::vector<std::string> csv_fields(const std::string& record) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < record.size(); ++i) {
+    const char ch = record[i];
+    if (quoted && ch == '"' && i + 1 < record.size() && record[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += ch;
+    }
+  }
+  return fields;
+}
 }  // namespace
+
+TEST_CASE("bench CSV rows quote every text field, so each row keeps the header's columns") {
+  clfdtd::BenchRow r;
+  r.device = "GPU \"A\", rev 2 (Platform, OpenCL 3.0)";
+  r.driver = "1.2, beta";
+  r.backend = "opencl";
+  r.variant = "float4-tile 2x4x16";
+  r.problem = "pec_cube";
+  r.timer = "device";
+  r.commit = "abc1234, \"dirty\"";
+  const auto header = csv_fields(clfdtd::bench_csv_header());
+  const auto row = csv_fields(clfdtd::bench_csv_row(r));
+  REQUIRE(row.size() == header.size());
+  CHECK(row.front() == r.device);
+  CHECK(row[1] == r.driver);
+  CHECK(row.back() == r.commit);
+}
+
+TEST_CASE("bench: a CLFDTD_COMMIT with line breaks and commas stays one CSV field on one line") {
+  const std::string dir = scratch_dir("bench_commit");
+  fs::create_directories(dir);
+  ::setenv("CLFDTD_COMMIT", "  abc1234, dirty \nsecond line, more\n", 1);
+  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=pec_cube --variant=rows "
+                            "--csv=" + dir + "/b.csv --json=" + dir + "/b.json");
+  ::unsetenv("CLFDTD_COMMIT");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const std::string csv = read_text(dir + "/b.csv");
+  REQUIRE(std::count(csv.begin(), csv.end(), '\n') == 2);  // header and one row
+  const std::string row = csv.substr(csv.find('\n') + 1, csv.size() - csv.find('\n') - 2);
+  const auto fields = csv_fields(row);
+  REQUIRE(fields.size() == csv_fields(clfdtd::bench_csv_header()).size());
+  CHECK(fields.back() == "abc1234, dirty");  // the first line, trimmed
+  CHECK(nlohmann::json::parse(read_text(dir + "/b.json"))[0]["commit"] == "abc1234, dirty");
+}
 
 TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   const std::string dir = scratch_dir("bench");

@@ -84,3 +84,26 @@ TEST_CASE("non-finite fields stop the run with exit 3 and keep the outputs") {
   CHECK(fs::exists(dir + "/run.json"));
   CHECK(fs::exists(dir + "/probes.csv"));
 }
+
+TEST_CASE("run prints and reports the onepass variant's doubled field memory") {
+  auto run = [](const std::string& variant) {
+    const std::string dir = scratch_dir("memory_" + variant);
+    const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=" + variant +
+                              " --output.dir=" + dir + " --quiet");
+    CHECK_MESSAGE(r.code == 0, r.out);
+    const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+    const auto bytes = report["device_bytes"].get<unsigned long long>();
+    // The estimate printed before the time loop is the number the report keeps.
+    CHECK_MESSAGE(r.out.find("memory     " + std::to_string(bytes) + " bytes") != std::string::npos,
+                  r.out);
+    return std::make_pair(bytes, report["cells"]);
+  };
+  const auto [tile_bytes, n] = run("tile");
+  const auto [onepass_bytes, n2] = run("onepass");
+  REQUIRE(n == n2);
+  // onepass double-buffers Ex..Hz: six more float arrays of the z-padded layout (float4 lanes).
+  const unsigned long long padded =
+      n[0].get<unsigned long long>() * n[1].get<unsigned long long>() *
+      ((n[2].get<unsigned long long>() + 3) / 4 * 4);
+  CHECK(onepass_bytes - tile_bytes == 6 * padded * sizeof(float));
+}

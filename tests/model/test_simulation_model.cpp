@@ -176,3 +176,10 @@ TEST_CASE("device_bytes counts fields, ids, auxiliaries and probe batches") {
   const SimulationModel mag = SimulationModel::build(cfg);
   CHECK(mag.device_bytes(0) - probed.device_bytes(0) == 3 * cells + 5 * 4);
 }
+
+TEST_CASE("device_bytes counts the onepass variant's second set of fields") {
+  const SimulationModel m = SimulationModel::build(base_config());
+  // Six more float arrays of the padded layout, as the backends' check_memory adds for onepass.
+  CHECK(m.device_bytes(256, true) - m.device_bytes(256) == 6 * m.layout.cells() * sizeof(float));
+  CHECK(m.device_bytes(256, false) == m.device_bytes(256));
+}

@@ -1,7 +1,7 @@
 // nvcc's entry point into cl_kernels/: the CUDA backend runs the very kernels the OpenCL backend
 // builds, compiled through compat.h (one source of truth for the update equations). Each .cl
 // file is included inside a C++ namespace, once per setting it is compiled with:
-//   update_plain.cl, upml.cl, upml_zslab.cl, update_fused.cl,
+//   update_plain.cl, upml.cl, upml_zslab.cl, upml_xy4.cl, update_fused.cl,
 //   update_rows.cl                                                 MAGNETIC 0 and 1   m0, m1
 //   sources.cl, probes.cl, check_finite.cl                         clfdtd_cuda
 //   update_h.cl   per tile shape, MAGNETIC 0 and 1   clfdtd_cuda::tile_<x>_<y>_<z4>::m0, m1
@@ -33,6 +33,7 @@ namespace m0 {
 #include "update_plain.cl"
 #include "upml.cl"
 #include "upml_zslab.cl"
+#include "upml_xy4.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
@@ -50,6 +51,7 @@ namespace m1 {
 #include "update_plain.cl"
 #include "upml.cl"
 #include "upml_zslab.cl"
+#include "upml_xy4.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
@@ -189,6 +191,38 @@ static cudaError_t launch_upml_zslab_h(const CudaLaunch& l, const CudaKernelArgs
   }
   return cudaGetLastError();
 }
+// The tile and onepass variants' x/y slabs (upml_xy4.cl): float4 fields and auxiliaries.
+static cudaError_t launch_upml_xy4_h(const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  const auto& Q = a.profile;
+  if (a.magnetic) {
+    m1::upml_xy4_h<<<l.grid, l.block, 0, l.stream>>>(
+        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        cf4(a.field[2]), f4(a.aux[3]), f4(a.aux[4]), f4(a.aux[5]), cf4(Q[0]), cf4(Q[1]),
+        cf4(Q[3]), cf4(Q[4]), cf4(a.zlanes), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]),
+        cf4(a.hcoef), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz4, P[0],
+        P[1], P[2], P[3], a.xy_rows);
+  } else {
+    m0::upml_xy4_h<<<l.grid, l.block, 0, l.stream>>>(
+        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        cf4(a.field[2]), f4(a.aux[3]), f4(a.aux[4]), f4(a.aux[5]), cf4(Q[0]), cf4(Q[1]),
+        cf4(Q[3]), cf4(Q[4]), cf4(a.zlanes), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx,
+        a.ny, a.nz4, P[0], P[1], P[2], P[3], a.xy_rows);
+  }
+  return cudaGetLastError();
+}
+// upml_xy4_e does not depend on MAGNETIC; the m0 copy serves both.
+static cudaError_t launch_upml_xy4_e(const CudaLaunch& l, const CudaKernelArgs& a) {
+  const int* P = a.layers;
+  const auto& Q = a.profile;
+  m0::upml_xy4_e<<<l.grid, l.block, 0, l.stream>>>(
+      f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
+      cf4(a.field[5]), f4(a.aux[0]), f4(a.aux[1]), f4(a.aux[2]), cf4(Q[0]), cf4(Q[1]), cf4(Q[3]),
+      cf4(Q[4]), cf4(a.zlanes), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), a.dt_eps0,
+      a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz4, P[0], P[1], P[2], P[3], a.xy_rows);
+  return cudaGetLastError();
+}
+
 // upml_zslab_e does not depend on MAGNETIC; the m0 copy serves both.
 static cudaError_t launch_upml_zslab_e(const CudaLaunch& l, const CudaKernelArgs& a) {
   const int* P = a.layers;
@@ -275,6 +309,8 @@ const CudaCommonKernels& cuda_common_kernels() {
                                    &launch_upml_e,
                                    &launch_upml_zslab_h,
                                    &launch_upml_zslab_e,
+                                   &launch_upml_xy4_h,
+                                   &launch_upml_xy4_e,
                                    &launch_check_finite,
                                    &launch_add_sources,
                                    &launch_sample_probes,

@@ -17,7 +17,7 @@
 //     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
 // Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
 // take part in the barrier, then store nothing. PML cells are left to other kernels and return
-// early: float4s in the x/y slabs to upml.cl's box launches, the float4s holding z-slab cells
+// early: float4s in the x/y slabs to upml_xy4.cl, the float4s holding z-slab cells
 // (kq < zq_lo or kq >= zq_hi, any of their lanes) to upml_zslab.cl, which also updates their
 // plain lanes. Keeping the UPML code out of this kernel keeps its registers (and so its
 // occupancy) those of the plain update: with the z-slab lanes inside, it needed 64 registers

@@ -15,11 +15,12 @@
 // the work-item's own result of the previous plane; the first plane of a chunk is preceded by one
 // plane that is computed, not stored.
 //
-// PML cells: the UPML kernels run in place on the input buffers before this pass for H (upml.cl on
-// the x/y slabs, upml_zslab.cl on the z-slab float4s, as in the tile variant), so their H_new is
-// what this kernel reads there; it copies them to the output and also copies E of those cells,
-// which the UPML E kernels then update in place in the output buffers after this pass. Sources are
-// added after that, as in the other variants.
+// PML cells: the UPML kernels run in place on the input buffers before this pass for H
+// (upml_xy4.cl on the x/y slabs, upml_zslab.cl on the z-slab float4s, as in the tile variant), so
+// their H_new is what this kernel reads there; it copies them to the output and also copies E of
+// those cells, which the UPML E kernels then update in place in the output buffers after this
+// pass. Sources are added after that, as in the other variants. (Updating E of the PML cells in
+// this pass instead raised its registers and cost 12% on pec_cube on the H200: docs/BENCHMARKS.md.)
 //
 // Neighbours past the high end (H) and before index 0 (E) are zero, as in the tile kernels; so are
 // the tail work-items outside the grid.

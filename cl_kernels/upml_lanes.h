@@ -61,4 +61,29 @@ DEVICE_FN float4 pick_zslab_lanes(float4 upml, float4 plain, int kq, int nz, int
                      zslab_lane(k0 + 3, nz, zlo, zhi) ? upml.w : plain.w);
 }
 
+/* The x and y slabs of the tile and onepass variants (upml_xy4.cl) as whole rows (i, j): first the
+   xlo x ny rows of the low x slab, then the xhi x ny of the high one, then for each plane between
+   them its ylo + yhi y-slab rows. Row r -> (i, j); the auxiliaries of float4 kq of row r sit at
+   r * nz4 + kq (device_tables.hpp xy_pml_rows counts the rows). */
+DEVICE_FN void xy_pml_cell(int r, int nx, int ny, int xlo, int xhi, int ylo, int yhi, int* i,
+                           int* j) {
+  if (r < xlo * ny) {
+    *i = r / ny;
+    *j = r - *i * ny;
+    return;
+  }
+  r -= xlo * ny;
+  if (r < xhi * ny) {
+    const int q = r / ny;
+    *i = nx - xhi + q;
+    *j = r - q * ny;
+    return;
+  }
+  r -= xhi * ny;
+  const int w = ylo + yhi;  /* > 0: there are rows left only when the y slabs exist */
+  const int q = r / w, jr = r - q * w;
+  *i = xlo + q;
+  *j = jr < ylo ? jr : ny - yhi + (jr - ylo);
+}
+
 #endif /* CLFDTD_UPML_LANES_H */

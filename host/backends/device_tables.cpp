@@ -50,16 +50,11 @@ std::vector<float> z_profile_split(const UpmlProfile& u) {
   return t;
 }
 
-bool is_z_slab_box(const PmlBox& b, int nz) { return b.k0 > 0 || b.k1 < nz; }
-
 ZSlabLayout zslab_layout(const SimulationModel& m) {
   ZSlabLayout z;
   const auto& L = m.layout;
   const auto& lay = m.upml.layers;
   z.zq_hi = L.nz4;
-  for (const auto& b : m.upml.boxes) {
-    if (!is_z_slab_box(b, L.nz)) z.xy_box_cells += b.cells();
-  }
   if (!m.upml.enabled() || (lay[4] == 0 && lay[5] == 0)) return z;
   z.nxi = std::max(0, L.nx - lay[0] - lay[1]);
   z.nyi = std::max(0, L.ny - lay[2] - lay[3]);
@@ -67,6 +62,14 @@ ZSlabLayout zslab_layout(const SimulationModel& m) {
   z.zq_hi = lay[5] > 0 ? (L.nz - lay[5]) / 4 : L.nz4;
   z.znq = z.zq_lo + L.nz4 - std::max(z.zq_hi, z.zq_lo);
   return z;
+}
+
+std::size_t xy_pml_rows(const SimulationModel& m) {
+  if (!m.upml.enabled()) return 0;
+  const auto& L = m.layout;
+  const auto& lay = m.upml.layers;
+  const std::size_t inner = static_cast<std::size_t>(std::max(0, L.nx - lay[0] - lay[1]));
+  return static_cast<std::size_t>(lay[0] + lay[1]) * L.ny + inner * (lay[2] + lay[3]);
 }
 
 std::vector<float> zslab_lane_table(const SimulationModel& m) {

@@ -27,20 +27,22 @@ std::vector<std::int32_t> pml_box_table(const UpmlProfile& u);
 // (the rows variant's loops load them as whole vectors).
 std::vector<float> z_profile_split(const UpmlProfile& u);
 
-// The tile variant updates the z slabs of the x/y interior float4-wise (cl_kernels/upml_zslab.cl)
-// with float4-aligned auxiliaries; the x and y slabs keep the box launches and the box layout.
+// The tile and onepass variants update the z slabs of the x/y interior float4-wise
+// (cl_kernels/upml_zslab.cl) with float4-aligned auxiliaries, the x and y slabs as float4 rows
+// (upml_xy4.cl, xy_pml_rows below).
 // Float4 kq of an interior row is a slab float4 when kq < zq_lo or kq >= zq_hi.
 struct ZSlabLayout {
   int zq_lo = 0, zq_hi = 0;  // no slab float4s: zq_lo = 0, zq_hi = nz4
   int znq = 0;               // slab float4s per interior row
   int nxi = 0, nyi = 0;      // x and y interior extents
-  std::size_t xy_box_cells = 0;  // PML cells of the x/y boxes (their auxiliaries come first)
   std::size_t float4s() const { return static_cast<std::size_t>(nxi) * nyi * znq; }
 };
 ZSlabLayout zslab_layout(const SimulationModel& m);
 
-// A box of the z slabs (box launches skip it in the tile variant).
-bool is_z_slab_box(const PmlBox& b, int nz);
+// Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4
+// rows (cl_kernels/upml_lanes.h xy_pml_cell numbers them, upml_xy4.cl updates them); 0 without
+// UPML on those faces.
+std::size_t xy_pml_rows(const SimulationModel& m);
 
 // Per float4 kq, 8 float4s over its four lanes: H's (a, b) at half z and (cp, cm) at integer z,
 // then E's (a, b) at integer z and (cp, cm) at half z; neutral (1, 1, 2, 2) past nz.

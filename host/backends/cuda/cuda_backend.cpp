@@ -116,7 +116,9 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   // The fused and rows kernels update their PML cells themselves.
   const bool own_pml = variant_ == KernelVariant::Fused || variant_ == KernelVariant::Rows;
   const bool zslab_form = variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
-  for (const PmlBox& box : own_pml ? std::vector<PmlBox>{} : m_.upml.boxes) {
+  // The tile and onepass variants update the x/y slabs in upml_xy4.cl, the z slabs in
+  // upml_zslab.cl: no box launches.
+  for (const PmlBox& box : own_pml || zslab_form ? std::vector<PmlBox>{} : m_.upml.boxes) {
     CudaPmlBox p;
     p.i0 = box.i0;
     p.j0 = box.j0;
@@ -125,8 +127,6 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     p.nj = box.j1 - box.j0;
     p.nk = box.k1 - box.k0;
     p.aux_offset = static_cast<int>(box.offset);
-    // The tile kernels update the z slabs themselves (upml_lanes.h).
-    if (zslab_form && is_z_slab_box(box, L.nz)) continue;
     if (p.ni <= 0 || p.nj <= 0 || p.nk <= 0) continue;
     const int lz = std::min(p.nk, 64), ly = std::max(1, std::min(p.nj, 64 / lz));
     const auto g = cuda_block_grid({p.ni, p.nj, p.nk}, {1, ly, lz});
@@ -139,6 +139,16 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     const int lz = std::min(z.znq, 64), ly = std::max(1, std::min(z.nyi, 64 / lz));
     const auto g = cuda_block_grid({z.nxi, z.nyi, z.znq}, {1, ly, lz});
     zslab_ = CudaLaunch{dim3(g[0], g[1], g[2]), dim3(lz, ly, 1), s};
+  }
+  // Their x/y slabs: x = kq, y = row; 128 threads, 32 float4s (512 B) per row and warp, 4 rows
+  // (so that CUDA's 65535 blocks along y cover 262140 rows).
+  has_xy4_ = zslab_form && args_.xy_rows > 0;
+  if (has_xy4_) {
+    const int lz = std::min(L.nz4, 32), ly = std::max(1, std::min(args_.xy_rows, 128 / lz));
+    const auto g = cuda_block_grid({1, args_.xy_rows, L.nz4}, {1, ly, lz});
+    if (g[1] > 65535) throw DeviceError("x/y-slab UPML grid of " + std::to_string(g[1]) +
+                                        " blocks exceeds CUDA's 65535 along y");
+    xy4_ = CudaLaunch{dim3(g[0], g[1]), dim3(lz, ly), s};
   }
   auto linear = [&](std::size_t n) {
     return CudaLaunch{dim3(cuda_linear_blocks(n, kLinearBlock)), dim3(kLinearBlock), s};
@@ -311,21 +321,23 @@ void CudaBackend::step(long s) {
   if (variant_ == KernelVariant::OnePass) {
     // UPML H in place on the current fields, the pass (current -> next), then the fields swap
     // roles: UPML E in place on the new current ones, then the sources (below).
-    launch_upml(lin.upml_h, "upml_h", s);
+    if (has_xy4_) launch(lin.upml_xy4_h, xy4_, "upml_xy4_h", s);
     if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
     launch(update_h_, main_, "update_onepass", s);
     std::swap(fields_, fields_next_);
     for (int c = 0; c < 6; ++c) std::swap(args_.field[c], args_.field_next[c]);
-    launch_upml(lin.upml_e, "upml_e", s);
+    if (has_xy4_) launch(lin.upml_xy4_e, xy4_, "upml_xy4_e", s);
     if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
   } else {
     launch(update_h_, main_,
            fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);
     launch_upml(lin.upml_h, "upml_h", s);
+    if (has_xy4_) launch(lin.upml_xy4_h, xy4_, "upml_xy4_h", s);
     if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
     launch(update_e_, main_,
            fused ? "update_e_fused" : plain ? "update_e_plain" : rows ? "update_e_rows" : "update_e", s);
     launch_upml(lin.upml_e, "upml_e", s);
+    if (has_xy4_) launch(lin.upml_xy4_e, xy4_, "upml_xy4_e", s);
     if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
   }
   // J exists for s < steps only; a step past the table adds nothing.

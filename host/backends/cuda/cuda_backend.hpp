@@ -117,7 +117,7 @@ private:
   std::array<CudaBuffer, 6> fields_next_;  // onepass: the fields it writes; swapped each step
   std::array<CudaBuffer, 6> ids_;       // uint8 per cell; H ids only when magnetic
   CudaBuffer ecoef_, hcoef_;            // float4 per material id (256 ids)
-  std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz per PML cell (tile: x/y boxes only)
+  std::array<CudaBuffer, 6> aux_;       // Dx Dy Dz Bx By Bz per PML cell (tile, onepass: x/y-slab float4 rows)
   std::array<CudaBuffer, 4> zaux_;      // tile: the z slabs' By Bz Dy Dz, float4-aligned
   CudaBuffer zlanes_;                   // tile: per-float4 z profiles (upml_lanes.h)
   std::array<CudaBuffer, 6> profiles_;  // float4 (a, b, cp, cm): integer x y z, half x y z
@@ -130,6 +130,8 @@ private:
   CudaLaunch main_, src_, probe_, finite_;
   CudaLaunch zslab_;      // tile variant: upml_zslab_h / _e over the z slabs' float4s
   bool has_zslab_ = false;
+  CudaLaunch xy4_;        // tile and onepass: upml_xy4_h / _e over the x/y slabs' float4 rows
+  bool has_xy4_ = false;
   std::vector<std::pair<CudaPmlBox, CudaLaunch>> pml_boxes_;  // one UPML launch per box
 };
 

@@ -58,9 +58,8 @@ void CudaBackend::check_memory() const {
   cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo",
              "reading the free memory of " + info_.name);
   // onepass keeps a second set of fields (double buffering).
-  const std::size_t extra =
-      variant_ == KernelVariant::OnePass ? 6 * m_.layout.cells() * sizeof(float) : 0;
-  check_cuda_memory(m_.device_bytes(kProbeBatchSteps) + extra, free_bytes, total_bytes, info_.name);
+  check_cuda_memory(m_.device_bytes(kProbeBatchSteps, one_pass()), free_bytes, total_bytes,
+                    info_.name);
 }
 
 void CudaBackend::create_buffers() {
@@ -136,7 +135,10 @@ void CudaBackend::create_buffers() {
     static const char* const axes = "xyz";
     // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_ (opencl_buffers.cpp).
     const bool tile = variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
-    const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
+    // The x/y slabs' auxiliaries as float4 rows (upml_xy4.cl).
+    args_.xy_rows = tile ? static_cast<int>(xy_pml_rows(m_)) : 0;
+    const std::size_t aux_cells =
+        tile ? std::max<std::size_t>(xy_pml_rows(m_) * L.nz4 * 4, 1) : m_.upml.cells;
     for (int a = 0; a < 6; ++a) {
       aux_[a] = zeros(aux_cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
       args_.aux[a] = aux_[a].as<float>();
@@ -148,6 +150,8 @@ void CudaBackend::create_buffers() {
                          std::string("UPML z-slab auxiliary ") + zaux_names[a]);
         args_.zaux[a] = zaux_[a].as<float>();
       }
+    }
+    if (tile) {  // upml_zslab.cl and upml_xy4.cl
       const auto lanes = zslab_lane_table(m_);
       zlanes_ = upload(lanes.data(), lanes.size() * sizeof(float), "UPML z-slab profiles");
       args_.zlanes = zlanes_.as<float>();

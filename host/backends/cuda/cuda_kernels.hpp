@@ -28,7 +28,9 @@ struct CudaKernelArgs {
   int layers[6] = {};                      // PML layers x_lo x_hi y_lo y_hi z_lo z_hi
   bool magnetic = false;
 
-  float* aux[6] = {};                      // Dx Dy Dz Bx By Bz, one float per PML cell
+  float* aux[6] = {};                      // Dx Dy Dz Bx By Bz, one float per PML cell (tile and
+                                           // onepass: float4 rows of the x/y slabs, upml_xy4.cl)
+  int xy_rows = 0;                         // tile and onepass: rows of the x/y slabs
   const float* profile[6] = {};            // float4 (a, b, cp, cm): integer x y z, half x y z
   float dt_eps0 = 0, dt_mu0 = 0;
   const int* boxes = nullptr;              // int[8] per PML box (fused and rows variants)
@@ -97,6 +99,7 @@ struct CudaCommonKernels {
   CudaLauncher update_h_fused = nullptr, update_e_fused = nullptr;
   CudaBoxLauncher upml_h = nullptr, upml_e = nullptr;
   CudaLauncher upml_zslab_h = nullptr, upml_zslab_e = nullptr;  // tile variant's z slabs
+  CudaLauncher upml_xy4_h = nullptr, upml_xy4_e = nullptr;  // tile/onepass: x/y slabs (x = kq, y = row)
   CudaLauncher check_finite = nullptr;
   CudaIndexLauncher add_sources = nullptr;    // index = step s
   CudaIndexLauncher sample_probes = nullptr;  // index = batch slot

@@ -13,7 +13,7 @@ namespace {
 
 // Headers first (each .cl includes them for the CUDA build, which compiles files, not one string).
 const char* const kOrder[] = {"compat.h",   "fdtd_common.h", "upml_lanes.h", "update_h.cl", "update_e.cl",
-                              "update_plain.cl", "upml.cl", "upml_zslab.cl", "update_fused.cl", "update_rows.cl", "update_onepass.cl", "sources.cl", "probes.cl", "energy.cl",
+                              "update_plain.cl", "upml.cl", "upml_zslab.cl", "upml_xy4.cl", "update_fused.cl", "update_rows.cl", "update_onepass.cl", "sources.cl", "probes.cl", "energy.cl",
                               "check_finite.cl"};
 
 const char* find_text(const std::string& name) {

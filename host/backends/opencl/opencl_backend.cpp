@@ -154,10 +154,24 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
                           round_up(L.nx, wg_[0]));
   }
 
-  if (m_.upml.enabled() && !fused && !rows) {  // fused and rows update PML cells themselves
+  if (m_.upml.enabled() && !fused && !rows && !uses_zslab()) {
+    // Plain: one launch per PML box. Fused and rows update PML cells themselves.
     upml_h_ = cl::Kernel(program_, "upml_h");
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
+  }
+  const std::size_t xy_rows = xy_pml_rows(m_);
+  xy4_ = uses_zslab() && xy_rows > 0;
+  if (xy4_) {  // dim0 = kq (32 float4s, 512 B per row), dim1 = x/y-slab rows: 128 items
+    xy4_h_ = cl::Kernel(program_, "upml_xy4_h");
+    xy4_e_ = cl::Kernel(program_, "upml_xy4_e");
+    const std::size_t fit = std::min(xy4_h_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_),
+                                     xy4_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
+    const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(128, fit));
+    const std::size_t lz = std::min<std::size_t>({static_cast<std::size_t>(L.nz4), 32, target});
+    const std::size_t ly = std::max<std::size_t>(1, std::min(xy_rows, target / lz));
+    xy4_local_ = cl::NDRange(lz, ly);
+    xy4_global_ = cl::NDRange(round_up(L.nz4, lz), round_up(xy_rows, ly));
   }
   const ZSlabLayout z = zslab_layout(m_);
   zslab_ = uses_zslab() && z.float4s() > 0;
@@ -201,8 +215,6 @@ void OpenClBackend::plan_box_launches() {
   const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(64, max_group));
   box_launches_.clear();
   for (const PmlBox& b : m_.upml.boxes) {
-    // The tile kernels update the z slabs themselves (upml_lanes.h).
-    if (uses_zslab() && is_z_slab_box(b, m_.layout.nz)) continue;
     BoxLaunch l;
     const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nk = b.k1 - b.k0;
     l.args = {b.i0, b.j0, b.k0, ni, nj, nk, static_cast<cl_int>(b.offset)};
@@ -276,7 +288,7 @@ void OpenClBackend::step(long s) {
     if (variant_ == KernelVariant::OnePass) {
       // UPML H in place on the current fields, then the pass (current -> next), then the fields
       // swap roles and everything is bound to the new current ones: UPML E in place there.
-      if (!box_launches_.empty()) enqueue_upml(upml_h_);
+      if (xy4_) enqueue(xy4_h_, xy4_global_, xy4_local_);
       if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
       enqueue(update_h_, global_, local_);
       std::swap(fields_, fields_next_);
@@ -287,10 +299,12 @@ void OpenClBackend::step(long s) {
     } else {
       enqueue(update_h_, global_, local_);
       if (!box_launches_.empty()) enqueue_upml(upml_h_);
+      if (xy4_) enqueue(xy4_h_, xy4_global_, xy4_local_);
       if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
       enqueue(update_e_, global_, local_);
     }
     if (!box_launches_.empty()) enqueue_upml(upml_e_);
+    if (xy4_) enqueue(xy4_e_, xy4_global_, xy4_local_);
     if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {

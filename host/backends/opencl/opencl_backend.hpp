@@ -49,7 +49,7 @@ public:
 
 private:
   void check_memory() const;
-  // The tile and onepass variants: z slabs in upml_zslab.cl, x/y slabs in box launches.
+  // The tile and onepass variants: z slabs in upml_zslab.cl, x/y slabs in upml_xy4.cl.
   bool uses_zslab() const {
     return variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
   }
@@ -76,7 +76,7 @@ private:
   std::array<cl::Buffer, 6> fields_next_;  // onepass: the fields it writes; swapped each step
   std::array<cl::Buffer, 6> ids_;     // uint8 per cell; H ids only when magnetic
   cl::Buffer ecoef_, hcoef_;          // float4 per material: (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
-  // Dx Dy Dz Bx By Bz, one float per PML cell (tile variant: per x/y-box cell only)
+  // Dx Dy Dz Bx By Bz, one float per PML cell (tile and onepass: float4 rows of the x/y slabs)
   std::array<cl::Buffer, 6> aux_;
   // Tile variant: the z slabs' float4-aligned auxiliaries By Bz Dy Dz and per-float4 z profiles
   // (device_tables.hpp ZSlabLayout, cl_kernels/upml_lanes.h).
@@ -94,6 +94,10 @@ private:
   int nsamples_ = 0;
 
   cl::Kernel update_h_, update_e_, upml_h_, upml_e_, add_sources_, sample_probes_, check_finite_;
+  // Tile and onepass: the x/y slabs as float4 rows (upml_xy4.cl), one launch per field kind.
+  cl::Kernel xy4_h_, xy4_e_;
+  cl::NDRange xy4_global_, xy4_local_;
+  bool xy4_ = false;
   // Tile variant: the z slabs' float4s (upml_zslab.cl), one launch each for H and E.
   cl::Kernel zslab_h_, zslab_e_;
   cl::NDRange zslab_global_, zslab_local_;

@@ -40,15 +40,14 @@ void OpenClBackend::check_memory() const {
   for (int c = 0; c < 6; ++c) {
     buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
   }
-  // onepass keeps a second set of fields (double buffering).
-  const std::size_t extra = variant_ == KernelVariant::OnePass ? 6 * cells * sizeof(float) : 0;
   buffers.push_back({"material ids", cells});
   buffers.push_back({"UPML auxiliary", m_.upml.cells * sizeof(float)});
   std::size_t j_entries = 0;
   for (const auto& s : m_.sources) j_entries += s.j.size();
   buffers.push_back({"source table", j_entries * sizeof(float)});
   buffers.push_back({"probe batch", m_.probes.samples.size() * kProbeBatchSteps * sizeof(float)});
-  check_device_memory(m_.device_bytes(kProbeBatchSteps) + extra, buffers, info_);
+  // onepass keeps a second set of fields (double buffering).
+  check_device_memory(m_.device_bytes(kProbeBatchSteps, one_pass()), buffers, info_);
 }
 
 void OpenClBackend::create_buffers() {
@@ -89,14 +88,17 @@ void OpenClBackend::create_buffers() {
   if (m_.magnetic) hcoef_ = upload(htab.data(), htab.size() * sizeof(float));
 
   if (m_.upml.enabled()) {
-    // The tile variant keeps the z slabs' auxiliaries float4-aligned in zaux_; the x/y boxes'
-    // come first in the box layout, so aux_ holds just those (never an empty buffer).
+    // The tile and onepass variants keep the z slabs' auxiliaries float4-aligned in zaux_ and
+    // the x/y slabs' as float4 rows in aux_ (upml_xy4.cl; never an empty buffer).
     const bool tile = uses_zslab();
     const ZSlabLayout z = zslab_layout(m_);
-    const std::size_t aux_cells = tile ? std::max<std::size_t>(z.xy_box_cells, 1) : m_.upml.cells;
+    const std::size_t aux_cells =
+        tile ? std::max<std::size_t>(xy_pml_rows(m_) * m_.layout.nz4 * 4, 1) : m_.upml.cells;
     for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
     if (tile && z.float4s() > 0) {
       for (auto& a : zaux_) a = zeros(z.float4s() * 4 * sizeof(float));
+    }
+    if (tile) {  // upml_zslab.cl and upml_xy4.cl
       const auto lanes = zslab_lane_table(m_);
       zlanes_ = upload(lanes.data(), lanes.size() * sizeof(float));
     }
@@ -232,7 +234,25 @@ void OpenClBackend::bind_arguments() {
     if (variant_ == KernelVariant::Rows) e << buf(z_split_);
   }
 
-  if (m_.upml.enabled() && variant_ != KernelVariant::Fused && variant_ != KernelVariant::Rows) {
+  if (xy4_) {
+    auto xy4_tail = [&](ArgBinder& a, double dt_over) {
+      a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz4;
+      for (int f = 0; f < 4; ++f) a << static_cast<cl_int>(lay[f]);
+      a << static_cast<cl_int>(xy_pml_rows(m_));
+    };
+    ArgBinder xh(xy4_h_);
+    xh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5];
+    xh << profiles_[0] << profiles_[1] << profiles_[3] << profiles_[4] << zlanes_;
+    if (m_.magnetic) xh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
+    xy4_tail(xh, g.dt / kMu0);
+    ArgBinder xe(xy4_e_);
+    xe << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << aux_[0] << aux_[1] << aux_[2];
+    xe << profiles_[0] << profiles_[1] << profiles_[3] << profiles_[4] << zlanes_;
+    xe << ids_[0] << ids_[1] << ids_[2] << ecoef_;
+    xy4_tail(xe, g.dt / kEps0);
+  }
+  if (m_.upml.enabled() && !uses_zslab() && variant_ != KernelVariant::Fused &&
+      variant_ != KernelVariant::Rows) {
     auto tail = [&](ArgBinder& a, double dt_over) {
       a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz << nzp;
     };

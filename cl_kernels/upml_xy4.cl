@@ -1,0 +1,115 @@
+// The x and y slabs of the tile and onepass variants, float4-wise: one work-item per float4 kq of
+// an x/y-slab row (upml_lanes.h xy_pml_cell numbers the rows), all four lanes, one launch for all
+// four slabs (dimension 0 = kq, 1 = row). upml.cl's recursions (docs/EQUATIONS.md) with the x and
+// y profiles taken per row and the z profile per lane from zlanes (zslab_lane_table: H's a, b at
+// half z and cp, cm at integer z, then E's the other way round). The auxiliaries are float4 rows,
+// Dx Dy Dz / Bx By Bz at r * nz4 + kq. Padding lanes past nz see neutral z profiles and zero
+// neighbours; their E is PEC (inv_eps_r = 0), so they stay zero.
+//
+// Why not upml.cl's box launches: four launches per field kind, one cell per work-item, ran at
+// ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole float4s.
+// Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
+// previous float4 for E (zero before index 0).
+//
+// Bytes per float4 (4 cells) and kernel: 3 fields read + written 96, 3 auxiliaries read + written
+// 96, 3 x 4 ids, plus the neighbour float4s (mostly cache hits).
+#include "fdtd_common.h"
+#include "upml_lanes.h"
+
+KERNEL void upml_xy4_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
+                       GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+                       GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
+                       GLOBAL float4* RESTRICT bx, GLOBAL float4* RESTRICT by,
+                       GLOBAL float4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
+                       GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
+                       GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
+#if MAGNETIC
+                       GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
+                       GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
+#endif
+                       float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
+                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows) {
+  const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
+  if (kq >= nz4 || r >= rows) return;
+  int i, j;
+  xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
+  const int c = lane_index(i, j, kq, ny, nz4);
+  const int sx = ny * nz4, sy = nz4, q = r * nz4 + kq;
+
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const float4 ey_xp = i + 1 < nx ? ey[c + sx] : zero4(), ez_xp = i + 1 < nx ? ez[c + sx] : zero4();
+  const float4 ex_yp = j + 1 < ny ? ex[c + sy] : zero4(), ez_yp = j + 1 < ny ? ez[c + sy] : zero4();
+  const float4 ex_zp = shift_up(e_x, kq + 1 < nz4 ? ex[c + 1] : zero4());
+  const float4 ey_zp = shift_up(e_y, kq + 1 < nz4 ? ey[c + 1] : zero4());
+  const float4 curl_x = (ez_yp - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
+  const float4 curl_y = (ex_zp - e_x) * inv_dz - (ez_xp - e_z) * inv_dx;
+  const float4 curl_z = (ey_xp - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
+
+#if MAGNETIC
+  const float4 r_x = COEF4(hcoef, id_hx[c], y), r_y = COEF4(hcoef, id_hy[c], y),
+               r_z = COEF4(hcoef, id_hz[c], y);
+#else
+  const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
+#endif
+  // H_u is integer along u, half-integer along v and w (upml.cl upml_h_cell).
+  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
+  GLOBAL const float4* zp = zlanes + 8 * kq;
+  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
+  const float s = -dt_mu0;
+  const float4 bx0 = bx[q], by0 = by[q], bz0 = bz[q];
+  const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;  // v = y, w = z, u = x
+  const float4 by1 = a_z * by0 + b_z * (s * curl_y);      // v = z, w = x, u = y
+  const float4 bz1 = hxp.x * bz0 + (hxp.y * s) * curl_z;  // v = x, w = y, u = z
+  bx[q] = bx1;
+  by[q] = by1;
+  bz[q] = bz1;
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  hx[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
+  hy[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
+  hz[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
+}
+
+KERNEL void upml_xy4_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
+                       GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+                       GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
+                       GLOBAL float4* RESTRICT dx, GLOBAL float4* RESTRICT dy,
+                       GLOBAL float4* RESTRICT dz, GLOBAL const float4* RESTRICT int_x,
+                       GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
+                       GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
+                       GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
+                       GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+                       float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
+                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows) {
+  const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
+  if (kq >= nz4 || r >= rows) return;
+  int i, j;
+  xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
+  const int c = lane_index(i, j, kq, ny, nz4);
+  const int sx = ny * nz4, sy = nz4, q = r * nz4 + kq;
+
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  const float4 hy_xm = i > 0 ? hy[c - sx] : zero4(), hz_xm = i > 0 ? hz[c - sx] : zero4();
+  const float4 hx_ym = j > 0 ? hx[c - sy] : zero4(), hz_ym = j > 0 ? hz[c - sy] : zero4();
+  const float4 hx_zm = shift_down(kq > 0 ? hx[c - 1] : zero4(), h_x);
+  const float4 hy_zm = shift_down(kq > 0 ? hy[c - 1] : zero4(), h_y);
+  const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
+  const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hz_xm) * inv_dx;
+  const float4 curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
+
+  // E_u is half-integer along u, integer along v and w (upml.cl upml_e_cell).
+  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
+  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
+  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
+  const float s = dt_eps0;
+  const float4 dx0 = dx[q], dy0 = dy[q], dz0 = dz[q];
+  const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;  // v = y, w = z, u = x
+  const float4 dy1 = a_z * dy0 + b_z * (s * curl_y);    // v = z, w = x, u = y
+  const float4 dz1 = ix.x * dz0 + (ix.y * s) * curl_z;  // v = x, w = y, u = z
+  dx[q] = dx1;
+  dy[q] = dy1;
+  dz[q] = dz1;
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  ex[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
+  ey[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
+  ez[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);
+}

@@ -190,9 +190,23 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
     }
   }
   if (variant_ == KernelVariant::Auto) {
-    variant_ = KernelVariant::Tile;
+    // As the OpenCL backend: onepass when its block is compiled and the model fits with the
+    // second set of fields, else the tile shape that was fastest on the H200.
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo",
+               "reading the free memory of " + info_.name);
+    bool onepass_built = false;
+    for (const auto& t : cuda_tile_kernels()) {
+      onepass_built |= t.onepass && t.x == 1 && t.y == kDefaultCudaOnePassBlock[1] &&
+                       t.z4 == kDefaultCudaOnePassBlock[2];
+    }
+    const bool fits_onepass = m_.device_bytes(kProbeBatchSteps, true) <= free_bytes;
+    variant_ = !requested && onepass_built && fits_onepass ? KernelVariant::OnePass
+                                                           : KernelVariant::Tile;
     for (const auto& t : cuda_tile_kernels())
-      if (!requested && std::array<int, 3>{t.x, t.y, t.z4} == kCudaAutoTile) requested = kCudaAutoTile;
+      if (variant_ == KernelVariant::Tile && !requested &&
+          std::array<int, 3>{t.x, t.y, t.z4} == kCudaAutoTile)
+        requested = kCudaAutoTile;
   }
   const int mag = m_.magnetic ? 1 : 0;
   const auto& common = cuda_common_kernels();

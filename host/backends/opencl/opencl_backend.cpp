@@ -78,9 +78,14 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     }
   }
   if (variant_ == KernelVariant::Auto) {
-    variant_ = info_.type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
-    // Untuned GPUs: the tile shape that was fastest on the H200, with and without UPML
-    // (docs/bench/results.csv); --variant=tile alone keeps the patent's 2x2x30.
+    // Untuned GPUs: onepass, the fastest form on the H200 with and without UPML
+    // (docs/bench/results.csv), when the model fits with its second set of fields; else the tile
+    // shape that was fastest there (--variant=tile alone keeps the patent's 2x2x30).
+    const bool fits_onepass =
+        m_.device_bytes(kProbeBatchSteps, true) <= info_.global_mem_bytes;
+    variant_ = info_.type == "cpu" ? KernelVariant::Rows
+               : fits_onepass && !requested ? KernelVariant::OnePass
+                                            : KernelVariant::Tile;
     if (variant_ == KernelVariant::Tile && !requested) requested = kGpuAutoWorkgroup;
   }
   const bool fused = variant_ == KernelVariant::Fused;

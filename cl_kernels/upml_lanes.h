@@ -29,6 +29,41 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
+/* Curl of E at float4 c = (i, j, kq) for an H update (forward differences), its neighbours loaded
+   from global memory: +x, +y rows and the next float4 along z, zero past the high end. The PML
+   kernels that update whole float4s (upml_zslab.cl, upml_xy4.cl) share it. */
+DEVICE_FN void curl_e_float4(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* RESTRICT ey,
+                             GLOBAL const float4* RESTRICT ez, int c, int i, int j, int kq, int nx,
+                             int ny, int nz4, float inv_dx, float inv_dy, float inv_dz,
+                             float4* curl_x, float4* curl_y, float4* curl_z) {
+  const int sx = ny * nz4, sy = nz4;
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const float4 ey_xp = i + 1 < nx ? ey[c + sx] : zero4(), ez_xp = i + 1 < nx ? ez[c + sx] : zero4();
+  const float4 ex_yp = j + 1 < ny ? ex[c + sy] : zero4(), ez_yp = j + 1 < ny ? ez[c + sy] : zero4();
+  const float4 ex_zp = shift_up(e_x, kq + 1 < nz4 ? ex[c + 1] : zero4());
+  const float4 ey_zp = shift_up(e_y, kq + 1 < nz4 ? ey[c + 1] : zero4());
+  *curl_x = (ez_yp - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
+  *curl_y = (ex_zp - e_x) * inv_dz - (ez_xp - e_z) * inv_dx;
+  *curl_z = (ey_xp - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
+}
+
+/* Curl of H at float4 c for an E update (backward differences): -x, -y rows and the previous
+   float4 along z, zero before index 0. */
+DEVICE_FN void curl_h_float4(GLOBAL const float4* RESTRICT hx, GLOBAL const float4* RESTRICT hy,
+                             GLOBAL const float4* RESTRICT hz, int c, int i, int j, int kq, int ny,
+                             int nz4, float inv_dx, float inv_dy, float inv_dz, float4* curl_x,
+                             float4* curl_y, float4* curl_z) {
+  const int sx = ny * nz4, sy = nz4;
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  const float4 hy_xm = i > 0 ? hy[c - sx] : zero4(), hz_xm = i > 0 ? hz[c - sx] : zero4();
+  const float4 hx_ym = j > 0 ? hx[c - sy] : zero4(), hz_ym = j > 0 ? hz[c - sy] : zero4();
+  const float4 hx_zm = shift_down(kq > 0 ? hx[c - 1] : zero4(), h_x);
+  const float4 hy_zm = shift_down(kq > 0 ? hy[c - 1] : zero4(), h_y);
+  *curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
+  *curl_y = (h_x - hx_zm) * inv_dz - (h_z - hz_xm) * inv_dx;
+  *curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
+}
+
 /* The z slabs of the tile variant (upml_zslab.cl). In the x and y interior the x and y profiles are neutral
    (a = b = 1, cp = cm = 2), so each component's UPML update there needs the z profile only
    (upml.cl's recursions with the neutral factors multiplied out), with C the curl bracket and

@@ -34,16 +34,10 @@ KERNEL void upml_xy4_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   const int c = lane_index(i, j, kq, ny, nz4);
-  const int sx = ny * nz4, sy = nz4, q = r * nz4 + kq;
-
-  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  const float4 ey_xp = i + 1 < nx ? ey[c + sx] : zero4(), ez_xp = i + 1 < nx ? ez[c + sx] : zero4();
-  const float4 ex_yp = j + 1 < ny ? ex[c + sy] : zero4(), ez_yp = j + 1 < ny ? ez[c + sy] : zero4();
-  const float4 ex_zp = shift_up(e_x, kq + 1 < nz4 ? ex[c + 1] : zero4());
-  const float4 ey_zp = shift_up(e_y, kq + 1 < nz4 ? ey[c + 1] : zero4());
-  const float4 curl_x = (ez_yp - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
-  const float4 curl_y = (ex_zp - e_x) * inv_dz - (ez_xp - e_z) * inv_dx;
-  const float4 curl_z = (ey_xp - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
+  const int q = r * nz4 + kq;
+  float4 curl_x, curl_y, curl_z;
+  curl_e_float4(ex, ey, ez, c, i, j, kq, nx, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
+                &curl_z);
 
 #if MAGNETIC
   const float4 r_x = COEF4(hcoef, id_hx[c], y), r_y = COEF4(hcoef, id_hy[c], y),
@@ -85,16 +79,10 @@ KERNEL void upml_xy4_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   const int c = lane_index(i, j, kq, ny, nz4);
-  const int sx = ny * nz4, sy = nz4, q = r * nz4 + kq;
-
-  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  const float4 hy_xm = i > 0 ? hy[c - sx] : zero4(), hz_xm = i > 0 ? hz[c - sx] : zero4();
-  const float4 hx_ym = j > 0 ? hx[c - sy] : zero4(), hz_ym = j > 0 ? hz[c - sy] : zero4();
-  const float4 hx_zm = shift_down(kq > 0 ? hx[c - 1] : zero4(), h_x);
-  const float4 hy_zm = shift_down(kq > 0 ? hy[c - 1] : zero4(), h_y);
-  const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
-  const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hz_xm) * inv_dx;
-  const float4 curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
+  const int q = r * nz4 + kq;
+  float4 curl_x, curl_y, curl_z;
+  curl_h_float4(hx, hy, hz, c, i, j, kq, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
+                &curl_z);
 
   // E_u is half-integer along u, integer along v and w (upml.cl upml_e_cell).
   const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];

@@ -42,8 +42,8 @@ std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& req
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 4, 32};
 
 // Work-group for the onepass kernel: `requested` (default kDefaultOnePassWorkgroup); planes
-// clamped to [1, nx]; y and z4 to [2, max(2, n)] and to the device's limits; then the larger of y and z4 is halved (not below 2) while y * z4
-// exceeds max_group.
+// clamped to [1, nx]; y and z4 to [2, max(2, n)] and to the device's limits; then the larger of
+// y and z4 is halved (not below 2) while y * z4 exceeds max_group.
 std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
                                             const FieldLayout& layout, std::size_t max_group,
                                             const std::array<std::size_t, 3>& max_items);

@@ -165,7 +165,8 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     upml_e_ = cl::Kernel(program_, "upml_e");
     plan_box_launches();
   }
-  const std::size_t xy_rows = xy_pml_rows(m_);
+  xy_rows_ = xy_pml_rows(m_);
+  const std::size_t xy_rows = xy_rows_;
   xy4_ = uses_zslab() && xy_rows > 0;
   if (xy4_) {  // dim0 = kq (32 float4s, 512 B per row), dim1 = x/y-slab rows: 128 items
     xy4_h_ = cl::Kernel(program_, "upml_xy4_h");

@@ -98,6 +98,7 @@ private:
   cl::Kernel xy4_h_, xy4_e_;
   cl::NDRange xy4_global_, xy4_local_;
   bool xy4_ = false;
+  std::size_t xy_rows_ = 0;  // rows of the x/y slabs (device_tables.hpp xy_pml_rows)
   // Tile variant: the z slabs' float4s (upml_zslab.cl), one launch each for H and E.
   cl::Kernel zslab_h_, zslab_e_;
   cl::NDRange zslab_global_, zslab_local_;

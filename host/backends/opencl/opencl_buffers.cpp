@@ -93,7 +93,7 @@ void OpenClBackend::create_buffers() {
     const bool tile = uses_zslab();
     const ZSlabLayout z = zslab_layout(m_);
     const std::size_t aux_cells =
-        tile ? std::max<std::size_t>(xy_pml_rows(m_) * m_.layout.nz4 * 4, 1) : m_.upml.cells;
+        tile ? std::max<std::size_t>(xy_rows_ * m_.layout.nz4 * 4, 1) : m_.upml.cells;
     for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
     if (tile && z.float4s() > 0) {
       for (auto& a : zaux_) a = zeros(z.float4s() * 4 * sizeof(float));
@@ -238,7 +238,7 @@ void OpenClBackend::bind_arguments() {
     auto xy4_tail = [&](ArgBinder& a, double dt_over) {
       a << static_cast<cl_float>(dt_over) << inv_dx << inv_dy << inv_dz << nx << ny << nz4;
       for (int f = 0; f < 4; ++f) a << static_cast<cl_int>(lay[f]);
-      a << static_cast<cl_int>(xy_pml_rows(m_));
+      a << static_cast<cl_int>(xy_rows_);
     };
     ArgBinder xh(xy4_h_);
     xh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5];

@@ -4,6 +4,7 @@
 //   update_plain.cl, upml.cl, upml_zslab.cl, upml_xy4.cl, update_fused.cl,
 //   update_rows.cl                                                 MAGNETIC 0 and 1   m0, m1
 //   sources.cl, probes.cl, check_finite.cl                         clfdtd_cuda
+//   energy.cl                                                      MAGNETIC 0 and 1   m0, m1
 //   update_h.cl   per tile shape, MAGNETIC 0 and 1   clfdtd_cuda::tile_<x>_<y>_<z4>::m0, m1
 //   update_e.cl   per tile shape                     clfdtd_cuda::tile_<x>_<y>_<z4>
 // The tile shapes come from CMake's CLFDTD_CUDA_TILES through the generated cuda_tiles.inc.
@@ -36,6 +37,7 @@ namespace m0 {
 #include "upml_xy4.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
+#include "energy.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
 #undef HCOEF_ARGS
 #undef UPML_HCOEF_ARGS
@@ -54,6 +56,7 @@ namespace m1 {
 #include "upml_xy4.cl"
 #include "update_fused.cl"
 #include "update_rows.cl"
+#include "energy.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
 #undef HCOEF_ARGS
 #undef UPML_HCOEF_ARGS
@@ -324,6 +327,34 @@ const CudaCommonKernels& cuda_common_kernels() {
                                     (const void*)&m1::update_h_fused},
                                    (const void*)&m0::update_e_fused};
   return k;
+}
+
+// energy.cl's reduction tree is sized by ENERGY_GROUP; the host launches blocks of exactly this.
+static_assert(ENERGY_GROUP == kCudaEnergyGroup, "energy.cl ENERGY_GROUP != kCudaEnergyGroup");
+
+cudaError_t launch_cuda_energy_sums(const CudaLaunch& l, const CudaKernelArgs& a,
+                                    const CudaEnergyArgs& e, int slot) {
+  using namespace clfdtd_cuda;
+  const int groups = static_cast<int>(l.grid.x);
+  const int stride = groups * static_cast<int>(l.block.x);  // the grid's threads
+  const float* const* f = a.field;
+  if (a.magnetic) {
+    m1::energy_sums<<<l.grid, l.block, 0, l.stream>>>(
+        cf4(f[0]), cf4(f[1]), cf4(f[2]), cf4(f[3]), cf4(f[4]), cf4(f[5]), f4(e.h_prev[0]),
+        f4(e.h_prev[1]), f4(e.h_prev[2]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), e.eps_r,
+        u4(a.id[3]), u4(a.id[4]), u4(a.id[5]), e.mu_r, e.partial, a.count4, stride, groups, slot);
+  } else {
+    m0::energy_sums<<<l.grid, l.block, 0, l.stream>>>(
+        cf4(f[0]), cf4(f[1]), cf4(f[2]), cf4(f[3]), cf4(f[4]), cf4(f[5]), f4(e.h_prev[0]),
+        f4(e.h_prev[1]), f4(e.h_prev[2]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), e.eps_r,
+        e.partial, a.count4, stride, groups, slot);
+  }
+  return cudaGetLastError();
+}
+
+const void* cuda_energy_sums_fn(bool magnetic) {
+  return magnetic ? (const void*)&clfdtd_cuda::m1::energy_sums
+                  : (const void*)&clfdtd_cuda::m0::energy_sums;
 }
 
 }  // namespace clfdtd

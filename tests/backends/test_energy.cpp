@@ -1,8 +1,9 @@
 // output.energy (docs/EQUATIONS.md, Energy): the reference engine's energy terms against sums taken
 // directly over its fields, the Yee energy W(s) = electric(s) + magnetic(s + 1) constant to double
 // rounding in a lossless PEC cavity with dielectric and magnetic objects, the OpenCL tree
-// reduction (cl_kernels/energy.cl) against the reference for every kernel variant through the
-// time loop, and a backend without energy support refusing it.
+// reduction (cl_kernels/energy.cl) and the CUDA build of the same kernel against the reference
+// for every kernel variant through the time loop, and a backend without energy support refusing
+// it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +17,9 @@
 
 #ifdef CLFDTD_HAVE_OPENCL
 #include "backends/test_opencl_helpers.hpp"
+#endif
+#ifdef CLFDTD_HAVE_CUDA
+#include "backends/test_cuda_helpers.hpp"
 #endif
 
 using namespace clfdtd;
@@ -56,6 +60,21 @@ RunConfig cavity_config(long steps) {
                               WaveformKind::Gaussian, 60e9, 1e-15),
                  point_source("b", SourceKind::Dipole, Axis::X, {10.5e-3, 9.2e-3, 3.1e-3},
                               WaveformKind::Gaussian, 60e9, 1e-15)};
+  cfg.output.energy = true;
+  return cfg;
+}
+
+// 30 x 31 x 77 cells: nz4 = 20, 18600 float4s, more than the 256 groups x 64 items of one pass,
+// so work-items loop; uneven layers; a lossy block; a PEC plate. Not magnetic.
+[[maybe_unused]] RunConfig many_groups_config() {
+  RunConfig cfg = box_config({30, 31, 77}, kD, 120, BoundaryType::Upml);
+  cfg.boundary.layers = {3, 4, 0, 2, 5, 3};
+  cfg.materials = {energy_material("glass", 4, 1, 0), energy_material("lossy", 2, 1, 0.3)};
+  cfg.objects = {energy_box("glass", "glass", {15, 15, 40}, {10, 9, 30}),
+                 energy_box("lossy", "lossy", {8, 22, 20}, {5, 5, 8}),
+                 energy_box("plate", "pec", {20, 10, 55}, {6, 1, 6})};
+  cfg.sources = {point_source("s", SourceKind::Dipole, Axis::Y, {12.2e-3, 14.7e-3, 33.1e-3},
+                              WaveformKind::Sine, 40e9, 1e-15)};
   cfg.output.energy = true;
   return cfg;
 }
@@ -234,18 +253,7 @@ TEST_CASE("opencl energy sums match the reference: magnetic cavity, every kernel
 
 TEST_CASE("opencl energy sums match the reference: non-magnetic UPML grid of many groups") {
   if (!opencl_available()) return;
-  // 30 x 31 x 77 cells: nz4 = 20, 18600 float4s, more than the 256 groups x 64 items of one
-  // pass, so work-items loop; uneven layers; a lossy block; a PEC plate.
-  RunConfig cfg = box_config({30, 31, 77}, kD, 120, BoundaryType::Upml);
-  cfg.boundary.layers = {3, 4, 0, 2, 5, 3};
-  cfg.materials = {energy_material("glass", 4, 1, 0), energy_material("lossy", 2, 1, 0.3)};
-  cfg.objects = {energy_box("glass", "glass", {15, 15, 40}, {10, 9, 30}),
-                 energy_box("lossy", "lossy", {8, 22, 20}, {5, 5, 8}),
-                 energy_box("plate", "pec", {20, 10, 55}, {6, 1, 6})};
-  cfg.sources = {point_source("s", SourceKind::Dipole, Axis::Y, {12.2e-3, 14.7e-3, 33.1e-3},
-                              WaveformKind::Sine, 40e9, 1e-15)};
-  cfg.output.energy = true;
-  const SimulationModel m = SimulationModel::build(cfg);
+  const SimulationModel m = SimulationModel::build(many_groups_config());
   REQUIRE_FALSE(m.magnetic);
   REQUIRE(static_cast<std::size_t>(m.layout.nx) * m.layout.ny * m.layout.nz4 > 256 * 64);
   compare_energy(m, 1e-6);
@@ -266,6 +274,56 @@ TEST_CASE("tiny magnetic UPML energy model (oclgrind)") {
     REQUIRE(m.magnetic == magnetic);
     compare_energy(m, 1e-6);
   }
+}
+
+#endif
+
+#ifdef CLFDTD_HAVE_CUDA
+
+namespace {
+
+// As compare_energy for OpenCL: every CUDA kernel variant at its default block (the onepass one
+// swaps its two sets of fields each step, so energy_sums must get the current ones).
+void compare_cuda_energy(const SimulationModel& m, double rel_tol) {
+  ReferenceBackend ref(m);
+  const auto want = run_energy(m, ref);
+  double scale = 0;
+  for (const auto& r : want) scale = std::max({scale, r.total, r.naive});
+  REQUIRE(scale > 0);
+  for (KernelVariant v : {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Plain,
+                          KernelVariant::Rows, KernelVariant::Fused}) {
+    CudaBackend gpu(m, cudatest::cuda_device(v, std::nullopt));
+    INFO("variant " << gpu.kernel_variant());
+    const auto got = run_energy(m, gpu);
+    REQUIRE(got.size() == want.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i].step == want[i].step);
+      for (double d : {got[i].total - want[i].total, got[i].electric - want[i].electric,
+                       got[i].magnetic - want[i].magnetic, got[i].naive - want[i].naive}) {
+        worst = std::max(worst, std::abs(d) / scale);
+      }
+    }
+    MESSAGE(gpu.kernel_variant() << ": max |cuda - reference| / max energy = " << worst);
+    CHECK(worst < rel_tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cuda energy sums match the reference: magnetic cavity, every kernel variant") {
+  if (!cudatest::cuda_available()) return;
+  const SimulationModel m = SimulationModel::build(cavity_config(300));
+  REQUIRE(m.magnetic);
+  compare_cuda_energy(m, 1e-6);
+}
+
+TEST_CASE("cuda energy sums match the reference: non-magnetic UPML grid of many groups") {
+  if (!cudatest::cuda_available()) return;
+  const SimulationModel m = SimulationModel::build(many_groups_config());
+  REQUIRE_FALSE(m.magnetic);
+  REQUIRE(static_cast<std::size_t>(m.layout.nx) * m.layout.ny * m.layout.nz4 > 256 * 64);
+  compare_cuda_energy(m, 1e-6);
 }
 
 #endif

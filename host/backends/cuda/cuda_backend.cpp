@@ -89,6 +89,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   check_memory();  // before any allocation, so a too-large model fails with the numbers
   stream_.create();
   create_buffers();
+  if (m_.energy) setup_energy();
 
   const auto& L = m_.layout;
   const cudaStream_t s = stream_.get();

@@ -78,6 +78,8 @@ public:
   void read_field(Component c, std::vector<float>& out) override;
   bool fields_finite() override;
   void finish() override;
+  void sample_energy(int slot) override;  // energy.cl, tree reduction (cuda_energy.cpp)
+  void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
 
   // Benchmarking hooks (clfdtd bench): steps timed by CUDA events on the backend's stream; the
   // best of five device-to-device copies of up to 512 MiB (read + write counted); the NVIDIA
@@ -133,6 +135,14 @@ private:
   CudaLaunch xy4_;        // tile and onepass: upml_xy4_h / _e over the x/y slabs' float4 rows
   bool has_xy4_ = false;
   std::vector<std::pair<CudaPmlBox, CudaLaunch>> pml_boxes_;  // one UPML launch per box
+  // output.energy (cuda_energy.cpp): H kept from the previous sample, eps_r / mu_r per id,
+  // partial sums [slot][3][group] of the reduction; one block per group.
+  void setup_energy();
+  std::array<CudaBuffer, 3> h_prev_;
+  CudaBuffer energy_eps_, energy_mu_, energy_partial_;
+  CudaEnergyArgs energy_args_;
+  CudaLaunch energy_;
+  int energy_groups_ = 0;
 };
 
 }  // namespace clfdtd

@@ -112,4 +112,20 @@ struct CudaCommonKernels {
 };
 const CudaCommonKernels& cuda_common_kernels();
 
+// output.energy (energy.cl, MAGNETIC 0 and 1; cuda_energy.cpp): blocks of kCudaEnergyGroup
+// threads (its ENERGY_GROUP, a tree reduction in shared memory sized for exactly that), one per
+// group; the group count is the launch's grid. The buffers energy.cl takes besides the fields.
+constexpr int kCudaEnergyGroup = 64;
+struct CudaEnergyArgs {
+  float* h_prev[3] = {};           // H of the previous sample (energy.cl writes H there)
+  const float* eps_r = nullptr;    // per E material id, 256 entries (PEC: 0)
+  const float* mu_r = nullptr;     // per H material id, 256 entries; magnetic only
+  float* partial = nullptr;        // partial[(slot * 3 + term) * groups + group]
+};
+// Enqueues energy_sums for batch slot `slot`. The fields are a.field as they are at this call,
+// so after the onepass variant's swap it sums the current ones. Returns cudaGetLastError().
+cudaError_t launch_cuda_energy_sums(const CudaLaunch& l, const CudaKernelArgs& a,
+                                    const CudaEnergyArgs& e, int slot);
+const void* cuda_energy_sums_fn(bool magnetic);  // the __global__ function, for attributes
+
 }  // namespace clfdtd

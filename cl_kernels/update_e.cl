@@ -16,8 +16,9 @@
 //     edge, zero before index 0 (nothing lies outside the PEC wall);
 //   -z neighbour: shift_down(prev, H) = (prev.w, H.x, H.y, H.z), prev = the preceding float4 from
 //     the tile / global memory / zero before the first float4.
-// Work-items past the grid load zeros, take part in the barrier and store nothing; PML float4s
-// return early, as in update_h.cl (x/y slabs: upml.cl, z-slab float4s: upml_zslab.cl).
+// The range covers the x/y interior from row (pml_xlo, pml_ylo), as in update_h.cl. Work-items
+// past the grid load zeros, take part in the barrier and store nothing; PML float4s return early,
+// as in update_h.cl (x/y slabs: upml_xy4.cl, z-slab float4s: upml_zslab.cl).
 //
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
@@ -39,7 +40,9 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
-  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
+  // row (pml_xlo, pml_ylo).
+  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1) + pml_ylo, i = GLOBAL_ID(2) + pml_xlo;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 

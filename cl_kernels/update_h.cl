@@ -15,11 +15,14 @@
 //     edge, zero past the domain's last index (the PEC wall: what lies outside is zero);
 //   +z neighbour: shift_up(E, next) = (E.y, E.z, E.w, next.x), next = the following float4 from the
 //     tile / global memory / zero past the last float4 (the padding lanes k >= nz are zero anyway).
-// Work-items past the grid (global size is rounded up to whole groups) load zeros into the tile,
-// take part in the barrier, then store nothing. PML cells are left to other kernels and return
-// early: float4s in the x/y slabs to upml_xy4.cl, the float4s holding z-slab cells
-// (kq < zq_lo or kq >= zq_hi, any of their lanes) to upml_zslab.cl, which also updates their
-// plain lanes. Keeping the UPML code out of this kernel keeps its registers (and so its
+// The range starts at row (pml_xlo, pml_ylo) and covers the x/y interior rounded up to whole
+// groups: the x/y-slab rows are upml_xy4.cl's, and launching no group over them saves loading
+// tiles nobody updates. Work-items of the last groups that land in the high slabs still load
+// their (real) data into the tile for their neighbours, then store nothing; work-items past the
+// grid load zeros, take part in the barrier, then store nothing. PML cells are left to other
+// kernels and return early: float4s in the x/y slabs to upml_xy4.cl, the float4s holding z-slab
+// cells (kq < zq_lo or kq >= zq_hi, any of their lanes) to upml_zslab.cl, which also updates
+// their plain lanes. Keeping the UPML code out of this kernel keeps its registers (and so its
 // occupancy) those of the plain update: with the z-slab lanes inside, it needed 64 registers
 // (96 in update_e) and lost 15% on every grid (docs/BENCHMARKS.md).
 //
@@ -48,7 +51,9 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
-  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1), i = GLOBAL_ID(2);
+  // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
+  // row (pml_xlo, pml_ylo).
+  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1) + pml_ylo, i = GLOBAL_ID(2) + pml_xlo;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 

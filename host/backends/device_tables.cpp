@@ -72,6 +72,12 @@ std::size_t xy_pml_rows(const SimulationModel& m) {
   return static_cast<std::size_t>(lay[0] + lay[1]) * L.ny + inner * (lay[2] + lay[3]);
 }
 
+std::array<int, 2> tile_rows(const SimulationModel& m) {
+  const auto& L = m.layout;
+  const auto& lay = m.upml.layers;
+  return {std::max(1, L.nx - lay[0] - lay[1]), std::max(1, L.ny - lay[2] - lay[3])};
+}
+
 std::vector<float> zslab_lane_table(const SimulationModel& m) {
   const auto& L = m.layout;
   const AxisProfile& in = m.upml.integer[2];

@@ -1,6 +1,7 @@
 // The host-side tables every GPU backend uploads once (OpenCL and CUDA alike), built from the
 // model in the layouts the kernels in cl_kernels/ read.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,10 @@ ZSlabLayout zslab_layout(const SimulationModel& m);
 // rows (cl_kernels/upml_lanes.h xy_pml_cell numbers them, upml_xy4.cl updates them); 0 without
 // UPML on those faces.
 std::size_t xy_pml_rows(const SimulationModel& m);
+
+// x and y extents of the rows the tile kernels (update_h.cl, update_e.cl) cover: the x/y interior,
+// from row (x_lo layers, y_lo layers); at least 1 each, so that a launch is never empty.
+std::array<int, 2> tile_rows(const SimulationModel& m);
 
 // Per float4 kq, 8 float4s over its four lanes: H's (a, b) at half z and (cp, cm) at integer z,
 // then E's (a, b) at integer z and (cp, cm) at half z; neutral (1, 1, 2, 2) past nz.

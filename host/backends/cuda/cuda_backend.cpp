@@ -109,7 +109,9 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   } else {  // CUDA x = z (float4s or cells, contiguous), y = j, z = i: OpenCL's dim0, 1, 2
     const bool cells = variant_ == KernelVariant::Plain || variant_ == KernelVariant::Fused;
     const int nz_units = cells ? L.nz : L.nz4;
-    const auto g = cuda_block_grid({L.nx, L.ny, nz_units}, b);
+    // The tile kernels cover the x/y interior only, from row (pml_xlo, pml_ylo): update_h.cl.
+    const std::array<int, 2> rows = cells ? std::array<int, 2>{L.nx, L.ny} : tile_rows(m_);
+    const auto g = cuda_block_grid({rows[0], rows[1], nz_units}, b);
     main_ = {dim3(g[0], g[1], g[2]), dim3(b[2], b[1], b[0]), s};
   }
   // UPML: a 3D grid per PML box, x along z: up to 64 z cells per block (a z slab is only as

@@ -154,9 +154,11 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     local_ = cl::NDRange(wg_[1], wg_[0]);
     global_ = cl::NDRange(round_up(L.ny, wg_[1]), round_up(L.nx, wg_[0]));
   } else {  // dim0 = z (contiguous), dim1 = y, dim2 = x
+    // The tile kernels cover the x/y interior only, from row (pml_xlo, pml_ylo): update_h.cl.
+    const std::array<int, 2> rows = tiled ? tile_rows(m_) : std::array<int, 2>{L.nx, L.ny};
     local_ = cl::NDRange(wg_[2], wg_[1], wg_[0]);
-    global_ = cl::NDRange(round_up(plain ? L.nz : L.nz4, wg_[2]), round_up(L.ny, wg_[1]),
-                          round_up(L.nx, wg_[0]));
+    global_ = cl::NDRange(round_up(plain ? L.nz : L.nz4, wg_[2]), round_up(rows[1], wg_[1]),
+                          round_up(rows[0], wg_[0]));
   }
 
   if (m_.upml.enabled() && !fused && !rows && !uses_zslab()) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "config/run_config.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd {
@@ -38,7 +39,12 @@ struct ZSlabLayout {
   int nxi = 0, nyi = 0;      // x and y interior extents
   std::size_t float4s() const { return static_cast<std::size_t>(nxi) * nyi * znq; }
 };
-ZSlabLayout zslab_layout(const SimulationModel& m);
+// For the tile variant the slabs are rounded out to even float4 counts (when nz4 is even, whole
+// 32-byte sectors): a sector shared by a slab float4 and a plain one was read and written by both
+// upml_zslab.cl and the tile kernels; now only by the former, which updates the plain lanes too
+// (H200, N = 512, vacuum_upml, tile 1x1x32: 45.9 -> 46.85 Gcells/s). onepass keeps the tight
+// slabs: its pass handles the slab float4s differently and lost 1.2% with them rounded out.
+ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
 // Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4
 // rows (cl_kernels/upml_lanes.h xy_pml_cell numbers them, upml_xy4.cl updates them); 0 without

@@ -136,7 +136,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
     pml_boxes_.push_back({p, CudaLaunch{dim3(g[0], g[1], g[2]), dim3(lz, ly, 1), s}});
   }
   // The tile variant's z slabs: x = slot (a row's slab float4s), y = j, z = i; ~64 threads.
-  const ZSlabLayout z = zslab_layout(m_);
+  const ZSlabLayout z = zslab_layout(m_, variant_);
   has_zslab_ = zslab_form && z.float4s() > 0;
   if (has_zslab_) {
     const int lz = std::min(z.znq, 64), ly = std::max(1, std::min(z.nyi, 64 / lz));

@@ -126,7 +126,7 @@ void CudaBackend::create_buffers() {
   for (int f = 0; f < 6; ++f) args_.layers[f] = m_.upml.layers[f];
   args_.count4 = L.nx * L.ny * L.nz4;  // < 2^31: SimulationModel::build bounds the padded cells
 
-  const ZSlabLayout z = zslab_layout(m_);
+  const ZSlabLayout z = zslab_layout(m_, variant_);
   args_.zq_lo = z.zq_lo;
   args_.zq_hi = z.zq_hi;
   args_.znq = z.znq;

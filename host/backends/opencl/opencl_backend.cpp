@@ -181,7 +181,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     xy4_local_ = cl::NDRange(lz, ly);
     xy4_global_ = cl::NDRange(round_up(L.nz4, lz), round_up(xy_rows, ly));
   }
-  const ZSlabLayout z = zslab_layout(m_);
+  const ZSlabLayout z = zslab_layout(m_, variant_);
   zslab_ = uses_zslab() && z.float4s() > 0;
   if (zslab_) {
     zslab_h_ = cl::Kernel(program_, "upml_zslab_h");

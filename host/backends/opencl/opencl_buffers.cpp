@@ -91,7 +91,7 @@ void OpenClBackend::create_buffers() {
     // The tile and onepass variants keep the z slabs' auxiliaries float4-aligned in zaux_ and
     // the x/y slabs' as float4 rows in aux_ (upml_xy4.cl; never an empty buffer).
     const bool tile = uses_zslab();
-    const ZSlabLayout z = zslab_layout(m_);
+    const ZSlabLayout z = zslab_layout(m_, variant_);
     const std::size_t aux_cells =
         tile ? std::max<std::size_t>(xy_rows_ * m_.layout.nz4 * 4, 1) : m_.upml.cells;
     for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
@@ -160,7 +160,7 @@ void OpenClBackend::bind_arguments() {
 
   const cl_float db_vacuum =
       static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
-  const ZSlabLayout z = zslab_layout(m_);
+  const ZSlabLayout z = zslab_layout(m_, variant_);
   if (variant_ == KernelVariant::OnePass) {
     // update_onepass.cl: the current fields in, the next ones out.
     ArgBinder o(update_h_);

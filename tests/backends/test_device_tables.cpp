@@ -1,0 +1,59 @@
+// The host-side layout tables the float4 kernels index by (backends/device_tables.hpp): where the
+// tile kernels start and which float4s of a row belong to the z slabs, per variant. The kernels'
+// results are checked against the reference engine elsewhere; this pins the layout itself.
+#include <doctest/doctest.h>
+
+#include "backends/device_tables.hpp"
+#include "backends/physics_helpers.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::test;
+
+namespace {
+
+SimulationModel upml_cube(int n, const std::array<int, 6>& layers) {
+  RunConfig cfg = box_config({n, n, n}, 1e-3, 10, BoundaryType::Upml);
+  cfg.boundary.layers = layers;
+  return SimulationModel::build(cfg);
+}
+
+}  // namespace
+
+TEST_CASE("z-slab float4s: tight for onepass, rounded out to float4 pairs for tile") {
+  // 64 cells along z: 16 float4s; 10 layers reach into float4 2 at the low end and from float4
+  // 13 (cell 54) at the high end.
+  const SimulationModel m = upml_cube(64, {10, 10, 10, 10, 10, 10});
+  const ZSlabLayout tight = zslab_layout(m, KernelVariant::OnePass);
+  CHECK(tight.zq_lo == 3);
+  CHECK(tight.zq_hi == 13);
+  CHECK(tight.znq == 6);
+  CHECK(tight.nxi == 44);
+  CHECK(tight.nyi == 44);
+  const ZSlabLayout tile = zslab_layout(m, KernelVariant::Tile);
+  CHECK(tile.zq_lo == 4);
+  CHECK(tile.zq_hi == 12);
+  CHECK(tile.znq == 8);
+  CHECK(tile.float4s() == 44u * 44u * 8u);
+}
+
+TEST_CASE("z-slab float4s: a face without layers keeps its float4s plain") {
+  const SimulationModel m = upml_cube(64, {0, 0, 0, 0, 0, 7});
+  const ZSlabLayout tile = zslab_layout(m, KernelVariant::Tile);
+  CHECK(tile.zq_lo == 0);
+  CHECK(tile.zq_hi == 14);  // (64 - 7) / 4 = 14, already even
+  CHECK(tile.znq == 2);
+  const SimulationModel none = upml_cube(64, {3, 3, 3, 3, 0, 0});
+  const ZSlabLayout z = zslab_layout(none, KernelVariant::Tile);
+  CHECK(z.float4s() == 0u);
+  CHECK(z.zq_hi == none.layout.nz4);
+}
+
+TEST_CASE("tile kernels cover the x/y interior rows") {
+  const SimulationModel m = upml_cube(32, {3, 4, 0, 2, 5, 1});
+  const auto rows = tile_rows(m);
+  CHECK(rows[0] == 32 - 3 - 4);
+  CHECK(rows[1] == 32 - 0 - 2);
+  const SimulationModel pec = SimulationModel::build(box_config({9, 7, 5}, 1e-3, 10,
+                                                                BoundaryType::Pec));
+  CHECK(tile_rows(pec) == std::array<int, 2>{9, 7});
+}

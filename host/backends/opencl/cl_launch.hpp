@@ -14,9 +14,10 @@ namespace clfdtd {
 
 // The patent's work-group: 2 x 2 x 30 in (x, y, z4), z4 counting float4s along z.
 constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
-// What device.variant = auto uses on an untuned GPU: 2 x 4 x 16 (x y z4) measured fastest on the
-// H200 for vacuum with UPML and for the PEC cube.
-constexpr std::array<int, 3> kGpuAutoWorkgroup{2, 4, 16};
+// The tile shape device.variant = auto uses on an untuned GPU when onepass does not fit: 1 x 1 x 32
+// (x y z4), the fastest OpenCL tile on the H200 for vacuum with UPML since the tile kernels cover
+// the x/y interior only (46.8 Gcells/s against 45.9 for 2 x 4 x 16, docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kGpuAutoWorkgroup{1, 1, 32};
 // The plain variant's work-group, (x, y, z) in cells: one row segment of 64 cells.
 constexpr std::array<int, 3> kDefaultPlainWorkgroup{1, 1, 64};
 // The rows variant's work-group, (x, y, 1): 8 rows along y (fastest on PoCL and the H200).

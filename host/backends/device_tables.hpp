@@ -43,7 +43,7 @@ struct ZSlabLayout {
 // 32-byte sectors): a sector shared by a slab float4 and a plain one was read and written by both
 // upml_zslab.cl and the tile kernels; now only by the former, which updates the plain lanes too
 // (H200, N = 512, vacuum_upml, tile 1x1x32: 45.9 -> 46.85 Gcells/s). onepass keeps the tight
-// slabs: its pass handles the slab float4s differently and lost 1.2% with them rounded out.
+// slabs: rounded out they gained nothing there (50.31 -> 50.25 Gcells/s).
 ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
 // Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4

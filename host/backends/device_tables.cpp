@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "model/grid_geometry.hpp"
+
 namespace clfdtd {
 
 MergedSources merge_sources(const SimulationModel& m) {
@@ -100,6 +102,33 @@ std::vector<float> zslab_lane_table(const SimulationModel& m) {
     }
   }
   return t;
+}
+
+std::vector<float> energy_weights(const SimulationModel& m, bool electric) {
+  std::vector<float> w(256, electric ? 0.0f : 1.0f);
+  for (std::size_t id = 0; id < m.materials.size(); ++id) {
+    const auto u = static_cast<std::uint8_t>(id);
+    const MaterialEntry& e = m.materials.entry(u);
+    w[id] = electric ? (e.pec ? 0.0f : static_cast<float>(e.eps_r))
+                     : static_cast<float>(1.0 / m.materials.h_coefficients(u, m.grid.dt).inv_mu_r);
+  }
+  return w;
+}
+
+std::vector<EnergyTerms> energy_terms_from_partials(const std::vector<float>& partial, int slots,
+                                                    std::size_t groups,
+                                                    const SimulationModel& m) {
+  const double dv = m.grid.d[0] * m.grid.d[1] * m.grid.d[2];
+  const double we = 0.5 * kEps0 * dv, wm = 0.5 * kMu0 * dv;
+  std::vector<EnergyTerms> out;
+  for (std::size_t s = 0; s < static_cast<std::size_t>(slots); ++s) {
+    double sum[3] = {0, 0, 0};
+    for (std::size_t t = 0; t < 3; ++t) {
+      for (std::size_t k = 0; k < groups; ++k) sum[t] += partial[(s * 3 + t) * groups + k];
+    }
+    out.push_back(EnergyTerms{we * sum[0], wm * sum[1], wm * sum[2]});
+  }
+  return out;
 }
 
 }  // namespace clfdtd

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backends/backend.hpp"
 #include "config/run_config.hpp"
 #include "model/simulation_model.hpp"
 
@@ -58,5 +59,16 @@ std::array<int, 2> tile_rows(const SimulationModel& m);
 // Per float4 kq, 8 float4s over its four lanes: H's (a, b) at half z and (cp, cm) at integer z,
 // then E's (a, b) at integer z and (cp, cm) at half z; neutral (1, 1, 2, 2) past nz.
 std::vector<float> zslab_lane_table(const SimulationModel& m);
+
+// energy.cl's weights per material id, all 256 ids (so no id reads past the end): eps_r for E
+// (0 for PEC, whose E is zero), mu_r for H.
+std::vector<float> energy_weights(const SimulationModel& m, bool electric);
+
+// energy.cl's partial sums, partial[(slot * 3 + t) * groups + group] for `slots` samples, added per
+// slot in double and scaled to joules (eps0 dV / 2, mu0 dV / 2): what both GPU backends'
+// read_energy_batch() return.
+std::vector<EnergyTerms> energy_terms_from_partials(const std::vector<float>& partial, int slots,
+                                                    std::size_t groups,
+                                                    const SimulationModel& m);
 
 }  // namespace clfdtd

@@ -98,6 +98,22 @@ std::vector<EnergyRow> run_energy(const SimulationModel& m, Backend& b) {
   return sink.all;
 }
 
+// The largest difference of a device's energy rows from the reference's over every step and term,
+// relative to `scale` (the largest reference energy); the steps must match row by row.
+double worst_energy_difference(const std::vector<EnergyRow>& got,
+                               const std::vector<EnergyRow>& want, double scale) {
+  REQUIRE(got.size() == want.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].step == want[i].step);
+    for (double d : {got[i].total - want[i].total, got[i].electric - want[i].electric,
+                     got[i].magnetic - want[i].magnetic, got[i].naive - want[i].naive}) {
+      worst = std::max(worst, std::abs(d) / scale);
+    }
+  }
+  return worst;
+}
+
 // 1/2 sum w * a.b dV over one field triple, w per sample from the material table.
 double direct_sum(const SimulationModel& m, const std::array<const std::vector<double>*, 3>& a,
                   const std::array<const std::vector<double>*, 3>& b, bool electric) {
@@ -227,16 +243,7 @@ void compare_energy(const SimulationModel& m, double rel_tol) {
     dev.variant = v;
     OpenClBackend ocl(m, dev);
     INFO("variant " << ocl.kernel_variant());
-    const auto got = run_energy(m, ocl);
-    REQUIRE(got.size() == want.size());
-    double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      CHECK(got[i].step == want[i].step);
-      for (double d : {got[i].total - want[i].total, got[i].electric - want[i].electric,
-                       got[i].magnetic - want[i].magnetic, got[i].naive - want[i].naive}) {
-        worst = std::max(worst, std::abs(d) / scale);
-      }
-    }
+    const double worst = worst_energy_difference(run_energy(m, ocl), want, scale);
     MESSAGE(ocl.kernel_variant() << ": max |opencl - reference| / max energy = " << worst);
     CHECK(worst < rel_tol);
   }
@@ -294,16 +301,7 @@ void compare_cuda_energy(const SimulationModel& m, double rel_tol) {
                           KernelVariant::Rows, KernelVariant::Fused}) {
     CudaBackend gpu(m, cudatest::cuda_device(v, std::nullopt));
     INFO("variant " << gpu.kernel_variant());
-    const auto got = run_energy(m, gpu);
-    REQUIRE(got.size() == want.size());
-    double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      CHECK(got[i].step == want[i].step);
-      for (double d : {got[i].total - want[i].total, got[i].electric - want[i].electric,
-                       got[i].magnetic - want[i].magnetic, got[i].naive - want[i].naive}) {
-        worst = std::max(worst, std::abs(d) / scale);
-      }
-    }
+    const double worst = worst_energy_difference(run_energy(m, gpu), want, scale);
     MESSAGE(gpu.kernel_variant() << ": max |cuda - reference| / max energy = " << worst);
     CHECK(worst < rel_tol);
   }

@@ -12,8 +12,8 @@
 
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/device_tables.hpp"
 #include "errors.hpp"
-#include "model/grid_geometry.hpp"
 
 namespace clfdtd {
 
@@ -47,14 +47,7 @@ void CudaBackend::setup_energy() {
                "clearing " + what);
     energy_args_.h_prev[c] = h_prev_[c].as<float>();
   }
-  // Weights per material id (all 256, so no id reads past the end); PEC E is zero: weight 0.
-  std::vector<float> eps(256, 0.0f), mu(256, 1.0f);
-  for (std::size_t id = 0; id < m_.materials.size(); ++id) {
-    const MaterialEntry& e = m_.materials.entry(static_cast<std::uint8_t>(id));
-    eps[id] = e.pec ? 0.0f : static_cast<float>(e.eps_r);
-    mu[id] = static_cast<float>(
-        1.0 / m_.materials.h_coefficients(static_cast<std::uint8_t>(id), m_.grid.dt).inv_mu_r);
-  }
+  const std::vector<float> eps = energy_weights(m_, true), mu = energy_weights(m_, false);
   // Synchronous, so the host vectors may go (setup only).
   auto upload = [s](const std::vector<float>& v, const std::string& what) {
     CudaBuffer b(v.size() * sizeof(float), what);
@@ -102,15 +95,7 @@ void CudaBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
                              cudaMemcpyDeviceToHost, stream_.get()),
              "cudaMemcpyAsync", ctx);
   cuda_check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize", ctx);
-  const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
-  const double we = 0.5 * kEps0 * dv, wm = 0.5 * kMu0 * dv;
-  for (std::size_t s = 0; s < static_cast<std::size_t>(slots); ++s) {
-    double sum[3] = {0, 0, 0};
-    for (std::size_t t = 0; t < 3; ++t) {
-      for (std::size_t k = 0; k < g; ++k) sum[t] += buf[(s * 3 + t) * g + k];
-    }
-    out.push_back(EnergyTerms{we * sum[0], wm * sum[1], wm * sum[2]});
-  }
+  out = energy_terms_from_partials(buf, slots, g, m_);
 }
 
 }  // namespace clfdtd

@@ -4,11 +4,11 @@
 // double. No field ever leaves the device. Set up once, in the constructor, when m_.energy.
 #include <algorithm>
 
+#include "backends/device_tables.hpp"
 #include "backends/opencl/cl_error.hpp"
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "errors.hpp"
-#include "model/grid_geometry.hpp"
 
 namespace clfdtd {
 
@@ -36,14 +36,7 @@ void OpenClBackend::setup_energy() {
     h = cl::Buffer(context_, CL_MEM_READ_WRITE, bytes);
     queue_.enqueueFillBuffer(h, cl_float{0}, 0, bytes);  // no earlier H: first magnetic term 0
   }
-  // Weights per material id (all 256, so no id reads past the end); PEC E is zero: weight 0.
-  std::vector<float> eps(256, 0.0f), mu(256, 1.0f);
-  for (std::size_t id = 0; id < m_.materials.size(); ++id) {
-    const MaterialEntry& e = m_.materials.entry(static_cast<std::uint8_t>(id));
-    eps[id] = e.pec ? 0.0f : static_cast<float>(e.eps_r);
-    mu[id] = static_cast<float>(
-        1.0 / m_.materials.h_coefficients(static_cast<std::uint8_t>(id), m_.grid.dt).inv_mu_r);
-  }
+  const std::vector<float> eps = energy_weights(m_, true), mu = energy_weights(m_, false);
   auto upload = [this](const std::vector<float>& v) {
     cl::Buffer b(context_, CL_MEM_READ_ONLY, v.size() * sizeof(float));
     queue_.enqueueWriteBuffer(b, CL_TRUE, 0, v.size() * sizeof(float), v.data());
@@ -97,15 +90,7 @@ void OpenClBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) 
   } catch (const cl::Error& e) {
     throw_device_error(e, "reading the OpenCL energy sums");
   }
-  const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
-  const double we = 0.5 * kEps0 * dv, wm = 0.5 * kMu0 * dv;
-  for (std::size_t s = 0; s < static_cast<std::size_t>(slots); ++s) {
-    double sum[3] = {0, 0, 0};
-    for (std::size_t t = 0; t < 3; ++t) {
-      for (std::size_t k = 0; k < g; ++k) sum[t] += buf[(s * 3 + t) * g + k];
-    }
-    out.push_back(EnergyTerms{we * sum[0], wm * sum[1], wm * sum[2]});
-  }
+  out = energy_terms_from_partials(buf, slots, g, m_);
 }
 
 }  // namespace clfdtd

@@ -17,8 +17,9 @@
 //   -z neighbour: shift_down(prev, H) = (prev.w, H.x, H.y, H.z), prev = the preceding float4 from
 //     the tile / global memory / zero before the first float4.
 // The range covers the x/y interior from row (pml_xlo, pml_ylo), as in update_h.cl. Work-items
-// past the grid load zeros, take part in the barrier and store nothing; PML float4s return early,
-// as in update_h.cl (x/y slabs: upml_xy4.cl, z-slab float4s: upml_zslab.cl).
+// past the grid or on PML float4s load zeros (except the one z-slab float4 a plain one needs),
+// take part in the barrier and store nothing (x/y slabs: upml_xy4.cl, z-slab float4s:
+// upml_zslab.cl).
 //
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
@@ -46,18 +47,23 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 
-  const float4 h_x = inside ? hx[c] : zero4();
-  const float4 h_y = inside ? hy[c] : zero4();
-  const float4 h_z = inside ? hz[c] : zero4();
+  // Rows of the x/y slabs (upml_xy4.cl's; the last groups reach into the high ones) and z-slab
+  // float4s (upml_zslab.cl's) are read here only where a plain float4 of the group needs them:
+  // the last float4 of the low z slab, whose Hx and Hy are the -z neighbour of the first plain
+  // one. No plain float4 has a high-slab row as its -x or -y neighbour. Skipping the rest saves
+  // 256 B of every interior row (whole 64 B pieces) on each step.
+  const int plain_z = kq >= zq_lo && kq < zq_hi;
+  const int plain_row = inside && !pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  const int load_xy = plain_row && (plain_z || kq == zq_lo - 1);
+  const float4 h_x = load_xy ? hx[c] : zero4();
+  const float4 h_y = load_xy ? hy[c] : zero4();
+  const float4 h_z = plain_row && plain_z ? hz[c] : zero4();
   tile_hx[lx][ly][lz] = h_x;
   tile_hy[lx][ly][lz] = h_y;
   tile_hz[lx][ly][lz] = h_z;
   LOCAL_BARRIER();
 
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
-      zslab_slot(kq, zq_lo, zq_hi) >= 0) {
-    return;
-  }
+  if (!plain_row || !plain_z) return;
 
   // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
   const int sx = ny * nz4, sy = nz4;

@@ -19,7 +19,8 @@
 // groups: the x/y-slab rows are upml_xy4.cl's, and launching no group over them saves loading
 // tiles nobody updates. Work-items of the last groups that land in the high slabs still load
 // their (real) data into the tile for their neighbours, then store nothing; work-items past the
-// grid load zeros, take part in the barrier, then store nothing. PML cells are left to other
+// grid load zeros, take part in the barrier, then store nothing; z-slab float4s load only what
+// a plain neighbour reads (the first float4 of the high slab: Ex, Ey), zeros otherwise. PML cells are left to other
 // kernels and return early: float4s in the x/y slabs to upml_xy4.cl, the float4s holding z-slab
 // cells (kq < zq_lo or kq >= zq_hi, any of their lanes) to upml_zslab.cl, which also updates
 // their plain lanes. Keeping the UPML code out of this kernel keeps its registers (and so its
@@ -57,19 +58,21 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 
-  const float4 e_x = inside ? ex[c] : zero4();
-  const float4 e_y = inside ? ey[c] : zero4();
-  const float4 e_z = inside ? ez[c] : zero4();
+  // A z-slab float4 (upml_zslab.cl's) is read here only where a plain float4 of the group needs
+  // it: the first float4 of the high slab, whose Ex and Ey are the +z neighbour of the last plain
+  // one. Skipping the rest saves 256 B of every interior row (whole 64 B pieces) on each step.
+  const int plain_z = kq >= zq_lo && kq < zq_hi;
+  const int load_xy = inside && (plain_z || kq == zq_hi);
+  const float4 e_x = load_xy ? ex[c] : zero4();
+  const float4 e_y = load_xy ? ey[c] : zero4();
+  const float4 e_z = inside && plain_z ? ez[c] : zero4();
   tile_ex[lx][ly][lz] = e_x;
   tile_ey[lx][ly][lz] = e_y;
   tile_ez[lx][ly][lz] = e_z;
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  if (!inside || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi) ||
-      zslab_slot(kq, zq_lo, zq_hi) >= 0) {
-    return;
-  }
+  if (!inside || !plain_z || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).

@@ -113,7 +113,7 @@ std::vector<OptionSpec> make_table() {
        "in the same pass, onepass = H and E in one pass over double-buffered fields (fewer bytes per "
        "step, twice the field memory); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 4 32 when the model fits with its second "
-       "set of fields, tile 1 1 32 when not. Alias: --variant=X."},
+       "set of fields, tile 2 4 16 when not. Alias: --variant=X."},
   };
 }
 // clang-format on

@@ -32,7 +32,7 @@ constexpr std::array<int, 3> kDefaultCudaPlainBlock{1, 1, 64};
 constexpr std::array<int, 3> kCudaPlainLimits{64, 1024, 1024};
 constexpr std::array<int, 3> kDefaultCudaRowsBlock{1, 8, 1};
 // The tile auto picks on an untuned GPU when this build compiled it (OpenCL's choice too).
-constexpr std::array<int, 3> kCudaAutoTile{1, 1, 32};
+constexpr std::array<int, 3> kCudaAutoTile{2, 4, 16};
 // The onepass variant's (planes, y, z4), as the OpenCL backend's kDefaultOnePassWorkgroup.
 constexpr std::array<int, 3> kDefaultCudaOnePassBlock{8, 4, 32};
 constexpr std::array<int, 3> kCudaRowsLimits{1024, 1024, 1};

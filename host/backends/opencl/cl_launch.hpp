@@ -14,10 +14,12 @@ namespace clfdtd {
 
 // The patent's work-group: 2 x 2 x 30 in (x, y, z4), z4 counting float4s along z.
 constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
-// The tile shape device.variant = auto uses on an untuned GPU when onepass does not fit: 1 x 1 x 32
-// (x y z4), the fastest OpenCL tile on the H200 for vacuum with UPML since the tile kernels cover
-// the x/y interior only (46.8 Gcells/s against 45.9 for 2 x 4 x 16, docs/BENCHMARKS.md).
-constexpr std::array<int, 3> kGpuAutoWorkgroup{1, 1, 32};
+// The tile shape device.variant = auto uses on an untuned GPU when onepass does not fit: 2 x 4 x 16
+// (x y z4). Since the tile kernels skip the z-slab float4s' loads (2ef1449) the shapes lie within
+// 1.5% of each other on the H200 (vacuum with UPML, OpenCL 47.2-47.9 Gcells/s, CUDA 47.2-48.1);
+// 2 x 4 x 16 is among the best on both backends and wastes the least on grids with short z rows
+// (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kGpuAutoWorkgroup{2, 4, 16};
 // The plain variant's work-group, (x, y, z) in cells: one row segment of 64 cells.
 constexpr std::array<int, 3> kDefaultPlainWorkgroup{1, 1, 64};
 // The rows variant's work-group, (x, y, 1): 8 rows along y (fastest on PoCL and the H200).

@@ -176,18 +176,27 @@ static cudaError_t launch_upml_h(const CudaLaunch& l, const CudaKernelArgs& a,
   return cudaGetLastError();
 }
 
+// The fields the UPML slab kernels write (upml_zslab.cl): the current ones (tile, in place) or
+// the next ones (onepass).
+static float* const* slab_out(const CudaKernelArgs& a) {
+  return a.slabs_to_next ? a.field_next : a.field;
+}
+
 // The tile variant's z slabs (upml_zslab.cl): float4 fields, uchar4 ids.
 static cudaError_t launch_upml_zslab_h(const CudaLaunch& l, const CudaKernelArgs& a) {
   const int* P = a.layers;
+  float* const* o = slab_out(a);
   if (a.magnetic) {
     m1::upml_zslab_h<<<l.grid, l.block, 0, l.stream>>>(
-        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        f4(o[3]), f4(o[4]), f4(o[5]), cf4(a.field[3]), cf4(a.field[4]), cf4(a.field[5]),
+        cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]), cf4(a.hcoef), f4(a.zaux[0]),
         f4(a.zaux[1]), cf4(a.zlanes), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny,
         a.nz, a.nz4, P[0], P[1], P[2], P[3], P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
   } else {
     m0::upml_zslab_h<<<l.grid, l.block, 0, l.stream>>>(
-        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        f4(o[3]), f4(o[4]), f4(o[5]), cf4(a.field[3]), cf4(a.field[4]), cf4(a.field[5]),
+        cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), a.db_vacuum, f4(a.zaux[0]), f4(a.zaux[1]), cf4(a.zlanes), a.dt_mu0,
         a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz, a.nz4, P[0], P[1], P[2], P[3],
         P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
@@ -197,17 +206,20 @@ static cudaError_t launch_upml_zslab_h(const CudaLaunch& l, const CudaKernelArgs
 // The tile and onepass variants' x/y slabs (upml_xy4.cl): float4 fields and auxiliaries.
 static cudaError_t launch_upml_xy4_h(const CudaLaunch& l, const CudaKernelArgs& a) {
   const int* P = a.layers;
+  float* const* o = slab_out(a);
   const auto& Q = a.profile;
   if (a.magnetic) {
     m1::upml_xy4_h<<<l.grid, l.block, 0, l.stream>>>(
-        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        f4(o[3]), f4(o[4]), f4(o[5]), cf4(a.field[3]), cf4(a.field[4]), cf4(a.field[5]),
+        cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), f4(a.aux[3]), f4(a.aux[4]), f4(a.aux[5]), cf4(Q[0]), cf4(Q[1]),
         cf4(Q[3]), cf4(Q[4]), cf4(a.zlanes), u4(a.id[3]), u4(a.id[4]), u4(a.id[5]),
         cf4(a.hcoef), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz4, P[0],
         P[1], P[2], P[3], a.xy_rows);
   } else {
     m0::upml_xy4_h<<<l.grid, l.block, 0, l.stream>>>(
-        f4(a.field[3]), f4(a.field[4]), f4(a.field[5]), cf4(a.field[0]), cf4(a.field[1]),
+        f4(o[3]), f4(o[4]), f4(o[5]), cf4(a.field[3]), cf4(a.field[4]), cf4(a.field[5]),
+        cf4(a.field[0]), cf4(a.field[1]),
         cf4(a.field[2]), f4(a.aux[3]), f4(a.aux[4]), f4(a.aux[5]), cf4(Q[0]), cf4(Q[1]),
         cf4(Q[3]), cf4(Q[4]), cf4(a.zlanes), a.dt_mu0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx,
         a.ny, a.nz4, P[0], P[1], P[2], P[3], a.xy_rows);
@@ -218,9 +230,10 @@ static cudaError_t launch_upml_xy4_h(const CudaLaunch& l, const CudaKernelArgs& 
 static cudaError_t launch_upml_xy4_e(const CudaLaunch& l, const CudaKernelArgs& a) {
   const int* P = a.layers;
   const auto& Q = a.profile;
+  float* const* o = slab_out(a);
   m0::upml_xy4_e<<<l.grid, l.block, 0, l.stream>>>(
-      f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
-      cf4(a.field[5]), f4(a.aux[0]), f4(a.aux[1]), f4(a.aux[2]), cf4(Q[0]), cf4(Q[1]), cf4(Q[3]),
+      f4(o[0]), f4(o[1]), f4(o[2]), cf4(a.field[0]), cf4(a.field[1]), cf4(a.field[2]), cf4(o[3]),
+      cf4(o[4]), cf4(o[5]), f4(a.aux[0]), f4(a.aux[1]), f4(a.aux[2]), cf4(Q[0]), cf4(Q[1]), cf4(Q[3]),
       cf4(Q[4]), cf4(a.zlanes), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), a.dt_eps0,
       a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny, a.nz4, P[0], P[1], P[2], P[3], a.xy_rows);
   return cudaGetLastError();
@@ -229,9 +242,10 @@ static cudaError_t launch_upml_xy4_e(const CudaLaunch& l, const CudaKernelArgs& 
 // upml_zslab_e does not depend on MAGNETIC; the m0 copy serves both.
 static cudaError_t launch_upml_zslab_e(const CudaLaunch& l, const CudaKernelArgs& a) {
   const int* P = a.layers;
+  float* const* o = slab_out(a);
   m0::upml_zslab_e<<<l.grid, l.block, 0, l.stream>>>(
-      f4(a.field[0]), f4(a.field[1]), f4(a.field[2]), cf4(a.field[3]), cf4(a.field[4]),
-      cf4(a.field[5]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), f4(a.zaux[2]),
+      f4(o[0]), f4(o[1]), f4(o[2]), cf4(a.field[0]), cf4(a.field[1]), cf4(a.field[2]), cf4(o[3]),
+      cf4(o[4]), cf4(o[5]), u4(a.id[0]), u4(a.id[1]), u4(a.id[2]), cf4(a.ecoef), f4(a.zaux[2]),
       f4(a.zaux[3]), cf4(a.zlanes), a.dt_eps0, a.inv_d[0], a.inv_d[1], a.inv_d[2], a.nx, a.ny,
       a.nz, a.nz4, P[0], P[1], P[2], P[3], P[4], P[5], a.zq_lo, a.zq_hi, a.znq);
   return cudaGetLastError();

@@ -15,12 +15,16 @@
 // the work-item's own result of the previous plane; the first plane of a chunk is preceded by one
 // plane that is computed, not stored.
 //
-// PML cells: the UPML kernels run in place on the input buffers before this pass for H
-// (upml_xy4.cl on the x/y slabs, upml_zslab.cl on the z-slab float4s, as in the tile variant), so
-// their H_new is what this kernel reads there; it copies them to the output and also copies E of
-// those cells, which the UPML E kernels then update in place in the output buffers after this
-// pass. Sources are added after that, as in the other variants. (Updating E of the PML cells in
-// this pass instead raised its registers and cost 12% on pec_cube on the H200: docs/BENCHMARKS.md.)
+// PML cells are not this pass's to write: the UPML kernels (upml_xy4.cl on the x/y slabs,
+// upml_zslab.cl on the z-slab float4s, as in the tile variant) read them from the current fields
+// and write them to the next ones, H before this pass and E after it; sources are added after
+// that, as in the other variants. This pass still loads a PML float4's E (current) and H_new
+// (from the output, where the UPML H kernels put it) for its plain neighbours, but stores
+// nothing there. (It used to copy every PML float4's E and H to the output for UPML kernels that
+// then worked in place: 24 B more per PML cell, H200 onepass 50.3 -> 51.8 Gcells/s with UPML.
+// Skipping the PML float4s' loads as well cost more in branches than it saved on NVIDIA's OpenCL,
+// and updating E of the PML cells in this pass raised its registers and cost 12% on pec_cube:
+// docs/BENCHMARKS.md.)
 //
 // Neighbours past the high end (H) and before index 0 (E) are zero, as in the tile kernels; so are
 // the tail work-items outside the grid.
@@ -96,15 +100,21 @@ KERNEL TILE_ATTR void update_onepass(
     // This plane's H and ids are loaded before the barrier too, so their latency overlaps it.
     float4 h_x = zero4(), h_y = zero4(), h_z = zero4();
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
+    const int e_pml = zslab || row_y_pml || plane_pml;
     if (valid) {
-      h_x = hx[c];
-      h_y = hy[c];
-      h_z = hz[c];
+      if (e_pml) {  // H_new of a PML cell: the UPML H kernels wrote it to the output
+        h_x = hx_out[c];
+        h_y = hy_out[c];
+        h_z = hz_out[c];
+      } else {
+        h_x = hx[c];
+        h_y = hy[c];
+        h_z = hz[c];
+      }
       m_ex = id_ex[c];
       m_ey = id_ey[c];
       m_ez = id_ez[c];
     }
-    const int e_pml = zslab || row_y_pml || plane_pml;
     const int do_e = valid && i >= i0 && !e_pml;
     // H_new (x, z) of row j - 1: hx[j-1] - db (dEz/dy - dEy/dz), hz[j-1] - db (dEy/dx - dEx/dy).
     float4 yh_x = zero4(), yh_z = zero4();
@@ -158,9 +168,12 @@ KERNEL TILE_ATTR void update_onepass(
 
     if (do_e && y_edge) {
       const int cm = c - sy;
-      yh_x = hx[cm];
-      yh_z = hz[cm];
-      if (!y_edge_pml) {
+      if (y_edge_pml) {
+        yh_x = hx_out[cm];
+        yh_z = hz_out[cm];
+      } else {
+        yh_x = hx[cm];
+        yh_z = hz[cm];
         const float4 ym_ex = ex[cm], ym_ey = ey[cm], ym_ez = ez[cm];
         const float4 ym_eyx = i + 1 < nx ? ey[cm + sx] : zero4();
         const float ym_eyz = kq + 1 < nz4 ? ey[cm + 1].x : 0.0f;
@@ -179,9 +192,12 @@ KERNEL TILE_ATTR void update_onepass(
     }
     if (do_e && z_edge) {
       const int cm = c - 1;
-      zh_x = hx[cm].w;
-      zh_y = hy[cm].w;
-      if (!z_edge_pml) {
+      if (z_edge_pml) {
+        zh_x = hx_out[cm].w;
+        zh_y = hy_out[cm].w;
+      } else {
+        zh_x = hx[cm].w;
+        zh_y = hy[cm].w;
         const float zm_ex = ex[cm].w, zm_ey = ey[cm].w, zm_ez = ez[cm].w;
         const float zm_ezy = j + 1 < ny ? ez[cm + sy].w : 0.0f;
         const float zm_ezx = i + 1 < nx ? ez[cm + sx].w : 0.0f;
@@ -199,15 +215,11 @@ KERNEL TILE_ATTR void update_onepass(
     }
     LOCAL_BARRIER();
 
-    if (valid && i >= i0) {
+    if (do_e) {
       hx_out[c] = h_x;
       hy_out[c] = h_y;
       hz_out[c] = h_z;
-      if (e_pml) {  // the UPML E kernels update these in place in the output, after this pass
-        ex_out[c] = e_x;
-        ey_out[c] = e_y;
-        ez_out[c] = e_z;
-      } else {
+      {
         // E_new at plane i: backward differences of H_new (update_e.cl). The -y / -z neighbours
         // come from the tile or its edge values, the -x one is the previous plane's H_new.
         float4 hx_ym, hz_ym;

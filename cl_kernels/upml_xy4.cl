@@ -11,13 +11,17 @@
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
 //
+// The updated fields are read from one set and written to another: the same set for the tile
+// variant, the next one for onepass (upml_zslab.cl says why; hence no RESTRICT on them).
+//
 // Bytes per float4 (4 cells) and kernel: 3 fields read + written 96, 3 auxiliaries read + written
 // 96, 3 x 4 ids, plus the neighbour float4s (mostly cache hits).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
-KERNEL void upml_xy4_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
-                       GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out,
+                       GLOBAL const float4* hx, GLOBAL const float4* hy, GLOBAL const float4* hz,
+                       GLOBAL const float4* RESTRICT ex,
                        GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
                        GLOBAL float4* RESTRICT bx, GLOBAL float4* RESTRICT by,
                        GLOBAL float4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
@@ -58,13 +62,14 @@ KERNEL void upml_xy4_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
   by[q] = by1;
   bz[q] = bz1;
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
-  hy[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
-  hz[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
+  hx_out[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
+  hy_out[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
+  hz_out[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
 }
 
-KERNEL void upml_xy4_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
-                       GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out,
+                       GLOBAL const float4* ex, GLOBAL const float4* ey, GLOBAL const float4* ez,
+                       GLOBAL const float4* RESTRICT hx,
                        GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
                        GLOBAL float4* RESTRICT dx, GLOBAL float4* RESTRICT dy,
                        GLOBAL float4* RESTRICT dz, GLOBAL const float4* RESTRICT int_x,
@@ -97,7 +102,7 @@ KERNEL void upml_xy4_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
   dy[q] = dy1;
   dz[q] = dz1;
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
-  ey[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
-  ez[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);
+  ex_out[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
+  ey_out[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
+  ez_out[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);
 }

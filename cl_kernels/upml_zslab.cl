@@ -15,6 +15,12 @@
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
 //
+// In and out: the fields updated (H, then E) are read from one set and written to another, which
+// is the same set for the tile variant (in place) and the next one for onepass (whose pass then
+// only reads these float4s, for their plain neighbours: update_onepass.cl). So those pointers
+// carry no RESTRICT; every work-item reads its own float4 before writing it, and no other work-item
+// of the launch reads it.
+//
 // Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64,
 // 3 x 4 ids when they are read, plus the neighbour float4s (mostly L2 hits).
 #include "fdtd_common.h"
@@ -25,8 +31,9 @@ DEVICE_FN int zslab_kq(int slot, int zq_lo, int zq_hi) {
   return slot < zq_lo ? slot : slot - zq_lo + (zq_hi > zq_lo ? zq_hi : zq_lo);
 }
 
-KERNEL void upml_zslab_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
-                         GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out,
+                         GLOBAL const float4* hx, GLOBAL const float4* hy,
+                         GLOBAL const float4* hz, GLOBAL const float4* RESTRICT ex,
                          GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
 #if MAGNETIC
                          GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
@@ -69,16 +76,17 @@ KERNEL void upml_zslab_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
   aux_z[p] = new_z;
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx[c] = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), h_x - db_x * curl_x, kq, nz, pml_zlo,
-                           pml_zhi);
-  hy[c] = pick_zslab_lanes(h_y + r_y * (new_y - old_y), h_y - db_y * curl_y, kq, nz, pml_zlo,
-                           pml_zhi);
-  hz[c] = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, h_z - db_z * curl_z, kq,
-                           nz, pml_zlo, pml_zhi);
+  hx_out[c] = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), h_x - db_x * curl_x, kq, nz,
+                               pml_zlo, pml_zhi);
+  hy_out[c] = pick_zslab_lanes(h_y + r_y * (new_y - old_y), h_y - db_y * curl_y, kq, nz, pml_zlo,
+                               pml_zhi);
+  hz_out[c] = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, h_z - db_z * curl_z,
+                               kq, nz, pml_zlo, pml_zhi);
 }
 
-KERNEL void upml_zslab_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
-                         GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out,
+                         GLOBAL const float4* ex, GLOBAL const float4* ey,
+                         GLOBAL const float4* ez, GLOBAL const float4* RESTRICT hx,
                          GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
                          GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
                          GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
@@ -109,13 +117,13 @@ KERNEL void upml_zslab_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
   aux_z[p] = new_z;
 
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex[c] = pick_zslab_lanes(a * e_x + COEF4(ecoef, m_x, z) * b * (s * curl_x),
+  ex_out[c] = pick_zslab_lanes(a * e_x + COEF4(ecoef, m_x, z) * b * (s * curl_x),
                            COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x, kq, nz,
                            pml_zlo, pml_zhi);
-  ey[c] = pick_zslab_lanes(e_y + COEF4(ecoef, m_y, z) * (new_y - old_y),
+  ey_out[c] = pick_zslab_lanes(e_y + COEF4(ecoef, m_y, z) * (new_y - old_y),
                            COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y, kq, nz,
                            pml_zlo, pml_zhi);
-  ez[c] = pick_zslab_lanes(e_z + COEF4(ecoef, m_z, z) * (cp * new_z - cm * old_z) * 0.5f,
+  ez_out[c] = pick_zslab_lanes(e_z + COEF4(ecoef, m_z, z) * (cp * new_z - cm * old_z) * 0.5f,
                            COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z, kq, nz,
                            pml_zlo, pml_zhi);
 }

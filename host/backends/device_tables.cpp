@@ -62,7 +62,7 @@ ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v) {
   z.nyi = std::max(0, L.ny - lay[2] - lay[3]);
   z.zq_lo = (lay[4] + 3) / 4;
   z.zq_hi = lay[5] > 0 ? (L.nz - lay[5]) / 4 : L.nz4;
-  if (v == KernelVariant::Tile) {  // whole 32-byte sectors of float4 pairs (header)
+  if (v == KernelVariant::Tile || v == KernelVariant::OnePass) {  // whole 32-byte sectors (header)
     if (lay[4] > 0) z.zq_lo = std::min(L.nz4, z.zq_lo + z.zq_lo % 2);
     if (lay[5] > 0) z.zq_hi -= z.zq_hi % 2;
   }

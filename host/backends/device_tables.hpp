@@ -40,11 +40,11 @@ struct ZSlabLayout {
   int nxi = 0, nyi = 0;      // x and y interior extents
   std::size_t float4s() const { return static_cast<std::size_t>(nxi) * nyi * znq; }
 };
-// For the tile variant the slabs are rounded out to even float4 counts (when nz4 is even, whole
-// 32-byte sectors): a sector shared by a slab float4 and a plain one was read and written by both
-// upml_zslab.cl and the tile kernels; now only by the former, which updates the plain lanes too
-// (H200, N = 512, vacuum_upml, tile 1x1x32: 45.9 -> 46.85 Gcells/s). onepass keeps the tight
-// slabs: rounded out they gained nothing there (50.31 -> 50.25 Gcells/s).
+// The slabs are rounded out to even float4 counts (when nz4 is even, whole 32-byte sectors): a
+// sector shared by a slab float4 and a plain one was written by both upml_zslab.cl and the tile
+// or onepass kernels; now only by the former, which updates the plain lanes too (H200, N = 512,
+// vacuum_upml: tile 1x1x32 45.9 -> 46.85 Gcells/s; onepass, since its pass leaves the PML float4s
+// to the UPML kernels, 50.3 -> 51.8, where tight slabs lost 9%).
 ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
 // Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4

@@ -336,15 +336,15 @@ void CudaBackend::step(long s) {
   const bool plain = variant_ == KernelVariant::Plain, rows = variant_ == KernelVariant::Rows;
   const bool fused = variant_ == KernelVariant::Fused;
   if (variant_ == KernelVariant::OnePass) {
-    // UPML H in place on the current fields, the pass (current -> next), then the fields swap
-    // roles: UPML E in place on the new current ones, then the sources (below).
+    // Current -> next: UPML H of the PML cells, the pass over the others, UPML E of the PML
+    // cells (args_.slabs_to_next); then the fields swap roles, and the sources (below) go there.
     if (has_xy4_) launch(lin.upml_xy4_h, xy4_, "upml_xy4_h", s);
     if (has_zslab_) launch(lin.upml_zslab_h, zslab_, "upml_zslab_h", s);
     launch(update_h_, main_, "update_onepass", s);
-    std::swap(fields_, fields_next_);
-    for (int c = 0; c < 6; ++c) std::swap(args_.field[c], args_.field_next[c]);
     if (has_xy4_) launch(lin.upml_xy4_e, xy4_, "upml_xy4_e", s);
     if (has_zslab_) launch(lin.upml_zslab_e, zslab_, "upml_zslab_e", s);
+    std::swap(fields_, fields_next_);
+    for (int c = 0; c < 6; ++c) std::swap(args_.field[c], args_.field_next[c]);
   } else {
     launch(update_h_, main_,
            fused ? "update_h_fused" : plain ? "update_h_plain" : rows ? "update_h_rows" : "update_h", s);

@@ -87,6 +87,7 @@ void CudaBackend::create_buffers() {
     if (variant_ == KernelVariant::OnePass) {
       fields_next_[c] = zeros(cells * sizeof(float), "second field " + name + " (onepass)");
       args_.field_next[c] = fields_next_[c].as<float>();
+      args_.slabs_to_next = true;
     }
     if (c < 3 || m_.magnetic) {
       ids_[c] = upload(m_.ids[c].data(), cells, "material ids of " + name);

@@ -18,6 +18,7 @@ namespace clfdtd {
 struct CudaKernelArgs {
   float* field[6] = {};                    // Ex Ey Ez Hx Hy Hz
   float* field_next[6] = {};               // onepass: the fields it writes (swapped each step)
+  bool slabs_to_next = false;              // onepass: the UPML slab kernels write field_next
   int planes = 0;                          // onepass: planes along x per block
   const unsigned char* id[6] = {};         // material id per cell; H ids only when magnetic
   const float* ecoef = nullptr;            // float4 per id: (ca, cb, inv_eps_r, 0)

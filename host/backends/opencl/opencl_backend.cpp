@@ -294,11 +294,13 @@ double OpenClBackend::copy_bandwidth() {
 void OpenClBackend::step(long s) {
   try {
     if (variant_ == KernelVariant::OnePass) {
-      // UPML H in place on the current fields, then the pass (current -> next), then the fields
-      // swap roles and everything is bound to the new current ones: UPML E in place there.
+      // Current -> next: UPML H of the PML cells, the pass over the others, UPML E of the PML
+      // cells; then the fields swap roles and everything is bound to the new current ones.
       if (xy4_) enqueue(xy4_h_, xy4_global_, xy4_local_);
       if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
       enqueue(update_h_, global_, local_);
+      if (xy4_) enqueue(xy4_e_, xy4_global_, xy4_local_);
+      if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
       std::swap(fields_, fields_next_);
       bind_arguments();
       if (m_.energy) {
@@ -310,10 +312,10 @@ void OpenClBackend::step(long s) {
       if (xy4_) enqueue(xy4_h_, xy4_global_, xy4_local_);
       if (zslab_) enqueue(zslab_h_, zslab_global_, zslab_local_);
       enqueue(update_e_, global_, local_);
+      if (!box_launches_.empty()) enqueue_upml(upml_e_);
+      if (xy4_) enqueue(xy4_e_, xy4_global_, xy4_local_);
+      if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
     }
-    if (!box_launches_.empty()) enqueue_upml(upml_e_);
-    if (xy4_) enqueue(xy4_e_, xy4_global_, xy4_local_);
-    if (zslab_) enqueue(zslab_e_, zslab_global_, zslab_local_);
     // J exists for s < steps only; a step past the table adds nothing.
     if (nsrc_ > 0 && s >= 0 && s < src_steps_) {
       add_sources_.setArg(src_step_arg_, static_cast<cl_int>(s));

@@ -157,6 +157,9 @@ void OpenClBackend::bind_arguments() {
     for (int f = 0; f < 6; ++f) a << static_cast<cl_int>(lay[f]);
   };
   const auto& F = fields_;
+  // Where the UPML slab kernels write: in place for the tile variant, the next fields for onepass
+  // (H before its pass, E after it, reading H_new there too: update_onepass.cl).
+  const auto& O = variant_ == KernelVariant::OnePass ? fields_next_ : fields_;
 
   const cl_float db_vacuum =
       static_cast<cl_float>(m_.materials.h_coefficients(MaterialTable::kVacuum, g.dt).db);
@@ -203,7 +206,7 @@ void OpenClBackend::bind_arguments() {
           << static_cast<cl_int>(z.znq);
       };
       ArgBinder zh(zslab_h_);
-      zh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+      zh << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
       if (m_.magnetic) {
         zh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
       } else {
@@ -212,7 +215,8 @@ void OpenClBackend::bind_arguments() {
       zh << zaux_[0] << zaux_[1];
       zslab_tail(zh, g.dt / kMu0);
       ArgBinder ze(zslab_e_);
-      ze << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << ids_[0] << ids_[1] << ids_[2] << ecoef_
+      ze << O[0] << O[1] << O[2] << F[0] << F[1] << F[2] << O[3] << O[4] << O[5] << ids_[0]
+         << ids_[1] << ids_[2] << ecoef_
          << zaux_[2] << zaux_[3];
       zslab_tail(ze, g.dt / kEps0);
     }
@@ -241,12 +245,14 @@ void OpenClBackend::bind_arguments() {
       a << static_cast<cl_int>(xy_rows_);
     };
     ArgBinder xh(xy4_h_);
-    xh << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3] << aux_[4] << aux_[5];
+    xh << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << aux_[3]
+       << aux_[4] << aux_[5];
     xh << profiles_[0] << profiles_[1] << profiles_[3] << profiles_[4] << zlanes_;
     if (m_.magnetic) xh << ids_[3] << ids_[4] << ids_[5] << hcoef_;
     xy4_tail(xh, g.dt / kMu0);
     ArgBinder xe(xy4_e_);
-    xe << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << aux_[0] << aux_[1] << aux_[2];
+    xe << O[0] << O[1] << O[2] << F[0] << F[1] << F[2] << O[3] << O[4] << O[5] << aux_[0]
+       << aux_[1] << aux_[2];
     xe << profiles_[0] << profiles_[1] << profiles_[3] << profiles_[4] << zlanes_;
     xe << ids_[0] << ids_[1] << ids_[2] << ecoef_;
     xy4_tail(xe, g.dt / kEps0);

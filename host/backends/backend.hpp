@@ -71,6 +71,12 @@ public:
   // True when a step reads and writes each field once (the onepass variant): the roofline
   // counts its bytes per cell update accordingly (bench/roofline.hpp).
   virtual bool one_pass() const { return false; }
+  // Bytes of device memory this backend allocates for `m` (what `clfdtd run` reports and the
+  // backend checked against the device before allocating): the model's count
+  // (SimulationModel::device_bytes), or the variant's own layout where it differs.
+  virtual std::size_t device_bytes(const SimulationModel& m) const {
+    return m.device_bytes(probe_batch_steps(), one_pass());
+  }
 
 private:
   [[noreturn]] void energy_unsupported() const {

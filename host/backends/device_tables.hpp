@@ -47,6 +47,13 @@ struct ZSlabLayout {
 // to the UPML kernels, 50.3 -> 51.8, where tight slabs lost 9%).
 ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
+// Device bytes of variant v for m: SimulationModel::device_bytes (onepass: both sets of fields)
+// with the UPML auxiliaries as v lays them out. The tile and onepass variants keep 6 float4 rows
+// per x/y-slab row (padding lanes included) and 4 float4s per z-slab float4 (rounded out), plus
+// their z-lane table, a few percent more than 6 floats per PML cell; the GPU backends check and
+// report this count.
+std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int probe_batch_steps);
+
 // Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4
 // rows (cl_kernels/upml_lanes.h xy_pml_cell numbers them, upml_xy4.cl updates them); 0 without
 // UPML on those faces.

@@ -56,8 +56,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   // Counted once the backend exists: only it knows the variant (device.variant = auto may take
   // a tuned onepass from the tuning cache), and onepass doubles the field memory. A model too
   // large for the device never gets here; the backend's refusal names the bytes needed.
-  const std::size_t device_bytes =
-      model.device_bytes(backend->probe_batch_steps(), backend->one_pass());
+  const std::size_t device_bytes = backend->device_bytes(model);
   std::printf("memory     %s on the device\n", mib(device_bytes).c_str());
   if (!model.snapshot_steps.empty() && !vtk_available())
     std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");

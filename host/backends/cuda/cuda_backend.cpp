@@ -203,7 +203,8 @@ void CudaBackend::choose_kernels(const DeviceConfig& dev) {
       onepass_built |= t.onepass && t.x == 1 && t.y == kDefaultCudaOnePassBlock[1] &&
                        t.z4 == kDefaultCudaOnePassBlock[2];
     }
-    const bool fits_onepass = m_.device_bytes(kProbeBatchSteps, true) <= free_bytes;
+    const bool fits_onepass =
+        variant_device_bytes(m_, KernelVariant::OnePass, kProbeBatchSteps) <= free_bytes;
     variant_ = !requested && onepass_built && fits_onepass ? KernelVariant::OnePass
                                                            : KernelVariant::Tile;
     for (const auto& t : cuda_tile_kernels())

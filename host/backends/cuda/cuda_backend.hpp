@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/device_tables.hpp"
 #include "backends/cuda/cuda_devices.hpp"
 #include "backends/cuda/cuda_kernels.hpp"
 
@@ -88,6 +89,11 @@ public:
   double copy_bandwidth() override;
   bool has_device_timers() const override { return true; }
   bool one_pass() const override { return variant_ == KernelVariant::OnePass; }
+  // The chosen variant's allocation (device_tables.hpp variant_device_bytes); m is the model
+  // this backend was built for.
+  std::size_t device_bytes(const SimulationModel& m) const override {
+    return variant_device_bytes(m, variant_, kProbeBatchSteps);
+  }
   std::string driver_version() const override;
 
   const CudaDeviceInfo& device_info() const { return info_; }

@@ -58,8 +58,7 @@ void CudaBackend::check_memory() const {
   cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo",
              "reading the free memory of " + info_.name);
   // onepass keeps a second set of fields (double buffering).
-  check_cuda_memory(m_.device_bytes(kProbeBatchSteps, one_pass()), free_bytes, total_bytes,
-                    info_.name);
+  check_cuda_memory(device_bytes(m_), free_bytes, total_bytes, info_.name);
 }
 
 void CudaBackend::create_buffers() {

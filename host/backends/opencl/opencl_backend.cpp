@@ -82,7 +82,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     // (docs/bench/results.csv), when the model fits with its second set of fields; else the tile
     // shape that was fastest there (--variant=tile alone keeps the patent's 2x2x30).
     const bool fits_onepass =
-        m_.device_bytes(kProbeBatchSteps, true) <= info_.global_mem_bytes;
+        variant_device_bytes(m_, KernelVariant::OnePass, kProbeBatchSteps) <= info_.global_mem_bytes;
     variant_ = info_.type == "cpu" ? KernelVariant::Rows
                : fits_onepass && !requested ? KernelVariant::OnePass
                                             : KernelVariant::Tile;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/device_tables.hpp"
 #include "backends/opencl/cl_devices.hpp"
 
 namespace clfdtd {
@@ -39,6 +40,11 @@ public:
   double copy_bandwidth() override;                      // clEnqueueCopyBuffer, device-timed
   bool has_device_timers() const override { return true; }
   bool one_pass() const override { return variant_ == KernelVariant::OnePass; }
+  // The chosen variant's allocation (device_tables.hpp variant_device_bytes); m is the model
+  // this backend was built for.
+  std::size_t device_bytes(const SimulationModel& m) const override {
+    return variant_device_bytes(m, variant_, kProbeBatchSteps);
+  }
   std::string driver_version() const override { return info_.driver; }
 
   const ClDeviceInfo& device_info() const { return info_; }

@@ -47,7 +47,7 @@ void OpenClBackend::check_memory() const {
   buffers.push_back({"source table", j_entries * sizeof(float)});
   buffers.push_back({"probe batch", m_.probes.samples.size() * kProbeBatchSteps * sizeof(float)});
   // onepass keeps a second set of fields (double buffering).
-  check_device_memory(m_.device_bytes(kProbeBatchSteps, one_pass()), buffers, info_);
+  check_device_memory(device_bytes(m_), buffers, info_);
 }
 
 void OpenClBackend::create_buffers() {

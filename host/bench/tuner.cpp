@@ -15,8 +15,8 @@ std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v) {
       return {{1, 1, 32}, {1, 1, 64}, {1, 1, 128}, {1, 1, 256}, {1, 2, 64},
               {1, 4, 32}, {1, 4, 64}, {1, 8, 32},  {1, 2, 128}, {1, 16, 16}};
     case KernelVariant::OnePass:  // planes, rows and float4s per group
-      return {{8, 4, 32}, {16, 4, 32}, {4, 4, 32}, {16, 8, 32}, {8, 8, 32}, {16, 2, 32},
-              {32, 4, 32}, {8, 4, 16}};
+      return {{8, 2, 32}, {8, 4, 32}, {16, 4, 32}, {4, 4, 32}, {4, 2, 32}, {16, 8, 32},
+              {8, 8, 32}, {16, 2, 32}, {32, 4, 32}, {8, 4, 16}};
     case KernelVariant::Rows:
       return {{1, 8, 1}, {1, 16, 1}, {1, 32, 1}, {1, 64, 1}, {1, 128, 1}, {2, 16, 1}, {4, 8, 1}};
     case KernelVariant::Auto:

@@ -34,7 +34,7 @@ constexpr std::array<int, 3> kDefaultCudaRowsBlock{1, 8, 1};
 // The tile auto picks on an untuned GPU when this build compiled it (OpenCL's choice too).
 constexpr std::array<int, 3> kCudaAutoTile{2, 4, 16};
 // The onepass variant's (planes, y, z4), as the OpenCL backend's kDefaultOnePassWorkgroup.
-constexpr std::array<int, 3> kDefaultCudaOnePassBlock{8, 4, 32};
+constexpr std::array<int, 3> kDefaultCudaOnePassBlock{8, 2, 32};
 constexpr std::array<int, 3> kCudaRowsLimits{1024, 1024, 1};
 
 // Blocks along CUDA x, y, z = (ceil(n_z / b_z), ceil(ny / b_y), ceil(nx / b_x)) for the extent

@@ -39,10 +39,12 @@ std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& req
                                     const std::array<int, 3>& grid, std::size_t max_group,
                                     const std::array<std::size_t, 3>& max_items);
 
-// The onepass variant's work-group (x, y, z4): a group of 4 x 32 work-items (y, z4) marching
-// through 8 planes along x: the fastest measured on the H200 (docs/BENCHMARKS.md; more, smaller
-// groups keep more loads in flight than long marches).
-constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 4, 32};
+// The onepass variant's work-group (x, y, z4): a group of 2 x 32 work-items (y, z4) marching
+// through 8 planes along x: the fastest measured on the H200 since the pass leaves the PML cells
+// to the UPML kernels (vacuum_upml 52.3 against 51.8 Gcells/s for 8 x 4 x 32, pec_cube 67.6
+// against 66.8; docs/BENCHMARKS.md; more, smaller groups keep more loads in flight than long
+// marches).
+constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 
 // Work-group for the onepass kernel: `requested` (default kDefaultOnePassWorkgroup); planes
 // clamped to [1, nx]; y and z4 to [2, max(2, n)] and to the device's limits; then the larger of

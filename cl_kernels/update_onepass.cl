@@ -146,7 +146,7 @@ KERNEL TILE_ATTR void update_onepass(
         ex_next = ex[c + 1];
         ey_next = ey[c + 1];
       }
-      if (!e_pml) {  // PML cells' H_new is already in the input (the UPML kernels ran first)
+      if (!e_pml) {  // PML cells' H_new was loaded from the output (the UPML kernels ran first)
         const float4 curl_x = (ez_yp - e_z) * inv_dy - (shift_up(e_y, ey_next) - e_y) * inv_dz;
         const float4 curl_y = (shift_up(e_x, ex_next) - e_x) * inv_dz - (ez_n - e_z) * inv_dx;
         const float4 curl_z = (ey_n - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;

@@ -1,9 +1,9 @@
-// The z slabs of the tile variant: every float4 of the x/y interior that holds a z-slab cell
-// (upml_lanes.h: kq < zq_lo or kq >= zq_hi), one work-item per float4, all four lanes: UPML for
-// the z-slab cells, the plain update (update_h.cl / update_e.cl) for the others (a float4 that
-// straddles the slab's inner face, padding lanes past nz, and for the tile variant whole float4s
-// of plain cells: its slabs are rounded out to even float4 counts, device_tables.hpp). The tile
-// kernels skip these float4s.
+// The z slabs of the tile and onepass variants: every float4 of the x/y interior that holds a
+// z-slab cell (upml_lanes.h: kq < zq_lo or kq >= zq_hi), one work-item per float4, all four
+// lanes: UPML for the z-slab cells, the plain update (update_h.cl / update_e.cl) for the others
+// (a float4 that straddles the slab's inner face, padding lanes past nz, and whole float4s of
+// plain cells: the slab faces are rounded out to even float4 indices, device_tables.hpp). The
+// tile kernels and the onepass pass store nothing on these float4s.
 //
 // Why not upml.cl's box launches: a z-slab box is rows of only zlo (zhi) cells, one work-item per
 // cell, which the H200 ran at half the bandwidth of the x/y boxes (docs/BENCHMARKS.md). Here a

@@ -40,7 +40,7 @@ struct ZSlabLayout {
   int nxi = 0, nyi = 0;      // x and y interior extents
   std::size_t float4s() const { return static_cast<std::size_t>(nxi) * nyi * znq; }
 };
-// The slabs are rounded out to even float4 counts (when nz4 is even, whole 32-byte sectors): a
+// The slab faces are rounded out to even float4 indices (whole 32-byte sectors of float4 pairs): a
 // sector shared by a slab float4 and a plain one was written by both upml_zslab.cl and the tile
 // or onepass kernels; now only by the former, which updates the plain lanes too (H200, N = 512,
 // vacuum_upml: tile 1x1x32 45.9 -> 46.85 Gcells/s; onepass, since its pass leaves the PML float4s

@@ -14,6 +14,42 @@
 
 namespace clfdtd::test {
 
+inline MaterialConfig material(const std::string& name, double eps_r, double mu_r, double sigma,
+                               bool pec = false) {
+  MaterialConfig m;
+  m.name = name;
+  m.eps_r = eps_r;
+  m.mu_r = mu_r;
+  m.sigma = sigma;
+  m.pec = pec;
+  return m;
+}
+
+// Centre and size in cells (cell size d) -> metres.
+inline ObjectConfig box(const std::string& name, const std::string& mat, const Vec3& centre,
+                        const Vec3& size, double d) {
+  ObjectConfig o;
+  o.name = name;
+  o.shape = ShapeKind::Box;
+  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
+  o.size = Vec3{size.x * d, size.y * d, size.z * d};
+  o.material = mat;
+  return o;
+}
+
+inline ObjectConfig sphere(const std::string& name, const std::string& mat, const Vec3& centre,
+                           double radius, double d) {
+  ObjectConfig o;
+  o.name = name;
+  o.shape = ShapeKind::Sphere;
+  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
+  o.radius = radius * d;
+  o.material = mat;
+  return o;
+}
+
+inline Vec3 cells(double x, double y, double z, double d) { return Vec3{x * d, y * d, z * d}; }
+
 // A vacuum box of n cubic cells of size d (metres), `steps` time steps, Courant 0.9; with a UPML
 // boundary every face gets `layers` layers (default grading), with a PEC boundary none.
 inline RunConfig box_config(const std::array<int, 3>& n, double d, long steps, BoundaryType type,
@@ -142,5 +178,34 @@ double vacuum_energy(const Fields& b, const SimulationModel& m, const CellRange&
   }
   return (kEps0 * e + kMu0 * h) * m.grid.d[0] * m.grid.d[1] * m.grid.d[2];
 }
+
+// Plain float4s next to every kind of UPML slab, for the backend comparisons: 13 x 12 x 19 cells
+// (19 along z: 5 float4s, an odd count, the last with padding lanes) with `layers` (x_lo x_hi
+// y_lo y_hi z_lo z_hi), a dielectric (and, when `magnetic`, mu_r = 2) block across the
+// interior and into the slabs, a PEC plate, a dipole and a current source. The z-slab layout,
+// the x/y-slab rows next to the plain ones and the onepass edges that read their H_new all
+// change with the layer counts.
+inline RunConfig slab_edge_config(const std::array<int, 6>& layers, bool magnetic, long steps) {
+  const double d = 1e-3;
+  RunConfig cfg = box_config({13, 12, 19}, d, steps, BoundaryType::Upml);
+  cfg.boundary.layers = layers;
+  cfg.materials = {material("block", 3, magnetic ? 2 : 1, 0.1)};
+  cfg.objects = {box("slab", "block", {6.5, 6, 4}, {9, 14, 6}, d),
+                 box("plate", "pec", {8, 4, 12}, {2, 2, 1}, d)};
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(6.2, 6.1, 9.3, d),
+                              WaveformKind::Sine, 40e9, 2e-13),
+                 point_source("cur", SourceKind::Current, Axis::Y, cells(4, 7, 14, d),
+                              WaveformKind::Sine, 30e9, 2e7)};
+  cfg.probes = {point_probe("p", cells(7, 5, 10, d), {Component::Ex, Component::Hz})};
+  return cfg;
+}
+
+// The layer sets slab_edge_config is compared with: y_lo slab rows beside plain ones (an even
+// y_lo puts the first plain row at the start of a 2-row tile, so its -y neighbour comes from
+// another group; an odd one puts it inside the tile), a z face without layers, the z slabs only,
+// the x/y slabs only.
+inline const std::array<std::array<int, 6>, 4> kSlabEdgeLayers = {
+    std::array<int, 6>{2, 1, 4, 0, 0, 2}, std::array<int, 6>{2, 1, 3, 1, 3, 2},
+    std::array<int, 6>{0, 0, 0, 0, 3, 2}, std::array<int, 6>{2, 1, 2, 1, 0, 0}};
 
 }  // namespace clfdtd::test

@@ -22,42 +22,6 @@ inline bool opencl_available() {
   return have;
 }
 
-inline MaterialConfig material(const std::string& name, double eps_r, double mu_r, double sigma,
-                               bool pec = false) {
-  MaterialConfig m;
-  m.name = name;
-  m.eps_r = eps_r;
-  m.mu_r = mu_r;
-  m.sigma = sigma;
-  m.pec = pec;
-  return m;
-}
-
-// Centre and size in cells (cell size d) -> metres.
-inline ObjectConfig box(const std::string& name, const std::string& mat, const Vec3& centre,
-                        const Vec3& size, double d) {
-  ObjectConfig o;
-  o.name = name;
-  o.shape = ShapeKind::Box;
-  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
-  o.size = Vec3{size.x * d, size.y * d, size.z * d};
-  o.material = mat;
-  return o;
-}
-
-inline ObjectConfig sphere(const std::string& name, const std::string& mat, const Vec3& centre,
-                           double radius, double d) {
-  ObjectConfig o;
-  o.name = name;
-  o.shape = ShapeKind::Sphere;
-  o.center = Vec3{centre.x * d, centre.y * d, centre.z * d};
-  o.radius = radius * d;
-  o.material = mat;
-  return o;
-}
-
-inline Vec3 cells(double x, double y, double z, double d) { return Vec3{x * d, y * d, z * d}; }
-
 struct FieldError {
   double max_ref = 0, max_diff = 0;
   std::array<int, 3> at{};  // cell of the largest difference

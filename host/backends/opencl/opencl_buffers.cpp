@@ -41,7 +41,14 @@ void OpenClBackend::check_memory() const {
     buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
   }
   buffers.push_back({"material ids", cells});
-  buffers.push_back({"UPML auxiliary", m_.upml.cells * sizeof(float)});
+  if (uses_zslab()) {  // tile and onepass: float4 rows of the x/y slabs, float4 z slabs
+    const std::size_t xy = std::max<std::size_t>(xy_pml_rows(m_) * m_.layout.nz4 * 4, 1);
+    buffers.push_back({"UPML auxiliary (x/y slabs)", xy * sizeof(float)});
+    buffers.push_back(
+        {"UPML auxiliary (z slabs)", zslab_layout(m_, variant_).float4s() * 4 * sizeof(float)});
+  } else {
+    buffers.push_back({"UPML auxiliary", m_.upml.cells * sizeof(float)});
+  }
   std::size_t j_entries = 0;
   for (const auto& s : m_.sources) j_entries += s.j.size();
   buffers.push_back({"source table", j_entries * sizeof(float)});

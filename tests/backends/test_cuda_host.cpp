@@ -233,9 +233,19 @@ TEST_CASE("cuda backend: identity strings, zero start, finite flag, bad selectio
   CHECK(made->name() == "cuda");
   made.reset();
 
-  CudaBackend b(m, dev);
+  {
+    // auto on an untuned GPU: onepass (this model fits with its second set of fields), its
+    // default block 8 2 32 (8 planes of 9 nx fit).
+    CudaBackend a(m, dev);
+    CHECK(a.variant() == KernelVariant::OnePass);
+    CHECK(a.workgroup() == kDefaultCudaOnePassBlock);
+    CHECK(a.kernel_variant().find("onepass 8x2x32 (sm_") == 0);
+  }
+  DeviceConfig tile = dev;
+  tile.variant = KernelVariant::Tile;
+  CudaBackend b(m, tile);
   CHECK(b.name() == "cuda");
-  CHECK(b.variant() == KernelVariant::Tile);  // auto = tile on a GPU
+  CHECK(b.variant() == KernelVariant::Tile);
   CHECK(b.workgroup() == std::array<int, 3>{cuda_tile_kernels()[0].x, cuda_tile_kernels()[0].y,
                                             cuda_tile_kernels()[0].z4});
   CHECK(b.kernel_variant().find("float4-tile ") == 0);

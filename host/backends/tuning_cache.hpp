@@ -18,9 +18,14 @@ struct TunedChoice {
   int n = 0;                       // on a vacuum cube with UPML of n^3 cells
 };
 
-// "opencl|<device name>|<driver version>": a new driver is tuned anew.
+// "opencl|<device name>|<driver version>|kernels <digest>": a new driver, or kernels changed by
+// an update of clfdtd, are tuned anew (an old winner may have become the slowest shape: tile
+// 1x1x32 did, docs/BENCHMARKS.md), and the old entry is simply no longer looked up.
 std::string tuning_key(const std::string& backend, const std::string& device,
                        const std::string& driver);
+
+// 12 hex digits fingerprinting the kernel sources this build embeds (cl_kernels/*.cl, *.h).
+std::string kernel_sources_digest();
 
 std::string tuning_file();  // the path described above
 

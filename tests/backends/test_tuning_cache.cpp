@@ -1,0 +1,51 @@
+// The tuning cache's key and file round trip (backends/tuning_cache.hpp). The CLI test runs the
+// tuner itself (tests/cli/test_cli_bench.cpp); this pins what makes a stored winner stale.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "backends/tuning_cache.hpp"
+
+using namespace clfdtd;
+
+TEST_CASE("tuning cache: the key names backend, device, driver and the kernel sources") {
+  const std::string digest = kernel_sources_digest();
+  CHECK(digest.size() == 12);
+  CHECK(digest.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(kernel_sources_digest() == digest);  // a fingerprint, the same on every call
+  CHECK(tuning_key("opencl", "GPU X", "1.2") == "opencl|GPU X|1.2|kernels " + digest);
+  CHECK(tuning_key("cuda", "GPU X", "1.2") != tuning_key("opencl", "GPU X", "1.2"));
+  CHECK(tuning_key("opencl", "GPU X", "1.3") != tuning_key("opencl", "GPU X", "1.2"));
+}
+
+TEST_CASE("tuning cache: a stored choice is found under its key only") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "clfdtd_test_tuning_cache";
+  fs::remove_all(dir);
+  const char* before = std::getenv("CLFDTD_CACHE_DIR");
+  const std::string saved = before ? before : "";
+  ::setenv("CLFDTD_CACHE_DIR", dir.c_str(), 1);
+  const std::string key = tuning_key("opencl", "GPU X", "1.2");
+  CHECK_FALSE(lookup_tuning(key).has_value());  // no file yet
+  TunedChoice c;
+  c.variant = KernelVariant::OnePass;
+  c.workgroup = {8, 2, 32};
+  c.gcells_per_s = 52.3;
+  c.n = 512;
+  store_tuning(key, c);
+  const auto got = lookup_tuning(key);
+  REQUIRE(got.has_value());
+  CHECK(got->variant == KernelVariant::OnePass);
+  CHECK(got->workgroup == std::array<int, 3>{8, 2, 32});
+  CHECK(got->n == 512);
+  // An entry stored under an older kernel digest is not this build's.
+  CHECK_FALSE(lookup_tuning("opencl|GPU X|1.2|kernels 000000000000").has_value());
+  if (before) {
+    ::setenv("CLFDTD_CACHE_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("CLFDTD_CACHE_DIR");
+  }
+  fs::remove_all(dir);
+}

@@ -1,6 +1,8 @@
 // Small helpers shared by the backend tests: RunConfigs for box models built in code, a probe
 // recorder that drives a backend's probe batches, and field energy sums.
 #pragma once
+#include <doctest/doctest.h>
+
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -207,5 +209,20 @@ inline RunConfig slab_edge_config(const std::array<int, 6>& layers, bool magneti
 inline const std::array<std::array<int, 6>, 4> kSlabEdgeLayers = {
     std::array<int, 6>{2, 1, 4, 0, 0, 2}, std::array<int, 6>{2, 1, 3, 1, 3, 2},
     std::array<int, 6>{0, 0, 0, 0, 3, 2}, std::array<int, 6>{2, 1, 2, 1, 0, 0}};
+
+// Builds slab_edge_config for every layer set of kSlabEdgeLayers, magnetic and not, and runs
+// check(model) on each, with the case named in doctest's log.
+template <class Check>
+void for_each_slab_edge_model(long steps, Check&& check) {
+  for (const auto& layers : kSlabEdgeLayers) {
+    for (bool magnetic : {false, true}) {
+      const SimulationModel m = SimulationModel::build(slab_edge_config(layers, magnetic, steps));
+      REQUIRE(m.layout.nz4 == 5);
+      INFO("layers " << layers[0] << " " << layers[1] << " " << layers[2] << " " << layers[3]
+                     << " " << layers[4] << " " << layers[5] << ", magnetic " << magnetic);
+      check(m);
+    }
+  }
+}
 
 }  // namespace clfdtd::test

@@ -125,21 +125,15 @@ TEST_CASE("cuda vs reference: plain cells next to every kind of UPML slab") {
   // physics_helpers.hpp slab_edge_config, as the OpenCL case: z-slab float4s around the plain
   // ones, y_lo slab rows beside plain rows (onepass reads their H_new from its output), faces
   // without layers; magnetic and not.
-  for (const auto& layers : kSlabEdgeLayers) {
-    for (bool magnetic : {false, true}) {
-      const SimulationModel m = SimulationModel::build(slab_edge_config(layers, magnetic, 160));
-      REQUIRE(m.layout.nz4 == 5);
-      INFO("layers " << layers[0] << " " << layers[1] << " " << layers[2] << " " << layers[3]
-                     << " " << layers[4] << " " << layers[5] << ", magnetic " << magnetic);
-      for (const Shape& s : {Shape{}, wg(4, 5, 4), wg(2, 4, 16)})
-        compare_cuda_with_reference(m, cuda_device(KernelVariant::Tile, s));
-      for (KernelVariant v : {KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused})
-        compare_cuda_with_reference(m, cuda_device(v, Shape{}));
-      // (planes, y, z4): 2-row tiles put the first plain row after an even y_lo at a tile start.
-      for (const Shape& s : {Shape{}, wg(3, 2, 32), wg(3, 4, 16)})
-        compare_cuda_with_reference(m, cuda_device(KernelVariant::OnePass, s));
-    }
-  }
+  for_each_slab_edge_model(160, [](const SimulationModel& m) {
+    for (const Shape& s : {Shape{}, wg(4, 5, 4), wg(2, 4, 16)})
+      compare_cuda_with_reference(m, cuda_device(KernelVariant::Tile, s));
+    for (KernelVariant v : {KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused})
+      compare_cuda_with_reference(m, cuda_device(v, Shape{}));
+    // (planes, y, z4): 2-row tiles put the first plain row after an even y_lo at a tile start.
+    for (const Shape& s : {Shape{}, wg(3, 2, 32), wg(3, 4, 16)})
+      compare_cuda_with_reference(m, cuda_device(KernelVariant::OnePass, s));
+  });
 }
 
 TEST_CASE("cuda vs reference: tiny magnetic UPML model") {

@@ -29,33 +29,13 @@ namespace {
 
 constexpr double kD = 1e-3;  // cell size, m
 
-MaterialConfig energy_material(const std::string& name, double eps_r, double mu_r, double sigma) {
-  MaterialConfig m;
-  m.name = name;
-  m.eps_r = eps_r;
-  m.mu_r = mu_r;
-  m.sigma = sigma;
-  return m;
-}
-
-ObjectConfig energy_box(const std::string& name, const std::string& mat, const Vec3& centre,
-                        const Vec3& size) {
-  ObjectConfig o;
-  o.name = name;
-  o.shape = ShapeKind::Box;
-  o.center = Vec3{centre.x * kD, centre.y * kD, centre.z * kD};
-  o.size = Vec3{size.x * kD, size.y * kD, size.z * kD};
-  o.material = mat;
-  return o;
-}
-
 // A closed PEC box with a dielectric and a magnetic block (nz = 10: z padding lanes exist), rung
 // by two Gaussian-moment dipoles that are done by step ~60.
 RunConfig cavity_config(long steps) {
   RunConfig cfg = box_config({14, 12, 10}, kD, steps, BoundaryType::Pec);
-  cfg.materials = {energy_material("glass", 3, 1, 0), energy_material("ferrite", 1.5, 2, 0)};
-  cfg.objects = {energy_box("block", "glass", {9, 5, 4}, {5, 4, 5}),
-                 energy_box("core", "ferrite", {4, 8, 6}, {4, 3, 4})};
+  cfg.materials = {material("glass", 3, 1, 0), material("ferrite", 1.5, 2, 0)};
+  cfg.objects = {box("block", "glass", {9, 5, 4}, {5, 4, 5}, kD),
+                 box("core", "ferrite", {4, 8, 6}, {4, 3, 4}, kD)};
   cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Z, {3.3e-3, 4.1e-3, 5.5e-3},
                               WaveformKind::Gaussian, 60e9, 1e-15),
                  point_source("b", SourceKind::Dipole, Axis::X, {10.5e-3, 9.2e-3, 3.1e-3},
@@ -69,10 +49,10 @@ RunConfig cavity_config(long steps) {
 [[maybe_unused]] RunConfig many_groups_config() {
   RunConfig cfg = box_config({30, 31, 77}, kD, 120, BoundaryType::Upml);
   cfg.boundary.layers = {3, 4, 0, 2, 5, 3};
-  cfg.materials = {energy_material("glass", 4, 1, 0), energy_material("lossy", 2, 1, 0.3)};
-  cfg.objects = {energy_box("glass", "glass", {15, 15, 40}, {10, 9, 30}),
-                 energy_box("lossy", "lossy", {8, 22, 20}, {5, 5, 8}),
-                 energy_box("plate", "pec", {20, 10, 55}, {6, 1, 6})};
+  cfg.materials = {material("glass", 4, 1, 0), material("lossy", 2, 1, 0.3)};
+  cfg.objects = {box("glass", "glass", {15, 15, 40}, {10, 9, 30}, kD),
+                 box("lossy", "lossy", {8, 22, 20}, {5, 5, 8}, kD),
+                 box("plate", "pec", {20, 10, 55}, {6, 1, 6}, kD)};
   cfg.sources = {point_source("s", SourceKind::Dipole, Axis::Y, {12.2e-3, 14.7e-3, 33.1e-3},
                               WaveformKind::Sine, 40e9, 1e-15)};
   cfg.output.energy = true;
@@ -272,8 +252,8 @@ TEST_CASE("tiny magnetic UPML energy model (oclgrind)") {
   if (!opencl_available()) return;
   for (bool magnetic : {true, false}) {
     RunConfig cfg = box_config({9, 8, 7}, kD, 12, BoundaryType::Upml, 2);
-    cfg.materials = {energy_material("m", 2, magnetic ? 1.5 : 1, 0)};
-    cfg.objects = {energy_box("m", "m", {4.5, 4, 3.5}, {3, 3, 3})};
+    cfg.materials = {material("m", 2, magnetic ? 1.5 : 1, 0)};
+    cfg.objects = {box("m", "m", {4.5, 4, 3.5}, {3, 3, 3}, kD)};
     cfg.sources = {point_source("s", SourceKind::Dipole, Axis::Z, {4.2e-3, 3.9e-3, 3.4e-3},
                                 WaveformKind::Sine, 80e9, 1e-15)};
     cfg.output.energy = true;

@@ -112,17 +112,11 @@ TEST_CASE("opencl vs reference: plain cells next to every kind of UPML slab") {
   if (!opencl_available()) return;
   // physics_helpers.hpp slab_edge_config: the z-slab float4s around the plain ones, y_lo slab
   // rows beside plain rows (onepass reads their H_new from its output), faces without layers.
-  for (const auto& layers : kSlabEdgeLayers) {
-    for (bool magnetic : {false, true}) {
-      const SimulationModel m = SimulationModel::build(slab_edge_config(layers, magnetic, 160));
-      REQUIRE(m.layout.nz4 == 5);
-      INFO("layers " << layers[0] << " " << layers[1] << " " << layers[2] << " " << layers[3]
-                     << " " << layers[4] << " " << layers[5] << ", magnetic " << magnetic);
-      compare_with_reference(m, workgroup(std::nullopt));
-      // onepass: 3 planes of 2 x 2 (y, z4) tiles; tile: 2 x 2 x 2 groups.
-      compare_with_reference(m, workgroup(std::array<int, 3>{3, 2, 2}));
-    }
-  }
+  for_each_slab_edge_model(160, [](const SimulationModel& m) {
+    compare_with_reference(m, workgroup(std::nullopt));
+    // onepass: 3 planes of 2 x 2 (y, z4) tiles; tile: 2 x 2 x 2 groups.
+    compare_with_reference(m, workgroup(std::array<int, 3>{3, 2, 2}));
+  });
 }
 
 // Small enough for tools/oclgrind_check.sh, which runs this case under oclgrind's checks.

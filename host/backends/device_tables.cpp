@@ -70,14 +70,18 @@ ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v) {
   return z;
 }
 
+std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v) {
+  if (v != KernelVariant::Tile && v != KernelVariant::OnePass) return m.upml.cells;
+  return std::max<std::size_t>(xy_pml_rows(m) * m.layout.nz4 * 4, 1);
+}
+
 std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int probe_batch_steps) {
   const bool one_pass = v == KernelVariant::OnePass;
   std::size_t bytes = m.device_bytes(probe_batch_steps, one_pass);
   if (!m.upml.enabled() || (v != KernelVariant::Tile && !one_pass)) return bytes;
   const std::size_t f = sizeof(float);
   bytes -= 6 * f * m.upml.cells;  // the model's count: 6 floats per PML cell
-  const std::size_t xy_floats = std::max<std::size_t>(xy_pml_rows(m) * m.layout.nz4 * 4, 1);
-  bytes += 6 * f * xy_floats + 4 * 4 * f * zslab_layout(m, v).float4s();
+  bytes += 6 * f * upml_aux_floats(m, v) + 4 * 4 * f * zslab_layout(m, v).float4s();
   bytes += 8 * 4 * f * static_cast<std::size_t>(m.layout.nz4);  // zslab_lane_table
   return bytes;
 }

@@ -47,6 +47,12 @@ struct ZSlabLayout {
 // to the UPML kernels, 50.3 -> 51.8, where tight slabs lost 9%).
 ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
+// Floats in each of the 6 UPML auxiliary arrays (Dx Dy Dz Bx By Bz) of variant v: tile and
+// onepass keep the x/y slabs' as float4 rows (xy_pml_rows x nz4 float4s, at least 1 float so no
+// buffer is empty; their z slabs have 4 more arrays of ZSlabLayout::float4s()), the others one
+// float per PML cell.
+std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v);
+
 // Device bytes of variant v for m: SimulationModel::device_bytes (onepass: both sets of fields)
 // with the UPML auxiliaries as v lays them out. The tile and onepass variants keep 6 float4 rows
 // per x/y-slab row (padding lanes included) and 4 float4s per z-slab float4 (rounded out), plus

@@ -53,20 +53,23 @@ nlohmann::json read_all(const std::string& path) {
 }  // namespace
 
 std::string kernel_sources_digest() {
-  // FNV-1a (64 bit) over every embedded cl_kernels/ file's name and text: a stable fingerprint,
-  // not a security hash.
-  std::uint64_t h = 14695981039346656037ull;
-  auto mix = [&h](const char* s) {
-    for (; *s; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
-    h = (h ^ 0xffu) * 1099511628211ull;  // separator, so "ab" + "c" differs from "a" + "bc"
-  };
-  for (const auto& f : embedded_kernel_files()) {
-    mix(f.name);
-    mix(f.text);
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return std::string(hex, 12);
+  static const std::string digest = [] {
+    // FNV-1a (64 bit) over every embedded cl_kernels/ file's name and text: a stable
+    // fingerprint, not a security hash; computed once per process.
+    std::uint64_t h = 14695981039346656037ull;
+    auto mix = [&h](const char* s) {
+      for (; *s; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+      h = (h ^ 0xffu) * 1099511628211ull;  // separator, so "ab" + "c" differs from "a" + "bc"
+    };
+    for (const auto& f : embedded_kernel_files()) {
+      mix(f.name);
+      mix(f.text);
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(hex, 12);
+  }();
+  return digest;
 }
 
 std::string tuning_key(const std::string& backend, const std::string& device,

@@ -137,10 +137,9 @@ void CudaBackend::create_buffers() {
     const bool tile = variant_ == KernelVariant::Tile || variant_ == KernelVariant::OnePass;
     // The x/y slabs' auxiliaries as float4 rows (upml_xy4.cl).
     args_.xy_rows = tile ? static_cast<int>(xy_pml_rows(m_)) : 0;
-    const std::size_t aux_cells =
-        tile ? std::max<std::size_t>(static_cast<std::size_t>(args_.xy_rows) * L.nz4 * 4, 1) : m_.upml.cells;
+    const std::size_t aux_floats = upml_aux_floats(m_, variant_);
     for (int a = 0; a < 6; ++a) {
-      aux_[a] = zeros(aux_cells * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
+      aux_[a] = zeros(aux_floats * sizeof(float), std::string("UPML auxiliary ") + aux_names[a]);
       args_.aux[a] = aux_[a].as<float>();
     }
     if (tile && z.float4s() > 0) {

@@ -168,8 +168,7 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
     plan_box_launches();
   }
   xy_rows_ = xy_pml_rows(m_);
-  const std::size_t xy_rows = xy_rows_;
-  xy4_ = uses_zslab() && xy_rows > 0;
+  xy4_ = uses_zslab() && xy_rows_ > 0;
   if (xy4_) {  // dim0 = kq (32 float4s, 512 B per row), dim1 = x/y-slab rows: 128 items
     xy4_h_ = cl::Kernel(program_, "upml_xy4_h");
     xy4_e_ = cl::Kernel(program_, "upml_xy4_e");
@@ -177,9 +176,9 @@ void OpenClBackend::build_kernels(const DeviceConfig& dev) {
                                      xy4_e_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_));
     const std::size_t target = std::max<std::size_t>(1, std::min<std::size_t>(128, fit));
     const std::size_t lz = std::min<std::size_t>({static_cast<std::size_t>(L.nz4), 32, target});
-    const std::size_t ly = std::max<std::size_t>(1, std::min(xy_rows, target / lz));
+    const std::size_t ly = std::max<std::size_t>(1, std::min(xy_rows_, target / lz));
     xy4_local_ = cl::NDRange(lz, ly);
-    xy4_global_ = cl::NDRange(round_up(L.nz4, lz), round_up(xy_rows, ly));
+    xy4_global_ = cl::NDRange(round_up(L.nz4, lz), round_up(xy_rows_, ly));
   }
   const ZSlabLayout z = zslab_layout(m_, variant_);
   zslab_ = uses_zslab() && z.float4s() > 0;

@@ -42,8 +42,7 @@ void OpenClBackend::check_memory() const {
   }
   buffers.push_back({"material ids", cells});
   if (uses_zslab()) {  // tile and onepass: float4 rows of the x/y slabs, float4 z slabs
-    const std::size_t xy = std::max<std::size_t>(xy_pml_rows(m_) * m_.layout.nz4 * 4, 1);
-    buffers.push_back({"UPML auxiliary (x/y slabs)", xy * sizeof(float)});
+    buffers.push_back({"UPML auxiliary (x/y slabs)", upml_aux_floats(m_, variant_) * sizeof(float)});
     buffers.push_back(
         {"UPML auxiliary (z slabs)", zslab_layout(m_, variant_).float4s() * 4 * sizeof(float)});
   } else {
@@ -99,9 +98,7 @@ void OpenClBackend::create_buffers() {
     // the x/y slabs' as float4 rows in aux_ (upml_xy4.cl; never an empty buffer).
     const bool tile = uses_zslab();
     const ZSlabLayout z = zslab_layout(m_, variant_);
-    const std::size_t aux_cells =
-        tile ? std::max<std::size_t>(xy_rows_ * m_.layout.nz4 * 4, 1) : m_.upml.cells;
-    for (auto& a : aux_) a = zeros(aux_cells * sizeof(float));
+    for (auto& a : aux_) a = zeros(upml_aux_floats(m_, variant_) * sizeof(float));
     if (tile && z.float4s() > 0) {
       for (auto& a : zaux_) a = zeros(z.float4s() * 4 * sizeof(float));
     }

@@ -1,0 +1,160 @@
+// The thin device API the GPU engine runs on: buffers, programs built from the embedded
+// cl_kernels/ sources with -D defines, kernels looked up by name, arguments set by index, launches
+// over 1-3D ranges, device timers and limits. Two implementations, OpenCL (opencl_device.cpp,
+// through CLHPP) and CUDA (cuda_device.cpp, NVRTC compiling the same sources at run time); nothing
+// above this layer knows which one it talks to.
+// Conventions, the same for both APIs:
+//  - ranges are OpenCL's: `global` counts work-items per dimension and is a multiple of `local`;
+//    dimension 0 is the fastest (z in the field layout);
+//  - every call throws DeviceError (the API call and the driver's message) on failure, and
+//    OutOfMemoryError (bytes asked and available) when an allocation does not fit;
+//  - all work goes to one in-order queue (stream): upload/fill/launch return before the device
+//    finishes; read* block until the data is on the host; finish() waits for everything.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clfdtd::device {
+
+enum class Api { OpenCL, Cuda };
+const char* api_name(Api api);  // "opencl", "cuda"
+
+struct DeviceInfo {
+  Api api = Api::OpenCL;
+  int index = 0;             // position in list_devices(api)
+  std::string name, platform, vendor;
+  std::string type;          // gpu | cpu | accelerator | other
+  std::string version;       // e.g. "OpenCL 3.0 CUDA", "CUDA 13.0, sm_90"
+  std::string driver;        // driver version (keys the tuning cache)
+  std::size_t global_mem_bytes = 0, max_alloc_bytes = 0, local_mem_bytes = 0;
+  std::size_t max_group_size = 0;                // work-items per group
+  std::array<std::size_t, 3> max_group_dims{};  // per dimension
+  unsigned compute_units = 0, clock_mhz = 0;
+};
+
+// Every device of one API; an API without a driver or device gives an empty list, never throws.
+std::vector<DeviceInfo> list_devices(Api api);
+
+// A work-item range: up to 3 dimensions, unused ones 1.
+struct Range {
+  std::array<std::size_t, 3> n{1, 1, 1};
+  Range() = default;
+  Range(std::size_t x, std::size_t y = 1, std::size_t z = 1) : n{x, y, z} {}
+  std::size_t operator[](int d) const { return n[static_cast<std::size_t>(d)]; }
+  std::size_t count() const { return n[0] * n[1] * n[2]; }
+};
+
+// Device memory. A handle: copies share the allocation, which is freed with the last copy, so a
+// stage table may hold buffers and two roles may be swapped without copying data.
+class Buffer {
+public:
+  struct Object {  // implemented per API
+    virtual ~Object() = default;
+    std::size_t bytes = 0;
+  };
+  Buffer() = default;
+  explicit Buffer(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
+  std::size_t bytes() const { return obj_ ? obj_->bytes : 0; }
+  explicit operator bool() const { return obj_ != nullptr; }
+  Object* object() const { return obj_.get(); }
+  bool same(const Buffer& o) const { return obj_ == o.obj_; }
+
+private:
+  std::shared_ptr<Object> obj_;
+};
+
+// A compiled kernel with its argument slots. Arguments keep their values between launches, so
+// they are set once and only per-step values (the step index, a batch slot) change later.
+class Kernel {
+public:
+  struct Object {  // implemented per API
+    virtual ~Object() = default;
+    virtual void set_buffer(unsigned index, const Buffer& b) = 0;
+    virtual void set_bytes(unsigned index, const void* data, std::size_t size) = 0;
+    virtual std::size_t max_group_size() const = 0;  // this kernel's limit (registers, ...)
+    std::string name;
+  };
+  Kernel() = default;
+  explicit Kernel(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
+  void set(unsigned index, const Buffer& b) { obj_->set_buffer(index, b); }
+  // Scalars by value: int, float (never double: OpenCL C 1.2 devices may lack it).
+  void set(unsigned index, int v) { obj_->set_bytes(index, &v, sizeof v); }
+  void set(unsigned index, float v) { obj_->set_bytes(index, &v, sizeof v); }
+  std::size_t max_group_size() const { return obj_->max_group_size(); }
+  const std::string& name() const { return obj_->name; }
+  explicit operator bool() const { return obj_ != nullptr; }
+  Object* object() const { return obj_.get(); }
+
+private:
+  std::shared_ptr<Object> obj_;
+};
+
+// -D defines of one program build (TILE_X, TILE_Y, TILE_Z4, MAGNETIC, ...).
+using Defines = std::map<std::string, int>;
+
+// A program: every embedded cl_kernels/*.cl file, each with the headers it #includes, compiled
+// once for one set of defines.
+class Program {
+public:
+  struct Object {  // implemented per API
+    virtual ~Object() = default;
+    virtual Kernel kernel(const std::string& name) = 0;  // DeviceError if there is none
+  };
+  Program() = default;
+  explicit Program(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
+  Kernel kernel(const std::string& name) const { return obj_->kernel(name); }
+  explicit operator bool() const { return obj_ != nullptr; }
+
+private:
+  std::shared_ptr<Object> obj_;
+};
+
+// One sub-box copy out of a buffer into tightly packed host memory: `slices` x `rows` rows of
+// `row_bytes` each, starting at byte `offset`, rows `row_pitch` and slices `slice_pitch` bytes apart
+// in the buffer.
+struct Rect {
+  std::size_t offset = 0, row_bytes = 0, rows = 1, slices = 1;
+  std::size_t row_pitch = 0, slice_pitch = 0;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+  // Free device memory now where the API can tell (CUDA), else global_mem_bytes.
+  virtual std::size_t available_bytes() const = 0;
+
+  virtual Buffer alloc(std::size_t bytes) = 0;  // contents undefined; fill_zero() to clear
+  virtual void upload(const Buffer& dst, const void* src, std::size_t bytes,
+                      std::size_t offset = 0) = 0;  // the host memory may be reused on return
+  virtual void fill_zero(const Buffer& dst) = 0;
+  virtual void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) = 0;
+  virtual void read(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
+  virtual void read_rect(const Buffer& src, const Rect& rect, void* dst) = 0;
+
+  // Builds the embedded sources with `defines` (cached per defines within this Device).
+  // DeviceError carries the build log.
+  virtual Program program(const Defines& defines) = 0;
+  virtual void launch(const Kernel& k, const Range& global, const Range& local) = 0;
+  virtual void finish() = 0;
+
+  // Device-side timing of everything launched between the two calls, in seconds (the wall clock
+  // where the device has no timers).
+  virtual void timer_start() = 0;
+  virtual double timer_stop() = 0;
+};
+
+// Opens device `index` of list_devices(api). Throws DeviceError.
+std::unique_ptr<Device> open_device(Api api, int index);
+
+// The whole embedded program as one string: every cl_kernels/*.cl file in name order, each with
+// its local #includes ("x.h") replaced by the header's text (include guards make repeats empty),
+// `#line` directives keeping build-log lines right. Both implementations compile this string, so
+// every .cl file must include what it uses.
+std::string embedded_program_source();
+
+}  // namespace clfdtd::device

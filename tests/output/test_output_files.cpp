@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "errors.hpp"
 #include "output/output_dir.hpp"
 #include "output/probe_csv.hpp"
 #include "output/pvd_writer.hpp"
@@ -202,6 +203,8 @@ TEST_CASE("run.json: written with units in key names and parses back") {
   write_run_json(path, r);
 
   const auto j = nlohmann::json::parse(slurp(path));
+  CHECK(j.at("program") == "clfdtd");  // the marker by which clfdtd recognises its outputs
+  CHECK(j.at("version") == CLFDTD_VERSION);
   CHECK(j.at("status") == "non-finite at step 17");
   CHECK(j.at("backend") == "reference");
   CHECK(j.at("device") == "host CPU");
@@ -222,6 +225,6 @@ TEST_CASE("run.json: written with units in key names and parses back") {
   CHECK(j["probes"][1]["position_m"][1].get<double>() == 0.25);
   CHECK(j["probes"][2]["field"] == "Ex");
   CHECK(slurp(path).find("\n  \"") != std::string::npos);  // pretty printed
-  CHECK_THROWS_AS(write_run_json((root / "missing" / "run.json").string(), r), std::runtime_error);
+  CHECK_THROWS_AS(write_run_json((root / "missing" / "run.json").string(), r), OutputError);
   fs::remove_all(root);
 }

@@ -147,8 +147,8 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
                              "it points to, or another output.dir");
   if (type != fs::file_type::directory)
     throw OutputRefusedError("output.dir " + quoted(p) +
-                             " is a file, not a folder; clfdtd never replaces a file: choose "
-                             "another output.dir");
+                             (type == fs::file_type::regular ? " is a file" : " is not a folder") +
+                             "; clfdtd never replaces a file: choose another output.dir");
   if (const std::string role = protected_role(p, policy); !role.empty())
     throw OutputRefusedError("output.dir " + quoted(p) + " is " + role +
                              ", which clfdtd never replaces: choose a folder of its own");

@@ -58,9 +58,10 @@ struct LoopOptions {
   long sync_interval_steps = 32;     // wait for the device this often so timing and progress are true
   // Fields are checked for NaN/inf after each of the first steps (where a model that cannot work
   // shows it), then every finite_check_interval_steps. A check reads the six fields once (24
-  // bytes per cell); the leanest step (onepass) moves at least twice that, so a check costs at
-  // most half a step and one every 128 steps under 0.4% of the loop. Probe samples are scanned
-  // for every step as they are read back, so a probe gives the exact first non-finite step.
+  // bytes per cell); the leanest step (onepass, 56.4 bytes per cell at 512^3 on the H200, see
+  // docs/BENCHMARKS.md) moves more than twice that, so a check costs under half a step: every
+  // 128 steps under 0.35% of the loop (every 64 would be ~0.7%). Probe samples are scanned for
+  // every step as they are read back, so a probe gives the exact first non-finite step.
   long finite_check_first_steps = 8;
   long finite_check_interval_steps = 128;
   // Asked after every step; true stops the loop there (outputs flushed), e.g. on SIGINT.

@@ -200,6 +200,11 @@ TEST_CASE("a file at output.dir is never replaced, even with output.overwrite") 
     CHECK(r.out.find("is a file") != std::string::npos);
     CHECK(read_text(model) == before);
   }
+  const auto dev = run_clfdtd("run " + model + " --time.steps=5 --output.overwrite=true "
+                              "--output.dir=/dev/null --quiet");
+  CHECK_MESSAGE(dev.code == 2, dev.out);
+  CHECK(dev.out.find("is not a folder") != std::string::npos);
+  CHECK(fs::is_character_file("/dev/null"));
 }
 
 TEST_CASE("a model file's output.dir of '..' or of its own folder is refused, even when forced") {
@@ -339,4 +344,22 @@ TEST_CASE("a second run on a folder another run is writing: exit 2 naming it; no
   CHECK(first.wait() == 6);
   CHECK(read_text(dir + "/run.json") == previous);
   fs::remove(first.log);
+}
+
+TEST_CASE("a folder the user may not write in: exit 5, 'Permission denied' and the path") {
+  if (::geteuid() == 0) {
+    MESSAGE("skipped: root may write anywhere");
+    return;
+  }
+  const std::string parent = scratch_dir("read_only");
+  fs::create_directories(parent);
+  fs::permissions(parent, fs::perms::owner_read | fs::perms::owner_exec);
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                            "--output.dir=" + parent + "/out --quiet");
+  fs::permissions(parent, fs::perms::owner_all);
+  CHECK_MESSAGE(r.code == 5, r.out);
+  const auto lines = messages(r.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("Permission denied") != std::string::npos);
+  CHECK(lines[0].find(parent + "/out") != std::string::npos);
 }

@@ -482,6 +482,7 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
     r.check(!cfg.output.dir.empty(), "output.dir", "a directory name");
   }
   cfg.output.energy = r.word("output.energy", 1) == 0;  // words: true, false
+  cfg.output.overwrite = r.word("output.overwrite", 1) == 0;
   cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
   if (r.has("device.select")) cfg.device.select = trim(r.value("device.select"));
   cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));

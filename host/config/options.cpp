@@ -97,6 +97,10 @@ std::vector<OptionSpec> make_table() {
       {"output.energy", V::Word, {1}, {"true", "false"}, "", "false",
        "Write energy.csv: the electromagnetic energy the Yee scheme conserves, one row per step "
        "(computed on the device; see docs/EQUATIONS.md)."},
+      {"output.overwrite", V::Word, {1}, {"true", "false"}, "", "false",
+       "Replace output.dir even when it is a folder clfdtd did not write (its contents are "
+       "deleted). Never a file, the home folder, or a folder holding the model file or the "
+       "current folder."},
       // [device]
       {"device.backend", V::Word, {1}, {"opencl", "reference", "cuda"}, "", "opencl",
        "Compute engine; reference is the plain C++ engine. Alias: --backend=X."},

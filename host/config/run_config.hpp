@@ -92,6 +92,7 @@ struct SnapshotConfig {
 struct OutputConfig {
   std::string dir = "out";
   bool energy = false;                        // write energy.csv (Yee-exact field energy per step)
+  bool overwrite = false;                     // replace a dir that is not an earlier clfdtd output
 };
 
 enum class BackendKind { OpenCl, Reference, Cuda };

@@ -47,6 +47,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   // Patent steps 1 and 2: parameters, model, mesh. ConfigError propagates (exit 2, nothing written).
   const RunConfig cfg = load_config(model_path, overrides);
   const SimulationModel model = SimulationModel::build(cfg);
+  for (const auto& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   print_summary(model, cfg);
 
   // Patent step 3: the device, its program and buffers (refuses a model that does not fit).

@@ -151,10 +151,9 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
       opts.back().has_value = true;
     }
   }
-  static const std::map<std::string, std::string> aliases{{"device", "device.select"},
-                                                          {"backend", "device.backend"},
-                                                          {"workgroup", "device.workgroup"},
-                                                          {"variant", "device.variant"}};
+  std::map<std::string, std::string> aliases;
+  for (const auto& a : command_line_aliases())
+    if (!a.key.empty()) aliases[a.option] = a.key;
   std::set<std::string> given;
   for (auto& o : opts) {
     if (o.key == "quiet") {
@@ -186,6 +185,11 @@ class Reader {
 public:
   explicit Reader(const Raw& raw) : raw_(raw) {}
   bool has(const std::string& key) const { return raw_.values.count(key) > 0; }
+  // The key's value came from the command line.
+  bool from_command_line(const std::string& key) const {
+    auto it = raw_.values.find(key);
+    return it != raw_.values.end() && it->second.cli;
+  }
   const std::string& value(const std::string& key) const { return raw_.values.at(key).value; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
@@ -321,6 +325,13 @@ void read_time(const Reader& r, const Raw& raw, TimeConfig& t) {
   } else {
     t.duration_s = r.number("time.duration", 0);
   }
+  t.from_command_line = r.from_command_line(steps ? "time.steps" : "time.duration");
+}
+
+// Steps of `key` must lie within time.steps here unless the command line set the run's length
+// and the file set `key`: SimulationModel::build() then drops or cuts them with a warning.
+bool check_within_steps(const Reader& r, const RunConfig& cfg, const std::string& key) {
+  return cfg.time.steps && (!cfg.time.from_command_line || r.from_command_line(key));
 }
 
 void read_boundary(const Reader& r, BoundaryConfig& b) {
@@ -439,7 +450,7 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
     if (r.has(sec + ".steps")) {
       auto n = r.integers(sec + ".steps");
       r.check(n[0] <= n[1], sec + ".steps", "2 integers n1 n2 with 0 <= n1 <= n2");
-      if (cfg.time.steps)
+      if (check_within_steps(r, cfg, sec + ".steps"))
         r.check(n[1] <= *cfg.time.steps, sec + ".steps",
                 "steps within time.steps = " + std::to_string(*cfg.time.steps));
       p.steps = std::array<long, 2>{n[0], n[1]};
@@ -453,7 +464,7 @@ void read_snapshot(const Reader& r, RunConfig& cfg) {
   if (r.has("snapshot.steps")) {
     s.steps = r.integers("snapshot.steps");
     for (long n : s.steps) {
-      if (cfg.time.steps)
+      if (check_within_steps(r, cfg, "snapshot.steps"))
         r.check(n <= *cfg.time.steps, "snapshot.steps",
                 "steps within time.steps = " + std::to_string(*cfg.time.steps));
     }
@@ -515,6 +526,13 @@ RunConfig load_config_text(const std::string& text, const std::string& file_name
   // Editors on Windows start UTF-8 files with a byte order mark; it is no part of the first line.
   const std::string bom = "\xEF\xBB\xBF";
   read_file_values(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text, raw);
+  // One rule for both places: time.steps and time.duration together in the file are an error
+  // even when the command line then replaces one of them (as both on the command line are).
+  if (raw.values.count("time.steps") && raw.values.count("time.duration")) {
+    const int ls = raw.values.at("time.steps").line, ld = raw.values.at("time.duration").line;
+    throw ConfigError(raw.file, std::max(ls, ld), ls > ld ? "time.steps" : "time.duration",
+                      "exactly one of time.steps and time.duration, not both");
+  }
   apply_args(args, raw);
   return build_config(raw);
 }

@@ -246,6 +246,17 @@ const std::vector<std::string>& singleton_sections() {
   return s;
 }
 
+const std::vector<CommandLineAlias>& command_line_aliases() {
+  static const std::vector<CommandLineAlias> a{
+      {"device", "device.select", "the device: an index, gpu, cpu or part of its name"},
+      {"backend", "device.backend", "the engine: opencl, reference or cuda"},
+      {"variant", "device.variant", "the kernel form: auto, tile, plain, rows, fused or onepass"},
+      {"workgroup", "device.workgroup", "the work-group size x,y,z"},
+      {"quiet", "", "no progress line"},
+  };
+  return a;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table = make_table();
   return table;
@@ -425,11 +436,24 @@ std::string describe_value_in_range(const OptionSpec& spec) {
 
 std::string help_text() {
   std::string out =
+      "Options (before or after the model file):\n"
+      "  --section.key=value  set or override any model key below, e.g. --grid.courant=0.5 or\n"
+      "                       --material.glass.eps_r=3 (also --section.key value)\n";
+  for (const auto& a : command_line_aliases()) {
+    std::string form = "--" + a.option + (a.key.empty() ? "" : "=X");
+    form.resize(std::max<std::size_t>(form.size() + 2, 21), ' ');
+    out += "  " + form + a.help + (a.key.empty() ? "" : " (" + a.key + ")") + "\n";
+  }
+  out += "  --help               this text\n"
+      "\n"
+      "time.steps and time.duration: give one. Both in the model file, or both on the command line,\n"
+      "is an error; one on the command line replaces the other from the file. A run the command\n"
+      "line shortens drops the file's later snapshot steps and cuts its probe windows (a warning\n"
+      "each).\n"
+      "\n"
       "Model keys. A model file holds [section] headers and 'key = value' lines ('#' starts a\n"
-      "comment); every value is SI (m, s, Hz, S/m) and numbers may be written like 3e9. Any key\n"
-      "can be set or overridden on the command line as --section.key=value, for example\n"
-      "--grid.courant=0.5 or --material.glass.eps_r=3. Short forms: --device=X, --backend=X,\n"
-      "--workgroup=X (device.select, .backend, .workgroup); --quiet hides the progress line.\n";
+      "comment); every value is SI (m, s, Hz, S/m) and numbers may be written like 3e9. Ranges are\n"
+      "inclusive at [ ] and exclusive at ( ).\n";
   std::string section;
   for (const auto& spec : option_table()) {
     std::string s = section_of(spec.key);
@@ -460,10 +484,18 @@ std::string keys_markdown() {
       "`[material.<name>]`,\n"
       "`[object.<name>]`, `[source.<name>]` and `[probe.<name>]` repeat with a name of your "
       "choice.\n"
-      "Any key can be set or overridden after the model path on the command line as\n"
+      "Any key can be set or overridden on the command line, before or after the model path, as\n"
       "`--section.key=value` (or `--section.key value`), e.g. `--material.glass.eps_r=3`;\n"
-      "`--device=X`, `--backend=X` and `--workgroup=X` are short for the `device.*` keys and\n"
-      "`--quiet` silences progress output.\n";
+      "`--device=X`, `--backend=X`, `--variant=X` and `--workgroup=X` are short for the\n"
+      "`device.*` keys and `--quiet` silences progress output.\n\n"
+      "`time.steps` and `time.duration`: give one. Both in the model file, or both on the command\n"
+      "line, is an error; one on the command line replaces the other from the file. When the\n"
+      "command line shortens the run, the file's snapshot steps past its end are dropped and its\n"
+      "probe windows cut there, with a warning each; a model file whose own length contradicts\n"
+      "them is an error.\n\n"
+      "Ranges are inclusive at `[ ]` and exclusive at `( )`; a limit that needs the grid (the time\n"
+      "step dt, the smallest cell) is checked once the grid is derived. Model files are read only\n"
+      "when they are plain files of at most 16 MiB; a UTF-8 byte order mark is skipped.\n";
   std::string section;
   for (const auto& spec : option_table()) {
     std::string s = section_of(spec.key);

@@ -81,6 +81,15 @@ std::string describe_range(const Range& range);
 // What a value must be, range included: "a number in [0.01, 1]", "3 numbers, each in (0, 1e+09]".
 std::string describe_value_in_range(const OptionSpec& spec);
 
+// Command-line short forms of `clfdtd run`: --device=X is --device.select=X, ... (every option
+// that is not --section.key; the help text and the parser both read this list).
+struct CommandLineAlias {
+  std::string option;  // "device"
+  std::string key;     // "device.select"; "" for a flag
+  std::string help;
+};
+const std::vector<CommandLineAlias>& command_line_aliases();
+
 // The table as plain text for `clfdtd run --help`.
 std::string help_text();
 

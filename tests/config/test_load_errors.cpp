@@ -165,6 +165,15 @@ TEST_CASE("range, shape and cross-key checks") {
       {"[snapshot]\nsteps = -1\n", 7, "snapshot.steps", "a list of integers, each in [0, 2147483647], got '-1'"},
       {"[snapshot]\nfields = E B\n", 7, "snapshot.fields", "any of E, H"},
       {"[boundary]\ntype = pec\nlayers = 4\n", 8, "boundary.layers", "0 with boundary.type = pec"},
+      // The values of issue 16 that could only give NaN, each refused with its range.
+      {"[boundary]\nkappa_max = 1e308\n", 7, "boundary.kappa_max", "a number in [1, 1000]"},
+      {"[material.m]\nmu_r = 1e-308\n", 7, "material.m.mu_r", "a number in [0.001, 1e6]"},
+      {"[source.s]\nposition = 0 0 0\nfrequency = 1e308\n", 8, "source.s.frequency",
+       "a number in (0, 1e17], got '1e308'"},
+      // Faster than light on the time step (courant 0.9): the message says how to fix it.
+      {"[material.m]\nmu_r = 0.5\n", 7, "material.m.mu_r",
+       "eps_r x mu_r >= grid.courant^2 = 0.81, got eps_r x mu_r = 0.5; lower grid.courant below "
+       "sqrt(eps_r x mu_r) = 0.707107"},
       {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers"},
       {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "a number in (0, 20], got '0'"},
       {"[boundary]\nkappa_max = 0.5\n", 7, "boundary.kappa_max", "a number in [1, 1000], got '0.5'"},
@@ -202,7 +211,28 @@ TEST_CASE("grid checks") {
               "1 or 3 numbers");
   check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1 # c\ncells_per_wavelength = 0\n"), "g.ini",
               4, "grid.cells_per_wavelength", "a number in [2, 1000], got '0'");
+  check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1\ncourant = 1e-308\n"), "g.ini", 4,
+              "grid.courant", "a number in [0.01, 1], got '1e-308'");
   check_error(err("[grid]\nsize = 1 1 1\ncell_size = 0.1\ncourant = 3GHz\n"), "g.ini", 4,
               "grid.courant", "a number in [0.01, 1], got '3GHz'");
   check_error(err("size = 1 1 1\n"), "g.ini", 1, "size", "a [section] header before the first key");
+}
+
+TEST_CASE("time.steps and time.duration both in the file stay an error under a command-line override") {
+  const std::string path = "tests/data/bad_time_both.ini";
+  check_error(error_of(path, {"--time.duration=1e-9"}), path, 8, "time.duration", "not both");
+  check_error(error_of(path, {"--time.steps=10"}), path, 8, "time.duration", "not both");
+}
+
+TEST_CASE("steps within time.steps: the file's are left to the model when the command line sets the length") {
+  // good_model.ini has snapshots at 100 200 300 and a probe window 10..300.
+  const RunConfig cfg = load_config(kGood, {"--time.steps=50"});
+  CHECK(cfg.time.from_command_line);
+  CHECK(cfg.snapshot.steps == std::vector<long>{100, 200, 300});
+  // Steps the command line itself gives past its own length are still refused.
+  check_error(error_of(kGood, {"--time.steps=50", "--snapshot.steps=60"}), "", 0, "snapshot.steps",
+              "within time.steps = 50");
+  check_error(error_of(kGood, {"--time.steps=50", "--probe.near.steps=0 60"}), "", 0,
+              "probe.near.steps", "within time.steps = 50");
+  CHECK_FALSE(load_config(kGood, {}).time.from_command_line);
 }

@@ -130,13 +130,13 @@ TEST_CASE("every numeric key has a range, shown in the help and the docs") {
     CHECK(md.find(range) != std::string::npos);
   }
   // The forms a range takes.
-  CHECK(describe_range(Range{0.01, 1}) == "[0.01, 1]");
-  CHECK(describe_range(Range{0, 1e9, true, false}) == "(0, 1e9]");
-  CHECK(describe_range(Range{1e-12, 2147483647}) == "[1e-12, 2147483647]");
-  CHECK(describe_range(Range{0, 1e308}) == ">= 0");
+  CHECK(describe_range(Range{0.01, 1, false, false, ""}) == "[0.01, 1]");
+  CHECK(describe_range(Range{0, 1e9, true, false, ""}) == "(0, 1e9]");
+  CHECK(describe_range(Range{1e-12, 2147483647, false, false, ""}) == "[1e-12, 2147483647]");
+  CHECK(describe_range(Range{0, 1e308, false, false, ""}) == ">= 0");
   CHECK(describe_range(Range{}) == "");
-  CHECK(Range{0, 1, true, false}.contains(1));
-  CHECK_FALSE(Range{0, 1, true, false}.contains(0));
+  CHECK(Range{0, 1, true, false, ""}.contains(1));
+  CHECK_FALSE(Range{0, 1, true, false, ""}.contains(0));
   const OptionSpec* courant = find_option("grid.courant");
   REQUIRE(courant);
   CHECK(describe_value_in_range(*courant) == "a number in [0.01, 1]");

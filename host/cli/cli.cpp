@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -50,9 +51,10 @@ int model_argument(const std::vector<std::string>& args) {
       after_value = false;
       continue;
     }
+    std::error_code ec;
     const bool looks_like_model =
         (a.size() > 4 && a.compare(a.size() - 4, 4, ".ini") == 0) ||
-        std::filesystem::is_regular_file(a);
+        std::filesystem::is_regular_file(a, ec);
     if (!awaits_value && !after_value) return static_cast<int>(i);
     if (after_value && looks_like_model) return static_cast<int>(i);
     after_value = true;

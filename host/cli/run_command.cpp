@@ -120,6 +120,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   StopSignals stop_signals;  // from here SIGINT, SIGTERM and SIGHUP stop the run cleanly
   SimulationModel model = SimulationModel::build(cfg);
   apply_test_nan_hook(model);
+  for (const auto& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   print_summary(model, cfg);
 
   // Patent step 3: the device, its program and buffers (refuses a model that does not fit).

@@ -16,6 +16,7 @@
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_launch.hpp"
 #include "errors.hpp"
+#include "model/host_memory.hpp"
 
 #ifndef CLFDTD_CUDA_ARCHS
 #define CLFDTD_CUDA_ARCHS "?"
@@ -87,6 +88,7 @@ CudaBackend::CudaBackend(const SimulationModel& m, const DeviceConfig& dev) : m_
   activate();
   choose_kernels(dev);
   check_memory();  // before any allocation, so a too-large model fails with the numbers
+  check_host_memory(gpu_engine_host_bytes(m_, 0, false), "the CUDA engine's upload copies");
   stream_.create();
   create_buffers();
   if (m_.energy) setup_energy();

@@ -13,6 +13,7 @@
 #include "backends/device_tables.hpp"
 #include "backends/tuning_cache.hpp"
 #include "errors.hpp"
+#include "model/host_memory.hpp"
 
 namespace clfdtd {
 
@@ -34,6 +35,8 @@ OpenClBackend::OpenClBackend(const SimulationModel& m, const DeviceConfig& dev) 
     throw_device_error(e, "building the OpenCL kernels on " + info_.name);
   }
   check_memory();  // before any allocation, so a too-large model fails with the numbers
+  check_host_memory(gpu_engine_host_bytes(m_, device_bytes(m_), info_.type == "cpu"),
+                    "the OpenCL engine on " + info_.name);
   try {
     create_buffers();
     bind_arguments();

@@ -3,7 +3,7 @@
 # check (needs root, network and about 3 GB; not a ctest). Two roots from one debootstrap:
 #   root  a root shell without sudo: command 1, then command 2;
 #   user  a user "dev" whose sudo needs no password (non-interactive), with empty package lists
-#         as after an install: command 1 (and command 2 with --both).
+#         as after an install: command 1 (and command 2 with --tests-as-user).
 # Usage: tests/tools/fresh_debian12.sh [root|user|both] [--tests-as-user]
 # WORK (default /tmp/deb12) holds the roots; SRC (default: this checkout) is cloned into them at
 # its HEAD (commit first). Logs: $WORK-<case>.log.

@@ -147,7 +147,9 @@ public:
   // Free device memory now where the API can tell (CUDA), else global_mem_bytes.
   virtual std::size_t available_bytes() const = 0;
 
-  virtual Buffer alloc(std::size_t bytes) = 0;  // contents undefined; fill_zero() to clear
+  // Contents undefined; fill_zero() to clear. 0 bytes gives a valid buffer (a placeholder
+  // argument) that holds nothing.
+  virtual Buffer alloc(std::size_t bytes) = 0;
   virtual void upload(const Buffer& dst, const void* src, std::size_t bytes,
                       std::size_t offset = 0) = 0;  // the host memory may be reused on return
   virtual void fill_zero(const Buffer& dst) = 0;
@@ -158,11 +160,14 @@ public:
   // Builds the embedded sources with `defines` (cached per defines within this Device: the same
   // defines give the same program back). DeviceError carries the build log.
   virtual Program program(const Defines& defines) = 0;
+  // A global range of 0 work-items launches nothing. DeviceError names the kernel when a range
+  // is not a multiple of `local` or an argument is missing.
   virtual void launch(const Kernel& k, const Range& global, const Range& local) = 0;
   virtual void finish() = 0;
 
-  // Device-side timing of everything launched between the two calls, in seconds (the wall clock
-  // where the device has no timers).
+  // Device-side timing of the launches, copies and fills between the two calls, from the start
+  // of the first to the end of the last, in seconds (the wall clock where the device has no
+  // timers). timer_start() waits for earlier work first.
   virtual void timer_start() = 0;
   virtual double timer_stop() = 0;
 };

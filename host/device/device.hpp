@@ -127,6 +127,7 @@ public:
   explicit Program(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
   Kernel kernel(const std::string& name) const { return obj_->kernel(name); }
   explicit operator bool() const { return obj_ != nullptr; }
+  Object* object() const { return obj_.get(); }  // the same for the same build (cache)
 
 private:
   std::shared_ptr<Object> obj_;

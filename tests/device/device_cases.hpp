@@ -36,11 +36,11 @@ inline Device& opened_device(device::Api api, int index) {
 inline void on_every_device(device::Api api, const std::function<void(Device&)>& check) {
   const auto devices = device::list_devices(api);
   if (devices.empty()) {
-    MESSAGE("no " << device::api_name(api) << " device on this machine: case skipped");
+    MESSAGE("no " << std::string(device::api_name(api)) << " device on this machine: case skipped");
     return;
   }
   for (const auto& info : devices) {
-    INFO(device::api_name(api) << " device " << info.index << ": " << info.name);
+    INFO(std::string(device::api_name(api)) << " device " << info.index << ": " << info.name);
     check(opened_device(api, info.index));
   }
 }

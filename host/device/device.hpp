@@ -85,7 +85,8 @@ private:
 };
 
 // A compiled kernel with its argument slots. Arguments keep their values between launches, so
-// they are set once and only per-step values (the step index, a batch slot) change later.
+// they are set once and only per-step values (the step index, a batch slot) change later. A kernel
+// keeps its program and the buffers bound to it alive.
 class Kernel {
 public:
   struct Object {  // implemented per API

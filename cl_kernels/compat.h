@@ -1,9 +1,11 @@
 // OpenCL C 1.2 <-> CUDA portability layer: the only file that knows which compiler reads the
 // kernels. Kernels use these macros, plain .x .y .z .w components (no swizzles), tiles declared in
 // the kernel body (no __local pointer arguments) and no built-in that lacks a mapping here.
-// The host prepends this file (cl_program.cpp); nvcc reaches it through cuda_kernels.cu, which
-// includes each .cl file once per compiled tile shape and MAGNETIC setting, each time inside its
-// own C++ namespace (so KERNEL carries no extern "C" there).
+// Every .cl file includes it (through fdtd_common.h). Three compilers read it: OpenCL (the host
+// assembles the program text), NVRTC (host/device/cuda: the same text as one C++ unit, so kernels
+// are extern "C" and keep their names) and nvcc through cuda_kernels.cu, which includes each .cl
+// file once per compiled tile shape and MAGNETIC setting, each time inside its own C++ namespace
+// (so KERNEL carries no extern "C" there).
 #ifndef CLFDTD_COMPAT_H
 #define CLFDTD_COMPAT_H
 
@@ -11,7 +13,11 @@
 /* ---------------- CUDA ---------------- */
 typedef unsigned char uchar;
 
+#ifdef __CUDACC_RTC__
+#define KERNEL extern "C" __global__
+#else
 #define KERNEL __global__
+#endif
 #define GLOBAL
 #define LOCAL __shared__
 #define CONSTANT_PTR const

@@ -31,11 +31,9 @@ static const uchar4* u4(const unsigned char* p) { return reinterpret_cast<const 
 namespace m0 {
 #undef MAGNETIC
 #define MAGNETIC 0
-#include "update_plain.cl"
-#include "upml.cl"
+#include "update_fused.cl"  // with update_plain.cl and upml.cl, which it includes
 #include "upml_zslab.cl"
 #include "upml_xy4.cl"
-#include "update_fused.cl"
 #include "update_rows.cl"
 #include "energy.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting
@@ -50,11 +48,9 @@ namespace m0 {
 namespace m1 {
 #undef MAGNETIC
 #define MAGNETIC 1
-#include "update_plain.cl"
-#include "upml.cl"
+#include "update_fused.cl"  // with update_plain.cl and upml.cl, which it includes
 #include "upml_zslab.cl"
 #include "upml_xy4.cl"
-#include "update_fused.cl"
 #include "update_rows.cl"
 #include "energy.cl"
 #undef HCOEF_PARAMS  // the .cl files define these per MAGNETIC setting

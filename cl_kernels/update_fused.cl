@@ -6,6 +6,9 @@
 // auxiliaries. A PML cell finds its box (<= 6, in constant memory) to index its auxiliaries
 // exactly as upml.cl and the reference engine store them.
 #include "fdtd_common.h"
+#include "upml_lanes.h"
+#include "update_plain.cl"
+#include "upml.cl"
 
 KERNEL void update_h_fused(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                            GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,

@@ -5,6 +5,7 @@
 // rows only a few cells long: rows in an x or y slab are PML from end to end, the others have a
 // PML segment at each z end.
 #include "fdtd_common.h"
+#include "upml_lanes.h"
 
 #if MAGNETIC
 #define HCOEF_PARAMS GLOBAL const uchar *id_hx, GLOBAL const uchar *id_hy, \

@@ -47,12 +47,6 @@ DEVICE_FN int box_cell(int i0, int j0, int k0, int ni, int nj, int nk, int aux_o
 #define UPML_HCOEF_ARGS
 #endif
 
-/* One auxiliary recursion on field[c] (upml_lanes.h). */
-DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
-                          float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
-  field[c] = upml_update(aux, p, field[c], curl, pv, pw, pu, scale, inv_r);
-}
-
 DEVICE_FN void upml_h_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,
                    GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
                    GLOBAL const float* RESTRICT ez, GLOBAL float* RESTRICT bx,

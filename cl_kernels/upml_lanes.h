@@ -29,6 +29,12 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
+/* One auxiliary recursion on field[c]: upml_update in place (upml.cl, update_rows.cl). */
+DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
+                          float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
+  field[c] = upml_update(aux, p, field[c], curl, pv, pw, pu, scale, inv_r);
+}
+
 /* Curl of E at float4 c = (i, j, kq) for an H update (forward differences), its neighbours loaded
    from global memory: +x, +y rows and the next float4 along z, zero past the high end. The PML
    kernels that update whole float4s (upml_zslab.cl, upml_xy4.cl) share it. */

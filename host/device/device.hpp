@@ -28,16 +28,33 @@ struct DeviceInfo {
   int index = 0;             // position in list_devices(api)
   std::string name, platform, vendor;
   std::string type;          // gpu | cpu | accelerator | other
-  std::string version;       // e.g. "OpenCL 3.0 CUDA", "CUDA 13.0, sm_90"
-  std::string driver;        // driver version (keys the tuning cache)
+  // name + " (" + platform + ", " + version + ")" is the description today's backends print:
+  // OpenCL platform "NVIDIA CUDA", version "OpenCL 3.0 CUDA"; CUDA platform "CUDA 13.0" (driver
+  // API), version "runtime 13.0, driver 580.95.05, compute capability 9.0".
+  std::string version;
+  std::string driver;        // driver version (keys the tuning cache), as today's backends
+  std::string code_target;   // what programs compile to: CUDA "sm_90" (or "compute_90" PTX); OpenCL ""
   std::size_t global_mem_bytes = 0, max_alloc_bytes = 0, local_mem_bytes = 0;
   std::size_t max_group_size = 0;                // work-items per group
   std::array<std::size_t, 3> max_group_dims{};  // per dimension
   unsigned compute_units = 0, clock_mhz = 0;
 };
 
-// Every device of one API; an API without a driver or device gives an empty list, never throws.
+// Every device of one API; an API without a driver or device, or not compiled into this build,
+// gives an empty list, never throws.
 std::vector<DeviceInfo> list_devices(Api api);
+
+// Position in `devices` of the device `select` names (device.select):
+//   ""          the best: a GPU if any (most compute_units * clock_mhz), else a CPU, else any;
+//   "3"         the device with index 3;
+//   "gpu"/"cpu" the best of that type;
+//   otherwise   a case-insensitive part of the device or platform name (best match wins).
+// Throws ConfigError (key device.select, listing the devices) when nothing matches and
+// DeviceError when the list is empty.
+int choose_device(const std::vector<DeviceInfo>& devices, const std::string& select);
+
+// A fixed-width table with a header, the device choose_device(devices, "") takes marked '*'.
+std::string format_device_table(const std::vector<DeviceInfo>& devices);
 
 // A work-item range: up to 3 dimensions, unused ones 1.
 struct Range {
@@ -68,7 +85,8 @@ private:
 };
 
 // A compiled kernel with its argument slots. Arguments keep their values between launches, so
-// they are set once and only per-step values (the step index, a batch slot) change later.
+// they are set once and only per-step values (the step index, a batch slot) change later. A kernel
+// keeps its program and the buffers bound to it alive.
 class Kernel {
 public:
   struct Object {  // implemented per API
@@ -102,12 +120,15 @@ class Program {
 public:
   struct Object {  // implemented per API
     virtual ~Object() = default;
-    virtual Kernel kernel(const std::string& name) = 0;  // DeviceError if there is none
+    // A new kernel object on every call, with its own argument slots (two objects of one
+    // kernel can stay bound to two field roles). DeviceError if there is none of that name.
+    virtual Kernel kernel(const std::string& name) = 0;
   };
   Program() = default;
   explicit Program(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
   Kernel kernel(const std::string& name) const { return obj_->kernel(name); }
   explicit operator bool() const { return obj_ != nullptr; }
+  Object* object() const { return obj_.get(); }  // the same for the same build (cache)
 
 private:
   std::shared_ptr<Object> obj_;
@@ -128,7 +149,9 @@ public:
   // Free device memory now where the API can tell (CUDA), else global_mem_bytes.
   virtual std::size_t available_bytes() const = 0;
 
-  virtual Buffer alloc(std::size_t bytes) = 0;  // contents undefined; fill_zero() to clear
+  // Contents undefined; fill_zero() to clear. 0 bytes gives a valid buffer (a placeholder
+  // argument) that holds nothing.
+  virtual Buffer alloc(std::size_t bytes) = 0;
   virtual void upload(const Buffer& dst, const void* src, std::size_t bytes,
                       std::size_t offset = 0) = 0;  // the host memory may be reused on return
   virtual void fill_zero(const Buffer& dst) = 0;
@@ -136,14 +159,17 @@ public:
   virtual void read(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
   virtual void read_rect(const Buffer& src, const Rect& rect, void* dst) = 0;
 
-  // Builds the embedded sources with `defines` (cached per defines within this Device).
-  // DeviceError carries the build log.
+  // Builds the embedded sources with `defines` (cached per defines within this Device: the same
+  // defines give the same program back). DeviceError carries the build log.
   virtual Program program(const Defines& defines) = 0;
+  // A global range of 0 work-items launches nothing. DeviceError names the kernel when a range
+  // is not a multiple of `local` or an argument is missing.
   virtual void launch(const Kernel& k, const Range& global, const Range& local) = 0;
   virtual void finish() = 0;
 
-  // Device-side timing of everything launched between the two calls, in seconds (the wall clock
-  // where the device has no timers).
+  // Device-side timing of the launches, copies and fills between the two calls, from the start
+  // of the first to the end of the last, in seconds (the wall clock where the device has no
+  // timers). timer_start() waits for earlier work first.
   virtual void timer_start() = 0;
   virtual double timer_stop() = 0;
 };
@@ -152,9 +178,10 @@ public:
 std::unique_ptr<Device> open_device(Api api, int index);
 
 // The whole embedded program as one string: every cl_kernels/*.cl file in name order, each with
-// its local #includes ("x.h") replaced by the header's text (include guards make repeats empty),
-// `#line` directives keeping build-log lines right. Both implementations compile this string, so
-// every .cl file must include what it uses.
+// its local #includes ("x.h", or another "y.cl") replaced by that file's text where it is first
+// included (each file's text appears once, as with #pragma once), `#line` directives keeping
+// build-log lines right. Both implementations compile this string, so every .cl file must include
+// what it uses.
 std::string embedded_program_source();
 
 }  // namespace clfdtd::device

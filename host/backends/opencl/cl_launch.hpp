@@ -1,5 +1,5 @@
-// Launch geometry and memory checks of the OpenCL backend, kept free of any device so tests can
-// exercise them with made-up limits.
+// The memory check of the OpenCL backend, kept free of any device so tests can exercise it with
+// made-up limits.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -8,54 +8,10 @@
 #include <vector>
 
 #include "backends/opencl/cl_devices.hpp"
+#include "engine/variant_choice.hpp"  // the work-group rules, shared with the GPU engine
 #include "model/field_layout.hpp"
 
 namespace clfdtd {
-
-// The patent's work-group: 2 x 2 x 30 in (x, y, z4), z4 counting float4s along z.
-constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
-// The tile shape device.variant = auto uses on an untuned GPU when onepass does not fit: 2 x 4 x 16
-// (x y z4). Since the tile kernels skip the z-slab float4s' loads (2ef1449) the shapes lie within
-// 1.5% of each other on the H200 (vacuum with UPML, OpenCL 47.2-47.9 Gcells/s, CUDA 47.2-48.1);
-// 2 x 4 x 16 is among the best on both backends and wastes the least on grids with short z rows
-// (docs/BENCHMARKS.md).
-constexpr std::array<int, 3> kGpuAutoWorkgroup{2, 4, 16};
-// The plain variant's work-group, (x, y, z) in cells: one row segment of 64 cells.
-constexpr std::array<int, 3> kDefaultPlainWorkgroup{1, 1, 64};
-// The rows variant's work-group, (x, y, 1): 8 rows along y (fastest on PoCL and the H200).
-constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
-
-// Work-group (x, y, z4) for the plain kernels: `requested` (default kDefaultWorkgroup), each axis
-// at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
-// (max_items in NDRange order: dim0 = z4, dim1 = y, dim2 = x); then, while the product exceeds
-// max_group, the largest axis is halved (rounding up).
-std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
-                                    const FieldLayout& layout, std::size_t max_group,
-                                    const std::array<std::size_t, 3>& max_items);
-
-// The same rule for any kernel form: `grid` is (nx, ny, n along z in the kernel's z units).
-std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
-                                    const std::array<int, 3>& fallback,
-                                    const std::array<int, 3>& grid, std::size_t max_group,
-                                    const std::array<std::size_t, 3>& max_items);
-
-// The onepass variant's work-group (x, y, z4): a group of 2 x 32 work-items (y, z4) marching
-// through 8 planes along x: the fastest measured on the H200 since the pass leaves the PML cells
-// to the UPML kernels (vacuum_upml 52.3 against 51.8 Gcells/s for 8 x 4 x 32, pec_cube 67.6
-// against 66.8; docs/BENCHMARKS.md; more, smaller groups keep more loads in flight than long
-// marches).
-constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
-
-// Work-group for the onepass kernel: `requested` (default kDefaultOnePassWorkgroup); planes
-// clamped to [1, nx]; y and z4 to [2, max(2, n)] and to the device's limits; then the larger of
-// y and z4 is halved (not below 2) while y * z4 exceeds max_group.
-std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
-                                            const FieldLayout& layout, std::size_t max_group,
-                                            const std::array<std::size_t, 3>& max_items);
-
-constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
 
 struct BufferNeed {
   std::string name;

@@ -1,0 +1,527 @@
+// The device API on CUDA: NVRTC compiles the embedded OpenCL-C-through-compat.h program per set of
+// defines; the runtime's library API loads it (cudaLibraryLoadData / cudaLibraryGetKernel) and
+// cudaLaunchKernel launches a cudaKernel_t exactly as nvcc's <<<>>> launches a __global__
+// function. Everything goes through cudart_static, which finds the driver at run time, so no
+// driver library is linked (the build machine has none). One non-blocking stream per device.
+#include "device/cuda/cuda_device.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "backends/cuda/cuda_devices.hpp"
+#include "backends/cuda/cuda_error.hpp"
+#include "errors.hpp"
+
+namespace clfdtd::device {
+
+namespace {
+
+// "Kernel Module" in /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX Open Kernel Module
+// for x86_64  580.95.05  Release Build ..."); "" where there is none.
+std::string nvidia_module_version() {
+  std::ifstream f("/proc/driver/nvidia/version");
+  std::string line;
+  if (!f || !std::getline(f, line)) return "";
+  const auto at = line.find("Kernel Module");
+  if (at == std::string::npos) return "";
+  std::istringstream rest(line.substr(at));
+  for (std::string word; rest >> word;) {
+    const bool dotted = word.find('.') != std::string::npos &&
+                        word.find_first_not_of("0123456789.") == std::string::npos &&
+                        std::isdigit(static_cast<unsigned char>(word[0]));
+    if (dotted) return word;
+  }
+  return "";
+}
+
+void check_nvrtc(nvrtcResult r, const char* call, const std::string& context) {
+  if (r != NVRTC_SUCCESS) {
+    throw DeviceError(context + ": " + call + " failed with " + nvrtcGetErrorString(r));
+  }
+}
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "?";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+int attribute(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  cuda_check(cudaDeviceGetAttribute(&v, a, dev), "cudaDeviceGetAttribute",
+             "querying CUDA device " + std::to_string(dev));
+  return v;
+}
+
+// Makes `index` the calling thread's current device (cheap when it is already).
+void use_device(int index, const char* context) {
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current == index) return;
+  cuda_check(cudaSetDevice(index), "cudaSetDevice", context);
+}
+
+struct CudaBuffer final : Buffer::Object {
+  void* ptr = nullptr;
+  ~CudaBuffer() override {
+    if (ptr) (void)cudaFree(ptr);  // at exit the runtime may be gone already: nothing to report
+  }
+};
+
+char* ptr_of(const Buffer& b, const char* call) {
+  const auto* o = dynamic_cast<const CudaBuffer*>(b.object());
+  if (!o) throw DeviceError(std::string(call) + ": the buffer is empty or not a CUDA buffer");
+  return static_cast<char*>(o->ptr);
+}
+
+void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    throw DeviceError(std::string(call) + ": bytes " + std::to_string(offset) + " to " +
+                      std::to_string(offset + bytes) + " lie outside the buffer of " +
+                      std::to_string(b.bytes()) + " bytes");
+  }
+}
+
+// One argument slot: the bytes cudaLaunchKernel copies (a pointer, an int or a float).
+struct ArgSlot {
+  alignas(8) unsigned char data[8] = {};
+  std::size_t size = 0;  // the kernel's parameter size
+  bool set = false;
+};
+
+struct CudaProgram;
+
+struct CudaKernel final : Kernel::Object {
+  cudaKernel_t k = nullptr;
+  int device = 0;
+  std::shared_ptr<const CudaProgram> program;  // its library stays loaded while the kernel lives
+  std::vector<ArgSlot> slots;
+  std::vector<void*> args;
+  std::vector<Buffer> bound;  // keeps the buffers bound as arguments alive
+
+  void store(unsigned index, const void* data, std::size_t size) {
+    if (index >= slots.size()) {
+      throw DeviceError("kernel " + name + " has " + std::to_string(slots.size()) +
+                        " arguments: there is no argument " + std::to_string(index));
+    }
+    ArgSlot& s = slots[index];
+    if (size != s.size) {
+      throw DeviceError("argument " + std::to_string(index) + " of kernel " + name + " takes " +
+                        std::to_string(s.size) + " bytes, not " + std::to_string(size));
+    }
+    std::copy_n(static_cast<const unsigned char*>(data), size, s.data);
+    s.set = true;
+    if (index < bound.size()) bound[index] = Buffer();
+  }
+  void set_buffer(unsigned index, const Buffer& b) override {
+    void* p = ptr_of(b, "setting a kernel argument");
+    store(index, &p, sizeof p);
+    if (bound.size() <= index) bound.resize(index + 1);
+    bound[index] = b;
+  }
+  void set_bytes(unsigned index, const void* data, std::size_t size) override {
+    store(index, data, size);
+  }
+  std::size_t max_group_size() const override {
+    use_device(device, "a kernel's block limit");
+    cudaFuncAttributes attr{};
+    cuda_check(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(k)),
+               "cudaFuncGetAttributes", "the block limit of kernel " + name);
+    return static_cast<std::size_t>(attr.maxThreadsPerBlock);
+  }
+};
+
+struct CudaProgram final : Program::Object, std::enable_shared_from_this<CudaProgram> {
+  cudaLibrary_t lib = nullptr;
+  int device = 0;
+  std::string target, options;
+  ~CudaProgram() override {
+    if (lib) (void)cudaLibraryUnload(lib);
+  }
+  Kernel kernel(const std::string& name) override {
+    use_device(device, "looking up a kernel");
+    auto k = std::make_shared<CudaKernel>();
+    k->name = name;
+    k->device = device;
+    k->program = shared_from_this();
+    const cudaError_t e = cudaLibraryGetKernel(&k->k, lib, name.c_str());
+    if (e == cudaErrorSymbolNotFound) {
+      (void)cudaGetLastError();
+      throw DeviceError("CUDA kernel '" + name + "' is not in the program built with \"" +
+                        options + "\"");
+    }
+    cuda_check(e, "cudaLibraryGetKernel", "looking up CUDA kernel " + name);
+    // The parameter list, so a wrong argument is an error here rather than garbage on the device.
+    const void* f = reinterpret_cast<const void*>(k->k);
+    for (std::size_t n = 0;; ++n) {
+      std::size_t offset = 0, size = 0;
+      const cudaError_t pe = cudaFuncGetParamInfo(f, n, &offset, &size);
+      if (pe == cudaErrorInvalidValue) {
+        (void)cudaGetLastError();
+        break;  // past the last parameter
+      }
+      cuda_check(pe, "cudaFuncGetParamInfo", "the parameters of CUDA kernel " + name);
+      if (size > sizeof(ArgSlot::data)) {
+        throw DeviceError("CUDA kernel " + name + ": parameter " + std::to_string(n) + " has " +
+                          std::to_string(size) + " bytes; the device API passes at most 8");
+      }
+      k->slots.emplace_back();
+      k->slots.back().size = size;
+    }
+    k->args.resize(k->slots.size());
+    for (std::size_t n = 0; n < k->slots.size(); ++n) k->args[n] = k->slots[n].data;
+    return Kernel(k);
+  }
+};
+
+class CudaEvent {
+public:
+  CudaEvent() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate", "creating a CUDA timer"); }
+  ~CudaEvent() { (void)cudaEventDestroy(e_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+private:
+  cudaEvent_t e_ = nullptr;
+};
+
+class CudaDevice final : public Device {
+public:
+  CudaDevice(int index, DeviceInfo info) : index_(index), info_(std::move(info)) {
+    use_device(index_, "opening a CUDA device");
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+               "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
+    start_ = std::make_unique<CudaEvent>();
+    stop_ = std::make_unique<CudaEvent>();
+  }
+  ~CudaDevice() override {
+    programs_.clear();
+    start_.reset();
+    stop_.reset();
+    if (cudaSetDevice(index_) == cudaSuccess && stream_) {
+      (void)cudaStreamSynchronize(stream_);
+      (void)cudaStreamDestroy(stream_);
+    }
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+
+  std::size_t available_bytes() const override {
+    use_device(index_, "asking for free CUDA memory");
+    std::size_t free_bytes = 0, total = 0;
+    cuda_check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo",
+               "asking " + info_.name + " for free memory");
+    return free_bytes;
+  }
+
+  Buffer alloc(std::size_t bytes) override {
+    use_device(index_, "allocating CUDA memory");
+    auto b = std::make_shared<CudaBuffer>();
+    b->bytes = bytes;
+    if (bytes == 0) return Buffer(b);  // a null pointer: a placeholder argument
+    const cudaError_t e = cudaMalloc(&b->ptr, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      std::size_t free_bytes = 0, total = 0;
+      (void)cudaMemGetInfo(&free_bytes, &total);
+      throw OutOfMemoryError("allocating " + std::to_string(bytes) + " bytes on " + info_.name +
+                             ": cudaMalloc failed with " + cuda_error_text(e) + " (" +
+                             std::to_string(free_bytes) + " of " + std::to_string(total) +
+                             " bytes free)");
+    }
+    cuda_check(e, "cudaMalloc", "allocating " + std::to_string(bytes) + " bytes");
+    return Buffer(b);
+  }
+
+  void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
+    char* p = ptr_of(dst, "upload");
+    check_span(dst, offset, bytes, "upload");
+    if (bytes == 0) return;
+    const std::string ctx = "uploading " + std::to_string(bytes) + " bytes";
+    cuda_check(cudaMemcpyAsync(p + offset, src, bytes, cudaMemcpyHostToDevice, stream_),
+               "cudaMemcpyAsync", ctx);
+    // The host memory may be reused on return, pinned or not.
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", ctx);
+  }
+
+  void fill_zero(const Buffer& dst) override {
+    char* p = ptr_of(dst, "fill_zero");
+    if (dst.bytes() == 0) return;
+    cuda_check(cudaMemsetAsync(p, 0, dst.bytes(), stream_), "cudaMemsetAsync",
+               "clearing " + std::to_string(dst.bytes()) + " bytes");
+  }
+
+  void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) override {
+    char* d = ptr_of(dst, "copy");
+    const char* s = ptr_of(src, "copy");
+    check_span(dst, 0, bytes, "copy (destination)");
+    check_span(src, 0, bytes, "copy (source)");
+    if (bytes == 0) return;
+    cuda_check(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream_), "cudaMemcpyAsync",
+               "copying " + std::to_string(bytes) + " bytes");
+  }
+
+  void read(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override {
+    const char* p = ptr_of(src, "read");
+    check_span(src, offset, bytes, "read");
+    if (bytes == 0) return;
+    const std::string ctx = "reading " + std::to_string(bytes) + " bytes";
+    cuda_check(cudaMemcpyAsync(dst, p + offset, bytes, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync", ctx);
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", ctx);
+  }
+
+  void read_rect(const Buffer& src, const Rect& r, void* dst) override {
+    const char* p = ptr_of(src, "read_rect");
+    if (r.row_bytes == 0 || r.rows == 0 || r.slices == 0) return;
+    const std::size_t row_pitch = r.row_pitch ? r.row_pitch : r.row_bytes;
+    const std::size_t slice_pitch = r.slice_pitch ? r.slice_pitch : row_pitch * r.rows;
+    if (row_pitch < r.row_bytes || slice_pitch < row_pitch * r.rows) {
+      throw DeviceError("read_rect: rows of " + std::to_string(r.row_bytes) + " bytes, " +
+                        std::to_string(r.rows) + " per slice, do not fit pitches " +
+                        std::to_string(row_pitch) + " / " + std::to_string(slice_pitch));
+    }
+    check_span(src, r.offset,
+               (r.slices - 1) * slice_pitch + (r.rows - 1) * row_pitch + r.row_bytes, "read_rect");
+    const std::string ctx = "reading a box of " + std::to_string(r.slices) + " x " +
+                            std::to_string(r.rows) + " rows";
+    char* out = static_cast<char*>(dst);
+    for (std::size_t s = 0; s < r.slices; ++s) {  // one pitched 2D copy per slice
+      cuda_check(cudaMemcpy2DAsync(out + s * r.rows * r.row_bytes, r.row_bytes,
+                                   p + r.offset + s * slice_pitch, row_pitch, r.row_bytes, r.rows,
+                                   cudaMemcpyDeviceToHost, stream_),
+                 "cudaMemcpy2DAsync", ctx);
+    }
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", ctx);
+  }
+
+  Program program(const Defines& defines) override {
+    const auto found = programs_.find(defines);
+    if (found != programs_.end()) return found->second;
+    if (info_.code_target.empty()) {
+      throw DeviceError("NVRTC " + nvrtc_version() + " compiles for no architecture that " +
+                        info_.name + " (" + info_.version + ") runs");
+    }
+    use_device(index_, "loading a CUDA program");
+    auto p = std::make_shared<CudaProgram>();
+    p->device = index_;
+    p->target = info_.code_target;
+    for (const auto& [name, value] : defines) p->options += " -D" + name + "=" + std::to_string(value);
+    const std::string image = compile_cuda_program(defines, p->target);
+    cuda_check(cudaLibraryLoadData(&p->lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "cudaLibraryLoadData",
+               "loading the program compiled for " + p->target + " with" + p->options);
+    Program program(p);
+    programs_.emplace(defines, program);
+    return program;
+  }
+
+  void launch(const Kernel& k, const Range& global, const Range& local) override {
+    auto* ck = dynamic_cast<CudaKernel*>(k.object());
+    if (!ck) throw DeviceError("launch: the kernel is empty or not a CUDA kernel");
+    if (global.count() == 0) return;
+    unsigned grid[3], block[3];
+    for (int d = 0; d < 3; ++d) {
+      if (local[d] == 0 || global[d] % local[d] != 0) {
+        throw DeviceError("launching kernel " + ck->name + ": global size " +
+                          std::to_string(global[d]) + " in dimension " + std::to_string(d) +
+                          " is not a multiple of the local size " + std::to_string(local[d]));
+      }
+      grid[d] = static_cast<unsigned>(global[d] / local[d]);
+      block[d] = static_cast<unsigned>(local[d]);
+    }
+    for (std::size_t n = 0; n < ck->slots.size(); ++n) {
+      if (!ck->slots[n].set) {
+        throw DeviceError("launching kernel " + ck->name + ": argument " + std::to_string(n) +
+                          " is not set");
+      }
+    }
+    use_device(index_, "launching a CUDA kernel");
+    // Dimension 0 (z, contiguous) is CUDA's x, as compat.h's LOCAL_ID / GROUP_ID read it.
+    const cudaError_t e =
+        cudaLaunchKernel(reinterpret_cast<const void*>(ck->k), dim3(grid[0], grid[1], grid[2]),
+                         dim3(block[0], block[1], block[2]), ck->args.data(), 0, stream_);
+    if (e != cudaSuccess) {
+      cuda_check(e, "cudaLaunchKernel",
+                 "launching kernel " + ck->name + " on grid (" + std::to_string(grid[0]) + "," +
+                     std::to_string(grid[1]) + "," + std::to_string(grid[2]) + ") of blocks (" +
+                     std::to_string(block[0]) + "," + std::to_string(block[1]) + "," +
+                     std::to_string(block[2]) + ")");
+    }
+  }
+
+  void finish() override {
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize",
+               "waiting for " + info_.name);
+  }
+
+  void timer_start() override {
+    finish();
+    cuda_check(cudaEventRecord(start_->get(), stream_), "cudaEventRecord", "starting a timer");
+  }
+
+  double timer_stop() override {
+    const std::string ctx = "stopping a timer";
+    cuda_check(cudaEventRecord(stop_->get(), stream_), "cudaEventRecord", ctx);
+    cuda_check(cudaEventSynchronize(stop_->get()), "cudaEventSynchronize", ctx);
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_->get(), stop_->get()), "cudaEventElapsedTime", ctx);
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+private:
+  int index_;
+  DeviceInfo info_;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<CudaEvent> start_, stop_;
+  std::map<Defines, Program> programs_;
+};
+
+}  // namespace
+
+std::string nvrtc_target(int cc_major, int cc_minor) {
+  int count = 0;
+  check_nvrtc(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs",
+              "choosing the CUDA architecture");
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  check_nvrtc(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs",
+              "choosing the CUDA architecture");
+  const int cc = cc_major * 10 + cc_minor;
+  if (std::find(archs.begin(), archs.end(), cc) != archs.end()) return "sm_" + std::to_string(cc);
+  int below = 0;
+  for (int a : archs) {
+    if (a < cc) below = std::max(below, a);
+  }
+  if (below == 0) {
+    throw DeviceError("CUDA compute capability " + std::to_string(cc_major) + "." +
+                      std::to_string(cc_minor) + " is older than every architecture this NVRTC " +
+                      "compiles for (oldest sm_" +
+                      std::to_string(archs.empty() ? 0 : *std::min_element(archs.begin(), archs.end())) +
+                      ")");
+  }
+  return "compute_" + std::to_string(below);
+}
+
+std::string compile_cuda_source(const std::string& source, const Defines& defines,
+                                const std::string& target) {
+  // nvcc's defaults, which the nvcc-built kernels had (CMakeLists.txt sets no math flags): IEEE
+  // division and square root, no flush to zero, fused multiply-add on.
+  std::vector<std::string> options{"--gpu-architecture=" + target, "-default-device",
+                                   "--std=c++17",  "--fmad=true", "--prec-div=true",
+                                   "--prec-sqrt=true", "--ftz=false"};
+  for (const auto& [name, value] : defines) {
+    if (!is_identifier(name)) {
+      throw DeviceError("program define '" + name + "' is not a C identifier");
+    }
+    options.push_back("-D" + name + "=" + std::to_string(value));
+  }
+  std::string options_text;
+  for (const auto& o : options) options_text += (options_text.empty() ? "" : " ") + o;
+  const std::string ctx = "compiling the CUDA program with \"" + options_text + "\"";
+
+  nvrtcProgram prog = nullptr;
+  check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), "clfdtd_kernels.cu", 0, nullptr, nullptr),
+              "nvrtcCreateProgram", ctx);
+  struct Destroy {
+    nvrtcProgram& p;
+    ~Destroy() { (void)nvrtcDestroyProgram(&p); }
+  } destroy{prog};
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
+  const nvrtcResult built = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  if (built != NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    std::string log = "(no log)";
+    if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1) {
+      log.assign(size, '\0');
+      if (nvrtcGetProgramLog(prog, &log[0]) != NVRTC_SUCCESS) log = "(no log)";
+      while (!log.empty() && log.back() == '\0') log.pop_back();
+    }
+    throw DeviceError("CUDA kernel build (NVRTC) failed with " +
+                      std::string(nvrtcGetErrorString(built)) + " with options \"" + options_text +
+                      "\"; build log:\n" + log);
+  }
+  std::string image;
+  std::size_t size = 0;
+  if (target.rfind("sm_", 0) == 0) {
+    check_nvrtc(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize", ctx);
+    image.assign(size, '\0');
+    check_nvrtc(nvrtcGetCUBIN(prog, &image[0]), "nvrtcGetCUBIN", ctx);
+  } else {
+    check_nvrtc(nvrtcGetPTXSize(prog, &size), "nvrtcGetPTXSize", ctx);
+    image.assign(size, '\0');  // NUL-terminated: cudaLibraryLoadData reads PTX as a C string
+    check_nvrtc(nvrtcGetPTX(prog, &image[0]), "nvrtcGetPTX", ctx);
+  }
+  return image;
+}
+
+std::string compile_cuda_program(const Defines& defines, const std::string& target) {
+  static const std::string source = embedded_program_source();
+  return compile_cuda_source(source, defines, target);
+}
+
+std::vector<DeviceInfo> list_cuda_devices() {
+  const CudaDeviceList list = clfdtd::list_cuda_devices();  // the runtime's view, no throw
+  std::vector<DeviceInfo> out;
+  const std::string module = nvidia_module_version();
+  try {
+    for (const auto& c : list.devices) {
+      DeviceInfo d;
+      d.api = Api::Cuda;
+      d.index = c.index;
+      d.name = c.name;
+      d.vendor = "NVIDIA";
+      d.type = "gpu";
+      // name (platform, version) is the CUDA backend's device description.
+      d.platform = "CUDA " + cuda_version_text(list.driver_version);
+      d.version = "runtime " + cuda_version_text(list.runtime_version) +
+                  (module.empty() ? std::string() : ", driver " + module) +
+                  ", compute capability " + std::to_string(c.cc_major) + "." +
+                  std::to_string(c.cc_minor);
+      d.driver = module.empty() ? "CUDA " + cuda_version_text(list.driver_version) : module;
+      try {
+        d.code_target = nvrtc_target(c.cc_major, c.cc_minor);
+      } catch (const DeviceError&) {
+        d.code_target.clear();  // listed, but program() says it cannot compile for it
+      }
+      d.global_mem_bytes = c.global_mem_bytes;
+      d.max_alloc_bytes = c.global_mem_bytes;  // CUDA has no per-allocation limit below that
+      d.local_mem_bytes =
+          static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerBlock, c.index));
+      d.max_group_size = static_cast<std::size_t>(attribute(cudaDevAttrMaxThreadsPerBlock, c.index));
+      d.max_group_dims = {static_cast<std::size_t>(attribute(cudaDevAttrMaxBlockDimX, c.index)),
+                          static_cast<std::size_t>(attribute(cudaDevAttrMaxBlockDimY, c.index)),
+                          static_cast<std::size_t>(attribute(cudaDevAttrMaxBlockDimZ, c.index))};
+      d.compute_units = c.sm_count;
+      d.clock_mhz = c.clock_mhz;
+      out.push_back(d);
+    }
+  } catch (const DeviceError&) {
+    return {};  // as list_cuda_devices: a device that cannot be queried makes no list
+  }
+  return out;
+}
+
+std::unique_ptr<Device> open_cuda_device(int index) {
+  const auto all = list_cuda_devices();
+  for (const auto& d : all) {
+    if (d.index == index) return std::make_unique<CudaDevice>(index, d);
+  }
+  throw DeviceError("CUDA device " + std::to_string(index) + " does not exist (" +
+                    std::to_string(all.size()) + " CUDA devices found)");
+}
+
+}  // namespace clfdtd::device

@@ -1,0 +1,374 @@
+// The device API on OpenCL 1.2 through CLHPP: one context and one in-order profiling queue per
+// device, programs built from embedded_program_source() with today's build options, every
+// cl::Error turned into a DeviceError naming the call (OutOfMemoryError for allocation failures).
+#include "device/opencl/opencl_device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <map>
+
+#include "backends/opencl/cl_devices.hpp"
+#include "backends/opencl/cl_error.hpp"
+#include "backends/opencl/cl_program.hpp"
+#include "errors.hpp"
+
+namespace clfdtd::device {
+
+namespace {
+
+bool allocation_failure(cl_int code) {
+  return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
+         code == CL_OUT_OF_HOST_MEMORY || code == CL_INVALID_BUFFER_SIZE;
+}
+
+// Drivers may allocate lazily, so an allocation failure can surface at the first write or fill.
+[[noreturn]] void fail(const cl::Error& e, const std::string& context) {
+  if (allocation_failure(e.err())) {
+    throw OutOfMemoryError(context + ": " + e.what() + " failed with " + cl_error_name(e.err()) +
+                           " (" + std::to_string(e.err()) + ")");
+  }
+  throw_device_error(e, context);
+}
+
+struct ClBuffer final : Buffer::Object {
+  cl::Buffer mem;
+};
+
+const cl::Buffer& mem_of(const Buffer& b, const char* call) {
+  const auto* o = dynamic_cast<const ClBuffer*>(b.object());
+  if (!o) {
+    throw DeviceError(std::string(call) + ": the buffer is empty or not an OpenCL buffer");
+  }
+  return o->mem;
+}
+
+void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    throw DeviceError(std::string(call) + ": bytes " + std::to_string(offset) + " to " +
+                      std::to_string(offset + bytes) + " lie outside the buffer of " +
+                      std::to_string(b.bytes()) + " bytes");
+  }
+}
+
+struct ClKernel final : Kernel::Object {
+  cl::Kernel k;
+  cl::Device dev;
+  std::vector<Buffer> bound;  // keeps the buffers bound as arguments alive
+  void set_buffer(unsigned index, const Buffer& b) override {
+    const cl::Buffer& mem = mem_of(b, "setting a kernel argument");
+    try {
+      k.setArg(index, mem);
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "argument " + std::to_string(index) + " of kernel " + name);
+    }
+    if (bound.size() <= index) bound.resize(index + 1);
+    bound[index] = b;
+  }
+  void set_bytes(unsigned index, const void* data, std::size_t size) override {
+    try {
+      k.setArg(index, size, data);
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "argument " + std::to_string(index) + " of kernel " + name);
+    }
+    if (index < bound.size()) bound[index] = Buffer();
+  }
+  std::size_t max_group_size() const override {
+    try {
+      return k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev);
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "the work-group limit of kernel " + name);
+    }
+  }
+};
+
+struct ClProgram final : Program::Object {
+  cl::Program prog;
+  cl::Device dev;
+  std::string options;
+  Kernel kernel(const std::string& name) override {
+    auto k = std::make_shared<ClKernel>();
+    k->name = name;
+    k->dev = dev;
+    try {
+      k->k = cl::Kernel(prog, name.c_str());
+    } catch (const cl::Error& e) {
+      if (e.err() == CL_INVALID_KERNEL_NAME) {
+        throw DeviceError("OpenCL kernel '" + name + "' is not in the program built with \"" +
+                          options + "\"");
+      }
+      throw_device_error(e, "creating OpenCL kernel " + name);
+    }
+    return Kernel(k);
+  }
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// NDRange of as many dimensions as the ranges use (trailing dimensions of 1 dropped).
+cl::NDRange nd_range(const Range& r, int dims) {
+  if (dims == 1) return cl::NDRange(r[0]);
+  if (dims == 2) return cl::NDRange(r[0], r[1]);
+  return cl::NDRange(r[0], r[1], r[2]);
+}
+
+class OpenClDevice final : public Device {
+public:
+  explicit OpenClDevice(int index) {
+    const auto all = list_opencl_devices();
+    if (index < 0 || static_cast<std::size_t>(index) >= all.size()) {
+      throw DeviceError("OpenCL device " + std::to_string(index) + " does not exist (" +
+                        std::to_string(all.size()) + " OpenCL devices found)");
+    }
+    info_ = all[static_cast<std::size_t>(index)];
+    device_ = cl_device_at(index);
+    try {
+      context_ = cl::Context(device_);
+      profiling_ = (device_.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE) != 0;
+      queue_ = cl::CommandQueue(context_, device_,
+                                profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "opening OpenCL device " + info_.name);
+    }
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+  std::size_t available_bytes() const override { return info_.global_mem_bytes; }
+
+  Buffer alloc(std::size_t bytes) override {
+    if (bytes > info_.max_alloc_bytes) {
+      throw OutOfMemoryError("allocating " + std::to_string(bytes) + " bytes on " + info_.name +
+                             ": its largest allocation is " + std::to_string(info_.max_alloc_bytes) +
+                             " bytes (" + std::to_string(info_.global_mem_bytes) + " in all)");
+    }
+    auto b = std::make_shared<ClBuffer>();
+    b->bytes = bytes;
+    try {
+      // OpenCL has no empty buffers: a placeholder gets a few bytes it never exposes.
+      b->mem = cl::Buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 4));
+    } catch (const cl::Error& e) {
+      fail(e, "allocating " + std::to_string(bytes) + " bytes on " + info_.name + " (" +
+                  std::to_string(info_.global_mem_bytes) + " bytes in all)");
+    }
+    return Buffer(b);
+  }
+
+  void upload(const Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
+    const cl::Buffer& mem = mem_of(dst, "upload");
+    check_span(dst, offset, bytes, "upload");
+    if (bytes == 0) return;
+    try {
+      queue_.enqueueWriteBuffer(mem, CL_TRUE, offset, bytes, src);
+    } catch (const cl::Error& e) {
+      fail(e, "uploading " + std::to_string(bytes) + " bytes");
+    }
+  }
+
+  void fill_zero(const Buffer& dst) override {
+    const cl::Buffer& mem = mem_of(dst, "fill_zero");
+    if (dst.bytes() == 0) return;
+    try {
+      if (dst.bytes() % 4 == 0) {
+        queue_.enqueueFillBuffer<cl_uint>(mem, 0u, 0, dst.bytes(), nullptr, timed_event());
+      } else {
+        queue_.enqueueFillBuffer<cl_uchar>(mem, 0, 0, dst.bytes(), nullptr, timed_event());
+      }
+      note_timed();
+    } catch (const cl::Error& e) {
+      fail(e, "clearing " + std::to_string(dst.bytes()) + " bytes");
+    }
+  }
+
+  void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) override {
+    const cl::Buffer& d = mem_of(dst, "copy");
+    const cl::Buffer& s = mem_of(src, "copy");
+    check_span(dst, 0, bytes, "copy (destination)");
+    check_span(src, 0, bytes, "copy (source)");
+    if (bytes == 0) return;
+    try {
+      queue_.enqueueCopyBuffer(s, d, 0, 0, bytes, nullptr, timed_event());
+      note_timed();
+    } catch (const cl::Error& e) {
+      fail(e, "copying " + std::to_string(bytes) + " bytes");
+    }
+  }
+
+  void read(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override {
+    const cl::Buffer& mem = mem_of(src, "read");
+    check_span(src, offset, bytes, "read");
+    if (bytes == 0) return;
+    try {
+      queue_.enqueueReadBuffer(mem, CL_TRUE, offset, bytes, dst);
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "reading " + std::to_string(bytes) + " bytes");
+    }
+  }
+
+  void read_rect(const Buffer& src, const Rect& r, void* dst) override {
+    const cl::Buffer& mem = mem_of(src, "read_rect");
+    if (r.row_bytes == 0 || r.rows == 0 || r.slices == 0) return;
+    const std::size_t row_pitch = r.row_pitch ? r.row_pitch : r.row_bytes;
+    const std::size_t slice_pitch = r.slice_pitch ? r.slice_pitch : row_pitch * r.rows;
+    if (row_pitch < r.row_bytes || slice_pitch < row_pitch * r.rows) {
+      throw DeviceError("read_rect: rows of " + std::to_string(r.row_bytes) + " bytes, " +
+                        std::to_string(r.rows) + " per slice, do not fit pitches " +
+                        std::to_string(row_pitch) + " / " + std::to_string(slice_pitch));
+    }
+    check_span(src, r.offset,
+               (r.slices - 1) * slice_pitch + (r.rows - 1) * row_pitch + r.row_bytes, "read_rect");
+    // OpenCL takes the start as (byte in row, row, slice) of the pitched box.
+    const std::size_t slice = r.offset / slice_pitch, in_slice = r.offset % slice_pitch;
+    const cl::array<cl::size_type, 3> origin{in_slice % row_pitch, in_slice / row_pitch, slice};
+    const cl::array<cl::size_type, 3> host_origin{0, 0, 0};
+    const cl::array<cl::size_type, 3> region{r.row_bytes, r.rows, r.slices};
+    try {
+      queue_.enqueueReadBufferRect(mem, CL_TRUE, origin, host_origin, region, row_pitch,
+                                   slice_pitch, r.row_bytes, r.row_bytes * r.rows, dst);
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "reading a box of " + std::to_string(r.slices) + " x " +
+                                std::to_string(r.rows) + " rows");
+    }
+  }
+
+  Program program(const Defines& defines) override {
+    const auto found = programs_.find(defines);
+    if (found != programs_.end()) return found->second;
+    // No -cl-fast-relaxed-math: it would allow NaN/inf assumptions that break the finite check
+    // and reorder sums the reference comparison depends on (as backends/opencl/cl_program.cpp).
+    std::string options = "-cl-std=CL1.2 -cl-mad-enable";
+    for (const auto& [name, value] : defines) {
+      if (!is_identifier(name)) {
+        throw DeviceError("program define '" + name + "' is not a C identifier");
+      }
+      options += " -D" + name + "=" + std::to_string(value);
+    }
+    auto p = std::make_shared<ClProgram>();
+    p->dev = device_;
+    p->options = options;
+    p->prog = build_program(context_, device_, source(), options);
+    Program program(p);
+    programs_.emplace(defines, program);
+    return program;
+  }
+
+  void launch(const Kernel& k, const Range& global, const Range& local) override {
+    auto* ck = dynamic_cast<ClKernel*>(k.object());
+    if (!ck) throw DeviceError("launch: the kernel is empty or not an OpenCL kernel");
+    if (global.count() == 0) return;
+    int dims = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (local[d] == 0 || global[d] % local[d] != 0) {
+        throw DeviceError("launching kernel " + ck->name + ": global size " +
+                          std::to_string(global[d]) + " in dimension " + std::to_string(d) +
+                          " is not a multiple of the local size " + std::to_string(local[d]));
+      }
+      if (global[d] > 1 || local[d] > 1) dims = d + 1;
+    }
+    try {
+      queue_.enqueueNDRangeKernel(ck->k, cl::NullRange, nd_range(global, dims),
+                                  nd_range(local, dims), nullptr, timed_event());
+      note_timed();
+    } catch (const cl::Error& e) {
+      fail(e, "launching kernel " + ck->name);
+    }
+  }
+
+  void finish() override {
+    try {
+      queue_.finish();
+    } catch (const cl::Error& e) {
+      fail(e, "waiting for the OpenCL queue");
+    }
+  }
+
+  void timer_start() override {
+    finish();
+    timing_ = true;
+    have_first_ = false;
+    t0_ = std::chrono::steady_clock::now();
+  }
+
+  double timer_stop() override {
+    finish();
+    timing_ = false;
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (!have_first_ || !profiling_) return wall;
+    try {
+      const auto start = first_.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+      const auto end = last_.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+      if (end > start) return static_cast<double>(end - start) * 1e-9;
+    } catch (const cl::Error&) {
+      // A driver without timestamps for these commands: the wall clock is the next best timer.
+    }
+    return wall;
+  }
+
+private:
+  // While timing, commands keep an event so the first and last bound the timed work.
+  cl::Event* timed_event() { return timing_ ? &pending_ : nullptr; }
+  void note_timed() {
+    if (!timing_) return;
+    if (!have_first_) first_ = pending_;
+    have_first_ = true;
+    last_ = pending_;
+  }
+
+  static const std::string& source() {
+    static const std::string text = embedded_program_source();
+    return text;
+  }
+
+  DeviceInfo info_;
+  cl::Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  bool profiling_ = false;
+  std::map<Defines, Program> programs_;
+  bool timing_ = false, have_first_ = false;
+  cl::Event pending_, first_, last_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+}  // namespace
+
+std::vector<DeviceInfo> list_opencl_devices() {
+  std::vector<DeviceInfo> out;
+  for (const auto& c : list_cl_devices()) {
+    DeviceInfo d;
+    d.api = Api::OpenCL;
+    d.index = c.index;
+    d.name = c.name;
+    d.platform = c.platform;
+    d.vendor = c.vendor;
+    d.type = c.type;
+    d.version = c.version;
+    d.driver = c.driver;
+    d.global_mem_bytes = c.global_mem_bytes;
+    d.max_alloc_bytes = c.max_alloc_bytes;
+    d.compute_units = c.compute_units;
+    d.clock_mhz = c.clock_mhz;
+    try {
+      const cl::Device dev = cl_device_at(c.index);
+      d.local_mem_bytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      d.max_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      const auto items = dev.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+      for (std::size_t n = 0; n < 3; ++n) d.max_group_dims[n] = n < items.size() ? items[n] : 1;
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "querying OpenCL device " + std::to_string(c.index));
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::unique_ptr<Device> open_opencl_device(int index) {
+  return std::make_unique<OpenClDevice>(index);
+}
+
+}  // namespace clfdtd::device

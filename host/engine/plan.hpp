@@ -1,0 +1,70 @@
+// The planners: from the model, its buffers and the chosen variant, the stage list of one step
+// (plan_tile.cpp, plan_onepass.cpp, plan_rows.cpp), with the UPML slab stages tile and onepass
+// share (plan_slabs.cpp) and the stages every variant has (plan_common.cpp: the sources, the
+// probe, energy and finite-check samplers). Every kernel's arguments are bound here, once per
+// field-set parity (stage.hpp), and never again.
+#pragma once
+#include <array>
+#include <functional>
+#include <string>
+
+#include "device/device.hpp"
+#include "engine/stage.hpp"
+#include "engine/yee_fields.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd::engine {
+
+struct PlanInputs {
+  device::Device& dev;
+  device::Program program;
+  const SimulationModel& m;
+  YeeFields& f;
+  KernelVariant variant;
+  std::array<int, 3> workgroup;  // as build_variant_program chose it
+};
+
+// Binds the arguments of a kernel for one parity: `cur` holds the state at the start of the
+// step, `out` receives what the kernel writes (the same buffers except for onepass).
+using Bind = std::function<void(Args& a, const FieldSet& cur, const FieldSet& out)>;
+
+// Kernel `name` bound for both parities: two objects when the model has two field sets, else one
+// object in both slots. Returns them with the index Args::value() marked (-1 if none).
+struct BoundKernel {
+  std::array<device::Kernel, 2> kernel;
+  int value_arg = -1;
+};
+BoundKernel bind_kernel(const PlanInputs& in, const std::string& name, const Bind& bind);
+
+// Appends the grid arguments most kernels share: 1/dx 1/dy 1/dz, nx ny nz, n along z in the
+// kernel's units (`nz_units`: float4s or padded floats), the six faces' PML layers.
+void grid_args(Args& a, const SimulationModel& m, int nz_units);
+
+// A 1D range over n items in groups of up to 64 (whole groups; the kernels bound-check).
+Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);
+
+StepPlan plan_tile(const PlanInputs& in);
+StepPlan plan_onepass(const PlanInputs& in);
+StepPlan plan_rows(const PlanInputs& in);
+
+// The UPML of tile and onepass: the x/y slabs as float4 rows (upml_xy4.cl), then the z slabs'
+// float4s (upml_zslab.cl), where the model has such cells; H stages (phase H) and E stages
+// (phase E). They read the current fields and write `out`: in place for tile, the next fields
+// for onepass (H before its pass, E after it).
+struct SlabStages {
+  StepPlan h, e;
+};
+SlabStages plan_upml_slabs(const PlanInputs& in);
+
+// add_sources (phase Sources, value = the step index); appended when the model has sources.
+void plan_sources(const PlanInputs& in, StepPlan& plan);
+
+// The samplers, each reading the current fields: sample_probes (value = batch slot; empty
+// kernels without probes), energy_sums (value = batch slot; empty without output.energy) and
+// check_finite.
+struct Samplers {
+  Stage probes, energy, finite;
+};
+Samplers plan_samplers(const PlanInputs& in);
+
+}  // namespace clfdtd::engine

@@ -1,0 +1,103 @@
+// The stages every variant has: sources and samplers, and the binding helpers: see plan.hpp.
+#include <algorithm>
+
+#include "engine/plan.hpp"
+#include "engine/variant_choice.hpp"
+#include "errors.hpp"
+
+namespace clfdtd::engine {
+
+BoundKernel bind_kernel(const PlanInputs& in, const std::string& name, const Bind& bind) {
+  BoundKernel out;
+  const bool two_sets = !in.f.set[0][0].same(in.f.set[1][0]);
+  for (int p = 0; p < (two_sets ? 2 : 1); ++p) {
+    out.kernel[p] = in.program.kernel(name);
+    Args a(out.kernel[p]);
+    bind(a, in.f.set[p], in.f.set[1 - p]);
+    out.value_arg = a.value_arg();
+  }
+  if (!two_sets) out.kernel[1] = out.kernel[0];
+  return out;
+}
+
+void grid_args(Args& a, const SimulationModel& m, int nz_units) {
+  const auto& L = m.layout;
+  const auto& d = m.grid.d;
+  a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
+    << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz << nz_units;
+  for (int f = 0; f < 6; ++f) a << m.upml.layers[f];
+}
+
+Stage linear_stage(Phase phase, BoundKernel k, std::size_t n) {
+  Stage s;
+  s.phase = phase;
+  s.kernel = k.kernel;
+  s.value_arg = k.value_arg;
+  const std::size_t group =
+      std::max<std::size_t>(1, std::min<std::size_t>(64, k.kernel[0].max_group_size()));
+  s.local = device::Range(group);
+  s.global = device::Range(round_up(std::max<std::size_t>(n, 1), group));
+  return s;
+}
+
+void plan_sources(const PlanInputs& in, StepPlan& plan) {
+  const YeeFields& f = in.f;
+  if (f.nsrc == 0) return;
+  // After the E update: onepass wrote E into `out`, the others into the current set.
+  BoundKernel k = bind_kernel(in, "add_sources", [&](Args& a, const FieldSet&, const FieldSet& out) {
+    a << out[0] << out[1] << out[2] << f.ids[0] << f.ids[1] << f.ids[2] << f.ecoef
+      << f.src_cells << f.src_j << f.nsrc << static_cast<int>(f.src_steps);
+    a.value();
+  });
+  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.nsrc));
+  // J exists for s < steps only; a step past the table adds nothing.
+  s.runs_below = f.src_steps;
+  plan.push_back(s);
+}
+
+Samplers plan_samplers(const PlanInputs& in) {
+  const YeeFields& f = in.f;
+  const SimulationModel& m = in.m;
+  const auto& L = m.layout;
+  const std::size_t count4 = static_cast<std::size_t>(L.nx) * L.ny * L.nz4;
+  Samplers out;
+  if (f.nsamples > 0) {
+    BoundKernel k = bind_kernel(in, "sample_probes", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+      for (const auto& c : cur) a << c;
+      a << f.probe_cells << f.probe_batch << f.nsamples;
+      a.value();
+    });
+    out.probes = linear_stage(Phase::Sample, k, static_cast<std::size_t>(f.nsamples));
+  }
+  if (m.energy) {
+    BoundKernel k = bind_kernel(in, "energy_sums", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+      for (const auto& c : cur) a << c;
+      for (const auto& h : f.h_prev) a << h;
+      a << f.ids[0] << f.ids[1] << f.ids[2] << f.energy_eps;
+      if (m.magnetic) a << f.ids[3] << f.ids[4] << f.ids[5] << f.energy_mu;
+      a << f.energy_partial << static_cast<int>(count4)
+        << static_cast<int>(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup)
+        << f.energy_groups;
+      a.value();
+    });
+    // The reduction's local memory is sized for exactly kEnergyGroup work-items.
+    if (k.kernel[0].max_group_size() < static_cast<std::size_t>(kEnergyGroup)) {
+      throw DeviceError("the energy kernel needs work-groups of " + std::to_string(kEnergyGroup) +
+                        " items; " + in.dev.info().name + " allows " +
+                        std::to_string(k.kernel[0].max_group_size()));
+    }
+    out.energy.phase = Phase::Sample;
+    out.energy.kernel = k.kernel;
+    out.energy.value_arg = k.value_arg;
+    out.energy.local = device::Range(kEnergyGroup);
+    out.energy.global = device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup);
+  }
+  BoundKernel k = bind_kernel(in, "check_finite", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+    for (const auto& c : cur) a << c;
+    a << f.flag << static_cast<int>(count4);
+  });
+  out.finite = linear_stage(Phase::Sample, k, count4);
+  return out;
+}
+
+}  // namespace clfdtd::engine

@@ -1,0 +1,57 @@
+// The tile variant (the patent's float4 lanes and local tiles) in one step:
+//   H: update_h over the x/y interior's plain float4s, then the UPML H of the x/y slabs
+//      (upml_xy4_h) and of the z slabs (upml_zslab_h);
+//   E: update_e, upml_xy4_e, upml_zslab_e;
+//   sources: add_sources.
+// Everything in place on the one field set.
+#include "backends/device_tables.hpp"
+#include "engine/plan.hpp"
+#include "engine/variant_choice.hpp"
+
+namespace clfdtd::engine {
+
+StepPlan plan_tile(const PlanInputs& in) {
+  const SimulationModel& m = in.m;
+  const YeeFields& f = in.f;
+  const auto& L = m.layout;
+  const auto& wg = in.workgroup;
+  const ZSlabLayout z = zslab_layout(m, in.variant);
+  // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
+  const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet&) {
+    a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+    if (m.magnetic) {
+      a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
+    } else {
+      a << f.db_vacuum;
+    }
+    grid_args(a, m, L.nz4);
+    a << z.zq_lo << z.zq_hi;
+  });
+  const BoundKernel e = bind_kernel(in, "update_e", [&](Args& a, const FieldSet& F, const FieldSet&) {
+    a << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << f.ids[0] << f.ids[1] << f.ids[2]
+      << f.ecoef;
+    grid_args(a, m, L.nz4);
+    a << z.zq_lo << z.zq_hi;
+  });
+  // dim0 = z4 (contiguous), dim1 = y, dim2 = x, over the x/y interior from row (x_lo, y_lo).
+  const std::array<int, 2> rows = tile_rows(m);
+  Stage sh;
+  sh.local = device::Range(wg[2], wg[1], wg[0]);
+  sh.global = device::Range(round_up(L.nz4, wg[2]), round_up(rows[1], wg[1]),
+                            round_up(rows[0], wg[0]));
+  Stage se = sh;
+  sh.phase = Phase::H;
+  sh.kernel = h.kernel;
+  se.phase = Phase::E;
+  se.kernel = e.kernel;
+
+  const SlabStages slabs = plan_upml_slabs(in);
+  StepPlan plan{sh};
+  plan.insert(plan.end(), slabs.h.begin(), slabs.h.end());
+  plan.push_back(se);
+  plan.insert(plan.end(), slabs.e.begin(), slabs.e.end());
+  plan_sources(in, plan);
+  return plan;
+}
+
+}  // namespace clfdtd::engine

@@ -1,0 +1,130 @@
+// Variant and work-group choice: see variant_choice.hpp.
+#include "engine/variant_choice.hpp"
+
+#include <algorithm>
+
+#include "errors.hpp"
+
+namespace clfdtd {
+
+std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                    const FieldLayout& layout, std::size_t max_group,
+                                    const std::array<std::size_t, 3>& max_items) {
+  return choose_workgroup(requested, kDefaultWorkgroup, {layout.nx, layout.ny, layout.nz4},
+                          max_group, max_items);
+}
+
+std::array<int, 3> choose_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                    const std::array<int, 3>& fallback,
+                                    const std::array<int, 3>& grid, std::size_t max_group,
+                                    const std::array<std::size_t, 3>& max_items) {
+  std::array<int, 3> wg = requested ? *requested : fallback;
+  for (int a = 0; a < 3; ++a) {
+    // max_items is in NDRange order (z4, y, x); wg in (x, y, z4).
+    const auto limit = static_cast<long long>(std::max<std::size_t>(1, max_items[2 - a]));
+    long long v = std::max(1, wg[a]);
+    v = std::min<long long>(v, std::max(1, grid[a]));
+    v = std::min(v, limit);
+    wg[a] = static_cast<int>(v);
+  }
+  max_group = std::max<std::size_t>(1, max_group);
+  while (static_cast<std::size_t>(wg[0]) * wg[1] * wg[2] > max_group) {
+    int* largest = &*std::max_element(wg.begin(), wg.end());
+    *largest = (*largest + 1) / 2;
+  }
+  return wg;
+}
+
+std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                            const FieldLayout& layout, std::size_t max_group,
+                                            const std::array<std::size_t, 3>& max_items) {
+  std::array<int, 3> wg = requested ? *requested : kDefaultOnePassWorkgroup;
+  wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
+  const int grid[3] = {0, std::max(2, layout.ny), std::max(2, layout.nz4)};
+  for (int a = 1; a < 3; ++a) {
+    const int limit = static_cast<int>(std::min<std::size_t>(max_items[2 - a], 1 << 20));
+    wg[a] = std::max(2, std::min({wg[a], grid[a], limit}));
+  }
+  while (static_cast<std::size_t>(wg[1]) * wg[2] > std::max<std::size_t>(4, max_group)) {
+    int& larger = wg[1] >= wg[2] ? wg[1] : wg[2];
+    larger = std::max(2, (larger + 1) / 2);
+  }
+  return wg;
+}
+
+}  // namespace clfdtd
+
+namespace clfdtd::engine {
+
+VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
+                               bool fits_onepass, const std::optional<TunedChoice>& tuned) {
+  VariantRequest r{dev.variant, dev.workgroup, false};
+  if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
+    r = {tuned->variant, tuned->workgroup, true};
+  }
+  if (r.variant == KernelVariant::Auto) {
+    r.variant = device_type == "cpu"                ? KernelVariant::Rows
+                : fits_onepass && !r.workgroup      ? KernelVariant::OnePass
+                                                    : KernelVariant::Tile;
+    if (r.variant == KernelVariant::Tile && !r.workgroup) r.workgroup = kGpuAutoWorkgroup;
+  }
+  return r;
+}
+
+BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,
+                                   const VariantRequest& request) {
+  const KernelVariant v = request.variant;
+  if (v != KernelVariant::Tile && v != KernelVariant::OnePass && v != KernelVariant::Rows) {
+    throw ConfigError("", 0, "device.variant",
+                      std::string("auto, tile, onepass or rows (got ") + variant_name(v) + ")");
+  }
+  const device::DeviceInfo& info = dev.info();
+  const auto& L = m.layout;
+  // The device's limits in NDRange order (dim0 = z, dim1 = y, dim2 = x).
+  std::array<std::size_t, 3> max_items{1, 1, 1};
+  for (std::size_t d = 0; d < 3; ++d) max_items[d] = std::max<std::size_t>(1, info.max_group_dims[d]);
+  std::size_t max_group = info.max_group_size;
+  // Three float4 tiles of the group's cells must fit in local memory (tile), six of its y x z4
+  // tile (onepass).
+  if (v == KernelVariant::Tile) max_group = std::min(max_group, info.local_mem_bytes / (3 * 16));
+  if (v == KernelVariant::OnePass) max_group = std::min(max_group, info.local_mem_bytes / (6 * 16));
+  const char* const names[] = {
+      v == KernelVariant::OnePass ? "update_onepass"
+      : v == KernelVariant::Rows  ? "update_h_rows"
+                                  : "update_h",
+      v == KernelVariant::OnePass ? nullptr
+      : v == KernelVariant::Rows  ? "update_e_rows"
+                                  : "update_e"};
+
+  BuiltProgram out;
+  // A kernel may allow less than the device (registers); then shrink the group and rebuild.
+  for (int attempt = 0;; ++attempt) {
+    std::array<int, 3> tile{1, 1, 1};
+    std::size_t items = 0;
+    if (v == KernelVariant::OnePass) {
+      out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);
+      tile = {1, out.workgroup[1], out.workgroup[2]};  // its tile is (y, z4); x counts planes
+      items = static_cast<std::size_t>(tile[1]) * tile[2];
+    } else if (v == KernelVariant::Rows) {
+      // NDRange (j, i): the z extent of a group is 1.
+      out.workgroup = choose_workgroup(request.workgroup, kDefaultRowsWorkgroup, {L.nx, L.ny, 1},
+                                       max_group, {1, max_items[0], max_items[1]});
+      items = static_cast<std::size_t>(out.workgroup[0]) * out.workgroup[1];
+    } else {
+      out.workgroup = choose_workgroup(request.workgroup, L, max_group, max_items);
+      tile = out.workgroup;
+      items = static_cast<std::size_t>(tile[0]) * tile[1] * tile[2];
+    }
+    out.program = dev.program({{"TILE_X", tile[0]},
+                               {"TILE_Y", tile[1]},
+                               {"TILE_Z4", tile[2]},
+                               {"MAGNETIC", m.magnetic ? 1 : 0}});
+    std::size_t fit = out.program.kernel(names[0]).max_group_size();
+    if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
+    if (items <= fit || attempt == 4) break;
+    max_group = fit;
+  }
+  return out;
+}
+
+}  // namespace clfdtd::engine

@@ -1,0 +1,76 @@
+// Every device buffer of the 3D Yee solver for one model and kernel variant: the six field
+// components (two sets for onepass), material ids and coefficient tables, the UPML auxiliaries
+// and profiles in the variant's layout, the merged source table, the probe batch, the finite
+// flag and the energy reduction's buffers. Sized and checked against the device before anything
+// is allocated, zeroed or uploaded once in the constructor; the buffers free themselves with
+// this object (it owns the engine's device memory).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "device/device.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd::engine {
+
+using FieldSet = std::array<device::Buffer, 6>;  // Ex Ey Ez Hx Hy Hz, padded float4 rows
+
+struct YeeFields {
+  // Throws OutOfMemoryError (model or one buffer too large for `dev`) before allocating.
+  YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v, int batch_steps);
+
+  // Set 0 holds the state after an even number of steps; onepass writes into set 1 then (and
+  // into set 0 after an odd number); the other variants update set 0 in place and have no set 1.
+  std::array<FieldSet, 2> set;
+  std::array<device::Buffer, 6> ids;  // uint8 per cell; H ids only when magnetic
+  device::Buffer ecoef, hcoef;        // float4 per id (256): (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
+  float db_vacuum = 0;                // H coefficient of a non-magnetic model
+
+  // UPML (when enabled): Dx Dy Dz Bx By Bz (tile and onepass: float4 rows of the x/y slabs,
+  // rows: one float per PML cell), tile and onepass's z slabs By Bz Dy Dz and per-float4 z
+  // profiles, the float4 profiles (a, b, cp, cm) at integer x y z then half x y z, and the rows
+  // variant's box table and split z profiles.
+  std::array<device::Buffer, 6> aux;
+  std::array<device::Buffer, 4> zaux;
+  device::Buffer zlanes;
+  std::array<device::Buffer, 6> profiles;
+  device::Buffer boxes, z_split;
+  // A valid, never-read buffer for arguments a model does not use (rows without PML).
+  device::Buffer placeholder;
+
+  device::Buffer src_cells, src_j;  // (component, index) per merged source; J[src * steps + s]
+  int nsrc = 0;
+  long src_steps = 0;
+  device::Buffer probe_cells, probe_batch;  // batch[slot * nsamples + sample]
+  int nsamples = 0;
+  device::Buffer flag;  // check_finite's result
+
+  // output.energy: H of the previous sample, eps_r / mu_r per id, partial sums
+  // [slot][3][group] of the reduction.
+  std::array<device::Buffer, 3> h_prev;
+  device::Buffer energy_eps, energy_mu, energy_partial;
+  int energy_groups = 0;
+};
+
+// Work-items per group of energy.cl's reduction (its ENERGY_GROUP default).
+constexpr int kEnergyGroup = 64;
+
+// The named buffers of variant v for m and their total (variant_device_bytes), for the check
+// before allocation.
+struct BufferNeed {
+  std::string name;
+  std::size_t bytes = 0;
+};
+std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant v,
+                                         int batch_steps);
+
+// Throws OutOfMemoryError when total_bytes exceeds what the device has available
+// ("model needs X bytes (Y MiB), device <name> has Z bytes ...") or one buffer exceeds its
+// largest allocation.
+void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
+                         const device::DeviceInfo& info, std::size_t available_bytes);
+
+}  // namespace clfdtd::engine

@@ -1,0 +1,181 @@
+// The GPU engine's host side on every API with a device: identity strings, zero start, the
+// finite flag, the stage list of each variant (and onepass's two bindings per kernel), the
+// variants it refuses, device choice, and the memory check with made-up limits.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "engine/engine_suite.hpp"
+#include "engine/variant_choice.hpp"
+#include "errors.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::test;
+
+namespace {
+
+constexpr double kD = 1e-3;
+
+std::vector<std::string> stage_names(const engine::GpuEngine& e) {
+  std::vector<std::string> names;
+  for (const auto& st : e.plan()) names.push_back(st.name());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("engine: identity strings, zero start, finite flag, bad device") {
+  RunConfig cfg = box_config({9, 7, 6}, kD, 40, BoundaryType::Pec);
+  cfg.sources = {point_source("boom", SourceKind::Current, Axis::Z, cells(4, 3, 3, kD),
+                              WaveformKind::Gaussian, 30e9, 1e38)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    auto b = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Tile));
+    const auto& info = b->device_info();
+    const std::string target = info.code_target.empty() ? "" : " (" + info.code_target + ")";
+    CHECK(b->name() == device::api_name(api));
+    CHECK(b->kernel_variant() == "float4-tile 2x2x2" + target);  // 2 2 30 clamped to nz4 = 2
+    CHECK(engine::make_gpu_engine(api, m, engine_config(KernelVariant::Rows))->kernel_variant() ==
+          "rows 1x7x1" + target);  // 1 8 1 clamped to ny = 7
+    CHECK(engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass))->kernel_variant() ==
+          "onepass 8x2x2" + target);  // 8 2 32 clamped to nz4 = 2
+    // auto: rows on a CPU device; on a GPU onepass when the model fits with its second set of
+    // fields (this one does).
+    CHECK(engine::make_gpu_engine(api, m, DeviceConfig{})->variant() ==
+          (info.type == "cpu" ? KernelVariant::Rows : KernelVariant::OnePass));
+    CHECK(b->device_description() == info.name + " (" + info.platform + ", " + info.version + ")");
+    CHECK(b->probe_batch_steps() == 256);
+    CHECK(b->has_device_timers());
+    CHECK(b->driver_version() == info.driver);
+    std::vector<float> f;
+    for (int c = 0; c < 6; ++c) {
+      b->read_field(static_cast<Component>(c), f);
+      CHECK(f.size() == 9u * 7u * 6u);
+      CHECK(std::all_of(f.begin(), f.end(), [](float v) { return v == 0.0f; }));
+    }
+    CHECK(b->fields_finite());
+    // A current density of 1e38 A/m^2 overflows float within a few steps.
+    for (long s = 0; s < m.grid.steps; ++s) b->step(s);
+    b->finish();
+    CHECK_FALSE(b->fields_finite());
+
+    DeviceConfig none;
+    none.select = "no-such-device-anywhere";
+    CHECK_THROWS_AS(engine::make_gpu_engine(api, m, none), ConfigError);
+    for (KernelVariant gone : {KernelVariant::Plain, KernelVariant::Fused}) {
+      CHECK_THROWS_WITH_AS(engine::make_gpu_engine(api, m, engine_config(gone)),
+                           doctest::Contains("auto, tile, onepass or rows"), ConfigError);
+    }
+  }
+}
+
+TEST_CASE("engine: one step's stage list per variant; onepass binds each kernel per parity") {
+  RunConfig cfg = box_config({12, 11, 18}, kD, 10, BoundaryType::Upml, 2);
+  cfg.sources = {point_source("s", SourceKind::Dipole, Axis::Z, cells(6, 5, 9, kD),
+                              WaveformKind::Sine, 30e9, 1e-13)};
+  cfg.probes = {point_probe("p", cells(6, 5, 9, kD), {Component::Ez})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  using V = std::vector<std::string>;
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    const auto tile = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Tile));
+    CHECK(stage_names(*tile) == V{"update_h", "upml_xy4_h", "upml_zslab_h", "update_e",
+                                  "upml_xy4_e", "upml_zslab_e", "add_sources"});
+    const auto one = engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass));
+    CHECK(stage_names(*one) == V{"upml_xy4_h", "upml_zslab_h", "update_onepass", "upml_xy4_e",
+                                 "upml_zslab_e", "add_sources"});
+    const auto rows = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Rows));
+    CHECK(stage_names(*rows) == V{"update_h_rows", "update_e_rows", "add_sources"});
+    // Phases in order; the step index is the sources' only per-step argument.
+    for (const auto* e : {tile.get(), one.get(), rows.get()}) {
+      for (std::size_t n = 1; n < e->plan().size(); ++n) {
+        CHECK(static_cast<int>(e->plan()[n - 1].phase) <= static_cast<int>(e->plan()[n].phase));
+      }
+      for (const auto& st : e->plan()) {
+        INFO(st.name());
+        CHECK((st.value_arg >= 0) == (st.phase == engine::Phase::Sources));
+        // Two field sets only for onepass: there every kernel has an object per parity.
+        CHECK((st.kernel[0].object() != st.kernel[1].object()) ==
+              (e->variant() == KernelVariant::OnePass));
+      }
+    }
+    CHECK(one->plan()[2].phase == engine::Phase::HE);
+  }
+}
+
+TEST_CASE("engine: a model without PML or sources has only the update stages") {
+  RunConfig cfg = box_config({9, 7, 6}, kD, 5, BoundaryType::Pec);
+  const SimulationModel m = SimulationModel::build(cfg);
+  using V = std::vector<std::string>;
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    CHECK(stage_names(*engine::make_gpu_engine(api, m, engine_config(KernelVariant::Tile))) ==
+          V{"update_h", "update_e"});
+    CHECK(stage_names(*engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass))) ==
+          V{"update_onepass"});
+  }
+}
+
+TEST_CASE("engine variant choice: auto, tuned and asked") {
+  DeviceConfig cfg;
+  TunedChoice t;
+  t.variant = KernelVariant::Tile;
+  t.workgroup = {1, 2, 32};
+  using engine::resolve_variant;
+  CHECK(resolve_variant(cfg, "cpu", true, std::nullopt).variant == KernelVariant::Rows);
+  CHECK(resolve_variant(cfg, "gpu", true, std::nullopt).variant == KernelVariant::OnePass);
+  const auto fallback = resolve_variant(cfg, "gpu", false, std::nullopt);
+  CHECK(fallback.variant == KernelVariant::Tile);
+  CHECK(fallback.workgroup == kGpuAutoWorkgroup);
+  const auto tuned = resolve_variant(cfg, "gpu", true, t);
+  CHECK(tuned.tuned);
+  CHECK(tuned.workgroup == std::array<int, 3>{1, 2, 32});
+  cfg.variant = KernelVariant::Tile;  // asked for: the tuning cache is not consulted
+  const auto asked = resolve_variant(cfg, "gpu", true, t);
+  CHECK_FALSE(asked.tuned);
+  CHECK_FALSE(asked.workgroup.has_value());
+}
+
+TEST_CASE("engine work-groups: default, clamping and shrinking") {
+  const FieldLayout big(100, 80, 400), small(7, 1, 5);
+  const std::array<std::size_t, 3> items{1024, 1024, 64};
+  CHECK(choose_workgroup(std::nullopt, big, 1024, items) == std::array<int, 3>{2, 2, 30});
+  CHECK(choose_workgroup(std::nullopt, small, 1024, items) == std::array<int, 3>{2, 1, 2});
+  CHECK(choose_workgroup(std::array<int, 3>{0, -3, 7}, big, 1024, items) ==
+        std::array<int, 3>{1, 1, 7});
+  // Per-dimension limits are in NDRange order: dim0 = z4, dim2 = x.
+  CHECK(choose_workgroup(std::array<int, 3>{100, 2, 100}, big, 1 << 20, {50, 8, 16}) ==
+        std::array<int, 3>{16, 2, 50});
+  // 4 * 4 * 64 = 1024 > 256: the largest axis halves until it fits.
+  CHECK(choose_workgroup(std::array<int, 3>{4, 4, 64}, big, 256, items) ==
+        std::array<int, 3>{4, 4, 16});
+  // onepass: planes clamped to nx, y and z4 at least 2, the larger halved to fit.
+  CHECK(choose_onepass_workgroup(std::nullopt, big, 1024, items) == std::array<int, 3>{8, 2, 32});
+  CHECK(choose_onepass_workgroup(std::array<int, 3>{200, 1, 1}, big, 1024, items) ==
+        std::array<int, 3>{100, 2, 2});
+  // 16 x 64 = 1024 > 256: z4 halves to 32, then (y = 16 < 32) again to 16.
+  CHECK(choose_onepass_workgroup(std::array<int, 3>{8, 16, 64}, big, 256, items) ==
+        std::array<int, 3>{8, 16, 16});
+  CHECK(round_up(10, 4) == 12);
+  CHECK(round_up(12, 4) == 12);
+}
+
+TEST_CASE("engine memory check: numbers in the OutOfMemoryError") {
+  device::DeviceInfo d;
+  d.name = "Tiny GPU";
+  d.global_mem_bytes = 1000;
+  d.max_alloc_bytes = 400;
+  using engine::check_device_memory;
+  CHECK_NOTHROW(check_device_memory(900, {{"Ex", 400}}, d, 1000));
+  CHECK_THROWS_WITH_AS(check_device_memory(2000, {}, d, 1000),
+                       doctest::Contains("model needs 2000 bytes"), OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(check_device_memory(2000, {}, d, 1000),
+                       doctest::Contains("device Tiny GPU has 1000 bytes"), OutOfMemoryError);
+  // Where the API tells the free memory (CUDA), the message gives both.
+  CHECK_THROWS_WITH_AS(check_device_memory(900, {}, d, 800),
+                       doctest::Contains("has 800 bytes (0.0 MiB) free of 1000 bytes"),
+                       OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(check_device_memory(900, {{"Ex", 401}}, d, 1000),
+                       doctest::Contains("buffer Ex needs 401 bytes"), OutOfMemoryError);
+}

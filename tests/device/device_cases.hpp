@@ -193,8 +193,11 @@ inline void check_build_failure(Device& dev) {
   } catch (const DeviceError& e) {
     const std::string what = e.what();
     INFO(what);
-    CHECK(what.find("energy.cl") != std::string::npos);  // the log names the file (#line)
-    CHECK(what.find("ENERGY_GROUP=-1") != std::string::npos);  // and the options
+    // The log is the compiler's: PoCL, rusticl and NVRTC name the file through #line, NVIDIA's
+    // OpenCL compiler says "<kernel>:LINE" (seen on an H100, driver 580), so only what every
+    // compiler prints is required: an error in the log, and the options.
+    CHECK(what.find("error") != std::string::npos);
+    CHECK(what.find("ENERGY_GROUP=-1") != std::string::npos);
   }
   CHECK_THROWS_AS(dev.program({{"NOT AN IDENTIFIER", 1}}), DeviceError);
 }

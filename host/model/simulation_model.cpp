@@ -89,11 +89,17 @@ void check_steps_within_run(const RunConfig& cfg, SimulationModel& m) {
   const std::string within =
       cfg.time.steps ? " within time.steps = " + std::to_string(last) + ", got "
                      : " within the run's " + std::to_string(last) + " steps (time.duration / dt), got ";
+  std::string dropped;  // one warning for all the snapshots a shortened run leaves out
+  int ndropped = 0;
   for (long s : cfg.snapshot.steps) {
     if (s <= last) continue;
     if (!cfg.time.from_command_line) fail(cfg, "snapshot.steps", "steps" + within + std::to_string(s));
-    m.warnings.push_back("snapshot step " + std::to_string(s) + past + ": not taken");
+    dropped += (ndropped++ ? " " : "") + std::to_string(s);
   }
+  if (ndropped > 0)
+    m.warnings.push_back(ndropped == 1 ? "snapshot step " + dropped + past + ": not taken"
+                                       : "snapshot steps " + dropped + " are" + past.substr(3) +
+                                             ": not taken");  // past minus its " is"
   for (const auto& p : cfg.probes) {
     if (!p.steps || (*p.steps)[1] <= last) continue;
     const long n1 = (*p.steps)[0];

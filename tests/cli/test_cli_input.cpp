@@ -68,9 +68,9 @@ TEST_CASE("a run the command line shortens drops later snapshots and cuts probe 
   auto r = run_clfdtd("run models/dipole.ini --time.steps=100 --backend=reference --output.dir=" +
                       dir + " --quiet");
   CHECK_MESSAGE(r.code == 0, r.out);
-  for (const char* step : {"150", "300", "450"})
-    CHECK_MESSAGE(has(r, std::string("warning: snapshot step ") + step +
-                             " is past the run's last step 100"), r.out);
+  // One line for the three snapshots left out.
+  CHECK_MESSAGE(has(r, "warning: snapshot steps 150 300 450 are past the run's last step 100 (the "
+                       "command line shortened the run): not taken\n"), r.out);
   r = run_clfdtd("run tests/data/probe_window.ini --time.duration=1e-9 --backend=reference "
                  "--output.dir=" + dir + " --quiet");
   CHECK_MESSAGE(r.code == 0, r.out);

@@ -1,6 +1,9 @@
-// Error types shared by every part of the host program. main() maps them to exit codes:
-// ConfigError -> 2 (bad input), DeviceError / OutOfMemoryError -> 4, NonFiniteError -> 3.
+// Error types shared by every part of the host program. host/cli/cli.cpp maps them to the exit
+// codes of the README: ConfigError, OutputRefusedError -> 2 (bad input), NonFiniteError -> 3,
+// DeviceError / OutOfMemoryError (and std::bad_alloc) -> 4, OutputError -> 5; anything else is a
+// bug -> 1. Non-finite fields (3) and interrupts (6) are normally returned, not thrown.
 #pragma once
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -51,6 +54,30 @@ public:
 
 private:
   long step_;
+};
+
+// An output path that may not be replaced (a folder that is not an earlier clfdtd output, a file,
+// the home folder, ...) or that another run is writing to: bad input, nothing written. The
+// message names the path and, where there is one, the way to force it.
+class OutputRefusedError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// The file system refused a write (no space left, permission denied, name too long, read-only
+// file system, ...): one line, "cannot <action> '<path>': <the system's reason>".
+class OutputError : public std::runtime_error {
+public:
+  OutputError(const std::string& action, const std::string& path, const std::string& reason)
+      : std::runtime_error("cannot " + action + " '" + path + "': " + reason), path_(path) {}
+  // The reason from an errno value (0: a failure the system did not explain).
+  static OutputError from_errno(const std::string& action, const std::string& path, int err) {
+    return OutputError(action, path, err != 0 ? std::strerror(err) : "write failed");
+  }
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
 };
 
 }  // namespace clfdtd

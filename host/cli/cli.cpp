@@ -3,7 +3,10 @@
 #include "cli/cli.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -17,15 +20,51 @@ const char* kUsage =
     "clfdtd " CLFDTD_VERSION " - 3D FDTD electromagnetic simulator (OpenCL; SI units throughout)\n"
     "\n"
     "usage:\n"
-    "  clfdtd run <model.ini> [--section.key=value ...] [--device=X] [--backend=X] [--quiet]\n"
-    "      run a model; any model key can be set or overridden on the command line\n"
+    "  clfdtd run <model.ini> [--section.key=value ...] [--device=X] [--backend=X] [--variant=X]\n"
+    "             [--workgroup=X] [--quiet]\n"
+    "      run a model; any model key can be set or overridden on the command line, before or\n"
+    "      after the model file\n"
     "  clfdtd run --help      every model key, with unit and default\n"
     "  clfdtd devices         the OpenCL platforms and devices this machine offers\n"
     "  clfdtd bench [--tune] [--device=X] [--n=512] ...   speed of the standard problems per\n"
     "                         device, backend and kernel variant (clfdtd bench --help)\n"
     "  clfdtd --help | --version\n"
     "\n"
-    "exit codes: 0 done, 2 bad input, 3 fields became non-finite, 4 device error or out of memory\n";
+    "exit codes: 0 done, 1 internal error (a bug: please report it), 2 bad input (nothing written),\n"
+    "  3 fields became non-finite, 4 not enough memory or device error, 5 output could not be\n"
+    "  written, 6 interrupted (SIGINT, SIGTERM, SIGHUP); 3 and 6 keep the partial output\n";
+
+const char* kRunUsage =
+    "usage: clfdtd run <model.ini> [--section.key=value ...] [--device=X] [--backend=X]\n"
+    "                  [--variant=X] [--workgroup=X] [--quiet]\n"
+    "  options may come before or after the model file; clfdtd run --help lists them all\n";
+
+// Where the model file is among the run's arguments, or -1. The file is the first argument that
+// is not an option and not an option's value: either nothing asks for a value where it stands
+// (the first argument, or after --key=value or --quiet), or it looks like a model file (ends in
+// .ini or names an existing file) after the first value of a spaced option (--key v1 v2 ...
+// takes a list, so the file cannot be told apart by position alone).
+int model_argument(const std::vector<std::string>& args) {
+  bool awaits_value = false, after_value = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) == 0) {
+      const bool flag = a == "--quiet";
+      awaits_value = !flag && a.find('=') == std::string::npos;
+      after_value = false;
+      continue;
+    }
+    std::error_code ec;
+    const bool looks_like_model =
+        (a.size() > 4 && a.compare(a.size() - 4, 4, ".ini") == 0) ||
+        std::filesystem::is_regular_file(a, ec);
+    if (!awaits_value && !after_value) return static_cast<int>(i);
+    if (after_value && looks_like_model) return static_cast<int>(i);
+    after_value = true;
+    awaits_value = false;
+  }
+  return -1;
+}
 
 bool wants_help(const std::vector<std::string>& args) {
   for (const auto& a : args)
@@ -48,14 +87,16 @@ int dispatch(int argc, char** argv) {
   if (cmd == "bench") return bench_command(args);
   if (cmd == "run") {
     if (wants_help(args)) {
-      std::printf("usage: clfdtd run <model.ini> [--section.key=value ...]\n\n%s", help_text().c_str());
+      std::printf("%s\n%s", kRunUsage, help_text().c_str());
       return 0;
     }
-    std::string model;
-    if (!args.empty() && args.front().rfind("--", 0) != 0) {
-      model = args.front();
-      args.erase(args.begin());
+    const int at = model_argument(args);
+    if (at < 0) {
+      std::fprintf(stderr, "clfdtd: bad input: the model file is missing\n\n%s", kRunUsage);
+      return 2;
     }
+    const std::string model = args[static_cast<std::size_t>(at)];
+    args.erase(args.begin() + at);
     return run_command(model, args);
   }
   std::fprintf(stderr, "clfdtd: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
@@ -69,22 +110,40 @@ int run(int argc, char** argv) {
     std::fputs(kUsage, stderr);
     return 2;
   }
+  // The one place where errors become exit codes (README, "Exit codes"; errors.hpp).
   try {
     return dispatch(argc, argv);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "clfdtd: bad input: %s\n", e.what());
     return 2;
+  } catch (const OutputRefusedError& e) {
+    std::fprintf(stderr, "clfdtd: bad input: %s\n", e.what());
+    return 2;
+  } catch (const NonFiniteError& e) {
+    std::fprintf(stderr, "clfdtd: fields became non-finite at step %ld: %s\n", e.step(), e.what());
+    return 3;
   } catch (const OutOfMemoryError& e) {
-    std::fprintf(stderr, "clfdtd: not enough device memory: %s\n", e.what());
+    std::fprintf(stderr, "clfdtd: not enough memory: %s\n", e.what());
     return 4;
   } catch (const DeviceError& e) {
     std::fprintf(stderr, "clfdtd: device error: %s\n", e.what());
     return 4;
-  } catch (const NonFiniteError& e) {
-    std::fprintf(stderr, "clfdtd: fields became non-finite at step %ld: %s\n", e.step(), e.what());
-    return 3;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "clfdtd: not enough host memory for this model\n");
+    return 4;
+  } catch (const OutputError& e) {
+    std::fprintf(stderr, "clfdtd: output error: %s\n", e.what());
+    return 5;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file-system call made without an error_code: still a failed write, not a bug.
+    std::fprintf(stderr, "clfdtd: output error: cannot write '%s': %s\n", e.path1().c_str(),
+                 e.code().message().c_str());
+    return 5;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "clfdtd: error: %s\n", e.what());
+    std::fprintf(stderr,
+                 "clfdtd: internal error (a bug; please report it with the model file and "
+                 "command line): %s\n",
+                 e.what());
     return 1;
   }
 }

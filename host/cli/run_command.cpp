@@ -1,15 +1,21 @@
 // `clfdtd run`: the patent's six steps for one model file. Order matters for the promises the
-// README makes: everything that can reject the input (load, mesh, device choice, memory check)
-// happens before the output directory exists, so bad input writes nothing; outputs go to a
-// temporary sibling that replaces the old directory only when the run ends.
+// README makes: everything that can reject the input (load, output path, mesh, device choice,
+// memory check) happens before the output directory exists, so bad input writes nothing; outputs
+// go to a temporary sibling that replaces the old directory only when the run completes. A run
+// that does not complete (non-finite fields, a stop signal, an error) leaves the old directory
+// as it was and its own outputs in "<dir>.partial".
+#include <cmath>
 #include <cstdio>
-#include <iostream>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
 #include <memory>
 
 #include "backends/backend.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_outputs.hpp"
+#include "cli/signals.hpp"
 #include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
@@ -41,12 +47,80 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   std::fflush(stdout);
 }
 
+// Test hook, read here only: CLFDTD_TEST_NAN_AT_STEP=n makes the first source's J at step n NaN,
+// so the tests get a real non-finite run at a known step (every input that can only give NaN is
+// refused as bad input). Every backend uploads this host table, so it reaches all of them.
+void apply_test_nan_hook(SimulationModel& m) {
+  const char* value = std::getenv("CLFDTD_TEST_NAN_AT_STEP");
+  if (!value) return;
+  char* end = nullptr;
+  const long step = std::strtol(value, &end, 10);
+  if (*value == '\0' || *end != '\0' || m.sources.empty() || step < 0 ||
+      step >= static_cast<long>(m.sources.front().j.size()))
+    throw ConfigError("environment", 0, "CLFDTD_TEST_NAN_AT_STEP",
+                      "a step of the source table of a model with a source, got '" +
+                          std::string(value) + "'");
+  m.sources.front().j[static_cast<std::size_t>(step)] = std::numeric_limits<double>::quiet_NaN();
+}
+
+void print_notes(OutputDir& out) {
+  for (const std::string& note : out.take_notes()) std::fprintf(stderr, "clfdtd: %s\n", note.c_str());
+}
+
+// What happened to the previous output, for the messages of runs that did not complete.
+std::string previous_output_text(const OutputDir& out) {
+  std::error_code ec;
+  if (std::filesystem::exists(out.final_path(), ec))
+    return "the previous output in '" + out.final_path() + "' was kept";
+  return "'" + out.final_path() + "' was not created";
+}
+
+// Where and when the fields went NaN or infinite, as exactly as the checks allow: a probe is read
+// back for every step; the fields are checked at intervals (LoopOptions).
+std::string nonfinite_text(const LoopResult& r) {
+  std::string text;
+  if (r.first_nonfinite_probe_step >= 0)
+    text = "probe " + r.nonfinite_probe + " first non-finite at step " +
+           std::to_string(r.first_nonfinite_probe_step) + "; ";
+  if (r.steps_done == r.last_finite_step + 1)
+    text += "fields non-finite at step " + std::to_string(r.steps_done);
+  else
+    text += "fields non-finite after step " + std::to_string(r.last_finite_step) +
+            " (last finite check), detected at step " + std::to_string(r.steps_done);
+  return text;
+}
+
+// A run that did not complete: its report says why, its folder becomes "<dir>.partial". Returns
+// where the outputs are; never throws (the caller is already reporting a failure).
+std::string keep_partial(OutputDir& out, RunReport& report, const std::string& status,
+                         const std::string& reason) {
+  report.status = status;
+  report.reason = reason;
+  try {
+    write_run_json(out.file("run.json"), report);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clfdtd: %s\n", e.what());
+  }
+  try {
+    out.keep_partial();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clfdtd: %s\n", e.what());
+  }
+  print_notes(out);
+  return out.path();
+}
+
 }  // namespace
 
 int run_command(const std::string& model_path, const std::vector<std::string>& overrides) {
   // Patent steps 1 and 2: parameters, model, mesh. ConfigError propagates (exit 2, nothing written).
   const RunConfig cfg = load_config(model_path, overrides);
-  const SimulationModel model = SimulationModel::build(cfg);
+  const OutputPolicy policy{cfg.output.overwrite, cfg.source_file};
+  check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
+  StopSignals stop_signals;  // from here SIGINT, SIGTERM and SIGHUP stop the run cleanly
+  SimulationModel model = SimulationModel::build(cfg);
+  apply_test_nan_hook(model);
+  for (const auto& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   print_summary(model, cfg);
 
   // Patent step 3: the device, its program and buffers (refuses a model that does not fit).
@@ -62,52 +136,70 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");
   std::fflush(stdout);
 
-  OutputDir out(cfg.output.dir);
-  if (vtk_available()) write_model_vti(out.file("model.vti"), model);
+  if (const int sig = stop_signal()) {
+    std::fprintf(stderr, "clfdtd: interrupted by %s before the time loop; nothing was written\n",
+                 signal_name(sig));
+    return 6;
+  }
 
+  OutputDir out(cfg.output.dir, policy);
+  print_notes(out);
   RunReport report = report_from_model(model);
   report.backend = backend->name();
   report.device = backend->device_description();
   report.kernel_variant = backend->kernel_variant();
   report.model_file = cfg.source_file;
   report.device_bytes = device_bytes;
+  report.status = "running";
 
-  // Patent step 4: the time loop.
   LoopResult result;
   try {
+    write_run_json(out.file("run.json"), report);  // first: it marks the folder as clfdtd's
+    if (vtk_available()) write_model_vti(out.file("model.vti"), model);
+    // Patent step 4: the time loop.
     RunOutputs sink(out.path(), model);
     ProgressLine progress(cfg.quiet);
+    LoopOptions options;
+    options.stop_requested = [] { return stop_signal() != 0; };
     result = run_time_loop(model, *backend, sink,
-                           [&](const LoopProgress& p) { progress.update(p); });
+                           [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
-  } catch (const std::exception& e) {
-    // Keep what was written: the temporary folder stays, with a report saying why it stopped.
-    report.status = std::string("failed: ") + e.what();
-    try {
+    report.steps_done = result.steps_done;
+    report.loop_seconds = result.loop_seconds;
+    report.mcells_per_s = mcells_per_second(model.grid.n, result.steps_done, result.loop_seconds);
+    if (result.finite && !result.stopped) {
+      report.status = "completed";
       write_run_json(out.file("run.json"), report);
-    } catch (const std::exception&) {
+      out.commit();
     }
-    std::fprintf(stderr, "clfdtd: the run failed; outputs written so far are in %s\n",
-                 out.path().c_str());
-    throw;
+  } catch (const std::exception& e) {
+    const std::string where = keep_partial(out, report, "failed", e.what());
+    std::fprintf(stderr, "clfdtd: the run did not complete; its output so far is in '%s'; %s\n",
+                 where.c_str(), previous_output_text(out).c_str());
+    throw;  // the caller's one catch block turns it into the exit code
   }
-  report.steps_done = result.steps_done;
-  report.loop_seconds = result.loop_seconds;
-  report.mcells_per_s = mcells_per_second(model.grid.n, result.steps_done, result.loop_seconds);
-  if (!result.finite)
-    report.status = "non-finite at step " + std::to_string(result.steps_done);
-  write_run_json(out.file("run.json"), report);
-  out.commit();
 
   // Patent steps 5 and 6: the backend (device memory) goes first, then the model (host memory).
   backend.reset();
   if (!result.finite) {
+    const std::string what = nonfinite_text(result);
+    const std::string where = keep_partial(out, report, "non-finite", what);
     std::fprintf(stderr,
-                 "clfdtd: fields became non-finite (NaN or infinite) by step %ld (last finite "
-                 "check at step %ld); outputs up to there are in %s\n",
-                 result.steps_done, result.last_finite_step, out.final_path().c_str());
+                 "clfdtd: fields became non-finite (NaN or infinite): %s; the partial output is in "
+                 "'%s'; %s\n",
+                 what.c_str(), where.c_str(), previous_output_text(out).c_str());
     return 3;
   }
+  if (result.stopped) {
+    const std::string what = std::string("interrupted by ") + signal_name(stop_signal()) +
+                             " at step " + std::to_string(result.steps_done) + " of " +
+                             std::to_string(model.grid.steps);
+    const std::string where = keep_partial(out, report, "interrupted", what);
+    std::fprintf(stderr, "clfdtd: %s; the partial output is in '%s'; %s\n", what.c_str(),
+                 where.c_str(), previous_output_text(out).c_str());
+    return 6;
+  }
+  print_notes(out);
   std::printf("done       %ld steps in %.3f s of time loop, %.1f Mcells/s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,
               out.final_path().c_str());

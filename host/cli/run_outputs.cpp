@@ -4,8 +4,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
+#include <system_error>
 
+#include "errors.hpp"
 #include "output/vti_writer.hpp"
 
 namespace clfdtd::cli {
@@ -15,7 +16,9 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model)
   if (!model.probes.empty())
     csv_ = std::make_unique<ProbeCsvWriter>(dir + "/probes.csv", model.probes, model.grid.dt);
   if (!model.snapshot_steps.empty() && vtk_available()) {
-    std::filesystem::create_directories(dir + "/snapshots");
+    std::error_code ec;
+    std::filesystem::create_directories(dir + "/snapshots", ec);
+    if (ec) throw OutputError("create", dir + "/snapshots", ec.message());
     pvd_ = std::make_unique<PvdWriter>(dir + "/fields.pvd");
   }
   if (model.energy) {
@@ -23,7 +26,7 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model)
     energy_.reset(std::fopen(path.c_str(), "w"));
     if (!energy_ ||
         std::fputs("step,time_s,energy_J,electric_J,magnetic_J,naive_J\n", energy_.get()) < 0)
-      throw std::runtime_error("energy CSV: cannot create '" + path + "': " + std::strerror(errno));
+      throw OutputError::from_errno("create", path, errno);
   }
 }
 
@@ -37,8 +40,7 @@ void RunOutputs::energy_rows(const std::vector<EnergyRow>& rows) {
                             r.magnetic, r.naive) >= 0;
   }
   if (!ok || std::fflush(energy_.get()) != 0)
-    throw std::runtime_error("energy CSV: cannot write '" + dir_ + "/energy.csv': " +
-                             std::strerror(errno));
+    throw OutputError::from_errno("write", dir_ + "/energy.csv", errno);
 }
 
 void RunOutputs::probe_rows(long first_step, int count, const std::vector<double>& values) {

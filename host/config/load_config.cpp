@@ -6,8 +6,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <system_error>
 
 #include "config/options.hpp"
+#include "config/printable.hpp"
 #include "errors.hpp"
 
 namespace po = boost::program_options;
@@ -40,10 +42,11 @@ std::string trim(const std::string& s) {
 
 std::string kind_of(const std::string& key) { return key.substr(0, key.find('.')); }
 
-// Throws unless `key` is in the option table.
+// Throws unless `key` is in the option table. The key is the user's text: escaped in the message.
 void check_key(const std::string& file, int line, const std::string& key) {
   std::string problem = key_problem(key);
-  if (!problem.empty()) throw ConfigError(file, line, key, problem);
+  if (!problem.empty())
+    throw ConfigError(file, line, printable(key), printable(problem, std::string::npos));
 }
 
 void add_section(Raw& raw, const std::string& section, int line) {
@@ -62,7 +65,8 @@ void scan_file(const std::string& text, Raw& raw) {
     if (line.front() == '[' && line.back() == ']') {
       section = line.substr(1, line.size() - 2);
       std::string problem = section_problem(section);
-      if (!problem.empty()) throw ConfigError(raw.file, n, section, problem);
+      if (!problem.empty())
+        throw ConfigError(raw.file, n, printable(section), printable(problem, std::string::npos));
       auto seen = raw.sections.find(section);
       if (seen != raw.sections.end())
         throw ConfigError(raw.file, n, section,
@@ -71,7 +75,7 @@ void scan_file(const std::string& text, Raw& raw) {
     } else if (auto eq = line.find('='); eq != std::string::npos) {
       std::string name = trim(line.substr(0, eq));
       if (section.empty())
-        throw ConfigError(raw.file, n, name, "a [section] header before the first key");
+        throw ConfigError(raw.file, n, printable(name), "a [section] header before the first key");
       std::string key = section + "." + name;
       check_key(raw.file, n, key);
       auto seen = raw.values.find(key);
@@ -82,7 +86,7 @@ void scan_file(const std::string& text, Raw& raw) {
       raw.values[key] = Entry{"", n, false};
     } else {
       throw ConfigError(raw.file, n, "",
-                        "a [section] header or a 'key = value' line, got '" + line + "'");
+                        "a [section] header or a 'key = value' line, got '" + printable(line) + "'");
     }
   }
 }
@@ -100,7 +104,7 @@ void read_file_values(const std::string& text, Raw& raw) {
       it->second.value = opt.value.empty() ? "" : opt.value.front();
     }
   } catch (const po::error& e) {
-    throw ConfigError(raw.file, 0, "", std::string("a valid model file: ") + e.what());
+    throw ConfigError(raw.file, 0, "", "a valid model file: " + printable(e.what(), std::string::npos));
   }
 }
 
@@ -127,7 +131,7 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
                  .allow_unregistered()
                  .run();
   } catch (const po::error& e) {
-    throw ConfigError("", 0, "", std::string("valid options: ") + e.what());
+    throw ConfigError("", 0, "", "valid options: " + printable(e.what(), std::string::npos));
   }
   struct Opt {
     std::string key, value;
@@ -139,18 +143,17 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
     if (!o.string_key.empty()) {
       opts.push_back({o.string_key, v, !o.value.empty(), !o.value.empty()});
     } else if (!opts.empty() && opts.back().key == "quiet") {
-      throw ConfigError("", 0, "quiet", "no value: --quiet is a flag, got '" + v + "'");
+      throw ConfigError("", 0, "quiet", "no value: --quiet is a flag, got '" + printable(v) + "'");
     } else if (opts.empty() || opts.back().adjacent) {
-      throw ConfigError("", 0, "", "an option --section.key=value, got '" + v + "'");
+      throw ConfigError("", 0, "", "an option --section.key=value, got '" + printable(v) + "'");
     } else {
       opts.back().value += (opts.back().has_value ? " " : "") + v;
       opts.back().has_value = true;
     }
   }
-  static const std::map<std::string, std::string> aliases{{"device", "device.select"},
-                                                          {"backend", "device.backend"},
-                                                          {"workgroup", "device.workgroup"},
-                                                          {"variant", "device.variant"}};
+  std::map<std::string, std::string> aliases;
+  for (const auto& a : command_line_aliases())
+    if (!a.key.empty()) aliases[a.option] = a.key;
   std::set<std::string> given;
   for (auto& o : opts) {
     if (o.key == "quiet") {
@@ -160,7 +163,7 @@ void apply_args(const std::vector<std::string>& args, Raw& raw) {
     }
     if (aliases.count(o.key)) o.key = aliases.at(o.key);
     if (o.key.find('.') == std::string::npos)
-      throw ConfigError("", 0, o.key,
+      throw ConfigError("", 0, printable(o.key),
                         "an option --section.key=value, --device, --backend, --workgroup, --variant or "
                         "--quiet");
     check_key("", 0, o.key);
@@ -182,6 +185,11 @@ class Reader {
 public:
   explicit Reader(const Raw& raw) : raw_(raw) {}
   bool has(const std::string& key) const { return raw_.values.count(key) > 0; }
+  // The key's value came from the command line.
+  bool from_command_line(const std::string& key) const {
+    auto it = raw_.values.find(key);
+    return it != raw_.values.end() && it->second.cli;
+  }
   const std::string& value(const std::string& key) const { return raw_.values.at(key).value; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
@@ -197,18 +205,20 @@ public:
   }
   // Fails with `expected` and the value as given unless `ok`.
   void check(bool ok, const std::string& key, const std::string& expected) const {
-    if (!ok) fail(key, expected + (has(key) ? ", got '" + value(key) + "'" : ""));
+    if (!ok) fail(key, expected + (has(key) ? ", got '" + printable(value(key)) + "'" : ""));
   }
   void require(const std::string& key, const std::string& why = "") const {
     if (!has(key))
       fail(key, "a value (" + describe_value(spec(key)) + unit(key) + "): required" + why);
   }
 
+  // The numbers of a Number or Integer key, each checked against the table's range.
   std::vector<double> numbers(const std::string& key) const {
     std::vector<double> out;
     for (const auto& t : tokens(key)) {
       auto v = parse_number(t, spec(key).type == ValueType::Integer);
-      check(v.has_value(), key, describe_value(spec(key)));
+      check(v.has_value() && spec(key).range.contains(*v), key,
+            describe_value_in_range(spec(key)));
       out.push_back(*v);
     }
     return out;
@@ -234,6 +244,12 @@ public:
   }
   int word(const std::string& key, int fallback) const {
     return has(key) ? words(key).front() : fallback;
+  }
+  // Free text (a name, a directory), trimmed; it is echoed in messages and used in paths, so
+  // control characters are refused.
+  std::string text(const std::string& key) const {
+    check(all_printable(value(key)), key, "text without control characters");
+    return trim(value(key));
   }
 
 private:
@@ -280,24 +296,17 @@ std::vector<std::string> sections_of(const Raw& raw, const std::string& kind) {
 void read_grid(const Reader& r, GridConfig& g) {
   r.require("grid.size");
   auto size = r.numbers("grid.size");
-  r.check(std::all_of(size.begin(), size.end(), [](double v) { return v > 0; }), "grid.size",
-          "3 numbers > 0");
   g.size_m = vec3(size);
   if (r.has("grid.cell_size")) {
     auto d = r.numbers("grid.cell_size");
-    r.check(std::all_of(d.begin(), d.end(), [](double v) { return v > 0; }), "grid.cell_size",
-            "numbers > 0");
     g.cell_size_m = d.size() == 1 ? Vec3{d[0], d[0], d[0]} : vec3(d);
   }
   if (r.has("grid.max_frequency") || !g.cell_size_m) {
     r.require("grid.max_frequency", " unless grid.cell_size is given");
     g.max_frequency_hz = r.number("grid.max_frequency", 0);
-    r.check(g.max_frequency_hz > 0, "grid.max_frequency", "a frequency > 0");
   }
   g.cells_per_wavelength = r.number("grid.cells_per_wavelength", g.cells_per_wavelength);
-  r.check(g.cells_per_wavelength > 0, "grid.cells_per_wavelength", "a number > 0");
   g.courant = r.number("grid.courant", g.courant);
-  r.check(g.courant > 0 && g.courant <= 1, "grid.courant", "a number in (0, 1]");
 }
 
 void read_time(const Reader& r, const Raw& raw, TimeConfig& t) {
@@ -313,19 +322,22 @@ void read_time(const Reader& r, const Raw& raw, TimeConfig& t) {
     r.fail("time.steps", "exactly one of time.steps and time.duration: neither is given");
   if (steps) {
     t.steps = r.integers("time.steps").front();
-    r.check(*t.steps > 0, "time.steps", "an integer > 0");
   } else {
     t.duration_s = r.number("time.duration", 0);
-    r.check(*t.duration_s > 0, "time.duration", "a duration > 0");
   }
+  t.from_command_line = r.from_command_line(steps ? "time.steps" : "time.duration");
+}
+
+// Steps of `key` must lie within time.steps here unless the command line set the run's length
+// and the file set `key`: SimulationModel::build() then drops or cuts them with a warning.
+bool check_within_steps(const Reader& r, const RunConfig& cfg, const std::string& key) {
+  return cfg.time.steps && (!cfg.time.from_command_line || r.from_command_line(key));
 }
 
 void read_boundary(const Reader& r, BoundaryConfig& b) {
   b.type = r.word("boundary.type", 0) == 0 ? BoundaryType::Upml : BoundaryType::Pec;
   if (r.has("boundary.layers")) {
     auto l = r.integers("boundary.layers");
-    r.check(std::all_of(l.begin(), l.end(), [](long v) { return v >= 0 && v < 100000; }),
-            "boundary.layers", "1 or 6 integers >= 0");
     for (int f = 0; f < 6; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
   }
   if (b.type == BoundaryType::Pec) {
@@ -336,28 +348,31 @@ void read_boundary(const Reader& r, BoundaryConfig& b) {
     b.layers.fill(0);
   }
   b.grading = r.number("boundary.grading", b.grading);
-  r.check(b.grading > 0, "boundary.grading", "a number > 0");
-  if (r.has("boundary.sigma_max")) {
-    b.sigma_max = r.number("boundary.sigma_max", 0);
-    r.check(*b.sigma_max >= 0, "boundary.sigma_max", "a conductivity >= 0");
-  }
+  if (r.has("boundary.sigma_max")) b.sigma_max = r.number("boundary.sigma_max", 0);
   b.kappa_max = r.number("boundary.kappa_max", b.kappa_max);
-  r.check(b.kappa_max >= 1, "boundary.kappa_max", "a number >= 1");
 }
 
-void read_materials(const Reader& r, const Raw& raw, std::vector<MaterialConfig>& out) {
+void read_materials(const Reader& r, const Raw& raw, double courant,
+                    std::vector<MaterialConfig>& out) {
   for (const auto& sec : sections_of(raw, "material")) {
     MaterialConfig m;
     m.name = sec.substr(sec.find('.') + 1);
     if (m.name == "pec" || m.name == "vacuum")
       r.fail(sec, "a material name other than the built-in pec and vacuum");
     m.eps_r = r.number(sec + ".eps_r", 1);
-    r.check(m.eps_r >= 1, sec + ".eps_r", "a relative permittivity >= 1");
     m.mu_r = r.number(sec + ".mu_r", 1);
-    r.check(m.mu_r > 0, sec + ".mu_r", "a relative permeability > 0");
     m.sigma = r.number(sec + ".sigma", 0);
-    r.check(m.sigma >= 0, sec + ".sigma", "a conductivity >= 0");
     m.pec = r.word(sec + ".pec", 1) == 0;
+    // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
+    // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
+    // bound. (eps_r >= 1, so only mu_r < 1 can do it: the message points there.)
+    if (!m.pec && m.eps_r * m.mu_r < courant * courant) {
+      r.fail(sec + ".mu_r",
+             "a material no faster than light on this time step: eps_r x mu_r >= grid.courant^2 = " +
+                 fmt(courant * courant) + ", got eps_r x mu_r = " + fmt(m.eps_r * m.mu_r) +
+                 "; lower grid.courant below sqrt(eps_r x mu_r) = " +
+                 fmt(std::sqrt(m.eps_r * m.mu_r)));
+    }
     out.push_back(m);
   }
 }
@@ -380,23 +395,18 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       return used && r.has(key);
     };
     if (only("size", o.shape == ShapeKind::Box, "box")) {
-      auto v = r.numbers(sec + ".size");
-      r.check(std::all_of(v.begin(), v.end(), [](double x) { return x > 0; }), sec + ".size",
-              "3 numbers > 0");
-      o.size = vec3(v);
+      o.size = vec3(r.numbers(sec + ".size"));
     }
     if (only("radius", o.shape != ShapeKind::Box, "sphere and cylinder")) {
       o.radius = r.number(sec + ".radius", 0);
-      r.check(o.radius > 0, sec + ".radius", "a radius > 0");
     }
     if (only("length", o.shape == ShapeKind::Cylinder, "cylinder")) {
       o.length = r.number(sec + ".length", 0);
-      r.check(o.length > 0, sec + ".length", "a length > 0");
     }
     if (only("axis", o.shape == ShapeKind::Cylinder, "cylinder"))
       o.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
     r.require(sec + ".material");
-    o.material = trim(r.value(sec + ".material"));
+    o.material = r.text(sec + ".material");
     bool known = o.material == "pec" || o.material == "vacuum" ||
                  std::any_of(cfg.materials.begin(), cfg.materials.end(),
                              [&](const MaterialConfig& m) { return m.name == o.material; });
@@ -415,17 +425,12 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     s.waveform = static_cast<WaveformKind>(r.word(sec + ".waveform", 1));
     r.require(sec + ".frequency");
     s.frequency_hz = r.number(sec + ".frequency", 0);
-    r.check(s.frequency_hz > 0, sec + ".frequency", "a frequency > 0");
     s.amplitude = r.number(sec + ".amplitude", 1);
-    if (r.has(sec + ".delay")) {
-      s.delay_s = r.number(sec + ".delay", 0);
-      r.check(*s.delay_s >= 0, sec + ".delay", "a delay >= 0");
-    }
+    if (r.has(sec + ".delay")) s.delay_s = r.number(sec + ".delay", 0);
     if (r.has(sec + ".bandwidth")) {
       r.check(s.waveform == WaveformKind::GaussianPulse, sec + ".bandwidth",
               "no bandwidth unless waveform = gaussian_pulse");
       s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
-      r.check(*s.bandwidth_hz > 0, sec + ".bandwidth", "a bandwidth > 0");
     }
     cfg.sources.push_back(s);
   }
@@ -444,8 +449,8 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
     }
     if (r.has(sec + ".steps")) {
       auto n = r.integers(sec + ".steps");
-      r.check(n[0] >= 0 && n[0] <= n[1], sec + ".steps", "2 integers n1 n2 with 0 <= n1 <= n2");
-      if (cfg.time.steps)
+      r.check(n[0] <= n[1], sec + ".steps", "2 integers n1 n2 with 0 <= n1 <= n2");
+      if (check_within_steps(r, cfg, sec + ".steps"))
         r.check(n[1] <= *cfg.time.steps, sec + ".steps",
                 "steps within time.steps = " + std::to_string(*cfg.time.steps));
       p.steps = std::array<long, 2>{n[0], n[1]};
@@ -459,8 +464,7 @@ void read_snapshot(const Reader& r, RunConfig& cfg) {
   if (r.has("snapshot.steps")) {
     s.steps = r.integers("snapshot.steps");
     for (long n : s.steps) {
-      r.check(n >= 0, "snapshot.steps", "integers >= 0");
-      if (cfg.time.steps)
+      if (check_within_steps(r, cfg, "snapshot.steps"))
         r.check(n <= *cfg.time.steps, "snapshot.steps",
                 "steps within time.steps = " + std::to_string(*cfg.time.steps));
     }
@@ -478,17 +482,16 @@ void read_snapshot(const Reader& r, RunConfig& cfg) {
 
 void read_output_device(const Reader& r, RunConfig& cfg) {
   if (r.has("output.dir")) {
-    cfg.output.dir = trim(r.value("output.dir"));
+    cfg.output.dir = r.text("output.dir");
     r.check(!cfg.output.dir.empty(), "output.dir", "a directory name");
   }
   cfg.output.energy = r.word("output.energy", 1) == 0;  // words: true, false
+  cfg.output.overwrite = r.word("output.overwrite", 1) == 0;
   cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
-  if (r.has("device.select")) cfg.device.select = trim(r.value("device.select"));
+  if (r.has("device.select")) cfg.device.select = r.text("device.select");
   cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));
   if (r.has("device.workgroup")) {
     auto w = r.integers("device.workgroup");
-    r.check(std::all_of(w.begin(), w.end(), [](long v) { return v > 0 && v <= 1024; }),
-            "device.workgroup", "3 integers in 1..1024");
     cfg.device.workgroup = std::array<int, 3>{int(w[0]), int(w[1]), int(w[2])};
   }
 }
@@ -506,7 +509,7 @@ RunConfig build_config(const Raw& raw) {
   read_grid(r, cfg.grid);
   read_time(r, raw, cfg.time);
   read_boundary(r, cfg.boundary);
-  read_materials(r, raw, cfg.materials);
+  read_materials(r, raw, cfg.grid.courant, cfg.materials);
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
   read_probes(r, raw, cfg);
@@ -521,21 +524,58 @@ RunConfig load_config_text(const std::string& text, const std::string& file_name
                            const std::vector<std::string>& args) {
   Raw raw;
   raw.file = file_name;
-  read_file_values(text, raw);
+  // Editors on Windows start UTF-8 files with a byte order mark; it is no part of the first line.
+  const std::string bom = "\xEF\xBB\xBF";
+  read_file_values(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text, raw);
+  // One rule for both places: time.steps and time.duration together in the file are an error
+  // even when the command line then replaces one of them (as both on the command line are).
+  if (raw.values.count("time.steps") && raw.values.count("time.duration")) {
+    const int ls = raw.values.at("time.steps").line, ld = raw.values.at("time.duration").line;
+    throw ConfigError(raw.file, std::max(ls, ld), ls > ld ? "time.steps" : "time.duration",
+                      "exactly one of time.steps and time.duration, not both");
+  }
   apply_args(args, raw);
   return build_config(raw);
 }
 
-RunConfig load_config(const std::string& path, const std::vector<std::string>& args) {
-  if (path.empty()) return load_config_text("", "", args);
+namespace {
+
+std::string read_model_file(const std::string& path) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path, 0, "", "cannot open the model file: it is a directory");
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) {
+    const bool missing = !ec || ec == std::errc::no_such_file_or_directory;
+    throw ConfigError(path, 0, "",
+                      "cannot open the model file: " + (missing ? "no such file" : ec.message()));
+  }
+  if (fs::is_directory(st))
+    throw ConfigError(path, 0, "", "cannot open the model file: it is a directory, not a model file");
+  // A device (/dev/zero) or a FIFO could be endless or block: only a plain file is read.
+  if (!fs::is_regular_file(st))
+    throw ConfigError(path, 0, "", "cannot open the model file: not a regular file (a device, FIFO or socket)");
+  const std::string too_large = "a model file of at most " + std::to_string(kMaxModelFileBytes) +
+                                " bytes (16 MiB), this one has ";
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxModelFileBytes)
+    throw ConfigError(path, 0, "", too_large + std::to_string(size) + " bytes");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, 0, "", "cannot open the model file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_config_text(text.str(), path, args);
+  // Still bounded while reading: the file may have grown since it was measured.
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxModelFileBytes) throw ConfigError(path, 0, "", too_large + "more");
+  }
+  return text;
+}
+
+}  // namespace
+
+RunConfig load_config(const std::string& path, const std::vector<std::string>& args) {
+  if (path.empty()) return load_config_text("", "", args);
+  return load_config_text(read_model_file(path), path, args);
 }
 
 }  // namespace clfdtd

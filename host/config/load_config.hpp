@@ -2,12 +2,16 @@
 // overrides into a checked RunConfig. Every problem is a ConfigError naming file, line, key and
 // what was expected. Nothing is written to disk.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "config/run_config.hpp"
 
 namespace clfdtd {
+
+// Model files are a few kB; a larger one is a mistake (a data file, a log) and is refused unread.
+inline constexpr std::size_t kMaxModelFileBytes = std::size_t{16} << 20;
 
 // `path`: the model file, or "" (then every required key must come from `args`).
 // `args`: command-line tokens after the model path:

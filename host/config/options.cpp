@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -12,6 +13,22 @@ namespace {
 
 using V = ValueType;
 const std::vector<std::string> kAxes{"x", "y", "z"};
+constexpr double kNoLimit = 1e308;
+
+// Ranges, with the reason for each bound where it is not plain physics, in make_table().
+Range closed(double a, double b, std::string note = "") { return Range{a, b, false, false, note}; }
+Range open_closed(double a, double b, std::string note = "") { return Range{a, b, true, false, note}; }
+Range at_least(double a, std::string note = "") { return Range{a, kNoLimit, false, false, note}; }
+Range above(double a, std::string note = "") { return Range{a, kNoLimit, true, false, note}; }
+Range only(std::string note) { return Range{-kNoLimit, kNoLimit, false, false, note}; }
+
+// Lengths: a picometre to a million km (cells) or 1e9 m (domain, objects) keeps every derived
+// quantity (1/d, dt / eps0, dt / mu0) a normal float. The cell count bounds the grid further.
+const Range kLength = open_closed(0, 1e9);
+// Positions: the domain is their range (the loader names it with the grid's numbers).
+const Range kPosition = only("inside the domain [0, grid.size]");
+// The kernels take step indices as 32-bit ints.
+const Range kStep = closed(0, 2147483647, "<= the run's last step");
 const std::vector<std::string> kComponents{"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 
 // One entry per key reads best as a table, so clang-format leaves it alone.
@@ -20,99 +37,130 @@ std::vector<OptionSpec> make_table() {
   return {
       // [grid]: patent steps 1-1-1 (cell size) and 1-1-2 (time step).
       {"grid.size", V::Number, {3}, {}, "m", "required",
-       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included)."},
+       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included).",
+       kLength},
       {"grid.max_frequency", V::Number, {1}, {}, "Hz", "required unless grid.cell_size",
-       "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength."},
+       "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength.",
+       closed(1, 1e17)},
       {"grid.cell_size", V::Number, {1, 3}, {}, "m", "derived from max_frequency",
-       "Explicit cell size: one value for cubic cells, or dx dy dz."},
+       "Explicit cell size: one value for cubic cells, or dx dy dz.",
+       closed(1e-12, 1e9)},
       {"grid.cells_per_wavelength", V::Number, {1}, {}, "", "10",
-       "Cells per shortest wavelength when the cell size is derived (> 0)."},
+       "Cells per shortest wavelength when the cell size is derived (2 is the Nyquist limit; 10 to 20 is usual).",
+       closed(2, 1000)},
       {"grid.courant", V::Number, {1}, {}, "", "0.9",
-       "Time step as a fraction of the 3D Courant limit, in (0, 1]."},
+       "Time step as a fraction of the 3D Courant limit (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
+       closed(0.01, 1)},
       // [time]
       {"time.steps", V::Integer, {1}, {}, "", "required (or time.duration)",
-       "Number of time steps (> 0). Give exactly one of time.steps and time.duration."},
+       "Number of time steps. Give exactly one of time.steps and time.duration: both in the file, or both on the command line, is an error; one on the command line replaces the other from the file.",
+       closed(1, 2147483647, "steps x sources <= 2147483647")},
       {"time.duration", V::Number, {1}, {}, "s", "required (or time.steps)",
-       "Simulated time (> 0); steps = ceil(duration / dt)."},
+       "Simulated time; steps = ceil(duration / dt). Exactly one of time.steps and time.duration (see time.steps).",
+       above(0, "at most 2147483647 / sources steps of dt")},
       // [boundary]
       {"boundary.type", V::Word, {1}, {"upml", "pec"}, "", "upml",
-       "Outer boundary: uniaxial PML layers in front of the PEC wall, or a bare PEC wall."},
+       "Outer boundary: uniaxial PML layers in front of the PEC wall, or a bare PEC wall.", Range{}},
       {"boundary.layers", V::Integer, {1, 6}, {}, "cells", "10 (0 with type = pec)",
-       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi (>= 0)."},
+       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi.",
+       closed(0, 1000, "low + high < the cells along the axis")},
       {"boundary.grading", V::Number, {1}, {}, "", "3",
-       "Polynomial order m of the UPML profile sigma(rho) = sigma_max rho^m (> 0)."},
+       "Polynomial order m of the UPML profile sigma(rho) = sigma_max rho^m (2 to 4 is usual; past 20 all the loss sits in the last cell, which reflects).",
+       open_closed(0, 20)},
       {"boundary.sigma_max", V::Number, {1}, {}, "S/m", "0.8 (m+1) / (eta0 d)",
-       "Conductivity at the outer edge of the UPML (>= 0)."},
+       "Conductivity at the outer edge of the UPML; past 1000 x the default, sigma dt / eps0 overflows the float update before it absorbs any better.",
+       at_least(0, "<= 1000 x the default for the smallest cell")},
       {"boundary.kappa_max", V::Number, {1}, {}, "", "1",
-       "Stretching at the outer edge of the UPML (>= 1)."},
+       "Stretching at the outer edge of the UPML (1 to about 30 is usual; larger values only reflect).",
+       closed(1, 1000)},
       // [material.<name>]
-      {"material.*.eps_r", V::Number, {1}, {}, "", "1", "Relative permittivity (>= 1)."},
-      {"material.*.mu_r", V::Number, {1}, {}, "", "1", "Relative permeability (> 0)."},
-      {"material.*.sigma", V::Number, {1}, {}, "S/m", "0", "Electric conductivity (>= 0)."},
+      {"material.*.eps_r", V::Number, {1}, {}, "", "1", "Relative permittivity (no dielectric comes near 1e6).",
+       closed(1, 1e6)},
+      {"material.*.mu_r", V::Number, {1}, {}, "", "1", "Relative permeability. eps_r x mu_r below grid.courant^2 would be faster than light on the time step, which is then unstable: refused; lower grid.courant below sqrt(eps_r x mu_r).",
+       closed(1e-3, 1e6, "eps_r x mu_r >= grid.courant^2")},
+      {"material.*.sigma", V::Number, {1}, {}, "S/m", "0", "Electric conductivity (copper 6e7; past 1e9, 15 x silver, use pec = true).",
+       closed(0, 1e9)},
       {"material.*.pec", V::Word, {1}, {"true", "false"}, "", "false",
-       "Perfect electric conductor (the other keys are then ignored)."},
+       "Perfect electric conductor (the other keys are then ignored).", Range{}},
       // [object.<name>]: later objects overwrite earlier ones where they overlap.
       {"object.*.shape", V::Word, {1}, {"box", "sphere", "cylinder"}, "", "required",
-       "Shape of the object."},
+       "Shape of the object.", Range{}},
       {"object.*.center", V::Number, {3}, {}, "m", "required",
-       "Centre x y z; must lie inside the domain [0, grid.size]."},
+       "Centre x y z; must lie inside the domain [0, grid.size].",
+       kPosition},
       {"object.*.size", V::Number, {3}, {}, "m", "required for a box",
-       "Box edge lengths x y z (> 0)."},
+       "Box edge lengths x y z.",
+       kLength},
       {"object.*.radius", V::Number, {1}, {}, "m", "required for sphere, cylinder",
-       "Radius (> 0)."},
+       "Radius.",
+       kLength},
       {"object.*.length", V::Number, {1}, {}, "m", "required for a cylinder",
-       "Cylinder extent along its axis (> 0)."},
-      {"object.*.axis", V::Word, {1}, kAxes, "", "z", "Cylinder axis."},
+       "Cylinder extent along its axis.",
+       kLength},
+      {"object.*.axis", V::Word, {1}, kAxes, "", "z", "Cylinder axis.", Range{}},
       {"object.*.material", V::Text, {1}, {}, "", "required",
-       "Name of a [material.<name>] section, or pec, or vacuum."},
+       "Name of a [material.<name>] section, or pec, or vacuum.", Range{}},
       // [source.<name>]: patent step 1-1-4.
       {"source.*.type", V::Word, {1}, {"dipole", "current"}, "", "dipole",
-       "Point dipole (moment p(t), C*m) or current density J(t) (A/m^2) in one cell."},
-      {"source.*.axis", V::Word, {1}, kAxes, "", "z", "Direction of the dipole or current."},
+       "Point dipole (moment p(t), C*m) or current density J(t) (A/m^2) in one cell.", Range{}},
+      {"source.*.axis", V::Word, {1}, kAxes, "", "z", "Direction of the dipole or current.", Range{}},
       {"source.*.position", V::Number, {3}, {}, "m", "required",
-       "Position x y z inside the domain [0, grid.size] (not in the UPML)."},
+       "Position x y z inside the domain [0, grid.size] (not in the UPML).",
+       only("inside the domain [0, grid.size], outside the UPML, off PEC")},
       {"source.*.waveform", V::Word, {1}, {"gaussian", "gaussian_pulse", "ricker", "sine"}, "",
-       "gaussian_pulse", "Time function w(t), peak about 1 (see host/model/waveforms.hpp)."},
+       "gaussian_pulse", "Time function w(t), peak about 1 (see host/model/waveforms.hpp).", Range{}},
       {"source.*.frequency", V::Number, {1}, {}, "Hz", "required",
-       "Centre (gaussian_pulse, sine), peak (ricker) or e^-1 (gaussian) frequency (> 0)."},
+       "Centre (gaussian_pulse, sine), peak (ricker) or e^-1 (gaussian) frequency; at most the highest frequency the grid carries, asin(courant) / (pi dt).",
+       open_closed(0, 1e17, "<= asin(courant) / (pi dt)")},
       {"source.*.amplitude", V::Number, {1}, {}, "C*m or A/m^2", "1",
-       "Peak value: dipole moment in C*m, current density in A/m^2."},
+       "Peak value: dipole moment in C*m, current density in A/m^2. The field it adds in one step, |J| dt / eps0, must stay below 1e30 V/m x min(1, smallest cell / 1 m), so float fields keep 8 decades of head room.",
+       only("|J| dt / eps0 <= 1e30 V/m x min(1, smallest cell / 1 m)")},
       {"source.*.delay", V::Number, {1}, {}, "s", "per waveform (4 tau; ricker 1.5/f)",
-       "Time of the pulse peak (>= 0)."},
+       "Time of the pulse peak; at most 1e10 periods (1e10 / frequency): no run is longer than about 1.1e9 periods.",
+       at_least(0, "delay x frequency <= 1e10")},
       {"source.*.bandwidth", V::Number, {1}, {}, "Hz", "= frequency",
-       "gaussian_pulse only: width of the spectrum, tau = 2 / (pi bandwidth) (> 0)."},
+       "gaussian_pulse only: width of the spectrum, tau = 2 / (pi bandwidth); without a delay, the default delay 4 tau must be at most 1e10 periods.",
+       open_closed(0, 1e17, "8 / (pi bandwidth) x frequency <= 1e10 without a delay")},
       // [probe.<name>]: patent step 5 outputs.
       {"probe.*.position", V::Number, {3}, {}, "m", "required",
-       "Position x y z inside the domain [0, grid.size]."},
+       "Position x y z inside the domain [0, grid.size].",
+       kPosition},
       {"probe.*.fields", V::Word, {}, kComponents, "", "Ex Ey Ez Hx Hy Hz",
-       "Field components recorded, each at most once."},
+       "Field components recorded, each at most once.", Range{}},
       {"probe.*.steps", V::Integer, {2}, {}, "", "0 to the last step",
-       "First and last recorded step n1 n2, 0 <= n1 <= n2 <= time.steps."},
+       "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
+       closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
       // [snapshot]
       {"snapshot.steps", V::Integer, {}, {}, "", "none",
-       "Steps at which the whole 3D field is saved (each >= 0 and <= time.steps)."},
-      {"snapshot.fields", V::Word, {}, {"E", "H"}, "", "E H", "Fields saved in each snapshot."},
+       "Steps at which the whole 3D field is saved (each <= time.steps). When the command line shortens the run, later steps are dropped (a warning).",
+       kStep},
+      {"snapshot.fields", V::Word, {}, {"E", "H"}, "", "E H", "Fields saved in each snapshot.", Range{}},
       // [output]
-      {"output.dir", V::Text, {1}, {}, "", "out", "Directory for every output file."},
+      {"output.dir", V::Text, {1}, {}, "", "out", "Directory for every output file.", Range{}},
       {"output.energy", V::Word, {1}, {"true", "false"}, "", "false",
        "Write energy.csv: the electromagnetic energy the Yee scheme conserves, one row per step "
-       "(computed on the device; see docs/EQUATIONS.md)."},
+       "(computed on the device; see docs/EQUATIONS.md).", Range{}},
+      {"output.overwrite", V::Word, {1}, {"true", "false"}, "", "false",
+       "Replace output.dir even when it is a folder clfdtd did not write (its contents are "
+       "deleted). Never a file, the home folder, or a folder holding the model file or the "
+       "current folder.", Range{}},
       // [device]
       {"device.backend", V::Word, {1}, {"opencl", "reference", "cuda"}, "", "opencl",
-       "Compute engine; reference is the plain C++ engine. Alias: --backend=X."},
+       "Compute engine; reference is the plain C++ engine. Alias: --backend=X.", Range{}},
       {"device.select", V::Text, {1}, {}, "", "(best device)",
        "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
-       "Alias: --device=X."},
+       "Alias: --device=X.", Range{}},
       {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1",
-       "Work-group size x y z (> 0); z counts float4s for the tile and onepass variants, 1 for rows; "
+       "Work-group size x y z; z counts float4s for the tile and onepass variants, 1 for rows; "
        "for onepass x is the planes one group marches through and y, z >= 2. "
-       "Alias: --workgroup=X."},
+       "Alias: --workgroup=X.",
+       closed(1, 1024)},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
        "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
-       "set of fields, tile 2 4 16 when not. Alias: --variant=X."},
+       "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
   };
 }
 // clang-format on
@@ -201,6 +249,17 @@ const std::vector<std::string>& singleton_sections() {
   return s;
 }
 
+const std::vector<CommandLineAlias>& command_line_aliases() {
+  static const std::vector<CommandLineAlias> a{
+      {"device", "device.select", "the device: an index, gpu, cpu or part of its name"},
+      {"backend", "device.backend", "the engine: opencl, reference or cuda"},
+      {"variant", "device.variant", "the kernel form: auto, tile, plain, rows, fused or onepass"},
+      {"workgroup", "device.workgroup", "the work-group size x,y,z"},
+      {"quiet", "", "no progress line"},
+  };
+  return a;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table = make_table();
   return table;
@@ -220,6 +279,8 @@ const OptionSpec* find_option(const std::string& key) {
 }
 
 std::string closest_key(const std::string& key) {
+  // No key is this long: it is not a typo, and the distances would cost seconds on a huge one.
+  if (key.size() > 200) return "";
   auto parts = split_key(key);
   // A three-part key keeps its user name; otherwise suggest the pattern with <name>.
   std::string name = parts.size() == 3 ? parts[1] : "<name>";
@@ -251,7 +312,7 @@ std::string section_problem(const std::string& section) {
     std::string hint;  // a near miss of a section kind: [boundry] -> [boundary]
     for (const auto* list : {&singleton_sections(), &named_sections()})
       for (const auto& n : *list)
-        if (hint.empty() && edit_distance(kind, n) <= 2)
+        if (hint.empty() && kind.size() < 40 && edit_distance(kind, n) <= 2)
           hint = "; did you mean [" + n + (list == &named_sections() ? ".<name>" : "") + "]?";
     return "a known section: " + known.substr(0, known.size() - 2) + hint;
   }
@@ -335,13 +396,67 @@ std::string describe_value(const OptionSpec& spec) {
   return n + " " + noun + "s";
 }
 
+static std::string format_number(double v) {
+  char buf[40];
+  if (v == std::floor(v) && std::fabs(v) < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  // The shortest form that reads back as v, with a plain exponent: 1e9, 1e-12, 0.01.
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string out = buf;
+  auto e = out.find('e');
+  if (e != std::string::npos) {
+    std::string mant = out.substr(0, e), exp = out.substr(e + 1);
+    bool neg = exp[0] == '-';
+    exp = exp.substr(1);
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    out = mant + "e" + (neg ? "-" : "") + exp;
+  }
+  return out;
+}
+
+std::string describe_range(const Range& r) {
+  const bool lo = r.min > -kNoLimit, hi = r.max < kNoLimit;
+  if (lo && hi)
+    return std::string(r.min_open ? "(" : "[") + format_number(r.min) + ", " +
+           format_number(r.max) + (r.max_open ? ")" : "]");
+  if (lo) return std::string(r.min_open ? "> " : ">= ") + format_number(r.min);
+  if (hi) return std::string(r.max_open ? "< " : "<= ") + format_number(r.max);
+  return "";
+}
+
+std::string describe_value_in_range(const OptionSpec& spec) {
+  std::string value = describe_value(spec), range = describe_range(spec.range);
+  if (range.empty() || spec.type == ValueType::Word || spec.type == ValueType::Text) return value;
+  const bool single = spec.counts.size() == 1 && spec.counts[0] == 1;
+  const bool interval = range[0] == '[' || range[0] == '(';
+  return value + (single ? "" : ", each") + (interval ? " in " : " ") + range;
+}
+
 std::string help_text() {
   std::string out =
+      "Options (before or after the model file):\n"
+      "  --section.key=value  set or override any model key below, e.g. --grid.courant=0.5 or\n"
+      "                       --material.glass.eps_r=3 (also --section.key value)\n";
+  for (const auto& a : command_line_aliases()) {
+    std::string form = "--" + a.option + (a.key.empty() ? "" : "=X");
+    form.resize(std::max<std::size_t>(form.size() + 2, 21), ' ');
+    out += "  " + form + a.help + (a.key.empty() ? "" : " (" + a.key + ")") + "\n";
+  }
+  out += "  --help               this text\n"
+      "\n"
+      "time.steps and time.duration: give one. Both in the model file, or both on the command line,\n"
+      "is an error; one on the command line replaces the other from the file. A run the command\n"
+      "line shortens drops the file's later snapshot steps and cuts its probe windows (a warning\n"
+      "each).\n"
+      "\n"
       "Model keys. A model file holds [section] headers and 'key = value' lines ('#' starts a\n"
-      "comment); every value is SI (m, s, Hz, S/m) and numbers may be written like 3e9. Any key\n"
-      "can be set or overridden on the command line as --section.key=value, for example\n"
-      "--grid.courant=0.5 or --material.glass.eps_r=3. Short forms: --device=X, --backend=X,\n"
-      "--workgroup=X (device.select, .backend, .workgroup); --quiet hides the progress line.\n";
+      "comment); every value is SI (m, s, Hz, S/m) and numbers may be written like 3e9. Ranges are\n"
+      "inclusive at [ ] and exclusive at ( ).\n";
   std::string section;
   for (const auto& spec : option_table()) {
     std::string s = section_of(spec.key);
@@ -349,7 +464,8 @@ std::string help_text() {
       section = s;
       out += "\n" + header_of(s) + "\n";
     }
-    std::string value = describe_value(spec);
+    std::string value = describe_value_in_range(spec);
+    if (!spec.range.note.empty()) value += ", " + spec.range.note;
     if (!spec.unit.empty()) value += ", " + spec.unit;
     bool required = spec.default_text.rfind("required", 0) == 0;
     value += "; " + (required ? spec.default_text : "default: " + spec.default_text);
@@ -371,21 +487,32 @@ std::string keys_markdown() {
       "`[material.<name>]`,\n"
       "`[object.<name>]`, `[source.<name>]` and `[probe.<name>]` repeat with a name of your "
       "choice.\n"
-      "Any key can be set or overridden after the model path on the command line as\n"
+      "Any key can be set or overridden on the command line, before or after the model path, as\n"
       "`--section.key=value` (or `--section.key value`), e.g. `--material.glass.eps_r=3`;\n"
-      "`--device=X`, `--backend=X` and `--workgroup=X` are short for the `device.*` keys and\n"
-      "`--quiet` silences progress output.\n";
+      "`--device=X`, `--backend=X`, `--variant=X` and `--workgroup=X` are short for the\n"
+      "`device.*` keys and `--quiet` silences progress output.\n\n"
+      "`time.steps` and `time.duration`: give one. Both in the model file, or both on the command\n"
+      "line, is an error; one on the command line replaces the other from the file. When the\n"
+      "command line shortens the run, the file's snapshot steps past its end are dropped and its\n"
+      "probe windows cut there, with a warning each; a model file whose own length contradicts\n"
+      "them is an error.\n\n"
+      "Ranges are inclusive at `[ ]` and exclusive at `( )`; a limit that needs the grid (the time\n"
+      "step dt, the smallest cell) is checked once the grid is derived. Model files are read only\n"
+      "when they are plain files of at most 16 MiB; a UTF-8 byte order mark is skipped.\n";
   std::string section;
   for (const auto& spec : option_table()) {
     std::string s = section_of(spec.key);
     if (s != section) {
       section = s;
       out += "\n## `" + header_of(s) + "`\n\n";
-      out += "| Key | Value | Unit | Default | Meaning |\n";
-      out += "|---|---|---|---|---|\n";
+      out += "| Key | Value | Range | Unit | Default | Meaning |\n";
+      out += "|---|---|---|---|---|---|\n";
     }
     std::string name = spec.key.substr(spec.key.rfind('.') + 1);
-    out += "| `" + name + "` | " + md_escape(describe_value(spec)) + " | " + md_escape(spec.unit) +
+    std::string range = describe_range(spec.range);
+    if (!spec.range.note.empty()) range += (range.empty() ? "" : "; ") + spec.range.note;
+    out += "| `" + name + "` | " + md_escape(describe_value(spec)) + " | " + md_escape(range) +
+           " | " + md_escape(spec.unit) +
            " | " + md_escape(spec.default_text) + " | " + md_escape(spec.help) + " |\n";
   }
   return out;

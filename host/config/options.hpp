@@ -16,6 +16,19 @@ enum class ValueType {
   Text,     // free text (a name, a directory)
 };
 
+// The values a Number or Integer key accepts (each value, for a list): from min to max, each end
+// included unless open. The defaults (the whole real line) are for Word and Text keys. `note`
+// names a further limit that needs the derived grid or another key; it is checked in
+// SimulationModel::build() (host/model/input_limits.hpp) or by the loader's cross-key checks.
+struct Range {
+  double min = -1e308, max = 1e308;
+  bool min_open = false, max_open = false;
+  std::string note;
+  bool contains(double v) const {
+    return (min_open ? v > min : v >= min) && (max_open ? v < max : v <= max);
+  }
+};
+
 struct OptionSpec {
   std::string key;  // "grid.size", or "material.*.eps_r" for a named section
   ValueType type;
@@ -24,6 +37,7 @@ struct OptionSpec {
   std::string unit;                // SI unit, "" when dimensionless
   std::string default_text;        // "required", a value, or a description of the derived default
   std::string help;
+  Range range;                     // Number, Integer: the values accepted
 };
 
 // Sections whose name carries a user-chosen part: [material.<name>], [object.<name>], ...
@@ -60,6 +74,21 @@ std::string display_key(const OptionSpec& spec);
 
 // What a value of this key looks like: "3 numbers", "an integer", "one of upml, pec", ...
 std::string describe_value(const OptionSpec& spec);
+
+// The range as written in messages and help: "[0.01, 1]", "(0, 1e+09]", ">= 0", "" for none.
+std::string describe_range(const Range& range);
+
+// What a value must be, range included: "a number in [0.01, 1]", "3 numbers, each in (0, 1e+09]".
+std::string describe_value_in_range(const OptionSpec& spec);
+
+// Command-line short forms of `clfdtd run`: --device=X is --device.select=X, ... (every option
+// that is not --section.key; the help text and the parser both read this list).
+struct CommandLineAlias {
+  std::string option;  // "device"
+  std::string key;     // "device.select"; "" for a flag
+  std::string help;
+};
+const std::vector<CommandLineAlias>& command_line_aliases();
 
 // The table as plain text for `clfdtd run --help`.
 std::string help_text();

@@ -31,6 +31,9 @@ struct GridConfig {
 struct TimeConfig {
   std::optional<long> steps;                  // exactly one of steps / duration_s is set
   std::optional<double> duration_s;
+  // The run's length came from the command line: the model file's snapshot steps and probe
+  // windows past its end are dropped or cut with a warning (SimulationModel::build), not refused.
+  bool from_command_line = false;
 };
 
 enum class BoundaryType { Upml, Pec };
@@ -92,6 +95,7 @@ struct SnapshotConfig {
 struct OutputConfig {
   std::string dir = "out";
   bool energy = false;                        // write energy.csv (Yee-exact field energy per step)
+  bool overwrite = false;                     // replace a dir that is not an earlier clfdtd output
 };
 
 enum class BackendKind { OpenCl, Reference, Cuda };

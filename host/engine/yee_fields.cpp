@@ -8,6 +8,7 @@
 #include "backends/device_tables.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
+#include "model/host_memory.hpp"
 
 namespace clfdtd::engine {
 
@@ -65,8 +66,13 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
 
 YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v,
                      int batch_steps) {
-  check_device_memory(variant_device_bytes(m, v, batch_steps), yee_buffer_needs(m, v, batch_steps),
-                      dev.info(), dev.available_bytes());
+  const std::size_t device_bytes = variant_device_bytes(m, v, batch_steps);
+  check_device_memory(device_bytes, yee_buffer_needs(m, v, batch_steps), dev.info(),
+                      dev.available_bytes());
+  // The float copies uploaded from here, and on a CPU device (PoCL) every buffer, are host memory.
+  check_host_memory(gpu_engine_host_bytes(m, device_bytes, dev.info().type == "cpu"),
+                    std::string("the ") + (dev.info().api == device::Api::Cuda ? "CUDA" : "OpenCL") +
+                        " engine on " + dev.info().name);
   const std::size_t cells = m.layout.cells();
   auto upload = [&dev](const void* data, std::size_t bytes) {
     device::Buffer b = dev.alloc(bytes);

@@ -19,7 +19,8 @@ namespace clfdtd::engine {
 using FieldSet = std::array<device::Buffer, 6>;  // Ex Ey Ez Hx Hy Hz, padded float4 rows
 
 struct YeeFields {
-  // Throws OutOfMemoryError (model or one buffer too large for `dev`) before allocating.
+  // Throws OutOfMemoryError (model or one buffer too large for `dev`, or the host's memory too
+  // small for the upload copies) before allocating.
   YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v, int batch_steps);
 
   // Set 0 holds the state after an even number of steps; onepass writes into set 1 then (and

@@ -32,7 +32,9 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;
   } else if (cfg.time.duration_s) {
-    g.steps = static_cast<long>(std::ceil(*cfg.time.duration_s / g.dt));
+    // Counted in double: a long duration must not overflow the conversion to long.
+    const double n = std::ceil(*cfg.time.duration_s / g.dt);
+    g.steps = n <= static_cast<double>(kMaxRunSteps) ? static_cast<long>(n) : kMaxRunSteps + 1;
   }
   return g;
 }

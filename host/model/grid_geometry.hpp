@@ -10,6 +10,10 @@ constexpr double kMu0 = 1.25663706212e-6;           // vacuum permeability, H/m
 constexpr double kEps0 = 1.0 / (kMu0 * kC0 * kC0);  // vacuum permittivity, F/m
 constexpr double kEta0 = kMu0 * kC0;                // vacuum impedance, ohm
 
+// The most time steps a run takes: the kernels take the step index (and index the source table,
+// sources x steps entries) as 32-bit ints.
+constexpr long kMaxRunSteps = 2147483647;  // 2^31 - 1
+
 struct GridGeometry {
   std::array<int, 3> n{};        // cells along x, y, z (domain = n * d)
   std::array<double, 3> d{};     // cell size, m
@@ -20,7 +24,8 @@ struct GridGeometry {
 };
 
 // Derives cell size (explicit, or c / max_frequency / cells_per_wavelength), n = round(size / d),
-// dt = courant * Courant limit, and steps (given, or ceil(duration / dt)). Assumes a checked config.
+// dt = courant * Courant limit, and steps (given, or ceil(duration / dt); a count past kMaxRunSteps is
+// kept at kMaxRunSteps + 1 for build() to refuse). Assumes a checked config.
 GridGeometry derive_grid_geometry(const RunConfig& cfg);
 
 }  // namespace clfdtd

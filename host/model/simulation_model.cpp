@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "errors.hpp"
+#include "model/host_memory.hpp"
+#include "model/input_limits.hpp"
 #include "model/mesher.hpp"
 
 namespace clfdtd {
@@ -76,6 +78,33 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
   }
 }
 
+// Snapshot steps and probe windows past the run's last step. When the command line shortened the
+// run, the file's are dropped (snapshots) or cut (probe windows) with a warning each; when the
+// run's length is the file's own, the file contradicts itself and is refused (the loader refuses
+// it for time.steps already; for time.duration only the grid tells the step count).
+void check_steps_within_run(const RunConfig& cfg, SimulationModel& m) {
+  const long last = m.grid.steps;
+  const std::string past = " is past the run's last step " + std::to_string(last) +
+                           " (the command line shortened the run)";
+  const std::string within =
+      cfg.time.steps ? " within time.steps = " + std::to_string(last) + ", got "
+                     : " within the run's " + std::to_string(last) + " steps (time.duration / dt), got ";
+  for (long s : cfg.snapshot.steps) {
+    if (s <= last) continue;
+    if (!cfg.time.from_command_line) fail(cfg, "snapshot.steps", "steps" + within + std::to_string(s));
+    m.warnings.push_back("snapshot step " + std::to_string(s) + past + ": not taken");
+  }
+  for (const auto& p : cfg.probes) {
+    if (!p.steps || (*p.steps)[1] <= last) continue;
+    const long n1 = (*p.steps)[0];
+    const std::string window = std::to_string(n1) + ".." + std::to_string((*p.steps)[1]);
+    if (!cfg.time.from_command_line) fail(cfg, "probe." + p.name + ".steps", "a window" + within + window);
+    m.warnings.push_back("probe '" + p.name + "' window " + window + past +
+                         (n1 > last ? ": it records nothing"
+                                    : ": cut to " + std::to_string(n1) + ".." + std::to_string(last)));
+  }
+}
+
 }  // namespace
 
 SimulationModel SimulationModel::build(const RunConfig& cfg) {
@@ -83,11 +112,23 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   m.grid = derive_grid_geometry(cfg);
   check_grid(cfg, m.grid);
   check_layers(cfg, m.grid);
+  check_step_count(cfg, m.grid);
+  check_upml_conductivity(cfg, m.grid);
+  check_source_frequencies(cfg, m.grid);
+  check_source_delays(cfg);
   m.layout = FieldLayout(m.grid.n[0], m.grid.n[1], m.grid.n[2]);
 
   try {
     m.materials = MaterialTable(cfg.materials);
-    m.magnetic = m.materials.any_magnetic();
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
+  m.magnetic = m.materials.any_magnetic();
+  // Before the first big table: a model too large for the host is refused with the numbers
+  // instead of ending under the kernel's OOM killer.
+  check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic),
+                    "the model (material ids, source tables, snapshot buffers)");
+  try {
     MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout, m.magnetic);
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
     m.cell_ids = std::move(meshed.cell_centre);
@@ -97,10 +138,11 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
 
   m.upml = build_upml_profile(cfg.boundary, m.grid);
   m.sources = build_sources(cfg.sources, m.grid);
+  check_source_amplitudes(cfg, m.grid, m.sources);
   check_sources(cfg, m);
+  check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
 
-  // Snapshots outside the run (e.g. after a shorter --steps override) are simply not taken.
   for (long s : cfg.snapshot.steps) {
     if (s >= 0 && s <= m.grid.steps) m.snapshot_steps.push_back(s);
   }
@@ -111,6 +153,26 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   m.snapshot_h = cfg.snapshot.h;
   m.energy = cfg.output.energy;
   return m;
+}
+
+std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic) {
+  const FieldLayout layout(g.n[0], g.n[1], g.n[2]);
+  const std::size_t cells = layout.cells();
+  std::size_t bytes = (magnetic ? 6 : 3) * cells + static_cast<std::size_t>(g.cells());  // ids
+  bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) * sizeof(double);
+  const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
+                                     [&](long s) { return s >= 0 && s <= g.steps; });
+  // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
+  // magnitudes and one cell-centred component at a time: 15 floats per cell in all.
+  if (snapshots) bytes += 15 * sizeof(float) * cells;
+  return bytes;
+}
+
+std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_bytes,
+                                  bool device_memory_is_host) {
+  std::size_t bytes = 0;
+  for (const auto& s : m.sources) bytes += s.j.size() * sizeof(float);
+  return bytes + (device_memory_is_host ? device_bytes : 0);
 }
 
 std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) const {

@@ -31,6 +31,9 @@ struct SimulationModel {
   std::vector<long> snapshot_steps;    // sorted, unique, within 0..steps
   bool snapshot_e = true, snapshot_h = true;
   bool energy = false;                 // energy.csv: the backend keeps a copy of H (3 fields)
+  // One line each for the user (stderr, "warning: ..."): what build() dropped or cut because the
+  // command line shortened the run.
+  std::vector<std::string> warnings;
 
   static SimulationModel build(const RunConfig& cfg);
 
@@ -42,6 +45,18 @@ struct SimulationModel {
   // fields, a second set of 6 (Backend::one_pass() says whether the chosen variant is onepass).
   std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;
 };
+
+// Host bytes of the model's big tables, known before they exist (build() checks them against the
+// host's available memory first): material ids (3 arrays, 6 with a magnetic material, and the
+// cell-centre ids of model.vti), the source tables (a double per step and source) and, with
+// snapshots, the read-back fields and the .vti writer's copies.
+std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic);
+
+// Host bytes a GPU engine adds while it sets up: the float copy of the source tables it uploads
+// and, when the device's memory is the host's (a CPU OpenCL device such as PoCL), every device
+// buffer. The engine checks them with check_host_memory() before allocating.
+std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_bytes,
+                                  bool device_memory_is_host);
 
 // Work-groups of the device energy reduction at most; each writes 3 partial sums per sample.
 inline constexpr int kEnergyMaxGroups = 256;

@@ -1,6 +1,8 @@
 // Patent step 1-1-4: point sources as current-density tables J[s] at (s + 1/2) dt.
 #include "model/sources.hpp"
 
+#include <cmath>
+
 #include "model/field_layout.hpp"
 #include "model/waveforms.hpp"
 
@@ -18,12 +20,15 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
     m.j.resize(g.steps > 0 ? static_cast<std::size_t>(g.steps) : 0);
     for (std::size_t k = 0; k < m.j.size(); ++k) {
       const double t = static_cast<double>(k) * g.dt;
-      if (s.kind == SourceKind::Dipole) {
-        // Exact difference of p over the step: the charge deposited sums to p(t_end) / dV.
-        m.j[k] = s.amplitude * (waveform_value(s, t + g.dt) - waveform_value(s, t)) / (g.dt * dv);
-      } else {
-        m.j[k] = s.amplitude * waveform_value(s, t + 0.5 * g.dt);
-      }
+      // Per unit amplitude first, so the peak is known even where amplitude * it overflows.
+      const double unit =
+          s.kind == SourceKind::Dipole
+              // Exact difference of p over the step: the charge deposited sums to p(t_end) / dV.
+              ? (waveform_value(s, t + g.dt) - waveform_value(s, t)) / (g.dt * dv)
+              : waveform_value(s, t + 0.5 * g.dt);
+      m.j[k] = s.amplitude * unit;
+      // Written so that a NaN sticks: the amplitude check then refuses the source.
+      if (!(std::fabs(unit) <= m.peak_j_per_amplitude)) m.peak_j_per_amplitude = std::fabs(unit);
     }
     out.push_back(std::move(m));
   }

@@ -18,6 +18,7 @@ struct SourceModel {
   Component component = Component::Ez;
   std::array<int, 3> cell{};   // (i, j, k) of the driven sample
   std::vector<double> j;       // J at (s + 1/2) dt for s = 0 .. steps-1, A/m^2
+  double peak_j_per_amplitude = 0;  // max |J| / |amplitude| over the table (A/m^2 per unit)
 };
 
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);

@@ -1,88 +1,353 @@
-// OutputDir: see output_dir.hpp. Renames within one parent folder stay on one file system, so each
-// rename is atomic; the only window where final_path() is missing is between the two renames.
+// OutputDir: see output_dir.hpp. Every folder involved is a sibling of "<dir>" in one parent, so
+// each rename stays on one file system and is atomic. The lock serialises runs on one "<dir>";
+// it is a file beside the folder (not inside it) because the folder itself is swapped.
 #include "output/output_dir.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <stdexcept>
 #include <system_error>
+
+#include "errors.hpp"
+#include "output/output_marker.hpp"
 
 namespace fs = std::filesystem;
 
 namespace clfdtd {
 namespace {
 
-[[noreturn]] void fail(const std::string& what, const fs::path& p, const std::error_code& ec) {
-  throw std::runtime_error("output directory: cannot " + what + " '" + p.string() + "': " + ec.message());
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+[[noreturn]] void fail(const std::string& action, const fs::path& p, const std::error_code& ec) {
+  throw OutputError(action, p.string(), ec.message());
 }
 
-// "out/" and "out" must name the same folder, or the sibling would land inside it.
+// "out/" and "out" must name the same folder, or the siblings would land inside it.
 fs::path normalised(const std::string& dir) {
-  if (dir.empty()) throw std::runtime_error("output directory: empty path");
+  if (dir.empty()) throw OutputRefusedError("output.dir is empty: give the name of a folder");
   fs::path p = fs::path(dir).lexically_normal();
   if (!p.has_filename()) p = p.parent_path();
-  if (p.empty() || p == "." || p == ".." || p.filename() == "..")
-    throw std::runtime_error("output directory: '" + dir + "' does not name a folder that can be replaced");
+  if (p.empty() || p == "." || p == ".." || p.filename() == ".." || p == p.root_path())
+    throw OutputRefusedError("output.dir '" + dir +
+                             "' names the current folder, a folder above it or the root, which "
+                             "clfdtd never replaces: choose a folder of its own, e.g. 'out'");
   return p;
 }
 
-// Whether something (folder, file, link) exists at p; "not found" is not an error here.
-bool present(const fs::path& p) {
+// The type of what is at p (not following a link); "not found" is not an error here.
+fs::file_type type_at(const fs::path& p) {
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(p, ec);
-  if (st.type() == fs::file_type::not_found) return false;
+  if (st.type() == fs::file_type::not_found) return st.type();
   if (ec) fail("inspect", p, ec);
+  return st.type();
+}
+
+bool present(const fs::path& p) { return type_at(p) != fs::file_type::not_found; }
+
+// Whether `outer` is `inner` or one of its parents (both absolute, without links or dots).
+bool contains(const fs::path& outer, const fs::path& inner) {
+  auto o = outer.begin(), i = inner.begin();
+  for (; o != outer.end(); ++o, ++i) {
+    if (o->empty()) continue;  // a trailing separator
+    if (i == inner.end() || *o != *i) return false;
+  }
   return true;
 }
 
-std::string sibling(const fs::path& p, const char* tag) {
-  return p.string() + tag + std::to_string(static_cast<long>(::getpid()));
+fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::path() : r;
 }
+
+// The folders clfdtd never replaces, even with output.overwrite: losing them loses more than any
+// run can give back. Returns what the folder is, or "" when it is none of them.
+std::string protected_role(const fs::path& dir, const OutputPolicy& policy) {
+  const fs::path d = resolved(dir);
+  if (d.empty()) return "";
+  if (d == d.root_path()) return "the root folder";
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (!ec && contains(d, resolved(cwd))) return "the current folder or a folder holding it";
+  if (const char* home = std::getenv("HOME"); home && *home && contains(d, resolved(home)))
+    return "the home folder or a folder holding it";
+  if (!policy.model_file.empty() && contains(d, resolved(policy.model_file)))
+    return "a folder holding the model file '" + policy.model_file + "'";
+  return "";
+}
+
+bool empty_folder(const fs::path& p) {
+  std::error_code ec;
+  const bool empty = fs::is_empty(p, ec);
+  if (ec) fail("read", p, ec);
+  return empty;
+}
+
+// rename(2) that fails with EEXIST instead of replacing what is at `to`, where the file system
+// supports it (else plain rename; callers hold the lock, so nothing else creates `to` meanwhile).
+int rename_noreplace(const std::string& from, const std::string& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
+  return ::rename(from.c_str(), to.c_str());
+}
+
+// Swaps two existing paths atomically. Returns false with errno EINVAL/ENOSYS/EOPNOTSUPP where the
+// file system (or kernel) cannot; other errors are real.
+bool swap_paths(const std::string& a, const std::string& b) {
+  return ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0;
+}
+
+bool exchange_unsupported(int err) { return err == EINVAL || err == ENOSYS || err == EOPNOTSUPP; }
+
+std::string pid_text() { return std::to_string(static_cast<long>(::getpid())); }
+
+// "<base><tag><digits>": the pid, or -1 for any other name.
+long pid_suffix(const std::string& name, const std::string& prefix) {
+  if (name.size() <= prefix.size() || name.size() > prefix.size() + 9) return -1;
+  if (name.compare(0, prefix.size(), prefix) != 0) return -1;
+  long pid = 0;
+  for (std::size_t i = prefix.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    pid = pid * 10 + (name[i] - '0');
+  }
+  return pid;
+}
+
+bool process_gone(long pid) {
+  if (pid == static_cast<long>(::getpid())) return true;  // an earlier process of our own pid
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+std::string read_small(int fd) {
+  char buf[64];
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+constexpr const char* kLockTag = "clfdtd ";  // a lock file holds "clfdtd <pid>\n"
 
 }  // namespace
 
-OutputDir::OutputDir(const std::string& final_dir) {
+void check_output_path(const std::string& final_dir, const OutputPolicy& policy) {
   const fs::path p = normalised(final_dir);
-  final_ = p.string();
-  tmp_ = sibling(p, ".tmp-");
-  std::error_code ec;
-  if (present(tmp_)) {  // a leftover of an earlier process with the same pid
-    fs::remove_all(tmp_, ec);
-    if (ec) fail("remove stale", tmp_, ec);
-  }
-  fs::create_directories(tmp_, ec);
-  if (ec) fail("create", tmp_, ec);
+  const fs::file_type type = type_at(p);
+  if (type == fs::file_type::not_found) return;
+  if (type == fs::file_type::symlink)
+    throw OutputRefusedError("output.dir " + quoted(p) +
+                             " is a symbolic link, which clfdtd never replaces: give the folder "
+                             "it points to, or another output.dir");
+  if (type != fs::file_type::directory)
+    throw OutputRefusedError("output.dir " + quoted(p) +
+                             (type == fs::file_type::regular ? " is a file" : " is not a folder") +
+                             "; clfdtd never replaces a file: choose another output.dir");
+  if (const std::string role = protected_role(p, policy); !role.empty())
+    throw OutputRefusedError("output.dir " + quoted(p) + " is " + role +
+                             ", which clfdtd never replaces: choose a folder of its own");
+  if (policy.overwrite || empty_folder(p) || is_clfdtd_output(p)) return;
+  throw OutputRefusedError("output.dir " + quoted(p) +
+                           " is a folder that clfdtd did not write (it has no clfdtd run.json), "
+                           "so it is not replaced: choose another output.dir, or set "
+                           "output.overwrite = true to delete what it holds");
 }
 
-std::string OutputDir::file(const std::string& name) const { return (fs::path(tmp_) / name).string(); }
+OutputDir::OutputDir(const std::string& final_dir, const OutputPolicy& policy) : policy_(policy) {
+  check_output_path(final_dir, policy);
+  const fs::path p = normalised(final_dir);
+  final_ = p.string();
+  tmp_ = final_ + ".tmp-" + pid_text();
+  std::error_code ec;
+  if (p.has_parent_path()) {
+    fs::create_directories(p.parent_path(), ec);
+    if (ec) fail("create", p.parent_path(), ec);
+  }
+  lock();
+  try {
+    check_output_path(final_, policy);  // again, now that no other run can change it
+    clean_stale();
+    if (!fs::create_directory(tmp_, ec)) {
+      if (ec) fail("create", tmp_, ec);
+      throw OutputError("create", tmp_, "something that is not clfdtd's is already there");
+    }
+  } catch (...) {
+    ::unlink(lock_path_.c_str());
+    ::close(lock_fd_);
+    throw;
+  }
+  current_ = tmp_;
+}
+
+OutputDir::~OutputDir() {
+  if (lock_fd_ < 0) return;
+  ::unlink(lock_path_.c_str());  // before close: whoever opened it meanwhile sees it gone, retries
+  ::close(lock_fd_);
+}
+
+void OutputDir::lock() {
+  lock_path_ = final_ + ".lock";
+  while (true) {
+    const int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) throw OutputError::from_errno("create the lock file", lock_path_, errno);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      const std::string holder = read_small(fd);
+      ::close(fd);
+      if (err != EWOULDBLOCK) throw OutputError::from_errno("lock", lock_path_, err);
+      std::string who = "another clfdtd run";
+      if (holder.rfind(kLockTag, 0) == 0) {
+        const std::string pid = holder.substr(std::strlen(kLockTag));
+        who += " (process " + pid.substr(0, pid.find('\n')) + ")";
+      }
+      throw OutputRefusedError(who + " is writing to output.dir '" + final_ + "' (it holds '" +
+                               lock_path_ + "'): wait for it to end, or choose another output.dir");
+    }
+    struct stat held {}, named {};
+    if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+      const std::string content = read_small(fd);
+      if (!content.empty() && content.rfind(kLockTag, 0) != 0) {
+        ::close(fd);
+        throw OutputRefusedError("'" + lock_path_ +
+                                 "' exists and is not a clfdtd lock file (clfdtd locks its "
+                                 "output.dir with that name): move it, or choose another output.dir");
+      }
+      const std::string mine = kLockTag + pid_text() + "\n";
+      if (::ftruncate(fd, 0) != 0 ||
+          ::pwrite(fd, mine.data(), mine.size(), 0) != static_cast<ssize_t>(mine.size())) {
+        const int err = errno;
+        ::unlink(lock_path_.c_str());
+        ::close(fd);
+        throw OutputError::from_errno("write", lock_path_, err);
+      }
+      lock_fd_ = fd;
+      return;
+    }
+    ::close(fd);  // its last holder removed it between our open and flock: lock the new one
+  }
+}
+
+// Under the lock: what runs of this folder left when they were killed (SIGKILL, power loss).
+void OutputDir::clean_stale() {
+  const fs::path fin(final_);
+  const fs::path parent = fin.has_parent_path() ? fin.parent_path() : fs::path(".");
+  const std::string base = fin.filename().string();
+  struct Leftover {
+    fs::path path;
+    long pid;
+    bool old;  // "<dir>.old-<pid>": a previous output moved aside by a commit without exchange
+  };
+  std::vector<Leftover> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    for (const char* tag : {".tmp-", ".old-"}) {
+      const long pid = pid_suffix(name, base + tag);
+      if (pid > 0 && process_gone(pid)) found.push_back({it->path(), pid, tag[1] == 'o'});
+    }
+  }
+  if (ec) fail("read", parent, ec);
+  for (const Leftover& l : found) {
+    const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
+    if (!is_clfdtd_output(l.path) && !holds_only_clfdtd_files(l.path)) {
+      notes_.push_back("left " + quoted(l.path) + " alone: its " + gone +
+                       ", but it holds files clfdtd does not write");
+      continue;
+    }
+    if (l.old && !present(fin)) {
+      if (::rename(l.path.c_str(), final_.c_str()) == 0) {
+        notes_.push_back("restored the previous output " + quoted(fin) + " from " + quoted(l.path) +
+                         " (the run replacing it was stopped; " + gone + ")");
+        continue;
+      }
+      notes_.push_back("could not restore the previous output from " + quoted(l.path) + ": " +
+                       std::strerror(errno));
+      continue;
+    }
+    fs::remove_all(l.path, ec);
+    if (ec)
+      notes_.push_back("could not remove " + quoted(l.path) + " (" + gone + "): " + ec.message());
+    else
+      notes_.push_back("removed " + quoted(l.path) + ", left by a run that was stopped (" + gone + ")");
+  }
+}
+
+std::string OutputDir::file(const std::string& name) const {
+  return (fs::path(current_) / name).string();
+}
 
 void OutputDir::commit() {
   if (committed_) return;
-  std::error_code ec;
-  const fs::path fin(final_), tmp(tmp_);
-  const fs::path old = sibling(fin, ".old-");
-  const bool had_old = present(fin);
-  if (had_old) {
-    if (present(old)) {
-      fs::remove_all(old, ec);
-      if (ec) fail("remove stale", old, ec);
-    }
-    fs::rename(fin, old, ec);
-    if (ec) fail("move aside existing", fin, ec);
+  check_output_path(final_, policy_);
+  if (!present(final_)) {
+    if (rename_noreplace(tmp_, final_) != 0)
+      throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, errno);
+    committed_ = true;
+    current_ = final_;
+    return;
   }
-  fs::rename(tmp, fin, ec);
-  if (ec) {
-    std::error_code ignored;
-    if (had_old) fs::rename(old, fin, ignored);  // put the previous outputs back
-    fail("rename '" + tmp.string() + "' to", fin, ec);
+  std::string previous;  // where the previous output is once the new one is in place
+  if (swap_paths(tmp_, final_)) {
+    previous = tmp_;
+  } else {
+    if (!exchange_unsupported(errno))
+      throw OutputError::from_errno("exchange '" + tmp_ + "' with", final_, errno);
+    previous = final_ + ".old-" + pid_text();
+    if (::rename(final_.c_str(), previous.c_str()) != 0)
+      throw OutputError::from_errno("move aside", final_, errno);
+    if (::rename(tmp_.c_str(), final_.c_str()) != 0) {
+      const int err = errno;
+      if (::rename(previous.c_str(), final_.c_str()) != 0)
+        throw OutputError("rename '" + tmp_ + "' to", final_,
+                          std::string(std::strerror(err)) + "; the previous output is in '" +
+                              previous + "'");
+      throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, err);
+    }
   }
   committed_ = true;
-  tmp_ = final_;
-  if (had_old) {
-    fs::remove_all(old, ec);
-    if (ec) fail("remove previous outputs", old, ec);
+  current_ = final_;
+  std::error_code ec;
+  fs::remove_all(previous, ec);
+  if (ec)
+    notes_.push_back("could not remove the previous output, now in '" + previous +
+                     "': " + ec.message() + "; remove it by hand");
+}
+
+std::string OutputDir::keep_partial() {
+  if (committed_) return current_;
+  std::string partial = final_ + ".partial";
+  if (!present(partial)) {
+    if (rename_noreplace(tmp_, partial) != 0)
+      throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
+  } else if (is_clfdtd_output(partial)) {
+    if (swap_paths(tmp_, partial)) {
+      std::error_code ec;
+      fs::remove_all(tmp_, ec);  // now the older partial output
+      if (ec) notes_.push_back("could not remove an older partial output in '" + tmp_ + "': " +
+                               ec.message());
+    } else {
+      if (!exchange_unsupported(errno))
+        throw OutputError::from_errno("exchange '" + tmp_ + "' with", partial, errno);
+      std::error_code ec;
+      fs::remove_all(partial, ec);
+      if (ec) fail("remove the older partial output", partial, ec);
+      if (::rename(tmp_.c_str(), partial.c_str()) != 0)
+        throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
+    }
+  } else {
+    partial += "-" + pid_text();  // "<dir>.partial" is someone else's: leave it
+    if (rename_noreplace(tmp_, partial) != 0)
+      throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
   }
+  current_ = partial;
+  return partial;
 }
 
 }  // namespace clfdtd

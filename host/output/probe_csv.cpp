@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "errors.hpp"
+
 namespace clfdtd {
 
 std::string probe_column_name(const ProbeSet& probes, std::size_t sample) {
@@ -28,12 +30,12 @@ ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, 
                                   " of " + std::to_string(probes_.size()));
   file_ = std::fopen(path.c_str(), "w");
   if (!file_)
-    throw std::runtime_error("probe CSV: cannot create '" + path + "': " + std::strerror(errno));
+    throw OutputError::from_errno("create", path, errno);
   std::string header = "step,time_s";
   for (std::size_t i = 0; i < samples_.size(); ++i) header += "," + probe_column_name(probes, i);
   header += "\n";
   if (std::fputs(header.c_str(), file_) < 0 || std::fflush(file_) != 0)
-    throw std::runtime_error("probe CSV: cannot write '" + path + "': " + std::strerror(errno));
+    throw OutputError::from_errno("write", path, errno);
 }
 
 ProbeCsvWriter::~ProbeCsvWriter() {
@@ -59,7 +61,7 @@ void ProbeCsvWriter::write_rows(long first_step, int count, const std::vector<do
     ok = ok && std::fputc('\n', file_) != EOF;
   }
   if (!ok || std::fflush(file_) != 0)
-    throw std::runtime_error("probe CSV: cannot write '" + path_ + "': " + std::strerror(errno));
+    throw OutputError::from_errno("write", path_, errno);
 }
 
 }  // namespace clfdtd

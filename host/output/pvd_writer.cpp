@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
+#include <sstream>
 #include <system_error>
+
+#include "errors.hpp"
+#include "output/text_file.hpp"
 
 namespace clfdtd {
 namespace {
@@ -43,8 +45,7 @@ void PvdWriter::add(double time_s, const std::string& relative_file) {
 void PvdWriter::rewrite() const {
   const std::string tmp = path_ + ".part";
   {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error("PVD: cannot create '" + tmp + "'");
+    std::ostringstream out;
     out << "<?xml version=\"1.0\"?>\n"
         << "<!-- clfdtd field snapshots; timestep in seconds (E time; H is dt/2 earlier) -->\n"
         << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
@@ -56,12 +57,11 @@ void PvdWriter::rewrite() const {
           << xml_attribute(e.second) << "\"/>\n";
     }
     out << "  </Collection>\n</VTKFile>\n";
-    out.flush();
-    if (!out) throw std::runtime_error("PVD: cannot write '" + tmp + "'");
+    write_text_file(tmp, out.str());
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path_, ec);  // atomic replace: readers never see a partial file
-  if (ec) throw std::runtime_error("PVD: cannot rename '" + tmp + "' to '" + path_ + "': " + ec.message());
+  if (ec) throw OutputError("rename '" + tmp + "' to", path_, ec.message());
 }
 
 }  // namespace clfdtd

@@ -2,10 +2,10 @@
 // for a machine-read file; non-finite numbers come out as null.
 #include "output/run_report.hpp"
 
-#include <fstream>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+
+#include "output/output_marker.hpp"
+#include "output/text_file.hpp"
 
 namespace clfdtd {
 
@@ -33,7 +33,10 @@ void write_run_json(const std::string& path, const RunReport& r) {
     probes.push_back({{"name", p.name}, {"field", p.field},
                       {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}}});
   const json j = {
+      {"program", kProgramName},
+      {"version", CLFDTD_VERSION},
       {"status", r.status},
+      {"reason", r.reason},
       {"backend", r.backend},
       {"device", r.device},
       {"kernel_variant", r.kernel_variant},
@@ -49,11 +52,8 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"device_bytes", r.device_bytes},
       {"probes", probes},
   };
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("run report: cannot create '" + path + "'");
-  out << j.dump(2) << "\n";
-  out.flush();
-  if (!out) throw std::runtime_error("run report: cannot write '" + path + "'");
+  // Probe names come from the model file and may hold any bytes: replace what is not UTF-8.
+  write_text_file(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace clfdtd

@@ -1,6 +1,7 @@
 // run.json: what ran, where, how far and how fast. All values SI; the unit is part of each key
-// name (cell_size_m, dt_s, loop_time_s, position_m, device_bytes). Written once at the end of a
-// run, also when it stopped early (status says why).
+// name (cell_size_m, dt_s, loop_time_s, position_m, device_bytes). Written when the run's folder
+// is created (status "running": the file is also the marker by which clfdtd recognises its own
+// outputs, see output_marker.hpp) and again when the run ends, also when it stopped early.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -18,7 +19,8 @@ struct ProbeReport {
 };
 
 struct RunReport {
-  std::string status = "completed";  // "completed" | "non-finite at step N" | "failed: <message>"
+  std::string status = "completed";  // "running" | "completed" | "non-finite" | "interrupted" | "failed"
+  std::string reason;                // why it stopped early, one line ("" when completed)
   std::string backend;               // "opencl", "reference", "cuda"
   std::string device;                // Backend::device_description()
   std::string kernel_variant;        // Backend::kernel_variant()
@@ -41,7 +43,8 @@ double mcells_per_second(const std::array<int, 3>& n, long steps_done, double lo
 // the caller adds backend, device, timing and status.
 RunReport report_from_model(const SimulationModel& m);
 
-// Writes the report as pretty-printed JSON. Throws std::runtime_error on a write error.
+// Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version. Throws
+// OutputError on a write error.
 void write_run_json(const std::string& path, const RunReport& r);
 
 }  // namespace clfdtd

@@ -2,13 +2,18 @@
 // data is x fastest (i + nx*(j + ny*k)), so every array is transposed on the way out.
 #include "output/vti_writer.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
+
+#include "errors.hpp"
 
 #ifdef CLFDTD_HAVE_VTK
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
+#include <vtkErrorCode.h>
 #include <vtkFieldData.h>
 #include <vtkFloatArray.h>
 #include <vtkImageData.h>
@@ -127,12 +132,23 @@ void add_field_string(vtkFieldData* fd, const char* name, const std::string& val
   fd->AddArray(a);
 }
 
+// VTK's error codes below FirstVTKErrorCode are errno values (a failed open); above it, its own.
+std::string vtk_error_reason(unsigned long code) {
+  if (code > 0 && code < vtkErrorCode::FirstVTKErrorCode) return std::strerror(static_cast<int>(code));
+  switch (code) {
+    case vtkErrorCode::OutOfDiskSpaceError: return std::strerror(ENOSPC);
+    case vtkErrorCode::CannotOpenFileError: return "the file cannot be opened";
+    default: return "VTK error code " + std::to_string(code);
+  }
+}
+
 void write_image(const std::string& path, vtkImageData* img) {
-  // Checked here because VTK's own report of a missing folder is a long pipeline dump on stderr.
+  // VTK prints each failure as a multi-line pipeline dump on stderr; the error code below says all
+  // a user needs, in one line.
+  vtkObject::GlobalWarningDisplayOff();
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw std::runtime_error(".vti: cannot write '" + path + "': folder '" + parent.string() +
-                             "' does not exist");
+    throw OutputError("write", path, "folder '" + parent.string() + "' does not exist");
   auto w = vtkSmartPointer<vtkXMLImageDataWriter>::New();
   w->SetFileName(path.c_str());
   w->SetInputData(img);
@@ -140,9 +156,14 @@ void write_image(const std::string& path, vtkImageData* img) {
   w->EncodeAppendedDataOff();
   w->SetCompressorTypeToNone();
   w->SetHeaderTypeToUInt64();  // arrays over 4 GiB stay valid
-  if (w->Write() != 1 || w->GetErrorCode() != 0)
-    throw std::runtime_error(".vti: cannot write '" + path + "' (VTK error code " +
-                             std::to_string(w->GetErrorCode()) + ")");
+  errno = 0;
+  if (w->Write() != 1 || w->GetErrorCode() != 0) {
+    const unsigned long code = w->GetErrorCode();
+    // A failed write sets only OutOfDiskSpaceError; errno still tells which (EFBIG, EIO, ...).
+    if (code == vtkErrorCode::OutOfDiskSpaceError && errno != 0 && errno != ENOSPC)
+      throw OutputError::from_errno("write", path, errno);
+    throw OutputError("write", path, vtk_error_reason(code));
+  }
 }
 
 // Cell arrays "<name>" (3 components, cell-centred) and "<name>_magnitude" from f[c0..c0+2].

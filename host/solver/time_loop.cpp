@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace clfdtd {
 namespace {
@@ -15,7 +16,8 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Collects probe samples into the backend's device batch and hands full batches to the sink.
+// Collects probe samples into the backend's device batch and hands full batches to the sink,
+// noting the first step at which a sample is NaN or infinite.
 class ProbeBatcher {
 public:
   ProbeBatcher(const ProbeSet& probes, Backend& backend, LoopSink& sink)
@@ -31,10 +33,28 @@ public:
     if (slots_ == 0) return;
     backend_.read_probe_batch(slots_, values_);
     sink_.probe_rows(first_step_, slots_, values_);
+    if (first_nonfinite_step_ < 0) find_nonfinite();
     slots_ = 0;
   }
+  long first_nonfinite_step() const { return first_nonfinite_step_; }
+  const std::string& nonfinite_sample() const { return nonfinite_sample_; }
 
 private:
+  void find_nonfinite() {
+    const std::size_t n = probes_.samples.size();
+    for (int slot = 0; slot < slots_; ++slot)
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t at = static_cast<std::size_t>(slot) * n + k;
+        if (at < values_.size() && !std::isfinite(values_[at])) {
+          const ProbeSample& sample = probes_.samples[k];
+          first_nonfinite_step_ = first_step_ + slot;
+          nonfinite_sample_ = probes_.probes.at(static_cast<std::size_t>(sample.probe)).name +
+                              "." + component_name(sample.component);
+          return;
+        }
+      }
+  }
+
   const ProbeSet& probes_;
   Backend& backend_;
   LoopSink& sink_;
@@ -42,6 +62,8 @@ private:
   int slots_ = 0;
   long first_step_ = 0;
   std::vector<double> values_;
+  long first_nonfinite_step_ = -1;
+  std::string nonfinite_sample_;
 };
 
 // Samples the energy terms after every step into the backend's device batch and turns them into
@@ -134,39 +156,57 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
     if (on_progress) on_progress(p);
   };
 
+  // Ends the loop early at `done`: what was sampled is written, the result says why.
+  auto stop_at = [&](long done) -> LoopResult {
+    probes.flush();
+    energy.flush();
+    backend.finish();
+    result.steps_done = done;
+    result.first_nonfinite_probe_step = probes.first_nonfinite_step();
+    result.nonfinite_probe = probes.nonfinite_sample();
+    result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
+    return result;
+  };
+
+  const long check_every = std::max(1L, options.finite_check_interval_steps);
+  const long sync_every = std::max(1L, options.sync_interval_steps);
   outputs_at(0);
   for (long s = 0; s < total; ++s) {
     backend.step(s);
     const long done = s + 1;
     outputs_at(done);
+    if (probes.first_nonfinite_step() >= 0) {  // a batch just read back holds NaN or inf
+      result.finite = false;
+      return stop_at(done);
+    }
     const bool last = done == total;
-    if (last || done % options.sync_interval_steps == 0) {
-      backend.finish();
-      if (last || seconds_since(last_report) >= options.progress_interval_s) {
-        const auto t0 = Clock::now();
-        const bool finite = backend.fields_finite();
-        result.output_seconds += seconds_since(t0);
-        if (!finite) {
-          probes.flush();
-          energy.flush();
-          result.steps_done = done;
-          result.finite = false;
-          result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
-          return result;
-        }
-        result.last_finite_step = done;
-        last_report = Clock::now();
-        report(done);
+    const bool check = done <= options.finite_check_first_steps ||
+                       done % check_every == 0 || last;
+    const bool sync = check || done % sync_every == 0;
+    if (sync) backend.finish();
+    if (check) {
+      const auto t0 = Clock::now();
+      const bool finite = backend.fields_finite();
+      result.output_seconds += seconds_since(t0);
+      if (!finite) {
+        result.finite = false;
+        return stop_at(done);
       }
+      result.last_finite_step = done;
+    }
+    if (sync && (last || seconds_since(last_report) >= options.progress_interval_s)) {
+      last_report = Clock::now();
+      report(done);
+    }
+    if (!last && options.stop_requested && options.stop_requested()) {
+      result.stopped = true;
+      return stop_at(done);
     }
   }
-  probes.flush();
-  energy.flush();
-  backend.finish();
-  result.steps_done = total;
-  result.loop_seconds = seconds_since(loop_start) - result.output_seconds;
   if (total == 0) report(0);
-  return result;
+  LoopResult r = stop_at(total);
+  if (r.first_nonfinite_probe_step >= 0) r.finite = false;  // seen in the last batch
+  return r;
 }
 
 }  // namespace clfdtd

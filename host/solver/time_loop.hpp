@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
@@ -45,11 +46,26 @@ struct LoopResult {
   double output_seconds = 0;    // wall time spent reading back and writing outputs
   bool finite = true;           // false: stopped at steps_done on non-finite field values
   long last_finite_step = 0;    // the last step at which all fields were checked finite
+  // The first step at which a probe sample read back was NaN or infinite (exact, since every
+  // sample is read back), -1 if none was; and which one ("<probe>.<field>").
+  long first_nonfinite_probe_step = -1;
+  std::string nonfinite_probe;
+  bool stopped = false;         // true: stopped at steps_done because stop_requested() said so
 };
 
 struct LoopOptions {
-  double progress_interval_s = 1.0;  // how often on_progress is called (and fields are checked)
+  double progress_interval_s = 1.0;  // how often on_progress is called
   long sync_interval_steps = 32;     // wait for the device this often so timing and progress are true
+  // Fields are checked for NaN/inf after each of the first steps (where a model that cannot work
+  // shows it), then every finite_check_interval_steps. A check reads the six fields once (24
+  // bytes per cell); the leanest step (onepass, 56.4 bytes per cell at 512^3 on the H200, see
+  // docs/BENCHMARKS.md) moves more than twice that, so a check costs under half a step: every
+  // 128 steps under 0.35% of the loop (every 64 would be ~0.7%). Probe samples are scanned for
+  // every step as they are read back, so a probe gives the exact first non-finite step.
+  long finite_check_first_steps = 8;
+  long finite_check_interval_steps = 128;
+  // Asked after every step; true stops the loop there (outputs flushed), e.g. on SIGINT.
+  std::function<bool()> stop_requested;
 };
 
 LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSink& sink,

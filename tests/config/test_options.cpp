@@ -115,6 +115,35 @@ TEST_CASE("help_text lists every key with its unit and default") {
     CHECK(help.find(std::string("\n") + header + "\n") != std::string::npos);
 }
 
+TEST_CASE("every numeric key has a range, shown in the help and the docs") {
+  const std::string help = help_text(), md = keys_markdown();
+  for (const auto& spec : option_table()) {
+    if (spec.type != ValueType::Number && spec.type != ValueType::Integer) continue;
+    INFO(spec.key);
+    const std::string range = describe_range(spec.range);
+    CHECK((!range.empty() || !spec.range.note.empty()));
+    const auto at = help.find("  " + display_key(spec) + "  (");
+    REQUIRE(at != std::string::npos);
+    const std::string line = help.substr(at, help.find('\n', at) - at);
+    CHECK(line.find(range + (spec.range.note.empty() ? "" : ", " + spec.range.note)) !=
+          std::string::npos);
+    CHECK(md.find(range) != std::string::npos);
+  }
+  // The forms a range takes.
+  CHECK(describe_range(Range{0.01, 1, false, false, ""}) == "[0.01, 1]");
+  CHECK(describe_range(Range{0, 1e9, true, false, ""}) == "(0, 1e9]");
+  CHECK(describe_range(Range{1e-12, 2147483647, false, false, ""}) == "[1e-12, 2147483647]");
+  CHECK(describe_range(Range{0, 1e308, false, false, ""}) == ">= 0");
+  CHECK(describe_range(Range{}) == "");
+  CHECK(Range{0, 1, true, false, ""}.contains(1));
+  CHECK_FALSE(Range{0, 1, true, false, ""}.contains(0));
+  const OptionSpec* courant = find_option("grid.courant");
+  REQUIRE(courant);
+  CHECK(describe_value_in_range(*courant) == "a number in [0.01, 1]");
+  CHECK(describe_value_in_range(*find_option("grid.size")) == "3 numbers, each in (0, 1e9]");
+  CHECK(describe_value_in_range(*find_option("material.glass.sigma")) == "a number in [0, 1e9]");
+}
+
 // docs/MODEL_KEYS.md is generated from the table; this keeps the two equal. After changing the
 // table, regenerate with: CLFDTD_WRITE_DOCS=1 build/tests/test_config
 TEST_CASE("docs/MODEL_KEYS.md equals keys_markdown()") {

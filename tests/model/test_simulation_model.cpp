@@ -56,6 +56,7 @@ TEST_CASE("build assembles grid, ids, UPML, sources, probes and snapshots") {
   cfg.probes.push_back(p);
   cfg.snapshot.steps = {40, 10, 999, 10, 0, -3, 50};
   cfg.snapshot.h = false;
+  cfg.time.from_command_line = true;  // a shortened run: step 999 is dropped with a warning
 
   const SimulationModel m = SimulationModel::build(cfg);
   CHECK(m.grid.n == std::array<int, 3>{20, 20, 20});
@@ -72,8 +73,33 @@ TEST_CASE("build assembles grid, ids, UPML, sources, probes and snapshots") {
   CHECK(m.sources[0].j.size() == 50);
   CHECK(m.probes.samples.size() == 2);
   CHECK(m.snapshot_steps == std::vector<long>{0, 10, 40, 50});
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(m.warnings[0].find("snapshot step 999 is past the run's last step 50") != std::string::npos);
   CHECK(m.snapshot_e);
   CHECK_FALSE(m.snapshot_h);
+}
+
+TEST_CASE("steps past the run: cut with a warning when the command line shortened it, else refused") {
+  RunConfig cfg = base_config();
+  ProbeConfig p;
+  p.name = "p";
+  p.position = Vec3{0.12, 0.1, 0.1};
+  p.fields = {Component::Ez};
+  p.steps = std::array<long, 2>{10, 80};
+  cfg.probes.push_back(p);
+  cfg.time.from_command_line = true;
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(m.warnings[0] == "probe 'p' window 10..80 is past the run's last step 50 (the command line "
+                         "shortened the run): cut to 10..50");
+  CHECK(m.probes.last_step == 50);
+  // The file's own length: the file contradicts itself.
+  cfg.time.from_command_line = false;
+  cfg.lines["probe.p.steps"] = 21;
+  const ConfigError e = build_error(cfg);
+  CHECK(e.key() == "probe.p.steps");
+  CHECK(e.line() == 21);
+  CHECK(e.expected() == "a window within time.steps = 50, got 10..80");
 }
 
 TEST_CASE("a magnetic material (even unused) gives H ids") {

@@ -1,4 +1,4 @@
-// Output directory swap, probes.csv, fields.pvd and run.json (everything but the .vti files).
+// probes.csv, fields.pvd and run.json (the .vti files: test_vti.cpp; the folder: test_output_dir.cpp).
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "output/output_dir.hpp"
+#include "errors.hpp"
 #include "output/probe_csv.hpp"
 #include "output/pvd_writer.hpp"
 #include "output/run_report.hpp"
@@ -36,8 +36,6 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-void touch(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
-
 // Two probes: "a" records Ez and Hx for steps 0..10, "b" records Ex for steps 2..3.
 ProbeSet two_probes() {
   ProbeSet ps;
@@ -55,68 +53,6 @@ ProbeSet two_probes() {
 }
 
 }  // namespace
-
-TEST_CASE("OutputDir: commit replaces an existing directory as a whole") {
-  const fs::path root = scratch("commit");
-  const fs::path fin = root / "nested" / "out";
-  fs::create_directories(fin);
-  touch(fin / "stale.txt", "old run");
-  {
-    OutputDir dir((fin.string() + "/"));  // a trailing slash names the same folder
-    CHECK(dir.final_path() == fin.string());
-    CHECK(dir.path() != dir.final_path());
-    CHECK(fs::is_directory(dir.path()));
-    CHECK(fs::path(dir.path()).parent_path() == fin.parent_path());  // a sibling: same file system
-    touch(dir.file("new.txt"), "new run");
-    CHECK(fs::exists(fin / "stale.txt"));  // nothing touched before commit
-    CHECK_FALSE(dir.committed());
-    dir.commit();
-    CHECK(dir.committed());
-    CHECK(dir.path() == dir.final_path());
-    dir.commit();  // second call is harmless
-  }
-  CHECK(slurp(fin / "new.txt") == "new run");
-  CHECK_FALSE(fs::exists(fin / "stale.txt"));
-  int entries = 0;  // no .tmp-/.old- leftovers beside it
-  for (const auto& e : fs::directory_iterator(fin.parent_path())) (void)e, ++entries;
-  CHECK(entries == 1);
-  fs::remove_all(root);
-}
-
-TEST_CASE("OutputDir: commit creates a missing directory; uncommitted output stays in tmp") {
-  const fs::path root = scratch("uncommitted");
-  const fs::path fin = root / "a" / "b" / "out";
-  std::string tmp;
-  {
-    OutputDir dir(fin.string());
-    tmp = dir.path();
-    CHECK(tmp == fin.string() + ".tmp-" + std::to_string(::getpid()));
-    touch(dir.file("partial.csv"), "step,time_s\n");
-  }  // destroyed without commit: a crash or early stop
-  CHECK_FALSE(fs::exists(fin));
-  CHECK(fs::exists(fs::path(tmp) / "partial.csv"));
-  {
-    OutputDir again(fin.string());  // a stale tmp of the same name is replaced by a fresh one
-    CHECK(fs::is_empty(again.path()));
-    touch(again.file("x"), "1");
-    again.commit();
-  }
-  CHECK(fs::exists(fin / "x"));
-  CHECK_THROWS_AS(OutputDir(""), std::runtime_error);
-  fs::remove_all(root);
-}
-
-TEST_CASE("OutputDir: an unusable location is a clear runtime_error") {
-  const fs::path root = scratch("blocked");
-  touch(root / "file", "not a folder");
-  try {
-    OutputDir dir((root / "file" / "out").string());
-    FAIL("expected an exception");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()).find("cannot create") != std::string::npos);
-  }
-  fs::remove_all(root);
-}
 
 TEST_CASE("ProbeCsvWriter: header, rows and empty cells outside a probe's window") {
   const fs::path root = scratch("csv");
@@ -202,6 +138,8 @@ TEST_CASE("run.json: written with units in key names and parses back") {
   write_run_json(path, r);
 
   const auto j = nlohmann::json::parse(slurp(path));
+  CHECK(j.at("program") == "clfdtd");  // the marker by which clfdtd recognises its outputs
+  CHECK(j.at("version") == CLFDTD_VERSION);
   CHECK(j.at("status") == "non-finite at step 17");
   CHECK(j.at("backend") == "reference");
   CHECK(j.at("device") == "host CPU");
@@ -222,6 +160,6 @@ TEST_CASE("run.json: written with units in key names and parses back") {
   CHECK(j["probes"][1]["position_m"][1].get<double>() == 0.25);
   CHECK(j["probes"][2]["field"] == "Ex");
   CHECK(slurp(path).find("\n  \"") != std::string::npos);  // pretty printed
-  CHECK_THROWS_AS(write_run_json((root / "missing" / "run.json").string(), r), std::runtime_error);
+  CHECK_THROWS_AS(write_run_json((root / "missing" / "run.json").string(), r), OutputError);
   fs::remove_all(root);
 }

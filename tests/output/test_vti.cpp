@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "errors.hpp"
+#include "file_size_limit.hpp"
 #include "output/vti_writer.hpp"
 
 #ifdef CLFDTD_HAVE_VTK
@@ -273,6 +275,25 @@ TEST_CASE("fields .vti with E only, and rejected partial or wrong-sized input") 
   auto short_h = known_fields();
   short_h[4].pop_back();
   CHECK_THROWS_AS(write_fields_vti(path, m, short_h, 0, 1e-12), std::invalid_argument);
+  fs::remove_all(root);
+}
+
+// A full disk used to come out as "VTK error code 28" after a multi-line pipeline dump on stderr.
+TEST_CASE("a .vti that cannot be written is one line with the path and the system's reason") {
+  const fs::path root = scratch("vti_limit");
+  const SimulationModel m = small_model();
+  const std::string path = (root / "model.vti").string();
+  const auto r = clfdtd_test::write_with_file_size_limit(300, [&] { write_model_vti(path, m); });
+  CHECK(r.code == 5);
+  CHECK(r.message == "cannot write '" + path + "': File too large");
+  CHECK_MESSAGE(r.stderr_text.empty(), r.stderr_text);  // VTK's own report stays silent
+  const std::string nowhere = (root / "missing" / "model.vti").string();
+  try {
+    write_model_vti(nowhere, m);
+    FAIL("expected an OutputError");
+  } catch (const OutputError& e) {
+    CHECK(std::string(e.what()).find("cannot write '" + nowhere + "'") == 0);
+  }
   fs::remove_all(root);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "model/grid_geometry.hpp"
+#include "model/host_memory.hpp"
 
 namespace clfdtd {
 
@@ -24,6 +25,8 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
       inv_dy_(1.0 / m.grid.d[1]),
       inv_dz_(1.0 / m.grid.d[2]),
       n_(m.grid.n) {
+  check_host_memory(6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
+                    "the reference engine's double fields");
   for (auto& f : f_) f.assign(m.layout.cells(), 0.0);
   for (auto& d : aux_d_) d.assign(m.upml.cells, 0.0);
   for (auto& b : aux_b_) b.assign(m.upml.cells, 0.0);

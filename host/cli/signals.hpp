@@ -1,0 +1,22 @@
+// SIGINT, SIGTERM and SIGHUP ask a run to stop: the handler only records the signal (all it may
+// safely do); the time loop asks stop_signal() after every step and ends there, so the outputs
+// are flushed and kept. A second signal ends the process at once (exit 6): what it leaves beside
+// the output folder is removed by the next run on that folder (output_dir.hpp).
+#pragma once
+
+namespace clfdtd::cli {
+
+// Installs the handlers for its lifetime and puts the previous ones back after. A signal that was
+// ignored when the program started (nohup ignores SIGHUP) stays ignored.
+class StopSignals {
+public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+};
+
+int stop_signal();                 // 0, or the first signal received while StopSignals was alive
+const char* signal_name(int sig);  // "SIGINT", "SIGTERM", "SIGHUP", else "signal"
+
+}  // namespace clfdtd::cli

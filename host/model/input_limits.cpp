@@ -1,0 +1,114 @@
+#include "model/input_limits.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "errors.hpp"
+#include "model/upml_profile.hpp"
+#include "model/waveforms.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string num(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+
+[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
+  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+}
+
+double smallest_cell(const GridGeometry& g) { return std::min({g.d[0], g.d[1], g.d[2]}); }
+
+}  // namespace
+
+void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
+  const long sources = std::max<long>(1, static_cast<long>(cfg.sources.size()));
+  const long max_steps = kMaxRunSteps / sources;
+  if (g.steps <= max_steps) return;
+  const std::string why =
+      sources > 1 ? " (steps x " + std::to_string(sources) +
+                        " sources <= 2147483647: the kernels index the source table with 32-bit "
+                        "integers)"
+                  : " (the kernels count steps with 32-bit integers)";
+  if (cfg.time.steps) {
+    fail(cfg, "time.steps", "an integer in [1, " + std::to_string(max_steps) + "]" + why +
+                                ", got " + std::to_string(*cfg.time.steps));
+  }
+  const double wanted = *cfg.time.duration_s / g.dt;
+  fail(cfg, "time.duration",
+       "a duration in (0, " + num(static_cast<double>(max_steps) * g.dt) + "] s, at most " +
+           std::to_string(max_steps) + " steps of dt = " + num(g.dt) + " s" + why + ", got " +
+           num(*cfg.time.duration_s) + " s = " + num(std::ceil(wanted)) + " steps");
+}
+
+void check_upml_conductivity(const RunConfig& cfg, const GridGeometry& g) {
+  if (cfg.boundary.type != BoundaryType::Upml || !cfg.boundary.sigma_max) return;
+  const double max = kSigmaMaxFactor * optimal_sigma_max(cfg.boundary.grading, smallest_cell(g));
+  if (*cfg.boundary.sigma_max <= max) return;
+  fail(cfg, "boundary.sigma_max",
+       "a conductivity in [0, " + num(max) + "] S/m on this grid (" + std::to_string(static_cast<int>(kSigmaMaxFactor)) +
+           " x the default 0.8 (m+1) / (eta0 d) = " + num(max / kSigmaMaxFactor) + " S/m), got " +
+           num(*cfg.boundary.sigma_max));
+}
+
+double grid_cutoff_frequency_hz(const RunConfig& cfg, const GridGeometry& g) {
+  return std::asin(std::min(1.0, cfg.grid.courant)) / (kPi * g.dt);
+}
+
+void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
+  const double cutoff = grid_cutoff_frequency_hz(cfg, g);
+  for (const auto& s : cfg.sources) {
+    if (s.frequency_hz <= cutoff) continue;
+    fail(cfg, "source." + s.name + ".frequency",
+         "a frequency in (0, " + num(cutoff) +
+             "] Hz, the highest a wave on this grid can have (asin(courant) / (pi dt)); refine the "
+             "grid (grid.max_frequency, grid.cell_size) for higher ones, got " +
+             num(s.frequency_hz));
+  }
+}
+
+void check_source_delays(const RunConfig& cfg) {
+  for (const auto& s : cfg.sources) {
+    const double delay = s.delay_s ? *s.delay_s : default_delay_s(s);
+    if (delay * s.frequency_hz <= kMaxDelayPeriods) continue;
+    if (s.delay_s) {
+      fail(cfg, "source." + s.name + ".delay",
+           "a delay in [0, " + num(kMaxDelayPeriods / s.frequency_hz) +
+               "] s, 1e10 periods of the source frequency, got " + num(*s.delay_s));
+    }
+    fail(cfg, "source." + s.name + ".bandwidth",
+         "a bandwidth of at least " + num(8 / (kPi * kMaxDelayPeriods) * s.frequency_hz) +
+             " Hz: the default delay 8 / (pi bandwidth) must stay within 1e10 periods of the "
+             "source frequency, got " + num(s.bandwidth_hz.value_or(s.frequency_hz)));
+  }
+}
+
+void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
+                             const std::vector<SourceModel>& sources) {
+  const double limit = kMaxStepField * std::min(1.0, smallest_cell(g));  // V/m per step
+  const double field_per_j = g.dt / kEps0;  // V/m added by 1 A/m^2 in one step (vacuum)
+  for (std::size_t i = 0; i < sources.size() && i < cfg.sources.size(); ++i) {
+    const double amplitude = std::fabs(cfg.sources[i].amplitude);
+    const double unit = sources[i].peak_j_per_amplitude * field_per_j;
+    if (amplitude * unit <= limit) continue;
+    const std::string key = "source." + cfg.sources[i].name + ".amplitude";
+    const std::string unit_name =
+        cfg.sources[i].kind == SourceKind::Dipole ? " C*m" : " A/m^2";
+    if (!std::isfinite(unit)) fail(cfg, key, "a source whose current table is finite");
+    fail(cfg, key,
+         "an amplitude in [-" + num(limit / unit) + ", " + num(limit / unit) + "]" + unit_name +
+             " on this grid: the field it adds in one step, |J| dt / eps0, must stay <= " +
+             num(limit) + " V/m (float fields), got " + num(cfg.sources[i].amplitude));
+  }
+}
+
+}  // namespace clfdtd

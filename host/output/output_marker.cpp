@@ -1,0 +1,80 @@
+// Output markers: see output_marker.hpp. Nothing here throws: a folder that cannot be read is
+// simply not recognised as ours.
+#include "output/output_marker.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace clfdtd {
+namespace {
+
+bool real_folder(const fs::path& p) {
+  std::error_code ec;
+  return fs::symlink_status(p, ec).type() == fs::file_type::directory;
+}
+
+bool regular_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::symlink_status(p, ec).type() == fs::file_type::regular;
+}
+
+// run.json parsed, or a discarded value when it is missing, unreadable, huge or not JSON.
+nlohmann::json read_report(const fs::path& file) {
+  constexpr std::uintmax_t kMaxBytes = 64u << 20;  // a report lists probes; far below this
+  std::error_code ec;
+  if (!regular_file(file) || fs::file_size(file, ec) > kMaxBytes || ec)
+    return nlohmann::json::value_t::discarded;
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+bool is_snapshot_name(const std::string& name) {
+  const std::string head = "fields_", tail = ".vti";
+  if (name.size() <= head.size() + tail.size()) return false;
+  if (name.compare(0, head.size(), head) != 0) return false;
+  if (name.compare(name.size() - tail.size(), tail.size(), tail) != 0) return false;
+  for (std::size_t i = head.size(); i < name.size() - tail.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return false;
+  return true;
+}
+
+}  // namespace
+
+bool is_clfdtd_output(const fs::path& dir) {
+  if (!real_folder(dir)) return false;
+  const nlohmann::json j = read_report(dir / "run.json");
+  if (!j.is_object()) return false;
+  const auto program = j.find("program");
+  if (program != j.end()) return program->is_string() && *program == kProgramName;
+  return j.contains("cells") && j.contains("steps_planned") && regular_file(dir / "model.vti");
+}
+
+bool holds_only_clfdtd_files(const fs::path& dir) {
+  static const std::set<std::string> kFiles{"model.vti", "run.json", "probes.csv",
+                                            "energy.csv", "fields.pvd", "fields.pvd.part"};
+  if (!real_folder(dir)) return false;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name == "snapshots" && real_folder(it->path())) {
+      std::error_code ec2;
+      for (fs::directory_iterator s(it->path(), ec2), send; !ec2 && s != send; s.increment(ec2))
+        if (!is_snapshot_name(s->path().filename().string()) || !regular_file(s->path()))
+          return false;
+      if (ec2) return false;
+    } else if (!kFiles.count(name) || !regular_file(it->path())) {
+      return false;
+    }
+  }
+  return !ec;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,12 @@
+// Whole-file text writes that report the system's reason (no space left, permission denied, ...)
+// as an OutputError naming the path; iostreams lose errno, so this goes through stdio.
+#pragma once
+#include <string>
+
+namespace clfdtd {
+
+// Creates or truncates `path` and writes `text`; a failure to create, write or close throws
+// OutputError.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace clfdtd

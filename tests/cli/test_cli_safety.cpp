@@ -1,0 +1,365 @@
+// End-to-end: what `clfdtd run` does to the files around it when something goes wrong: the exit
+// code, one message naming the path, and no loss of anybody's data. The program is started with
+// fork/exec so that a test can limit it (file size) or signal it while it runs.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+using namespace clfdtd_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A `clfdtd` process started in the background, its stdout and stderr going to one log file.
+struct Child {
+  pid_t pid = -1;
+  std::string log;
+
+  // Waits for the process to end (at most `limit`; then it is killed) and returns its exit code,
+  // -1 if a signal ended it.
+  int wait(std::chrono::seconds limit = std::chrono::seconds(120)) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > until) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        return -2;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::string output() const { return read_text(log); }
+};
+
+struct SpawnOptions {
+  rlim_t max_file_bytes = RLIM_INFINITY;  // RLIMIT_FSIZE: writes beyond fail with EFBIG
+  std::vector<std::string> env;           // "NAME=value" added to the environment
+};
+
+Child spawn_clfdtd(const std::vector<std::string>& args, const SpawnOptions& opt = {}) {
+  static int counter = 0;
+  Child c;
+  c.log = "/tmp/clfdtd_safety_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".log";
+  std::vector<std::string> argv_s{CLFDTD_BIN};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  c.pid = ::fork();
+  if (c.pid == 0) {
+    const int fd = ::open(c.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    if (opt.max_file_bytes != RLIM_INFINITY) {
+      ::signal(SIGXFSZ, SIG_IGN);  // an ignored signal stays ignored across exec
+      const rlimit lim{opt.max_file_bytes, opt.max_file_bytes};
+      ::setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    for (const std::string& e : opt.env) ::putenv(const_cast<char*>(e.c_str()));
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return c;
+}
+
+// Lines of the program's output that start with "clfdtd: " (its messages, not the summary).
+std::vector<std::string> messages(const std::string& out) {
+  std::vector<std::string> lines;
+  std::string::size_type start = 0;
+  while (start < out.size()) {
+    auto end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(start, end - start);
+    if (line.rfind("clfdtd: ", 0) == 0) lines.push_back(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+nlohmann::json report_of(const std::string& dir) { return nlohmann::json::parse(read_text(dir + "/run.json")); }
+
+// A good earlier output at `dir`: a short completed run.
+void make_previous_output(const std::string& dir) {
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  REQUIRE(report_of(dir)["status"] == "completed");
+}
+
+}  // namespace
+
+// Item 5/12: a full disk (here: a file-size limit, the same errno path without root) used to be
+// "VTK error code 28" after a multi-line dump, with exit 1.
+TEST_CASE("a write the file system refuses: exit 5, one line with the path and the reason") {
+  const std::string dir = scratch_dir("fsize");
+  SpawnOptions opt;
+  opt.max_file_bytes = 4096;  // run.json fits, model.vti (24000 cells) does not
+  // The reference engine: PoCL's kernel cache would meet the limit first.
+  Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=5", "--backend=reference",
+                          "--output.dir=" + dir, "--quiet"}, opt);
+  const int code = c.wait();
+  const std::string out = c.output();
+  CHECK_MESSAGE(code == 5, out);
+  CHECK_MESSAGE(out.find("File too large") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("model.vti") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("VTK") == std::string::npos, out);  // no pipeline dump
+  CHECK_FALSE(fs::exists(dir));  // the previous (here: no) output is not replaced
+  fs::remove(c.log);
+}
+
+TEST_CASE("a name too long for the file system: exit 5 naming the path") {
+  const std::string dir = "/tmp/" + std::string(300, 'n');
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 5, r.out);
+  const auto lines = messages(r.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("File name too long") != std::string::npos);
+  CHECK(lines[0].find(dir) != std::string::npos);
+}
+
+// A real full disk, where the test may mount a small tmpfs (root, outside most containers' limits).
+TEST_CASE("a full file system: exit 5, 'No space left on device' and the path, previous output kept") {
+  if (::geteuid() != 0) {
+    MESSAGE("skipped: mounting a small tmpfs needs root");
+    return;
+  }
+  const std::string mnt = scratch_dir("tmpfs");
+  fs::create_directories(mnt);
+  if (std::system(("mount -t tmpfs -o size=1m clfdtd_test " + mnt + " 2>/dev/null").c_str()) != 0) {
+    MESSAGE("skipped: cannot mount a tmpfs here");
+    fs::remove_all(mnt);
+    return;
+  }
+  const std::string dir = mnt + "/out";
+  const auto first = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(first.code == 0, first.out);
+  // Fill what is left, so the next run's first large file does not fit.
+  std::system(("dd if=/dev/zero of=" + mnt + "/filler bs=4k 2>/dev/null").c_str());
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 5, r.out);
+  CHECK_MESSAGE(r.out.find("No space left on device") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.out.find("VTK") == std::string::npos, r.out);
+  CHECK(report_of(dir)["status"] == "completed");  // the previous output is whole
+  CHECK(std::system(("umount " + mnt).c_str()) == 0);
+  fs::remove_all(mnt);
+}
+
+// Item 1: `--output.dir=victim` deleted a folder holding thesis.tex, exit 0.
+TEST_CASE("a folder clfdtd did not write is refused with exit 2 and left as it was") {
+  const std::string dir = scratch_dir("victim");
+  fs::create_directories(dir);
+  { std::ofstream(dir + "/thesis.tex") << "years of work"; }
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 2, r.out);
+  const auto lines = messages(r.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("'" + dir + "'") != std::string::npos);
+  CHECK(lines[0].find("output.overwrite = true") != std::string::npos);
+  CHECK(r.out.find("device ") == std::string::npos);  // refused before the device was set up
+  CHECK(read_text(dir + "/thesis.tex") == "years of work");
+  int beside = 0;  // no temporary folder, lock or partial output next to it
+  for (const auto& e : fs::directory_iterator(fs::path(dir).parent_path()))
+    beside += e.path().filename().string().rfind("victim", 0) == 0;
+  CHECK(beside == 1);
+
+  // output.overwrite = true is the explicit way to replace it.
+  const auto forced = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.overwrite=true "
+                                 "--output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(forced.code == 0, forced.out);
+  CHECK_FALSE(fs::exists(dir + "/thesis.tex"));
+  CHECK(report_of(dir)["status"] == "completed");
+}
+
+TEST_CASE("a file at output.dir is never replaced, even with output.overwrite") {
+  const std::string dir = scratch_dir("model_as_output");
+  fs::create_directories(dir);
+  const std::string model = dir + "/model.ini";
+  fs::copy_file("models/pec_cavity.ini", model);
+  const std::string before = read_text(model);
+  for (const char* force : {"false", "true"}) {
+    CAPTURE(force);
+    const auto r = run_clfdtd("run " + model + " --time.steps=5 --output.overwrite=" + force +
+                              " --output.dir=" + model + " --quiet");
+    CHECK_MESSAGE(r.code == 2, r.out);
+    CHECK(r.out.find("is a file") != std::string::npos);
+    CHECK(read_text(model) == before);
+  }
+  const auto dev = run_clfdtd("run " + model + " --time.steps=5 --output.overwrite=true "
+                              "--output.dir=/dev/null --quiet");
+  CHECK_MESSAGE(dev.code == 2, dev.out);
+  CHECK(dev.out.find("is not a folder") != std::string::npos);
+  CHECK(fs::is_character_file("/dev/null"));
+}
+
+TEST_CASE("a model file's output.dir of '..' or of its own folder is refused, even when forced") {
+  const std::string dir = scratch_dir("hostile_model");
+  fs::create_directories(dir + "/inner");
+  { std::ofstream(dir + "/inner/keep.txt") << "keep"; }
+  std::string text = read_text("models/pec_cavity.ini");
+  const std::string key = "dir = out/pec_cavity";
+  REQUIRE(text.find(key) != std::string::npos);
+  for (const std::string& target : {std::string(".."), dir + "/inner", dir}) {
+    CAPTURE(target);
+    std::string hostile = text;
+    hostile.replace(hostile.find(key), key.size(), "dir = " + target + "\noverwrite = true");
+    { std::ofstream(dir + "/inner/m.ini") << hostile; }
+    const auto r = run_clfdtd("run " + dir + "/inner/m.ini --time.steps=5 --quiet");
+    CHECK_MESSAGE(r.code == 2, r.out);
+    CHECK(read_text(dir + "/inner/keep.txt") == "keep");
+  }
+}
+
+// Item 2: exit 3 replaced the previous good output with the broken one.
+TEST_CASE("non-finite fields: exit 3 at the exact step, previous output kept, partial beside it") {
+  const std::string dir = scratch_dir("nonfinite");
+  make_previous_output(dir);
+  const std::string previous = read_text(dir + "/run.json");
+  // CLFDTD_TEST_NAN_AT_STEP=3: J of step 3 -> 4 is NaN, so E at the source is NaN from step 4.
+  // The probe sits on the source's Ez sample.
+  SpawnOptions opt;
+  opt.env = {"CLFDTD_TEST_NAN_AT_STEP=3"};
+  Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=50",
+                          "--probe.p.position=0.043 0.031 0.052", "--probe.p.fields=Ez",
+                          "--output.dir=" + dir, "--quiet"}, opt);
+  const int code = c.wait();
+  const std::string out = c.output();
+  if (out.find("No OpenCL") != std::string::npos) return;
+  CHECK_MESSAGE(code == 3, out);
+  CHECK_MESSAGE(out.find("probe p.Ez first non-finite at step 4; fields non-finite at step 4") !=
+                    std::string::npos, out);
+  CHECK(out.find("'" + dir + ".partial'") != std::string::npos);
+  CHECK(out.find("the previous output in '" + dir + "' was kept") != std::string::npos);
+  CHECK(read_text(dir + "/run.json") == previous);
+  const auto partial = report_of(dir + ".partial");
+  CHECK(partial["status"] == "non-finite");
+  CHECK(partial["steps_done"] == 4);
+  CHECK(partial["program"] == "clfdtd");
+  const std::string csv = read_text(dir + ".partial/probes.csv");
+  CHECK(csv.find("\n3,") != std::string::npos);
+  CHECK(csv.find("\n4,") != std::string::npos);  // the first non-finite row is written too
+  fs::remove(c.log);
+}
+
+TEST_CASE("non-finite fields between field checks: the probe's step is exact, the fields' bounded") {
+  const std::string dir = scratch_dir("nonfinite_late");
+  SpawnOptions opt;
+  opt.env = {"CLFDTD_TEST_NAN_AT_STEP=300"};
+  Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=2000", "--backend=reference",
+                          "--probe.p.position=0.043 0.031 0.052", "--probe.p.fields=Ez",
+                          "--output.dir=" + dir, "--quiet"}, opt);
+  const int code = c.wait();
+  const std::string out = c.output();
+  CHECK_MESSAGE(code == 3, out);
+  CHECK_MESSAGE(out.find("probe p.Ez first non-finite at step 301; fields non-finite after step ") !=
+                    std::string::npos, out);
+  CHECK(out.find("(last finite check), detected at step ") != std::string::npos);
+  CHECK(out.find("'" + dir + "' was not created") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir));
+  CHECK(report_of(dir + ".partial")["status"] == "non-finite");
+  fs::remove(c.log);
+}
+
+namespace {
+
+// Starts a run long enough to be stopped and waits until its output folder is being written.
+Child start_long_run(const std::string& dir) {
+  Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=2000000",
+                          "--backend=reference", "--output.dir=" + dir, "--quiet"});
+  const std::string tmp = dir + ".tmp-" + std::to_string(c.pid);
+  for (int i = 0; i < 3000 && !fs::exists(tmp + "/probes.csv"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE_MESSAGE(fs::exists(tmp + "/probes.csv"), c.output());
+  return c;
+}
+
+}  // namespace
+
+// Item 3: a stop signal left "<dir>.tmp-<pid>" and no word about it.
+TEST_CASE("SIGINT, SIGTERM, SIGHUP: exit 6, previous output kept, partial output beside it") {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    CAPTURE(sig);
+    const std::string dir = scratch_dir("signal_" + std::to_string(sig));
+    make_previous_output(dir);
+    const std::string previous = read_text(dir + "/run.json");
+    Child c = start_long_run(dir);
+    ::kill(c.pid, sig);
+    const int code = c.wait();
+    const std::string out = c.output();
+    CHECK_MESSAGE(code == 6, out);
+    const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    CHECK_MESSAGE(out.find(std::string("interrupted by ") + name + " at step ") != std::string::npos, out);
+    CHECK(out.find("'" + dir + ".partial'") != std::string::npos);
+    CHECK(read_text(dir + "/run.json") == previous);
+    const auto partial = report_of(dir + ".partial");
+    CHECK(partial["status"] == "interrupted");
+    CHECK(partial["steps_done"].get<long>() > 0);
+    CHECK_FALSE(fs::exists(dir + ".tmp-" + std::to_string(c.pid)));
+    CHECK_FALSE(fs::exists(dir + ".lock"));
+    fs::remove(c.log);
+  }
+}
+
+TEST_CASE("a temporary folder left by a killed run is removed by the next run, which says so") {
+  const std::string dir = scratch_dir("stale");
+  Child killed = start_long_run(dir);
+  ::kill(killed.pid, SIGKILL);  // cannot be caught: its temporary folder stays
+  killed.wait();
+  const std::string stale = dir + ".tmp-" + std::to_string(killed.pid);
+  REQUIRE(fs::exists(stale));
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 0, r.out);
+  CHECK_MESSAGE(r.out.find("removed '" + stale + "'") != std::string::npos, r.out);
+  CHECK_FALSE(fs::exists(stale));
+  fs::remove(killed.log);
+}
+
+// Item 4: two runs committing to one folder raced ("Directory not empty", "out.old-<pid>").
+TEST_CASE("a second run on a folder another run is writing: exit 2 naming it; nothing lost") {
+  const std::string dir = scratch_dir("concurrent");
+  make_previous_output(dir);
+  const std::string previous = read_text(dir + "/run.json");
+  Child first = start_long_run(dir);
+  const auto second = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(second.code == 2, second.out);
+  CHECK_MESSAGE(second.out.find("process " + std::to_string(first.pid)) != std::string::npos, second.out);
+  CHECK(fs::exists(dir + ".tmp-" + std::to_string(first.pid)));  // the first run carries on
+  CHECK(read_text(dir + "/run.json") == previous);
+  ::kill(first.pid, SIGTERM);
+  CHECK(first.wait() == 6);
+  CHECK(read_text(dir + "/run.json") == previous);
+  fs::remove(first.log);
+}
+
+TEST_CASE("a folder the user may not write in: exit 5, 'Permission denied' and the path") {
+  if (::geteuid() == 0) {
+    MESSAGE("skipped: root may write anywhere");
+    return;
+  }
+  const std::string parent = scratch_dir("read_only");
+  fs::create_directories(parent);
+  fs::permissions(parent, fs::perms::owner_read | fs::perms::owner_exec);
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                            "--output.dir=" + parent + "/out --quiet");
+  fs::permissions(parent, fs::perms::owner_all);
+  CHECK_MESSAGE(r.code == 5, r.out);
+  const auto lines = messages(r.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("Permission denied") != std::string::npos);
+  CHECK(lines[0].find(parent + "/out") != std::string::npos);
+}

@@ -1,0 +1,298 @@
+// The output folder: what may be replaced (only clfdtd's own outputs, unless forced; never a file
+// or a folder holding the home, the current folder or the model file), the commit, the partial
+// output of a run that did not complete, the lock, and what dead runs left beside the folder.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "errors.hpp"
+#include "output/output_dir.hpp"
+#include "output/output_marker.hpp"
+
+namespace fs = std::filesystem;
+using namespace clfdtd;
+
+namespace {
+
+fs::path scratch(const std::string& tag) {
+  const fs::path p = fs::temp_directory_path() /
+                     ("clfdtd_test_output_dir_" + std::to_string(::getpid()) + "_" + tag);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return fs::canonical(p);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void touch(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// A folder as a run of this version leaves it: run.json with the program's name.
+void make_clfdtd_output(const fs::path& dir, const std::string& tag) {
+  fs::create_directories(dir);
+  touch(dir / "run.json", "{\"program\": \"clfdtd\", \"status\": \"completed\"}\n");
+  touch(dir / "probes.csv", tag);
+}
+
+// A pid that belonged to a process that has ended (a child that exited and was reaped).
+long dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return static_cast<long>(pid);
+}
+
+std::string refusal(const std::string& dir, const OutputPolicy& policy = {}) {
+  try {
+    check_output_path(dir, policy);
+  } catch (const OutputRefusedError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int entries(const fs::path& dir) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) (void)e, ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("OutputDir: commit replaces an earlier clfdtd output as a whole") {
+  const fs::path root = scratch("commit");
+  const fs::path fin = root / "nested" / "out";
+  make_clfdtd_output(fin, "old run");
+  touch(fin / "stale.txt", "old run");
+  {
+    OutputDir dir((fin.string() + "/"));  // a trailing slash names the same folder
+    CHECK(dir.final_path() == fin.string());
+    CHECK(dir.path() == fin.string() + ".tmp-" + std::to_string(::getpid()));
+    CHECK(fs::is_directory(dir.path()));
+    CHECK(fs::exists(fin.string() + ".lock"));  // held for the whole run
+    touch(dir.file("new.txt"), "new run");
+    CHECK(fs::exists(fin / "stale.txt"));  // nothing touched before commit
+    CHECK_FALSE(dir.committed());
+    dir.commit();
+    CHECK(dir.committed());
+    CHECK(dir.path() == dir.final_path());
+    dir.commit();  // second call is harmless
+  }
+  CHECK(slurp(fin / "new.txt") == "new run");
+  CHECK_FALSE(fs::exists(fin / "stale.txt"));
+  CHECK(entries(fin.parent_path()) == 1);  // no .tmp-, .old- or .lock left beside it
+  fs::remove_all(root);
+}
+
+TEST_CASE("OutputDir: a missing folder and its parents are created at commit") {
+  const fs::path root = scratch("missing");
+  const fs::path fin = root / "a" / "b" / "out";
+  {
+    OutputDir dir(fin.string());
+    touch(dir.file("x"), "1");
+    CHECK_FALSE(fs::exists(fin));
+    dir.commit();
+  }
+  CHECK(slurp(fin / "x") == "1");
+  CHECK(entries(fin.parent_path()) == 1);
+  fs::remove_all(root);
+}
+
+// Issue 16 item 1: `--output.dir=victim` deleted a folder holding thesis.tex.
+TEST_CASE("check_output_path: only clfdtd's own outputs are replaced unless forced") {
+  const fs::path root = scratch("check");
+  CHECK(refusal((root / "absent").string()).empty());
+  fs::create_directories(root / "empty");
+  CHECK(refusal((root / "empty").string()).empty());  // nothing in it to lose
+  make_clfdtd_output(root / "ours", "x");
+  CHECK(refusal((root / "ours").string()).empty());
+  // An output of a version before "program": clfdtd's run.json keys beside a model.vti.
+  fs::create_directories(root / "older");
+  touch(root / "older" / "run.json", "{\"cells\": [1, 1, 1], \"steps_planned\": 5}");
+  touch(root / "older" / "model.vti", "<VTKFile/>");
+  CHECK(refusal((root / "older").string()).empty());
+
+  fs::create_directories(root / "victim");
+  touch(root / "victim" / "thesis.tex", "years of work");
+  const std::string why = refusal((root / "victim").string());
+  CHECK(why.find("'" + (root / "victim").string() + "'") != std::string::npos);
+  CHECK(why.find("output.overwrite = true") != std::string::npos);
+  // Someone else's run.json is not a marker either.
+  fs::create_directories(root / "other");
+  touch(root / "other" / "run.json", "{\"program\": \"other\"}");
+  CHECK_FALSE(refusal((root / "other").string()).empty());
+  CHECK_FALSE(is_clfdtd_output(root / "other"));
+  // output.overwrite forces a folder...
+  CHECK(refusal((root / "victim").string(), {true, ""}).empty());
+  // ...but never a file or a link, whatever the policy.
+  touch(root / "model.ini", "[grid]\n");
+  for (const bool force : {false, true}) {
+    CAPTURE(force);
+    CHECK(refusal((root / "model.ini").string(), {force, ""}).find("is a file") != std::string::npos);
+    fs::create_directory_symlink(root / "ours", root / "link");
+    CHECK(refusal((root / "link").string(), {force, ""}).find("symbolic link") != std::string::npos);
+    fs::remove(root / "link");
+  }
+  CHECK(slurp(root / "victim" / "thesis.tex") == "years of work");
+  fs::remove_all(root);
+}
+
+TEST_CASE("check_output_path: '.', '..', '/', the home folder and folders holding the cwd or model never") {
+  const fs::path root = scratch("never");
+  const OutputPolicy force{true, ""};
+  for (const char* dir : {"", ".", "..", "./", "a/..", "/", "//", "x/../.."}) {
+    CAPTURE(dir);
+    CHECK_FALSE(refusal(dir, force).empty());
+  }
+  // A model file from someone else with `dir = ..` or an absolute path: the folder of the model.
+  fs::create_directories(root / "models");
+  touch(root / "models" / "m.ini", "[grid]\n");
+  const OutputPolicy with_model{true, (root / "models" / "m.ini").string()};
+  CHECK(refusal((root / "models").string(), with_model).find("model file") != std::string::npos);
+  CHECK(refusal(root.string(), with_model).find("model file") != std::string::npos);
+  // The current folder and every folder above it.
+  const fs::path cwd = fs::current_path();
+  fs::create_directories(root / "here" / "deeper");
+  fs::current_path(root / "here" / "deeper");
+  CHECK(refusal((root / "here").string(), force).find("current folder") != std::string::npos);
+  CHECK(refusal("../../here", force).find("current folder") != std::string::npos);
+  fs::current_path(cwd);
+  // The home folder and folders holding it.
+  const char* old_home = std::getenv("HOME");
+  const std::string saved = old_home ? old_home : "";
+  fs::create_directories(root / "home" / "user");
+  ::setenv("HOME", (root / "home" / "user").c_str(), 1);
+  CHECK(refusal((root / "home" / "user").string(), force).find("home folder") != std::string::npos);
+  CHECK(refusal((root / "home").string(), force).find("home folder") != std::string::npos);
+  if (old_home) ::setenv("HOME", saved.c_str(), 1);
+  else ::unsetenv("HOME");
+  fs::remove_all(root);
+}
+
+TEST_CASE("check_output_path: a name the system cannot take is an OutputError, not a refusal") {
+  const std::string too_long = (fs::temp_directory_path() / std::string(300, 'a')).string();
+  try {
+    check_output_path(too_long, {});
+    FAIL("expected an OutputError");
+  } catch (const OutputError& e) {
+    CHECK(std::string(e.what()).find("File name too long") != std::string::npos);
+  }
+}
+
+// Issue 16 item 2: a run that stopped used to replace the previous good output.
+TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside it") {
+  const fs::path root = scratch("partial");
+  const fs::path fin = root / "out";
+  make_clfdtd_output(fin, "good");
+  std::string partial;
+  {
+    OutputDir dir(fin.string());
+    make_clfdtd_output(dir.path(), "first partial");
+    partial = dir.keep_partial();
+  }
+  CHECK(partial == fin.string() + ".partial");
+  CHECK(slurp(fin / "probes.csv") == "good");
+  CHECK(slurp(fs::path(partial) / "probes.csv") == "first partial");
+  {  // a second one replaces the older partial output, which is clfdtd's
+    OutputDir dir(fin.string());
+    make_clfdtd_output(dir.path(), "second partial");
+    CHECK(dir.keep_partial() == partial);
+  }
+  CHECK(slurp(fs::path(partial) / "probes.csv") == "second partial");
+  CHECK(entries(root) == 2);  // out and out.partial
+  // A "<dir>.partial" that is not clfdtd's is left alone: the partial output goes elsewhere.
+  fs::remove_all(partial);
+  fs::create_directories(partial);
+  touch(fs::path(partial) / "notes.txt", "mine");
+  {
+    OutputDir dir(fin.string());
+    make_clfdtd_output(dir.path(), "third");
+    CHECK(dir.keep_partial() == partial + "-" + std::to_string(::getpid()));
+  }
+  CHECK(slurp(fs::path(partial) / "notes.txt") == "mine");
+  CHECK(slurp(fin / "probes.csv") == "good");
+  fs::remove_all(root);
+}
+
+// Issue 16 item 4: two runs committing to one folder raced and stranded "out.old-<pid>".
+TEST_CASE("OutputDir: a second run on a locked folder is refused, naming the other process") {
+  const fs::path root = scratch("lock");
+  const fs::path fin = root / "out";
+  OutputDir first(fin.string());
+  try {
+    OutputDir second(fin.string());
+    FAIL("expected a refusal");
+  } catch (const OutputRefusedError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("process " + std::to_string(::getpid())) != std::string::npos);
+    CHECK(what.find(fin.string()) != std::string::npos);
+  }
+  CHECK(fs::exists(first.path()));  // the first run is not disturbed
+  first.commit();
+  CHECK(fs::is_directory(fin));
+  // A file of that name that is not a clfdtd lock is not taken over.
+  fs::remove_all(root);
+  fs::create_directories(root);
+  touch(root / "out.lock", "my lock notes");
+  CHECK_THROWS_AS(OutputDir(fin.string()), OutputRefusedError);
+  CHECK(slurp(root / "out.lock") == "my lock notes");
+  fs::remove_all(root);
+}
+
+// Issue 16 item 3: SIGKILL leaves "<dir>.tmp-<pid>" (and a commit cut short "<dir>.old-<pid>").
+TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or restored") {
+  const fs::path root = scratch("stale");
+  const fs::path fin = root / "out";
+  const std::string dead = std::to_string(dead_pid());
+  make_clfdtd_output(fin.string() + ".tmp-" + dead, "killed run");
+  fs::create_directories(fin.string() + ".tmp-1" + dead);  // an empty temporary: also ours
+  fs::create_directories(fin.string() + ".tmp-" + dead + "0/sub");  // foreign content: kept
+  touch(fin.string() + ".tmp-" + dead + "0/sub/data", "x");
+  make_clfdtd_output(fin.string() + ".tmp-" + std::to_string(::getppid()), "alive");  // running
+  // A commit without rename-exchange killed between its two renames: the previous output is in
+  // "<dir>.old-<pid>" and "<dir>" is missing.
+  make_clfdtd_output(fin.string() + ".old-" + dead, "previous");
+  {
+    OutputDir dir(fin.string());
+    const auto notes = dir.take_notes();
+    std::string all;
+    for (const auto& n : notes) all += n + "\n";
+    CAPTURE(all);
+    CHECK(all.find("removed '" + fin.string() + ".tmp-" + dead + "'") != std::string::npos);
+    CHECK(all.find("restored the previous output") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".tmp-" + dead + "0' alone") != std::string::npos);
+    CHECK(dir.take_notes().empty());
+  }
+  CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead));
+  CHECK_FALSE(fs::exists(fin.string() + ".tmp-1" + dead));
+  CHECK_FALSE(fs::exists(fin.string() + ".old-" + dead));
+  CHECK(slurp(fin / "probes.csv") == "previous");
+  CHECK(slurp(fin.string() + ".tmp-" + dead + "0/sub/data") == "x");
+  CHECK(fs::exists(fin.string() + ".tmp-" + std::to_string(::getppid())));
+  fs::remove_all(root);
+}
+
+TEST_CASE("OutputDir: an unusable location is an OutputError naming the path") {
+  const fs::path root = scratch("blocked");
+  touch(root / "file", "not a folder");
+  try {
+    OutputDir dir((root / "file" / "out").string());
+    FAIL("expected an exception");
+  } catch (const OutputError& e) {
+    CHECK(std::string(e.what()).find("'" + (root / "file").string()) != std::string::npos);
+  }
+  CHECK(slurp(root / "file") == "not a folder");
+  fs::remove_all(root);
+}

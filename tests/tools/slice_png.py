@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""tools/slice on a short real run: PNGs of model.vti (eps_r, sigma, material) and of a snapshot
+(|E|) exist, are PNGs of the documented size (640x520 at the default dpi), are not blank inside
+the plot (the slab of models/current_over_slab.ini must show in eps_r, sigma and material; the
+field must vary) and name file, quantity, plane and step in their title. Bad input exits 2.
+
+Usage: tests/tools/slice_png.py <clfdtd program> <scratch folder>   (run from the project root)
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+
+def reexec_with_system_python():
+    try:
+        import numpy  # noqa: F401
+        import PIL  # noqa: F401
+    except ImportError:
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system):
+            os.execv(system, [system] + sys.argv)
+        raise
+
+
+reexec_with_system_python()
+
+import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main():
+    binary, scratch = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    run_dir = os.path.join(scratch, "run")
+    r = subprocess.run([binary, "run", os.path.join(ROOT, "models", "current_over_slab.ini"),
+                        "--time.steps=30", "--snapshot.steps=30", f"--output.dir={run_dir}",
+                        "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: clfdtd run exited {r.returncode}:\n{r.stdout}")
+    png_dir = os.path.join(scratch, "png")
+    r = subprocess.run([os.path.join(ROOT, "tools", "slice"), run_dir, "--axis", "y", "--out",
+                        png_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: tools/slice exited {r.returncode}: {r.stderr}")
+    printed = r.stdout.split()
+    want = {"model_eps_r_y20.png": 2, "model_sigma_y20.png": 2, "model_material_y20.png": 2,
+            "fields_30_E_magnitude_y20.png": 5}  # distinct colours the plot must show at least
+    problems = []
+    if sorted(os.path.basename(p) for p in printed) != sorted(want):
+        problems.append(f"printed {printed}, expected {sorted(want)} in {png_dir}")
+    for name, min_colours in want.items():
+        path = os.path.join(png_dir, name)
+        if not os.path.isfile(path):
+            problems.append(f"{name}: not written")
+            continue
+        with open(path, "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                problems.append(f"{name}: not a PNG")
+                continue
+        img = Image.open(path)
+        if img.size != (640, 520):
+            problems.append(f"{name}: {img.size[0]}x{img.size[1]} pixels, expected 640x520")
+        x0, y0, x1, y1 = (int(v) for v in img.text.get("Description", "").split(";")[0].split()[1:5])
+        inside = np.asarray(img.convert("RGB"))[y0 + 2:y1 - 2, x0 + 2:x1 - 2].reshape(-1, 3)
+        colours = len(np.unique(inside, axis=0))
+        if colours < min_colours:
+            problems.append(f"{name}: {colours} colours inside the plot, expected >= {min_colours}")
+        if name.startswith("model_material") and "soil" not in img.text.get("Description", ""):
+            problems.append(f"{name}: the colour bar does not name the material soil")
+        title = img.text.get("Title", "")
+        for part in [run_dir, "plane y = ", "cell 20 of 40"] + \
+                (["step 30, t = ", "|E|"] if name.startswith("fields") else []):
+            if part not in title:
+                problems.append(f"{name}: title '{title}' lacks '{part}'")
+    bad = subprocess.run([os.path.join(ROOT, "tools", "slice"), run_dir, "--array", "nope",
+                          "--out", png_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    if bad.returncode != 2 or "no array 'nope'" not in bad.stderr:
+        problems.append(f"unknown array: exit {bad.returncode}, {bad.stderr.strip()}")
+    for p in problems:
+        print("FAIL", p)
+    if not problems:
+        print(f"ok: {len(want)} PNGs in {png_dir}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

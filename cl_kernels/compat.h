@@ -1,11 +1,9 @@
 // OpenCL C 1.2 <-> CUDA portability layer: the only file that knows which compiler reads the
 // kernels. Kernels use these macros, plain .x .y .z .w components (no swizzles), tiles declared in
 // the kernel body (no __local pointer arguments) and no built-in that lacks a mapping here.
-// Every .cl file includes it (through fdtd_common.h). Three compilers read it: OpenCL (the host
-// assembles the program text), NVRTC (host/device/cuda: the same text as one C++ unit, so kernels
-// are extern "C" and keep their names) and nvcc through cuda_kernels.cu, which includes each .cl
-// file once per compiled tile shape and MAGNETIC setting, each time inside its own C++ namespace
-// (so KERNEL carries no extern "C" there).
+// Every .cl file includes it (through fdtd_common.h). Two compilers read it: OpenCL (the host
+// assembles the program text) and NVRTC (host/device/cuda: the same text as one C++ unit, so
+// kernels are extern "C" and keep their names).
 #ifndef CLFDTD_COMPAT_H
 #define CLFDTD_COMPAT_H
 

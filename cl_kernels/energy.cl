@@ -34,11 +34,9 @@ KERNEL void energy_sums(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* R
                         GLOBAL float4* RESTRICT hz_prev, GLOBAL const uchar4* RESTRICT id_ex,
                         GLOBAL const uchar4* RESTRICT id_ey, GLOBAL const uchar4* RESTRICT id_ez,
                         CONSTANT_PTR float* RESTRICT eps_r, /* per E material id, 256 entries */
-#if MAGNETIC
                         GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
                         GLOBAL const uchar4* RESTRICT id_hz,
                         CONSTANT_PTR float* RESTRICT mu_r, /* per H material id, 256 entries */
-#endif
                         GLOBAL float* RESTRICT partial, int count4, int stride, int ngroups,
                         int slot) {
   LOCAL float sum_e[ENERGY_GROUP];

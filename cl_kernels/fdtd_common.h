@@ -44,7 +44,12 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
   return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);
 }
 
-/* Coefficient tables hold one float4 per material id:
+/* One signature per kernel, magnetic or not: every kernel that updates H takes the H material
+   ids (id_hx, id_hy, id_hz), the H table (hcoef) and db_vacuum; MAGNETIC selects in the body
+   which of them it reads, and the host passes a small placeholder buffer for the ids and table
+   of a non-magnetic model (energy.cl: the ids and mu_r alike).
+
+   Coefficient tables hold one float4 per material id:
      E: (ca, cb, inv_eps_r, 0)     H: (db, inv_mu_r, 0, 0)
    COEF4 gathers one field of the table for the four lanes' ids. */
 #define COEF4(table, id, field)                                                   \

@@ -36,14 +36,10 @@
 KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
                                GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
                                GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
-#if MAGNETIC
                                GLOBAL const uchar4* RESTRICT id_hx,
                                GLOBAL const uchar4* RESTRICT id_hy,
                                GLOBAL const uchar4* RESTRICT id_hz,
-                               CONSTANT_PTR float4* RESTRICT hcoef,
-#else
-                               float db_vacuum,
-#endif
+                               CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
                                int pml_zlo, int pml_zhi, int zq_lo, int zq_hi) {

@@ -1,20 +1,15 @@
 // Kernel variant "rows": one work-item per (i, j) row marching along z, for CPU drivers: the k loop
 // is a plain counted loop over contiguous floats that the compiler vectorises, with no barriers
-// and no per-cell index math. A row updates its own PML cells too (upml.cl's upml_h_cell /
-// upml_e_cell, auxiliaries indexed through the row's box), so a z slab is not a separate launch of
+// and no per-cell index math. A row updates its own PML cells too (upml_lanes.h's recursions,
+// auxiliaries indexed through the row's box), so a z slab is not a separate launch of
 // rows only a few cells long: rows in an x or y slab are PML from end to end, the others have a
 // PML segment at each z end.
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
-#if MAGNETIC
 #define HCOEF_PARAMS GLOBAL const uchar *id_hx, GLOBAL const uchar *id_hy, \
-                     GLOBAL const uchar *id_hz, CONSTANT_PTR float4 *hcoef,
-#define HCOEF_ARGS id_hx, id_hy, id_hz, hcoef,
-#else
-#define HCOEF_PARAMS float db_vacuum,
-#define HCOEF_ARGS db_vacuum,
-#endif
+                     GLOBAL const uchar *id_hz, CONSTANT_PTR float4 *hcoef, float db_vacuum,
+#define HCOEF_ARGS id_hx, id_hy, id_hz, hcoef, db_vacuum,
 
 /* One H cell of a row; ex_zp, ey_zp are the +z neighbours, the *_xp/_yp rows are masked by mx/my
    (0 past the wall). */
@@ -73,7 +68,7 @@ DEVICE_FN float4 z_profile(GLOBAL const float* RESTRICT zs, int nz, int half_pos
   return MAKE_FLOAT4(t[0], t[nz], t[2 * nz], t[3 * nz]);
 }
 
-/* One UPML H cell of a row (upml.cl's upml_h_cell with the row's uniform profile values and
+/* One UPML H cell of a row (upml_lanes.h's H recursion with the row's uniform profile values and
    neighbour rows hoisted out of the k loop, and no conditional loads, so the loop vectorises). */
 DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                               GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
@@ -92,7 +87,7 @@ DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT 
   const float curl_y = (ex_zp - e_x) * inv_dz - (mx * ez_xp[k] - e_z) * inv_dx;
   const float curl_z = (mx * ey_xp[k] - e_y) * inv_dx - (my * ex_yp[k] - e_x) * inv_dy;
   const float4 hz_k = z_profile(zs, nz, 1, k), iz_k = z_profile(zs, nz, 0, k);
-  // H_u is integer along u, half-integer along v and w (upml.cl).
+  // H_u is integer along u, half-integer along v and w (upml_lanes.h).
   upml_step(hx, bx, c, p, curl_x, hy_j, hz_k, ix_i, -dt_mu0, r_x);
   upml_step(hy, by, c, p, curl_y, hz_k, hx_i, iy_j, -dt_mu0, r_y);
   upml_step(hz, bz, c, p, curl_z, hx_i, hy_j, iz_k, -dt_mu0, r_z);
@@ -119,7 +114,7 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   CONSTANT_PTR float* t = (CONSTANT_PTR float*)ecoef;  // scalar gathers (see e_row_cell)
   const float r_x = t[4 * id_ex[c] + 2], r_y = t[4 * id_ey[c] + 2], r_z = t[4 * id_ez[c] + 2];
   const float4 iz_k = z_profile(zs, nz, 0, k), hz_k = z_profile(zs, nz, 1, k);
-  // E_u is half-integer along u, integer along v and w (upml.cl).
+  // E_u is half-integer along u, integer along v and w (upml_lanes.h).
   upml_step(ex, dx_aux, c, p, curl_x, iy_j, iz_k, hx_i, dt_eps0, r_x);
   upml_step(ey, dy_aux, c, p, curl_y, iz_k, ix_i, hy_j, dt_eps0, r_y);
   upml_step(ez, dz_aux, c, p, curl_z, ix_i, iy_j, hz_k, dt_eps0, r_z);
@@ -128,12 +123,9 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
 KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
                           GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
-#if MAGNETIC
                           GLOBAL const uchar* RESTRICT id_hx, GLOBAL const uchar* RESTRICT id_hy,
                           GLOBAL const uchar* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
-#else
                           float db_vacuum,
-#endif
                           float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                           int nzp, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
                           int pml_zlo, int pml_zhi, GLOBAL float* RESTRICT bx,

@@ -1,7 +1,19 @@
-// UPML helpers shared by the kernel forms that update PML cells (upml.cl, update_fused.cl,
-// update_rows.cl): the auxiliary index of a PML cell and the update of one component of one cell
-// (docs/EQUATIONS.md; upml.cl writes the recursions out). Nothing here depends on MAGNETIC, so
-// nvcc compiles it once, outside the per-setting namespaces.
+// Gedney's uniaxial PML (patent steps 1-1-3 and 4) on the slab cells only: helpers shared by the
+// kernels that update PML cells (update_rows.cl, upml_zslab.cl, upml_xy4.cl).
+//
+// Continuous: curl H = j omega eps S E, curl E = -j omega mu S H with the diagonal tensor
+// S = diag(s_y s_z / s_x, s_z s_x / s_y, s_x s_y / s_z), s_w = kappa_w + sigma_w / (j omega eps0).
+// Splitting it with an auxiliary field per component gives two first-order recursions
+// (docs/EQUATIONS.md). For a component along u with cyclic next axes v, w (x->y->z->x):
+//   E_u:  D' = a_v D + b_v (dt/eps0) C                         C = the plain update's curl bracket
+//         E_u = a_w E_u + inv_eps_r (cp_u D' - cm_u D) b_w / 2,  D = D'
+//   H_u:  B' = a_v B - b_v (dt/mu0) C
+//         H_u = a_w H_u + inv_mu_r (cp_u B' - cm_u B) b_w / 2,  B = B'
+// D (stored as D/eps0, V/m) and B (as B/mu0, A/m) live where E_u / H_u live, in time too: D with E
+// at s dt, B with H at (s-1/2) dt. Each profile (a, b, cp, cm) = float4 is taken at the component's
+// own position along that axis: E_u is half-integer along u and integer along v, w; H_u integer
+// along u and half-integer along v, w. With neutral profiles (1, 1, 2, 2) this is the plain update.
+// Material conductivity is ignored in PML cells; PEC has inv_eps_r = 0 there, so its E stays zero.
 #ifndef CLFDTD_UPML_LANES_H
 #define CLFDTD_UPML_LANES_H
 #include "fdtd_common.h"
@@ -29,7 +41,7 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
   return pw.x * field + inv_r * (pu.z * new_aux - pu.w * old_aux) * pw.y * 0.5f;
 }
 
-/* One auxiliary recursion on field[c]: upml_update in place (upml.cl, update_rows.cl). */
+/* One auxiliary recursion on field[c]: upml_update in place (update_rows.cl). */
 DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
                           float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
   field[c] = upml_update(aux, p, field[c], curl, pv, pw, pu, scale, inv_r);
@@ -72,7 +84,7 @@ DEVICE_FN void curl_h_float4(GLOBAL const float4* RESTRICT hx, GLOBAL const floa
 
 /* The z slabs of the tile variant (upml_zslab.cl). In the x and y interior the x and y profiles are neutral
    (a = b = 1, cp = cm = 2), so each component's UPML update there needs the z profile only
-   (upml.cl's recursions with the neutral factors multiplied out), with C the curl bracket and
+   (the recursions above with the neutral factors multiplied out), with C the curl bracket and
    s = -dt/mu0 (H) or dt/eps0 (E), r = 1/mu_r or 1/eps_r:
      x component:  F = a F + r b s C                      (its auxiliary cancels: none stored)
      y component:  A' = a A + b s C,  F = F + r (A' - A)

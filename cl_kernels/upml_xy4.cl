@@ -1,12 +1,12 @@
 // The x and y slabs of the tile and onepass variants, float4-wise: one work-item per float4 kq of
 // an x/y-slab row (upml_lanes.h xy_pml_cell numbers the rows), all four lanes, one launch for all
-// four slabs (dimension 0 = kq, 1 = row). upml.cl's recursions (docs/EQUATIONS.md) with the x and
+// four slabs (dimension 0 = kq, 1 = row). upml_lanes.h's recursions (docs/EQUATIONS.md) with the x and
 // y profiles taken per row and the z profile per lane from zlanes (zslab_lane_table: H's a, b at
 // half z and cp, cm at integer z, then E's the other way round). The auxiliaries are float4 rows,
 // Dx Dy Dz / Bx By Bz at r * nz4 + kq. Padding lanes past nz see neutral z profiles and zero
 // neighbours; their E is PEC (inv_eps_r = 0), so they stay zero.
 //
-// Why not upml.cl's box launches: four launches per field kind, one cell per work-item, ran at
+// Why not one launch per PML box (the form this replaced): four launches per field kind, one cell per work-item, ran at
 // ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole float4s.
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
@@ -27,10 +27,9 @@ KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL floa
                        GLOBAL float4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
                        GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
                        GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
-#if MAGNETIC
                        GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
                        GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
-#endif
+                       float db_vacuum,
                        float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
                        int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows) {
   const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
@@ -49,7 +48,7 @@ KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL floa
 #else
   const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
 #endif
-  // H_u is integer along u, half-integer along v and w (upml.cl upml_h_cell).
+  // H_u is integer along u, half-integer along v and w (upml_lanes.h).
   const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
   GLOBAL const float4* zp = zlanes + 8 * kq;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
@@ -89,7 +88,7 @@ KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL floa
   curl_h_float4(hx, hy, hz, c, i, j, kq, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
                 &curl_z);
 
-  // E_u is half-integer along u, integer along v and w (upml.cl upml_e_cell).
+  // E_u is half-integer along u, integer along v and w (upml_lanes.h).
   const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
   GLOBAL const float4* zp = zlanes + 8 * kq + 4;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];

@@ -5,7 +5,7 @@
 // plain cells: the slab faces are rounded out to even float4 indices, device_tables.hpp). The
 // tile kernels and the onepass pass store nothing on these float4s.
 //
-// Why not upml.cl's box launches: a z-slab box is rows of only zlo (zhi) cells, one work-item per
+// Why not one launch per PML box (the form this replaced): a z-slab box is rows of only zlo (zhi) cells, one work-item per
 // cell, which the H200 ran at half the bandwidth of the x/y boxes (docs/BENCHMARKS.md). Here a
 // row's slab is a few whole float4s, read and written as float4s, with its two auxiliaries per
 // field kind float4-aligned too (By Bz, Dy Dz; the x component needs none in the x/y interior).
@@ -35,12 +35,9 @@ KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL fl
                          GLOBAL const float4* hx, GLOBAL const float4* hy,
                          GLOBAL const float4* hz, GLOBAL const float4* RESTRICT ex,
                          GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
-#if MAGNETIC
                          GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
                          GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
-#else
                          float db_vacuum,
-#endif
                          GLOBAL float4* RESTRICT aux_y, GLOBAL float4* RESTRICT aux_z,
                          GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx,
                          float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs the kernels of a tiny model under oclgrind (OpenCL API misuse, out-of-bounds accesses,
-# data races in local and global memory) through the OpenCL-vs-reference test case, and fails on
+# data races in local and global memory) through the engine-vs-reference test case, and fails on
 # any message oclgrind reports, on a failed comparison, or if the case did not run at all.
-# Usage: tools/oclgrind_check.sh [test_backends binary] [doctest case filter]   (from the root)
+# Usage: tools/oclgrind_check.sh [test_engine binary] [doctest case filter]   (from the root)
 set -euo pipefail
 
-bin=${1:-build-cl/tests/test_backends}
+bin=${1:-build-cl/tests/test_engine}
 filter=${2:-'*tiny magnetic UPML model (oclgrind)*'}
 
 if ! command -v oclgrind > /dev/null; then
@@ -13,7 +13,7 @@ if ! command -v oclgrind > /dev/null; then
   exit 2
 fi
 if [[ ! -x $bin ]]; then
-  echo "oclgrind_check: $bin not found; build the test_backends target first" >&2
+  echo "oclgrind_check: $bin not found; build the test_engine target first" >&2
   exit 2
 fi
 

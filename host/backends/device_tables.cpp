@@ -1,4 +1,4 @@
-// The GPU backends' upload tables: see device_tables.hpp.
+// The GPU engine's upload tables: see device_tables.hpp.
 #include "backends/device_tables.hpp"
 
 #include <algorithm>

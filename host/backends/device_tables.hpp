@@ -1,4 +1,4 @@
-// The host-side tables every GPU backend uploads once (OpenCL and CUDA alike), built from the
+// The host-side tables the GPU engine uploads once (host/engine/yee_fields.cpp), built from the
 // model in the layouts the kernels in cl_kernels/ read.
 #pragma once
 #include <array>
@@ -20,10 +20,10 @@ struct MergedSources {
 };
 MergedSources merge_sources(const SimulationModel& m);
 
-// One axis profile as float4 entries (a, b, cp, cm) per cell index (upml.cl's int_* / half_*).
+// One axis profile as float4 entries (a, b, cp, cm) per cell index (the kernels' int_* / half_*).
 std::vector<float> profile_table(const AxisProfile& p);
 
-// int[8] per PML box: i0 i1 j0 j1 k0 k1 offset 0 (the fused and rows variants find a cell's box).
+// int[8] per PML box: i0 i1 j0 j1 k0 k1 offset 0 (the rows variant finds a cell's box).
 std::vector<std::int32_t> pml_box_table(const UpmlProfile& u);
 
 // The z profiles as 8 arrays of nz floats: a b cp cm at integer positions, then at half positions
@@ -56,8 +56,8 @@ std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v);
 // Device bytes of variant v for m: SimulationModel::device_bytes (onepass: both sets of fields)
 // with the UPML auxiliaries as v lays them out. The tile and onepass variants keep 6 float4 rows
 // per x/y-slab row (padding lanes included) and 4 float4s per z-slab float4 (rounded out), plus
-// their z-lane table, a few percent more than 6 floats per PML cell; the GPU backends check and
-// report this count.
+// their z-lane table, a few percent more than 6 floats per PML cell; the GPU engine checks and
+// reports this count.
 std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int probe_batch_steps);
 
 // Rows (i, j) of the x and y slabs: the tile and onepass variants keep their auxiliaries as float4
@@ -78,8 +78,8 @@ std::vector<float> zslab_lane_table(const SimulationModel& m);
 std::vector<float> energy_weights(const SimulationModel& m, bool electric);
 
 // energy.cl's partial sums, partial[(slot * 3 + t) * groups + group] for `slots` samples, added per
-// slot in double and scaled to joules (eps0 dV / 2, mu0 dV / 2): what both GPU backends'
-// read_energy_batch() return.
+// slot in double and scaled to joules (eps0 dV / 2, mu0 dV / 2): what the GPU engine's
+// read_energy_batch() returns.
 std::vector<EnergyTerms> energy_terms_from_partials(const std::vector<float>& partial, int slots,
                                                     std::size_t groups,
                                                     const SimulationModel& m);

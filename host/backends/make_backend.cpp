@@ -1,15 +1,11 @@
-// The backend factory: device.backend picks the engine. Backends that this build leaves out are
-// reported as bad input (exit 2), naming the build option that brings them in.
+// The backend factory: device.backend picks the engine, the reference or the GPU engine on one
+// device API. An API that this build leaves out is reported as bad input (exit 2), naming the
+// build option that brings it in.
 #include "backends/backend.hpp"
 
 #include "backends/reference/reference_backend.hpp"
+#include "engine/gpu_engine.hpp"
 #include "errors.hpp"
-#ifdef CLFDTD_HAVE_OPENCL
-#include "backends/opencl/opencl_backend.hpp"
-#endif
-#ifdef CLFDTD_HAVE_CUDA
-#include "backends/cuda/cuda_backend.hpp"
-#endif
 
 namespace clfdtd {
 namespace {
@@ -34,7 +30,7 @@ std::unique_ptr<Backend> make_backend(const SimulationModel& model, const Device
       return std::make_unique<ReferenceBackend>(model);
     case BackendKind::OpenCl:
 #ifdef CLFDTD_HAVE_OPENCL
-      return std::make_unique<OpenClBackend>(model, device);
+      return engine::make_gpu_engine(device::Api::OpenCL, model, device);
 #else
       throw ConfigError("", 0, "device.backend",
                         "a backend of this build (" + built_backends() +
@@ -42,7 +38,7 @@ std::unique_ptr<Backend> make_backend(const SimulationModel& model, const Device
 #endif
     case BackendKind::Cuda:
 #ifdef CLFDTD_HAVE_CUDA
-      return std::make_unique<CudaBackend>(model, device);
+      return engine::make_gpu_engine(device::Api::Cuda, model, device);
 #else
       throw ConfigError("", 0, "device.backend",
                         "a backend of this build (" + built_backends() +

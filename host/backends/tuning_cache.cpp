@@ -21,10 +21,8 @@ const char* variant_name(KernelVariant v) {
   switch (v) {
     case KernelVariant::Auto: return "auto";
     case KernelVariant::Tile: return "tile";
-    case KernelVariant::Plain: return "plain";
-    case KernelVariant::Rows: return "rows";
-    case KernelVariant::Fused: return "fused";
     case KernelVariant::OnePass: return "onepass";
+    case KernelVariant::Rows: return "rows";
   }
   return "auto";
 }
@@ -33,8 +31,7 @@ namespace {
 
 std::optional<KernelVariant> variant_from(const std::string& s) {
   for (KernelVariant v :
-       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused,
-        KernelVariant::OnePass})
+       {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows})
     if (s == variant_name(v)) return v;
   return std::nullopt;
 }

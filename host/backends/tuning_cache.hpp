@@ -37,6 +37,6 @@ std::optional<TunedChoice> lookup_tuning(const std::string& key);
 // Throws std::runtime_error naming the file on a write failure.
 void store_tuning(const std::string& key, const TunedChoice& choice);
 
-const char* variant_name(KernelVariant v);  // "auto", "tile", "plain", "rows", "fused", "onepass"
+const char* variant_name(KernelVariant v);  // "auto", "tile", "onepass", "rows"
 
 }  // namespace clfdtd

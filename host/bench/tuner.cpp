@@ -10,10 +10,6 @@ std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v) {
     case KernelVariant::Tile:  // the patent's 2x2x30 first: the baseline row
       return {{2, 2, 30}, {1, 1, 32}, {1, 2, 32}, {1, 4, 32}, {1, 8, 32},
               {2, 4, 16}, {1, 8, 16}, {1, 1, 64}, {2, 2, 16}, {1, 16, 8}};
-    case KernelVariant::Plain:
-    case KernelVariant::Fused:
-      return {{1, 1, 32}, {1, 1, 64}, {1, 1, 128}, {1, 1, 256}, {1, 2, 64},
-              {1, 4, 32}, {1, 4, 64}, {1, 8, 32},  {1, 2, 128}, {1, 16, 16}};
     case KernelVariant::OnePass:  // planes, rows and float4s per group
       return {{8, 2, 32}, {8, 4, 32}, {16, 4, 32}, {4, 4, 32}, {4, 2, 32}, {16, 8, 32},
               {8, 8, 32}, {16, 2, 32}, {32, 4, 32}, {8, 4, 16}};
@@ -30,8 +26,7 @@ TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double cop
   TuneOutcome out;
   std::set<std::string> seen;  // kernel_variant strings: clamping can map shapes onto each other
   for (KernelVariant v :
-       {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused,
-        KernelVariant::OnePass}) {
+       {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows}) {
     for (const auto& wg : tuning_candidates(v)) {
       BenchCase c;
       c.problem = "vacuum_upml";

@@ -9,7 +9,7 @@
 
 namespace clfdtd {
 
-// The shapes tried for one variant (x y z; z in float4s for tile, cells for plain, 1 for rows).
+// The shapes tried for one variant (x y z; z in float4s for tile and onepass, 1 for rows).
 std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v);
 
 struct TuneOutcome {

@@ -12,9 +12,7 @@
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
-#ifdef CLFDTD_HAVE_OPENCL
-#include "backends/opencl/cl_devices.hpp"
-#endif
+#include "device/device.hpp"
 
 namespace po = boost::program_options;
 
@@ -44,10 +42,10 @@ int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
 }
 
 KernelVariant parse_variant(const std::string& v) {
-  for (KernelVariant k : {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::Plain,
-                          KernelVariant::Rows, KernelVariant::Fused, KernelVariant::OnePass})
+  for (KernelVariant k :
+       {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows})
     if (v == variant_name(k)) return k;
-  throw ConfigError("", 0, "bench --variant", "all, auto, tile, plain, rows, fused or onepass, got '" + v + "'");
+  throw ConfigError("", 0, "bench --variant", "all, auto, tile, onepass or rows, got '" + v + "'");
 }
 
 BackendKind parse_backend(const std::string& v) {
@@ -69,31 +67,24 @@ std::vector<Target> targets(const std::vector<std::string>& backends,
   std::vector<Target> out;
   for (const auto& b : backends) {
     const BackendKind kind = parse_backend(b);
-    if (kind == BackendKind::OpenCl) {
-#ifdef CLFDTD_HAVE_OPENCL
-      const auto devices = list_cl_devices();
-      if (devices.empty()) throw DeviceError("bench: no OpenCL device found");
-      std::vector<int> picked;
+    if (kind == BackendKind::OpenCl || kind == BackendKind::Cuda) {
+      const device::Api api = kind == BackendKind::Cuda ? device::Api::Cuda : device::Api::OpenCL;
+      const auto devices = device::list_devices(api);
+      if (devices.empty()) {
+        throw DeviceError(std::string("bench: no ") + (kind == BackendKind::Cuda ? "CUDA" : "OpenCL") +
+                          " device found (or the " + b + " backend is not in this build)");
+      }
+      std::vector<std::size_t> picked;
       if (all_devices) {
-        for (const auto& d : devices) picked.push_back(d.index);
+        for (std::size_t n = 0; n < devices.size(); ++n) picked.push_back(n);
       } else if (selects.empty()) {
-        picked.push_back(devices[static_cast<std::size_t>(choose_cl_device(devices, ""))].index);
+        picked.push_back(static_cast<std::size_t>(device::choose_device(devices, "")));
       } else {
         for (const auto& s : selects)
-          picked.push_back(devices[static_cast<std::size_t>(choose_cl_device(devices, s))].index);
+          picked.push_back(static_cast<std::size_t>(device::choose_device(devices, s)));
       }
-      for (int idx : picked) {
-        const auto& d = devices[static_cast<std::size_t>(idx)];
-        out.push_back({kind, std::to_string(idx), d.type != "cpu"});
-      }
-#else
-      throw ConfigError("", 0, "bench --backend", "a backend of this build; opencl is not built");
-#endif
-    } else if (kind == BackendKind::Cuda) {
-      if (selects.empty() || all_devices) {
-        out.push_back({kind, "", true});
-      } else {
-        for (const auto& s : selects) out.push_back({kind, s, true});
+      for (std::size_t n : picked) {
+        out.push_back({kind, std::to_string(devices[n].index), devices[n].type != "cpu"});
       }
     } else {
       out.push_back({kind, "", false});
@@ -141,11 +132,11 @@ int bench_command(const std::vector<std::string>& args) {
       ("help,h", "this text")
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device (index, gpu, cpu or part of a name); repeat or comma-separate for several")
-      ("all-devices", "every OpenCL device")
+      ("all-devices", "every device of each backend asked for")
       ("backend", po::value<std::string>()->default_value("opencl"),
        "opencl, cuda, reference, or a comma list")
       ("variant", po::value<std::string>()->default_value("all"),
-       "all (tile, plain, rows, fused, onepass), auto, or a comma list of them")
+       "all (tile, onepass, rows), auto, or a comma list of them")
       ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere")
@@ -179,8 +170,7 @@ int bench_command(const std::vector<std::string>& args) {
   std::vector<KernelVariant> variants;
   const std::string vtext = vm["variant"].as<std::string>();
   if (vtext == "all") {
-    variants = {KernelVariant::Tile, KernelVariant::Plain, KernelVariant::Rows, KernelVariant::Fused,
-                KernelVariant::OnePass};
+    variants = {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
   } else {
     for (const auto& v : split_list(vtext)) variants.push_back(parse_variant(v));
   }

@@ -150,16 +150,15 @@ std::vector<OptionSpec> make_table() {
       {"device.select", V::Text, {1}, {}, "", "(best device)",
        "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
        "Alias: --device=X.", Range{}},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, plain and fused 1 1 64, rows 1 8 1, onepass 8 2 32",
-       "Work-group size x y z; z counts float4s for the tile and onepass variants, cells for plain and fused, 1 for rows; "
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1",
+       "Work-group size x y z; z counts float4s for the tile and onepass variants, 1 for rows; "
        "for onepass x is the planes one group marches through and y, z >= 2. "
        "Alias: --workgroup=X.",
        closed(1, 1024)},
-      {"device.variant", V::Word, {1}, {"auto", "tile", "plain", "rows", "fused", "onepass"}, "", "auto",
-       "OpenCL kernel form: tile = the patent's float4 z lanes with local-memory tiles, plain = "
-       "one cell per work-item, rows = one work-item per z row (for CPUs), fused = plain with the UPML "
-       "in the same pass, onepass = H and E in one pass over double-buffered fields (fewer bytes per "
-       "step, twice the field memory); auto = the winner stored by `clfdtd bench --tune` for this device and "
+      {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
+       "GPU kernel form (OpenCL and CUDA): tile = the patent's float4 z lanes with local-memory "
+       "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
+       "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
        "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
   };

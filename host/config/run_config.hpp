@@ -100,14 +100,14 @@ struct OutputConfig {
 
 enum class BackendKind { OpenCl, Reference, Cuda };
 
-// Kernel forms of the GPU backends (order = device.variant's words).
-enum class KernelVariant { Auto, Tile, Plain, Rows, Fused, OnePass };
+// Kernel forms of the GPU engine (order = device.variant's words).
+enum class KernelVariant { Auto, Tile, OnePass, Rows };
 
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
   KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
-  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile) or cells (plain)
+  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass), 1 (rows)
 };
 
 struct RunConfig {

@@ -8,6 +8,7 @@
 
 #include "backends/embedded_kernels.hpp"
 #include "device/device.hpp"
+#include "device/device_checks.hpp"
 #include "device/program_source.hpp"
 #include "errors.hpp"
 #ifdef CLFDTD_HAVE_OPENCL
@@ -108,6 +109,13 @@ int best_of(const std::vector<DeviceInfo>& devs, const std::vector<int>& candida
   return best;
 }
 
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
 std::string mib(std::size_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
@@ -115,6 +123,52 @@ std::string mib(std::size_t bytes) {
 }
 
 }  // namespace
+
+void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    throw DeviceError(std::string(call) + ": bytes " + std::to_string(offset) + " to " +
+                      std::to_string(offset + bytes) + " lie outside the buffer of " +
+                      std::to_string(b.bytes()) + " bytes");
+  }
+}
+
+Rect checked_rect(const Buffer& src, const Rect& r) {
+  Rect out = r;
+  if (out.row_pitch == 0) out.row_pitch = r.row_bytes;
+  if (out.slice_pitch == 0) out.slice_pitch = out.row_pitch * r.rows;
+  if (out.row_pitch < r.row_bytes || out.slice_pitch < out.row_pitch * r.rows) {
+    throw DeviceError("read_rect: rows of " + std::to_string(r.row_bytes) + " bytes, " +
+                      std::to_string(r.rows) + " per slice, do not fit pitches " +
+                      std::to_string(out.row_pitch) + " / " + std::to_string(out.slice_pitch));
+  }
+  if (r.row_bytes && r.rows && r.slices) {
+    check_span(src, r.offset,
+               (r.slices - 1) * out.slice_pitch + (r.rows - 1) * out.row_pitch + r.row_bytes,
+               "read_rect");
+  }
+  return out;
+}
+
+std::vector<std::string> define_flags(const Defines& defines) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : defines) {
+    if (!is_identifier(name)) {
+      throw DeviceError("program define '" + name + "' is not a C identifier");
+    }
+    out.push_back("-D" + name + "=" + std::to_string(value));
+  }
+  return out;
+}
+
+void check_launch_ranges(const std::string& kernel, const Range& global, const Range& local) {
+  for (int d = 0; d < 3; ++d) {
+    if (local[d] == 0 || global[d] % local[d] != 0) {
+      throw DeviceError("launching kernel " + kernel + ": global size " +
+                        std::to_string(global[d]) + " in dimension " + std::to_string(d) +
+                        " is not a multiple of the local size " + std::to_string(local[d]));
+    }
+  }
+}
 
 const char* api_name(Api api) { return api == Api::Cuda ? "cuda" : "opencl"; }
 

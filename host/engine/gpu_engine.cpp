@@ -201,6 +201,10 @@ double GpuEngine::copy_bandwidth() {
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
                                            const DeviceConfig& cfg) {
   const std::vector<device::DeviceInfo> devices = device::list_devices(api);
+  if (devices.empty()) {
+    throw DeviceError(std::string("no ") + (api == device::Api::Cuda ? "CUDA" : "OpenCL") +
+                      " device found (no driver, platform or device on this machine)");
+  }
   const auto at = static_cast<std::size_t>(device::choose_device(devices, cfg.select));
   return std::make_unique<GpuEngine>(m, cfg, device::open_device(api, devices[at].index));
 }

@@ -40,6 +40,10 @@ BoundKernel bind_kernel(const PlanInputs& in, const std::string& name, const Bin
 // kernel's units (`nz_units`: float4s or padded floats), the six faces' PML layers.
 void grid_args(Args& a, const SimulationModel& m, int nz_units);
 
+// Appends the H material block every H-updating kernel takes, magnetic or not: the H ids, the
+// H table (placeholders when not magnetic) and db_vacuum (cl_kernels/fdtd_common.h).
+void h_material_args(Args& a, const YeeFields& f);
+
 // A 1D range over n items in groups of up to 64 (whole groups; the kernels bound-check).
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);
 

@@ -28,6 +28,10 @@ void grid_args(Args& a, const SimulationModel& m, int nz_units) {
   for (int f = 0; f < 6; ++f) a << m.upml.layers[f];
 }
 
+void h_material_args(Args& a, const YeeFields& f) {
+  a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef << f.db_vacuum;
+}
+
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n) {
   Stage s;
   s.phase = phase;
@@ -74,7 +78,7 @@ Samplers plan_samplers(const PlanInputs& in) {
       for (const auto& c : cur) a << c;
       for (const auto& h : f.h_prev) a << h;
       a << f.ids[0] << f.ids[1] << f.ids[2] << f.energy_eps;
-      if (m.magnetic) a << f.ids[3] << f.ids[4] << f.ids[5] << f.energy_mu;
+      a << f.ids[3] << f.ids[4] << f.ids[5] << f.energy_mu;
       a << f.energy_partial << static_cast<int>(count4)
         << static_cast<int>(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup)
         << f.energy_groups;

@@ -21,11 +21,7 @@ StepPlan plan_onepass(const PlanInputs& in) {
     for (const auto& c : F) a << c;
     for (const auto& c : O) a << c;
     a << f.ids[0] << f.ids[1] << f.ids[2] << f.ecoef;
-    if (m.magnetic) {
-      a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
-    } else {
-      a << f.db_vacuum;
-    }
+    h_material_args(a, f);
     grid_args(a, m, L.nz4);
     a << z.zq_lo << z.zq_hi << wg[0];
   });

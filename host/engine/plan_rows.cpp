@@ -27,11 +27,7 @@ StepPlan plan_rows(const PlanInputs& in) {
   };
   const BoundKernel h = bind_kernel(in, "update_h_rows", [&](Args& a, const FieldSet& F, const FieldSet&) {
     a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
-    if (m.magnetic) {
-      a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
-    } else {
-      a << f.db_vacuum;
-    }
+    h_material_args(a, f);
     grid_args(a, m, nzp);
     upml_tail(a, 3, m.grid.dt / kMu0);
   });

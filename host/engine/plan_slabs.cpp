@@ -54,7 +54,7 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
       a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << f.aux[3]
         << f.aux[4] << f.aux[5] << f.profiles[0] << f.profiles[1] << f.profiles[3]
         << f.profiles[4] << f.zlanes;
-      if (m.magnetic) a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
+      h_material_args(a, f);
       tail(a, dt_mu0);
     });
     const BoundKernel e = bind_kernel(in, "upml_xy4_e", [&](Args& a, const FieldSet& F, const FieldSet& O) {
@@ -79,11 +79,7 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
     };
     const BoundKernel h = bind_kernel(in, "upml_zslab_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
       a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
-      if (m.magnetic) {
-        a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
-      } else {
-        a << f.db_vacuum;
-      }
+      h_material_args(a, f);
       a << f.zaux[0] << f.zaux[1];
       tail(a, dt_mu0);
     });

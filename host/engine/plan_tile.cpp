@@ -19,11 +19,7 @@ StepPlan plan_tile(const PlanInputs& in) {
   // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
   const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet&) {
     a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
-    if (m.magnetic) {
-      a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef;
-    } else {
-      a << f.db_vacuum;
-    }
+    h_material_args(a, f);
     grid_args(a, m, L.nz4);
     a << z.zq_lo << z.zq_hi;
   });

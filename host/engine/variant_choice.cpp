@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "errors.hpp"
 
 namespace clfdtd {
 
@@ -73,11 +72,7 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,
                                    const VariantRequest& request) {
-  const KernelVariant v = request.variant;
-  if (v != KernelVariant::Tile && v != KernelVariant::OnePass && v != KernelVariant::Rows) {
-    throw ConfigError("", 0, "device.variant",
-                      std::string("auto, tile, onepass or rows (got ") + variant_name(v) + ")");
-  }
+  const KernelVariant v = request.variant;  // resolve_variant's: never Auto
   const device::DeviceInfo& info = dev.info();
   const auto& L = m.layout;
   // The device's limits in NDRange order (dim0 = z, dim1 = y, dim2 = x).

@@ -24,8 +24,6 @@ constexpr std::array<int, 3> kDefaultWorkgroup{2, 2, 30};
 // 2 x 4 x 16 is among the best on both APIs and wastes the least on grids with short z rows
 // (docs/BENCHMARKS.md).
 constexpr std::array<int, 3> kGpuAutoWorkgroup{2, 4, 16};
-// The plain variant's work-group, (x, y, z) in cells: one row segment of 64 cells.
-constexpr std::array<int, 3> kDefaultPlainWorkgroup{1, 1, 64};
 // The rows variant's work-group, (x, y, 1): 8 rows along y (fastest on PoCL and the H200).
 constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 // The onepass variant's work-group (x, y, z4): a group of 2 x 32 work-items (y, z4) marching
@@ -87,7 +85,7 @@ struct BuiltProgram {
 // Clamps the request to the grid and the device, builds the program with the variant's tile as
 // -D defines (tile: the work-group; onepass: 1 x y x z4; rows: 1 x 1 x 1) and MAGNETIC, and where
 // the main kernels allow fewer work-items than the device (registers), shrinks the group and
-// builds again. Throws ConfigError for plain and fused, DeviceError from the device.
+// builds again. Throws DeviceError from the device.
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,
                                    const VariantRequest& request);
 

@@ -8,6 +8,7 @@
 #include "backends/device_tables.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
+#include "model/host_memory.hpp"
 
 namespace clfdtd::engine {
 
@@ -65,8 +66,13 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
 
 YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v,
                      int batch_steps) {
-  check_device_memory(variant_device_bytes(m, v, batch_steps), yee_buffer_needs(m, v, batch_steps),
-                      dev.info(), dev.available_bytes());
+  const std::size_t device_bytes = variant_device_bytes(m, v, batch_steps);
+  check_device_memory(device_bytes, yee_buffer_needs(m, v, batch_steps), dev.info(),
+                      dev.available_bytes());
+  // The float copies uploaded from here, and on a CPU device (PoCL) every buffer, are host memory.
+  check_host_memory(gpu_engine_host_bytes(m, device_bytes, dev.info().type == "cpu"),
+                    std::string("the ") + (dev.info().api == device::Api::Cuda ? "CUDA" : "OpenCL") +
+                        " engine on " + dev.info().name);
   const std::size_t cells = m.layout.cells();
   auto upload = [&dev](const void* data, std::size_t bytes) {
     device::Buffer b = dev.alloc(bytes);
@@ -79,13 +85,16 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     return b;
   };
 
+  placeholder = zeros(4 * sizeof(float) * 8);
   for (auto& f : set[0]) f = zeros(cells * sizeof(float));
   if (v == KernelVariant::OnePass) {
     for (auto& f : set[1]) f = zeros(cells * sizeof(float));
   } else {
     set[1] = set[0];
   }
-  for (int c = 0; c < (m.magnetic ? 6 : 3); ++c) ids[c] = upload(m.ids[c].data(), cells);
+  for (int c = 0; c < 6; ++c) {
+    ids[c] = c < 3 || m.magnetic ? upload(m.ids[c].data(), cells) : placeholder;
+  }
 
   // Coefficient tables cover all 256 possible ids, so no id can read past the end.
   const double dt = m.grid.dt;
@@ -100,7 +109,7 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     htab[4 * id + 1] = static_cast<float>(h.inv_mu_r);
   }
   ecoef = upload(etab.data(), etab.size() * sizeof(float));
-  if (m.magnetic) hcoef = upload(htab.data(), htab.size() * sizeof(float));
+  hcoef = m.magnetic ? upload(htab.data(), htab.size() * sizeof(float)) : placeholder;
   db_vacuum = static_cast<float>(m.materials.h_coefficients(MaterialTable::kVacuum, dt).db);
 
   if (m.upml.enabled()) {
@@ -149,7 +158,6 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     probe_batch = zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
   }
   flag = zeros(sizeof(std::int32_t));
-  placeholder = zeros(4 * sizeof(float) * 8);
 
   if (m.energy) {
     const std::size_t count4 = static_cast<std::size_t>(m.layout.nx) * m.layout.ny * m.layout.nz4;
@@ -159,7 +167,7 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     for (auto& h : h_prev) h = zeros(cells * sizeof(float));  // no earlier H: first term 0
     const std::vector<float> eps = energy_weights(m, true), mu = energy_weights(m, false);
     energy_eps = upload(eps.data(), eps.size() * sizeof(float));
-    if (m.magnetic) energy_mu = upload(mu.data(), mu.size() * sizeof(float));
+    energy_mu = m.magnetic ? upload(mu.data(), mu.size() * sizeof(float)) : placeholder;
     energy_partial = zeros(static_cast<std::size_t>(batch_steps) * 3 * groups * sizeof(float));
   }
 }

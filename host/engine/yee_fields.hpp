@@ -19,15 +19,19 @@ namespace clfdtd::engine {
 using FieldSet = std::array<device::Buffer, 6>;  // Ex Ey Ez Hx Hy Hz, padded float4 rows
 
 struct YeeFields {
-  // Throws OutOfMemoryError (model or one buffer too large for `dev`) before allocating.
+  // Throws OutOfMemoryError (model or one buffer too large for `dev`, or the host's memory too
+  // small for the upload copies) before allocating.
   YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v, int batch_steps);
 
   // Set 0 holds the state after an even number of steps; onepass writes into set 1 then (and
   // into set 0 after an odd number); the other variants update set 0 in place and have no set 1.
   std::array<FieldSet, 2> set;
-  std::array<device::Buffer, 6> ids;  // uint8 per cell; H ids only when magnetic
-  device::Buffer ecoef, hcoef;        // float4 per id (256): (ca, cb, inv_eps_r, 0), (db, inv_mu_r)
-  float db_vacuum = 0;                // H coefficient of a non-magnetic model
+  // uint8 per cell and float4 per id (256): (ca, cb, inv_eps_r, 0), (db, inv_mu_r). A
+  // non-magnetic model has no H ids or H table: `placeholder` stands in for them (the kernels'
+  // signatures are the same either way; MAGNETIC selects what they read), and db_vacuum serves.
+  std::array<device::Buffer, 6> ids;
+  device::Buffer ecoef, hcoef;
+  float db_vacuum = 0;
 
   // UPML (when enabled): Dx Dy Dz Bx By Bz (tile and onepass: float4 rows of the x/y slabs,
   // rows: one float per PML cell), tile and onepass's z slabs By Bz Dy Dz and per-float4 z
@@ -38,7 +42,8 @@ struct YeeFields {
   device::Buffer zlanes;
   std::array<device::Buffer, 6> profiles;
   device::Buffer boxes, z_split;
-  // A valid, never-read buffer for arguments a model does not use (rows without PML).
+  // A valid, never-read buffer for arguments a model does not use (H ids and table when not
+  // magnetic, rows' UPML tables without PML).
   device::Buffer placeholder;
 
   device::Buffer src_cells, src_j;  // (component, index) per merged source; J[src * steps + s]
@@ -48,8 +53,8 @@ struct YeeFields {
   int nsamples = 0;
   device::Buffer flag;  // check_finite's result
 
-  // output.energy: H of the previous sample, eps_r / mu_r per id, partial sums
-  // [slot][3][group] of the reduction.
+  // output.energy: H of the previous sample, eps_r / mu_r per id (mu_r: placeholder when not
+  // magnetic), partial sums [slot][3][group] of the reduction.
   std::array<device::Buffer, 3> h_prev;
   device::Buffer energy_eps, energy_mu, energy_partial;
   int energy_groups = 0;

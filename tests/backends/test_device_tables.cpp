@@ -68,8 +68,7 @@ TEST_CASE("variant_device_bytes: the tile and onepass auxiliaries as they are al
   CHECK(variant_device_bytes(m, KernelVariant::OnePass, 8) ==
         m.device_bytes(8, true) - model_aux + own);
   CHECK(own > model_aux);  // so the model's count alone would have promised too little
-  // The other variants allocate what the model counts.
-  CHECK(variant_device_bytes(m, KernelVariant::Plain, 8) == m.device_bytes(8));
+  // rows allocates what the model counts.
   CHECK(variant_device_bytes(m, KernelVariant::Rows, 8) == m.device_bytes(8));
   const SimulationModel pec = upml_cube(64, {0, 0, 0, 0, 0, 0});
   CHECK(variant_device_bytes(pec, KernelVariant::Tile, 8) == pec.device_bytes(8));

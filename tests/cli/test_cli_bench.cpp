@@ -78,7 +78,7 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   const std::string dir = scratch_dir("bench");
   fs::create_directories(dir);
   const auto r = run_clfdtd("bench --n=24 --repeats=2 --steps=3 --problem=vacuum_upml,pec_cube "
-                            "--variant=tile,plain,rows --outputs --csv=" + dir + "/b.csv --json=" +
+                            "--variant=tile,onepass,rows --outputs --csv=" + dir + "/b.csv --json=" +
                             dir + "/b.json");
   if (no_opencl(r)) return;
   REQUIRE_MESSAGE(r.code == 0, r.out);
@@ -155,8 +155,8 @@ TEST_CASE("bench --tune stores the winner and run uses it") {
   CHECK(variant.rfind(entry["variant"].get<std::string>() == "tile" ? "float4-tile"
                                                                     : entry["variant"].get<std::string>(), 0) == 0);
   // An explicit variant wins over the cache.
-  r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=plain --output.dir=" + dir +
+  r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=rows --output.dir=" + dir +
                  "/run2 --quiet");
-  CHECK(nlohmann::json::parse(read_text(dir + "/run2/run.json"))["kernel_variant"].get<std::string>().rfind("plain", 0) == 0);
+  CHECK(nlohmann::json::parse(read_text(dir + "/run2/run.json"))["kernel_variant"].get<std::string>().rfind("rows", 0) == 0);
   ::unsetenv("CLFDTD_CACHE_DIR");
 }

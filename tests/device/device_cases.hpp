@@ -36,7 +36,8 @@ inline Device& opened_device(device::Api api, int index) {
 inline void on_every_device(device::Api api, const std::function<void(Device&)>& check) {
   const auto devices = device::list_devices(api);
   if (devices.empty()) {
-    MESSAGE("no " << std::string(device::api_name(api)) << " device on this machine: case skipped");
+    MESSAGE("no " << std::string(device::api_name(api))
+                  << " device (none on this machine, or the API is not in this build): skipped");
     return;
   }
   for (const auto& info : devices) {

@@ -1,6 +1,5 @@
-// Patent step 3 ("choose the processor type") for the CUDA backend: the CUDA devices the runtime
-// sees, the table `clfdtd devices` prints, and the chooser behind device.select (same rules as
-// the OpenCL chooser; every CUDA device is a GPU).
+// Patent step 3 ("choose the processor type") on CUDA: the devices the runtime sees, for the CUDA
+// device (host/device/cuda), which lists and opens them.
 #pragma once
 #include <string>
 #include <vector>
@@ -29,15 +28,5 @@ CudaDeviceList list_cuda_devices();
 
 // "13.0" for 13000.
 std::string cuda_version_text(int version);
-
-// A fixed-width table with a header; the device "" would choose is marked with '*'. An empty list
-// gives one line with the reason.
-std::string format_cuda_device_table(const CudaDeviceList& list);
-
-// Position in list.devices of the device `select` names: "" or "gpu" the best (most SMs * clock),
-// "2" CUDA device 2, otherwise a case-insensitive part of the name. Throws ConfigError (key
-// device.select, listing the devices) when nothing matches and DeviceError (with the reason)
-// when there is no CUDA device at all.
-int choose_cuda_device(const CudaDeviceList& list, const std::string& select);
 
 }  // namespace clfdtd

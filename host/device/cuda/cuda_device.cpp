@@ -16,6 +16,7 @@
 
 #include "backends/cuda/cuda_devices.hpp"
 #include "backends/cuda/cuda_error.hpp"
+#include "device/device_checks.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::device {
@@ -52,13 +53,6 @@ std::string nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
-
 int attribute(cudaDeviceAttr a, int dev) {
   int v = 0;
   cuda_check(cudaDeviceGetAttribute(&v, a, dev), "cudaDeviceGetAttribute",
@@ -86,14 +80,6 @@ char* ptr_of(const Buffer& b, const char* call) {
   return static_cast<char*>(o->ptr);
 }
 
-void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
-  if (offset > b.bytes() || bytes > b.bytes() - offset) {
-    throw DeviceError(std::string(call) + ": bytes " + std::to_string(offset) + " to " +
-                      std::to_string(offset + bytes) + " lie outside the buffer of " +
-                      std::to_string(b.bytes()) + " bytes");
-  }
-}
-
 // One argument slot: the bytes cudaLaunchKernel copies (a pointer, an int or a float).
 struct ArgSlot {
   alignas(8) unsigned char data[8] = {};
@@ -110,8 +96,21 @@ struct CudaKernel final : Kernel::Object {
   std::vector<ArgSlot> slots;
   std::vector<void*> args;
   std::vector<Buffer> bound;  // keeps the buffers bound as arguments alive
+  bool params_known = true;   // false where the runtime could not list the parameters
 
   void store(unsigned index, const void* data, std::size_t size) {
+    if (!params_known) {
+      if (size > sizeof(ArgSlot::data)) {
+        throw DeviceError("argument " + std::to_string(index) + " of kernel " + name + ": " +
+                          std::to_string(size) + " bytes; the device API passes at most 8");
+      }
+      if (index >= slots.size()) {
+        slots.resize(index + 1);
+        args.resize(slots.size());
+        for (std::size_t n = 0; n < slots.size(); ++n) args[n] = slots[n].data;
+      }
+      slots[index].size = size;
+    }
     if (index >= slots.size()) {
       throw DeviceError("kernel " + name + " has " + std::to_string(slots.size()) +
                         " arguments: there is no argument " + std::to_string(index));
@@ -171,6 +170,12 @@ struct CudaProgram final : Program::Object, std::enable_shared_from_this<CudaPro
       if (pe == cudaErrorInvalidValue) {
         (void)cudaGetLastError();
         break;  // past the last parameter
+      }
+      if (pe != cudaSuccess && n == 0) {
+        // A driver that cannot list parameters: arguments are taken as set, unchecked.
+        (void)cudaGetLastError();
+        k->params_known = false;
+        break;
       }
       cuda_check(pe, "cudaFuncGetParamInfo", "the parameters of CUDA kernel " + name);
       if (size > sizeof(ArgSlot::data)) {
@@ -284,24 +289,16 @@ public:
     cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize", ctx);
   }
 
-  void read_rect(const Buffer& src, const Rect& r, void* dst) override {
+  void read_rect(const Buffer& src, const Rect& box, void* dst) override {
     const char* p = ptr_of(src, "read_rect");
+    const Rect r = checked_rect(src, box);
     if (r.row_bytes == 0 || r.rows == 0 || r.slices == 0) return;
-    const std::size_t row_pitch = r.row_pitch ? r.row_pitch : r.row_bytes;
-    const std::size_t slice_pitch = r.slice_pitch ? r.slice_pitch : row_pitch * r.rows;
-    if (row_pitch < r.row_bytes || slice_pitch < row_pitch * r.rows) {
-      throw DeviceError("read_rect: rows of " + std::to_string(r.row_bytes) + " bytes, " +
-                        std::to_string(r.rows) + " per slice, do not fit pitches " +
-                        std::to_string(row_pitch) + " / " + std::to_string(slice_pitch));
-    }
-    check_span(src, r.offset,
-               (r.slices - 1) * slice_pitch + (r.rows - 1) * row_pitch + r.row_bytes, "read_rect");
     const std::string ctx = "reading a box of " + std::to_string(r.slices) + " x " +
                             std::to_string(r.rows) + " rows";
     char* out = static_cast<char*>(dst);
     for (std::size_t s = 0; s < r.slices; ++s) {  // one pitched 2D copy per slice
       cuda_check(cudaMemcpy2DAsync(out + s * r.rows * r.row_bytes, r.row_bytes,
-                                   p + r.offset + s * slice_pitch, row_pitch, r.row_bytes, r.rows,
+                                   p + r.offset + s * r.slice_pitch, r.row_pitch, r.row_bytes, r.rows,
                                    cudaMemcpyDeviceToHost, stream_),
                  "cudaMemcpy2DAsync", ctx);
     }
@@ -319,7 +316,7 @@ public:
     auto p = std::make_shared<CudaProgram>();
     p->device = index_;
     p->target = info_.code_target;
-    for (const auto& [name, value] : defines) p->options += " -D" + name + "=" + std::to_string(value);
+    for (const auto& flag : define_flags(defines)) p->options += " " + flag;
     const std::string image = compile_cuda_program(defines, p->target);
     cuda_check(cudaLibraryLoadData(&p->lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                "cudaLibraryLoadData",
@@ -333,13 +330,9 @@ public:
     auto* ck = dynamic_cast<CudaKernel*>(k.object());
     if (!ck) throw DeviceError("launch: the kernel is empty or not a CUDA kernel");
     if (global.count() == 0) return;
+    check_launch_ranges(ck->name, global, local);
     unsigned grid[3], block[3];
     for (int d = 0; d < 3; ++d) {
-      if (local[d] == 0 || global[d] % local[d] != 0) {
-        throw DeviceError("launching kernel " + ck->name + ": global size " +
-                          std::to_string(global[d]) + " in dimension " + std::to_string(d) +
-                          " is not a multiple of the local size " + std::to_string(local[d]));
-      }
       grid[d] = static_cast<unsigned>(global[d] / local[d]);
       block[d] = static_cast<unsigned>(local[d]);
     }
@@ -422,12 +415,7 @@ std::string compile_cuda_source(const std::string& source, const Defines& define
   std::vector<std::string> options{"--gpu-architecture=" + target, "-default-device",
                                    "--std=c++17",  "--fmad=true", "--prec-div=true",
                                    "--prec-sqrt=true", "--ftz=false"};
-  for (const auto& [name, value] : defines) {
-    if (!is_identifier(name)) {
-      throw DeviceError("program define '" + name + "' is not a C identifier");
-    }
-    options.push_back("-D" + name + "=" + std::to_string(value));
-  }
+  for (const auto& flag : define_flags(defines)) options.push_back(flag);
   std::string options_text;
   for (const auto& o : options) options_text += (options_text.empty() ? "" : " ") + o;
   const std::string ctx = "compiling the CUDA program with \"" + options_text + "\"";

@@ -4,13 +4,13 @@
 #include "device/opencl/opencl_device.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <map>
 
 #include "backends/opencl/cl_devices.hpp"
 #include "backends/opencl/cl_error.hpp"
 #include "backends/opencl/cl_program.hpp"
+#include "device/device_checks.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::device {
@@ -41,14 +41,6 @@ const cl::Buffer& mem_of(const Buffer& b, const char* call) {
     throw DeviceError(std::string(call) + ": the buffer is empty or not an OpenCL buffer");
   }
   return o->mem;
-}
-
-void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
-  if (offset > b.bytes() || bytes > b.bytes() - offset) {
-    throw DeviceError(std::string(call) + ": bytes " + std::to_string(offset) + " to " +
-                      std::to_string(offset + bytes) + " lie outside the buffer of " +
-                      std::to_string(b.bytes()) + " bytes");
-  }
 }
 
 struct ClKernel final : Kernel::Object {
@@ -102,13 +94,6 @@ struct ClProgram final : Program::Object {
     return Kernel(k);
   }
 };
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
 
 // NDRange of as many dimensions as the ranges use (trailing dimensions of 1 dropped).
 cl::NDRange nd_range(const Range& r, int dims) {
@@ -209,26 +194,19 @@ public:
     }
   }
 
-  void read_rect(const Buffer& src, const Rect& r, void* dst) override {
+  void read_rect(const Buffer& src, const Rect& box, void* dst) override {
     const cl::Buffer& mem = mem_of(src, "read_rect");
+    const Rect r = checked_rect(src, box);
     if (r.row_bytes == 0 || r.rows == 0 || r.slices == 0) return;
-    const std::size_t row_pitch = r.row_pitch ? r.row_pitch : r.row_bytes;
-    const std::size_t slice_pitch = r.slice_pitch ? r.slice_pitch : row_pitch * r.rows;
-    if (row_pitch < r.row_bytes || slice_pitch < row_pitch * r.rows) {
-      throw DeviceError("read_rect: rows of " + std::to_string(r.row_bytes) + " bytes, " +
-                        std::to_string(r.rows) + " per slice, do not fit pitches " +
-                        std::to_string(row_pitch) + " / " + std::to_string(slice_pitch));
-    }
-    check_span(src, r.offset,
-               (r.slices - 1) * slice_pitch + (r.rows - 1) * row_pitch + r.row_bytes, "read_rect");
     // OpenCL takes the start as (byte in row, row, slice) of the pitched box.
-    const std::size_t slice = r.offset / slice_pitch, in_slice = r.offset % slice_pitch;
-    const cl::array<cl::size_type, 3> origin{in_slice % row_pitch, in_slice / row_pitch, slice};
+    const std::size_t slice = r.offset / r.slice_pitch, in_slice = r.offset % r.slice_pitch;
+    const cl::array<cl::size_type, 3> origin{in_slice % r.row_pitch, in_slice / r.row_pitch,
+                                             slice};
     const cl::array<cl::size_type, 3> host_origin{0, 0, 0};
     const cl::array<cl::size_type, 3> region{r.row_bytes, r.rows, r.slices};
     try {
-      queue_.enqueueReadBufferRect(mem, CL_TRUE, origin, host_origin, region, row_pitch,
-                                   slice_pitch, r.row_bytes, r.row_bytes * r.rows, dst);
+      queue_.enqueueReadBufferRect(mem, CL_TRUE, origin, host_origin, region, r.row_pitch,
+                                   r.slice_pitch, r.row_bytes, r.row_bytes * r.rows, dst);
     } catch (const cl::Error& e) {
       throw_device_error(e, "reading a box of " + std::to_string(r.slices) + " x " +
                                 std::to_string(r.rows) + " rows");
@@ -241,12 +219,7 @@ public:
     // No -cl-fast-relaxed-math: it would allow NaN/inf assumptions that break the finite check
     // and reorder sums the reference comparison depends on (as backends/opencl/cl_program.cpp).
     std::string options = "-cl-std=CL1.2 -cl-mad-enable";
-    for (const auto& [name, value] : defines) {
-      if (!is_identifier(name)) {
-        throw DeviceError("program define '" + name + "' is not a C identifier");
-      }
-      options += " -D" + name + "=" + std::to_string(value);
-    }
+    for (const auto& flag : define_flags(defines)) options += " " + flag;
     auto p = std::make_shared<ClProgram>();
     p->dev = device_;
     p->options = options;
@@ -260,13 +233,9 @@ public:
     auto* ck = dynamic_cast<ClKernel*>(k.object());
     if (!ck) throw DeviceError("launch: the kernel is empty or not an OpenCL kernel");
     if (global.count() == 0) return;
+    check_launch_ranges(ck->name, global, local);
     int dims = 1;
     for (int d = 0; d < 3; ++d) {
-      if (local[d] == 0 || global[d] % local[d] != 0) {
-        throw DeviceError("launching kernel " + ck->name + ": global size " +
-                          std::to_string(global[d]) + " in dimension " + std::to_string(d) +
-                          " is not a multiple of the local size " + std::to_string(local[d]));
-      }
       if (global[d] > 1 || local[d] > 1) dims = d + 1;
     }
     try {
@@ -274,7 +243,8 @@ public:
                                   nd_range(local, dims), nullptr, timed_event());
       note_timed();
     } catch (const cl::Error& e) {
-      fail(e, "launching kernel " + ck->name);
+      // CL_OUT_OF_RESOURCES here is a group too large for the kernel, not a full memory.
+      throw_device_error(e, "launching kernel " + ck->name);
     }
   }
 
@@ -282,7 +252,7 @@ public:
     try {
       queue_.finish();
     } catch (const cl::Error& e) {
-      fail(e, "waiting for the OpenCL queue");
+      throw_device_error(e, "waiting for the OpenCL queue");
     }
   }
 

@@ -1,0 +1,58 @@
+// The device API cases (device_cases.hpp) on every device of every API compiled into this build:
+// OpenCL (PoCL in CI) and CUDA (skipped with a message where there is no GPU, as in CI).
+#include "device/device_cases.hpp"
+
+namespace clfdtd::test {
+
+namespace {
+const device::Api kApis[] = {device::Api::OpenCL, device::Api::Cuda};
+}
+
+TEST_CASE("device API: info, buffers, fill, copy, read_rect") {
+  for (const auto api : kApis) {
+    on_every_device(api, [api](Device& dev) {
+      CHECK(dev.info().api == api);
+      if (api == device::Api::Cuda) CHECK(!dev.info().code_target.empty());
+      check_info(dev);
+      check_round_trip(dev);
+      check_fill_and_copy(dev);
+      check_read_rect(dev);
+    });
+  }
+}
+
+TEST_CASE("device API: programs cached per defines, missing kernels, build errors") {
+  for (const auto api : kApis) {
+    on_every_device(api, [](Device& dev) {
+      check_program_cache(dev);
+      check_missing_kernel(dev);
+      check_build_failure(dev);
+    });
+  }
+}
+
+TEST_CASE("device API: embedded kernels launched, arguments, timers, memory limit") {
+  for (const auto api : kApis) {
+    on_every_device(api, [](Device& dev) {
+      check_finite_kernel(dev);
+      check_sample_probes(dev);
+      check_argument_errors(dev);
+      check_timer_and_memory(dev);
+    });
+  }
+}
+
+#if !defined(CLFDTD_HAVE_OPENCL) || !defined(CLFDTD_HAVE_CUDA)
+TEST_CASE("device API: an API not compiled into this build lists no device and opens none") {
+#ifndef CLFDTD_HAVE_OPENCL
+  CHECK(device::list_devices(device::Api::OpenCL).empty());
+  CHECK_THROWS_AS(device::open_device(device::Api::OpenCL, 0), DeviceError);
+#endif
+#ifndef CLFDTD_HAVE_CUDA
+  CHECK(device::list_devices(device::Api::Cuda).empty());
+  CHECK_THROWS_AS(device::open_device(device::Api::Cuda, 0), DeviceError);
+#endif
+}
+#endif
+
+}  // namespace clfdtd::test

@@ -5,8 +5,12 @@
 #include <vector>
 
 #include "device/device.hpp"
+#include "errors.hpp"
 
 namespace clfdtd::device {
+
+// A driver's name or version string without the spaces or trailing NUL some drivers pad it with.
+std::string trim_driver_text(std::string s);
 
 // Bytes [offset, offset + bytes) lie inside `b`.
 void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call);
@@ -19,5 +23,18 @@ std::vector<std::string> define_flags(const Defines& defines);
 
 // `global` a multiple of `local` in every dimension, no local size 0.
 void check_launch_ranges(const std::string& kernel, const Range& global, const Range& local);
+
+// The implementation's kernel object behind `k` for a launch over `global` in groups of `local`:
+// DeviceError for an empty kernel or one of another API, nullptr for an empty range (nothing to
+// launch), after check_launch_ranges.
+template <class ApiKernel>
+ApiKernel* launch_target(const Kernel& k, const Range& global, const Range& local,
+                         const char* api) {
+  auto* ak = dynamic_cast<ApiKernel*>(k.object());
+  if (!ak) throw DeviceError(std::string("launch: the kernel is empty or not one of ") + api);
+  if (global.count() == 0) return nullptr;
+  check_launch_ranges(ak->name, global, local);
+  return ak;
+}
 
 }  // namespace clfdtd::device

@@ -73,16 +73,6 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string trim(std::string s) {
-  // Some drivers pad names with spaces or leave the terminating NUL in the string.
-  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\0')) {
-    s.pop_back();
-  }
-  std::size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  return s.substr(b);
-}
-
 std::string lower(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
@@ -123,6 +113,15 @@ std::string mib(std::size_t bytes) {
 }
 
 }  // namespace
+
+std::string trim_driver_text(std::string s) {
+  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\0')) {
+    s.pop_back();
+  }
+  std::size_t b = 0;
+  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  return s.substr(b);
+}
 
 void check_span(const Buffer& b, std::size_t offset, std::size_t bytes, const char* call) {
   if (offset > b.bytes() || bytes > b.bytes() - offset) {
@@ -217,7 +216,7 @@ int choose_device(const std::vector<DeviceInfo>& devices, const std::string& sel
   if (devices.empty()) {
     throw DeviceError("no device to choose from (device.select = \"" + select + "\")");
   }
-  const std::string want = lower(trim(select));
+  const std::string want = lower(trim_driver_text(select));
   const bool numeric = !want.empty() && std::all_of(want.begin(), want.end(), [](char ch) {
     return std::isdigit(static_cast<unsigned char>(ch));
   });

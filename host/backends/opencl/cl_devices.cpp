@@ -4,21 +4,12 @@
 #include <cctype>
 
 #include "backends/opencl/cl_error.hpp"
+#include "device/device_checks.hpp"
 #include "errors.hpp"
 
 namespace clfdtd {
 
 namespace {
-
-std::string trim(std::string s) {
-  // Some drivers pad names with spaces or leave the terminating NUL in the string.
-  while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\0')) {
-    s.pop_back();
-  }
-  std::size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  return s.substr(b);
-}
 
 // Platforms and devices in a fixed order; a platform without devices contributes none.
 std::vector<std::pair<cl::Platform, cl::Device>> enumerate() {
@@ -58,12 +49,12 @@ std::vector<ClDeviceInfo> list_cl_devices() {
     ClDeviceInfo info;
     info.index = static_cast<int>(n);
     try {
-      info.platform = trim(p.getInfo<CL_PLATFORM_NAME>());
-      info.name = trim(d.getInfo<CL_DEVICE_NAME>());
-      info.vendor = trim(d.getInfo<CL_DEVICE_VENDOR>());
+      info.platform = device::trim_driver_text(p.getInfo<CL_PLATFORM_NAME>());
+      info.name = device::trim_driver_text(d.getInfo<CL_DEVICE_NAME>());
+      info.vendor = device::trim_driver_text(d.getInfo<CL_DEVICE_VENDOR>());
       info.type = type_name(d.getInfo<CL_DEVICE_TYPE>());
-      info.version = trim(d.getInfo<CL_DEVICE_VERSION>());
-      info.driver = trim(d.getInfo<CL_DRIVER_VERSION>());
+      info.version = device::trim_driver_text(d.getInfo<CL_DEVICE_VERSION>());
+      info.driver = device::trim_driver_text(d.getInfo<CL_DRIVER_VERSION>());
       info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
       info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
       info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();

@@ -321,16 +321,12 @@ public:
     cuda_check(cudaLibraryLoadData(&p->lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                "cudaLibraryLoadData",
                "loading the program compiled for " + p->target + " with" + p->options);
-    Program program(p);
-    programs_.emplace(defines, program);
-    return program;
+    return programs_.emplace(defines, Program(p)).first->second;
   }
 
   void launch(const Kernel& k, const Range& global, const Range& local) override {
-    auto* ck = dynamic_cast<CudaKernel*>(k.object());
-    if (!ck) throw DeviceError("launch: the kernel is empty or not a CUDA kernel");
-    if (global.count() == 0) return;
-    check_launch_ranges(ck->name, global, local);
+    auto* ck = launch_target<CudaKernel>(k, global, local, "CUDA");
+    if (!ck) return;
     unsigned grid[3], block[3];
     for (int d = 0; d < 3; ++d) {
       grid[d] = static_cast<unsigned>(global[d] / local[d]);

@@ -9,7 +9,6 @@
 
 #include "backends/opencl/cl_devices.hpp"
 #include "backends/opencl/cl_error.hpp"
-#include "backends/opencl/cl_program.hpp"
 #include "device/device_checks.hpp"
 #include "errors.hpp"
 
@@ -20,6 +19,27 @@ namespace {
 bool allocation_failure(cl_int code) {
   return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
          code == CL_OUT_OF_HOST_MEMORY || code == CL_INVALID_BUFFER_SIZE;
+}
+
+// Compiles `source`; a failure throws DeviceError carrying the options and the whole build log.
+cl::Program build_program(const cl::Context& context, const cl::Device& device,
+                          const std::string& source, const std::string& options) {
+  cl::Program program;
+  try {
+    program = cl::Program(context, source);
+    program.build(std::vector<cl::Device>{device}, options.c_str());
+  } catch (const cl::Error& e) {
+    std::string log = "(no build log available)", name;
+    try {
+      name = device.getInfo<CL_DEVICE_NAME>().c_str();  // drops a trailing NUL
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    } catch (const cl::Error&) {
+    }
+    throw DeviceError("OpenCL kernel build failed on " + name + " (" + e.what() + ": " +
+                      cl_error_name(e.err()) + ") with options \"" + options + "\"; build log:\n" +
+                      log);
+  }
+  return program;
 }
 
 // Drivers may allocate lazily, so an allocation failure can surface at the first write or fill.
@@ -217,23 +237,19 @@ public:
     const auto found = programs_.find(defines);
     if (found != programs_.end()) return found->second;
     // No -cl-fast-relaxed-math: it would allow NaN/inf assumptions that break the finite check
-    // and reorder sums the reference comparison depends on (as backends/opencl/cl_program.cpp).
+    // and reorder sums the reference comparison depends on.
     std::string options = "-cl-std=CL1.2 -cl-mad-enable";
     for (const auto& flag : define_flags(defines)) options += " " + flag;
     auto p = std::make_shared<ClProgram>();
     p->dev = device_;
     p->options = options;
     p->prog = build_program(context_, device_, source(), options);
-    Program program(p);
-    programs_.emplace(defines, program);
-    return program;
+    return programs_.emplace(defines, Program(p)).first->second;
   }
 
   void launch(const Kernel& k, const Range& global, const Range& local) override {
-    auto* ck = dynamic_cast<ClKernel*>(k.object());
-    if (!ck) throw DeviceError("launch: the kernel is empty or not an OpenCL kernel");
-    if (global.count() == 0) return;
-    check_launch_ranges(ck->name, global, local);
+    auto* ck = launch_target<ClKernel>(k, global, local, "OpenCL");
+    if (!ck) return;
     int dims = 1;
     for (int d = 0; d < 3; ++d) {
       if (global[d] > 1 || local[d] > 1) dims = d + 1;

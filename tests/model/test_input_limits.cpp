@@ -10,25 +10,16 @@
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/simulation_model.hpp"
+#include "model_helpers.hpp"
 
 using namespace clfdtd;
 
 namespace {
 
-// 20^3 cells of 1 cm, 5 UPML layers, one dipole in the middle.
+// model_helpers.hpp's small model, with the lines its keys came from.
 RunConfig base_config() {
-  RunConfig cfg;
-  cfg.source_file = "model.ini";
-  cfg.grid.size_m = Vec3{0.2, 0.2, 0.2};
-  cfg.grid.cell_size_m = Vec3{0.01, 0.01, 0.01};
-  cfg.time.steps = 50;
-  cfg.boundary.layers = {5, 5, 5, 5, 5, 5};
-  SourceConfig s;
-  s.name = "feed";
-  s.position = Vec3{0.1, 0.1, 0.1};
-  s.frequency_hz = 1e9;
-  s.amplitude = 1e-12;
-  cfg.sources.push_back(s);
+  RunConfig cfg = small_dipole_config();
+  cfg.sources[0].amplitude = 1e-12;
   cfg.lines = {{"time.duration", 5}, {"source.feed.amplitude", 14}};
   return cfg;
 }

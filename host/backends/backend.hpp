@@ -2,6 +2,7 @@
 // and advances it; the time loop (solver/time_loop.cpp) decides when, and what to read back.
 // One level of inheritance: ReferenceBackend and engine::GpuEngine (OpenCL or CUDA, docs/ARCHITECTURE.md).
 #pragma once
+#include <complex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,23 @@ public:
     energy_unsupported();
   }
 
+  // Monitors (model.monitors, model/monitors.hpp). accumulate_dft(n) is called after step n
+  // (n = 0 before the first step): every flux, dft and farfield monitor adds its samples times
+  // exp(-i 2 pi f t) dt, t = dft_time(component, n, dt), where the fields live. read_dft() gives
+  // monitor m's transform so far (everything accumulated up to the last call included):
+  // out[point * frequencies + f], points in the monitor's region order, SI units times seconds.
+  virtual void accumulate_dft(long /*step*/) { monitors_unsupported(); }
+  virtual void read_dft(int /*monitor*/, std::vector<std::complex<double>>& /*out*/) {
+    monitors_unsupported();
+  }
+  // modes monitors: projects the current E on monitor m's modes (sum over cells of E . mode dV,
+  // V m^2 per unit mode amplitude) into batch slot `slot` (0 <= slot < probe_batch_steps());
+  // read_mode_batch copies the first `slots` slots: out[slot * nmodes + mode].
+  virtual void sample_modes(int /*monitor*/, int /*slot*/) { monitors_unsupported(); }
+  virtual void read_mode_batch(int /*monitor*/, int /*slots*/, std::vector<double>& /*out*/) {
+    monitors_unsupported();
+  }
+
   // Benchmarking (clfdtd bench). Runs steps first .. first + count - 1 and returns their duration in
   // seconds, by the device's own timers where it has them (the default: wall clock between two
   // finish() calls).
@@ -79,6 +97,9 @@ public:
   }
 
 private:
+  [[noreturn]] void monitors_unsupported() const {
+    throw DeviceError("monitors are not supported by the " + name() + " backend");
+  }
   [[noreturn]] void energy_unsupported() const {
     throw DeviceError("output.energy is not supported by the " + name() + " backend");
   }

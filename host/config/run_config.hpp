@@ -87,6 +87,20 @@ struct ProbeConfig {
   std::optional<std::array<long, 2>> steps;   // n1..n2 inclusive; default 0..time steps
 };
 
+// [monitor.<name>]: a reduction computed on the device while the run goes (docs/MONITORS.md).
+enum class MonitorKind { Flux, Dft, FarField, Modes };
+
+struct MonitorConfig {
+  std::string name;
+  MonitorKind kind = MonitorKind::Flux;
+  Vec3 box_lo, box_hi;                        // m; flux, dft: a plane when one extent is zero
+  std::vector<double> frequencies_hz;         // flux, dft, farfield
+  double theta_step_deg = 5, phi_step_deg = 5;  // farfield
+  std::vector<Component> fields;              // dft: the components transformed (default all six)
+  std::string modes_file;                     // modes: .vti with cell arrays mode_<k>
+  long every = 1;                             // modes: project every N steps
+};
+
 struct SnapshotConfig {
   std::vector<long> steps;                    // steps n0 at which the whole 3D field is saved
   bool e = true, h = true;
@@ -125,6 +139,7 @@ struct RunConfig {
   std::vector<ObjectConfig> objects;          // in file order: later objects override earlier ones
   std::vector<SourceConfig> sources;
   std::vector<ProbeConfig> probes;
+  std::vector<MonitorConfig> monitors;
   SnapshotConfig snapshot;
   OutputConfig output;
   DeviceConfig device;

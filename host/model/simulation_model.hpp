@@ -10,6 +10,7 @@
 #include "model/field_layout.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/materials.hpp"
+#include "model/monitors.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
 #include "model/upml_profile.hpp"
@@ -28,6 +29,7 @@ struct SimulationModel {
   UpmlProfile upml;
   std::vector<SourceModel> sources;
   ProbeSet probes;
+  std::vector<MonitorModel> monitors;  // [monitor.<name>] in file order (model/monitors.hpp)
   std::vector<long> snapshot_steps;    // sorted, unique, within 0..steps
   bool snapshot_e = true, snapshot_h = true;
   bool energy = false;                 // energy.csv: the backend keeps a copy of H (3 fields)

@@ -1,0 +1,37 @@
+// The transformed fields of a flux or farfield monitor on its surface: for each face of the
+// monitor (model/monitors.hpp MonitorFace), E and H interpolated from their Yee samples to the
+// centres of the face's cell faces, one set per frequency. flux and the near-to-far-field
+// transform both start from this.
+#pragma once
+#include <array>
+#include <complex>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/monitors.hpp"
+
+namespace clfdtd {
+
+using CVec3 = std::array<std::complex<double>, 3>;
+
+struct SurfacePoint {
+  Vec3 r_m;             // position, m (the centre of a cell face on the monitor's surface)
+  double area_m2 = 0;   // the cell face's area
+  int face = 0;         // index into SurfaceFields::faces
+};
+
+struct SurfaceFields {
+  std::vector<MonitorFace> faces;
+  std::array<double, 3> cell_m{};          // the grid's cell size (the faces' planes are at plane * d)
+  std::vector<double> frequencies_hz;
+  std::vector<SurfacePoint> points;
+  // [f][point]: the transforms of E (V/m s) and H (A/m s) at the point; all three components are
+  // filled, only the tangential ones are used by flux and the far field.
+  std::vector<std::vector<CVec3>> e, h;
+};
+
+// Net flux through the surface per frequency: 1/2 Re sum over points of (E x conj(H)) . n dA, n the
+// face's normal (faces[p.face].normal along faces[p.face].axis). Units: J s (the transform's).
+std::vector<double> surface_flux(const SurfaceFields& s);
+
+}  // namespace clfdtd

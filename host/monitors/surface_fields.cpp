@@ -19,12 +19,7 @@ std::vector<double> surface_flux(const SurfaceFields& s) {
     for (std::size_t p = 0; p < s.points.size(); ++p) {
       const SurfacePoint& pt = s.points[p];
       const MonitorFace& face = s.faces.at(static_cast<std::size_t>(pt.face));
-      // (E x conj H) . e_a needs the two tangential components b, c (a, b, c cyclic).
-      const int a = face.axis, b = (a + 1) % 3, c = (a + 2) % 3;
-      const CVec3& e = s.e[f][p];
-      const CVec3& h = s.h[f][p];
-      const double normal_s = (e[b] * std::conj(h[c]) - e[c] * std::conj(h[b])).real();
-      sum += face.normal * normal_s * pt.area_m2;
+      sum += normal_poynting(face, s.e[f][p], s.h[f][p]) * pt.area_m2;
     }
     flux[f] = 0.5 * sum;
   }

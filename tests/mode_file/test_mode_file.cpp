@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -250,6 +251,43 @@ TEST_CASE("mode file: a file cut short is an error, not whatever memory held") {
   CHECK_MESSAGE(m.find(kKey) != std::string::npos, m);
   CHECK_MESSAGE(m.find("cut short") != std::string::npos, m);
   CHECK_MESSAGE(m.find('\n') == std::string::npos, m);
+}
+
+TEST_CASE("mode file: the shipped models/cavity_modes.vti (tools/cavity_modes) loads orthonormal") {
+  // models/cavity_modes.ini's grid: 0.24 x 0.20 x 0.16 m in 2 cm cells (tests/tools/cavity_modes.py
+  // checks that the file is what the tool writes for that model).
+  const std::string path = std::string(CLFDTD_SOURCE_DIR) + "/models/cavity_modes.vti";
+  const ModeFileInfo info = read_mode_file_info(path, kKey);
+  CHECK(info.cells == std::array<int, 3>{12, 10, 8});
+  CHECK(info.nmodes == 10);
+  CHECK(info.value_bytes == 4);
+  const FieldLayout layout(12, 10, 8);
+  const std::array<double, 3> d{0.02, 0.02, 0.02};
+  std::vector<float> modes;
+  REQUIRE(read_mode_file(path, kKey, layout, d, modes) == 10);
+  // sum over cells of mode_a . mode_b dV = delta_ab, through the padded layout.
+  const double dv = d[0] * d[1] * d[2];
+  double worst = 0;
+  for (int a = 0; a < 10; ++a)
+    for (int b = 0; b < 10; ++b) {
+      double s = 0;
+      for (int c = 0; c < 3; ++c)
+        for (std::size_t i = 0; i < layout.cells(); ++i)
+          s += static_cast<double>(modes[(a * 3 + c) * layout.cells() + i]) *
+               modes[(b * 3 + c) * layout.cells() + i];
+      worst = std::max(worst, std::abs(s * dv - (a == b ? 1.0 : 0.0)));
+    }
+  CHECK(worst < 1e-6);
+  // Mode 0 is TM110 (the CSV beside it): E along z only, Ez = A sin(pi x/a) sin(pi y/b) at
+  // (i, j, k+1/2), largest in the middle cells.
+  const auto at = [&](int c, int i, int j, int k) {
+    return modes[static_cast<std::size_t>(c) * layout.cells() + layout.index(i, j, k)];
+  };
+  CHECK(at(0, 6, 5, 4) == 0.0f);
+  CHECK(at(1, 6, 5, 4) == 0.0f);
+  const double amp = 1 / std::sqrt(0.24 * 0.20 * 0.16 / 4);  // unit norm of sin sin over a b c
+  CHECK(at(2, 6, 5, 4) == doctest::Approx(std::abs(amp)).epsilon(1e-5));
+  CHECK(at(2, 3, 5, 0) == doctest::Approx(amp * std::sin(std::acos(-1.0) * 3 / 12)).epsilon(1e-5));
 }
 
 #else  // a build without VTK

@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "model/input_limits.hpp"
+#include "monitors/mode_file.hpp"
 
 namespace clfdtd {
 
@@ -91,19 +92,11 @@ void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
   }
 }
 
-// TODO(issue 18, until the lead merges m-modes): the mode-file reader
-// (host/monitors/mode_file.hpp, branch m-modes) is not on this branch. Once it is, mode_count()
-// returns the number of modes from read_mode_file_info(c.modes_file, key) (the header only),
-// load_mode_shapes() calls read_mode_file(c.modes_file, layout, g.d, m.modes) (key passed as that
-// header says), and clfdtd_model links the library that holds mode_file.cpp. Until then a modes
-// monitor is refused with this line, never run without its modes.
-[[noreturn]] void mode_reader_missing(const RunConfig& cfg, const MonitorConfig& c) {
-  fail(cfg, "monitor." + c.name + ".modes_file",
-       "a build with the mode-file reader (host/monitors/mode_file.hpp): modes monitors are not "
-       "wired into this build yet");
+// The number of modes from the file's header only: the arrays come after the memory check.
+// The reader's errors name the modes file and this key.
+int mode_count(const MonitorConfig& c) {
+  return read_mode_file_info(c.modes_file, "monitor." + c.name + ".modes_file").nmodes;
 }
-
-int mode_count(const RunConfig& cfg, const MonitorConfig& c) { mode_reader_missing(cfg, c); }
 
 }  // namespace
 
@@ -205,7 +198,7 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
       m.hi = g.n;
       m.every = c.every;
       m.modes_file = c.modes_file;
-      m.nmodes = mode_count(cfg, c);
+      m.nmodes = mode_count(c);
       out.push_back(std::move(m));
       continue;
     }
@@ -229,12 +222,18 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
   return out;
 }
 
-void load_mode_shapes(const RunConfig& cfg, const GridGeometry& g, const FieldLayout& layout,
+void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
                       std::vector<MonitorModel>& monitors) {
-  (void)g;
-  (void)layout;
-  for (std::size_t i = 0; i < monitors.size() && i < cfg.monitors.size(); ++i)
-    if (monitors[i].kind == MonitorKind::Modes) mode_reader_missing(cfg, cfg.monitors[i]);
+  for (MonitorModel& m : monitors) {
+    if (m.kind != MonitorKind::Modes) continue;
+    const std::string key = "monitor." + m.name + ".modes_file";
+    const int count = read_mode_file(m.modes_file, key, layout, g.d, m.modes);
+    // The file changed between its header and its arrays: the memory check counted nmodes.
+    if (count != m.nmodes)
+      throw ConfigError(m.modes_file, 0, key,
+                        "the " + std::to_string(m.nmodes) + " modes its header had a moment ago, "
+                        "found " + std::to_string(count) + " (was the file rewritten during the run?)");
+  }
 }
 
 std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout) {

@@ -54,8 +54,10 @@ std::vector<DftRegion> dft_regions(const std::array<int, 3>& lo, const std::arra
 std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometry& g,
                                          std::vector<std::string>& warnings);
 
-// Reads each modes monitor's mode shapes into MonitorModel::modes (layout: model/monitors.hpp).
-void load_mode_shapes(const RunConfig& cfg, const GridGeometry& g, const FieldLayout& layout,
+// Reads each modes monitor's mode shapes into MonitorModel::modes (layout: model/monitors.hpp)
+// with host/monitors/mode_file.hpp; its ConfigErrors name the modes file and
+// monitor.<name>.modes_file. A relative modes_file is taken from the current folder.
+void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
                       std::vector<MonitorModel>& monitors);
 
 // Host bytes of the monitors, known before the mode arrays are read: the mode arrays

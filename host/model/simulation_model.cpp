@@ -151,7 +151,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_sources(cfg, m);
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
-  load_mode_shapes(cfg, m.grid, m.layout, m.monitors);
+  load_mode_shapes(m.grid, m.layout, m.monitors);
 
   for (long s : cfg.snapshot.steps) {
     if (s >= 0 && s <= m.grid.steps) m.snapshot_steps.push_back(s);

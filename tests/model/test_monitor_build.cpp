@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
 #include "model/monitor_build.hpp"
@@ -237,16 +238,50 @@ TEST_CASE("the host-memory refusal counts the monitors") {
   ::unsetenv("CLFDTD_HOST_MEMORY_LIMIT");
 }
 
-// TODO(issue 18): replace with the real modes tests once m-modes' reader is merged; until then a
-// modes monitor must be refused cleanly, naming its key, never run without modes.
-TEST_CASE("a modes monitor is refused while the mode-file reader is not in this build") {
-  RunConfig cfg = small_dipole_config();
-  MonitorConfig m;
-  m.name = "cavity";
-  m.kind = MonitorKind::Modes;
-  m.modes_file = "cavity.vti";
-  cfg.monitors.push_back(m);
-  cfg.lines["monitor.cavity.modes_file"] = 12;
-  const std::string what = build_error(cfg, "monitor.cavity.modes_file", 12);
-  CHECK(what.find("mode-file reader") != std::string::npos);
+namespace {
+// models/cavity_modes.ini's grid (12 x 10 x 8 cells of 2 cm, pec) with a modes monitor.
+RunConfig cavity_config(const std::string& modes_file) {
+  RunConfig cfg = load_config("models/cavity_modes.ini", {"--time.steps=10"});
+  cfg.monitors.at(0).modes_file = modes_file;
+  return cfg;
+}
+}  // namespace
+
+TEST_CASE("modes: the mode count from the file's header, the arrays in the fields' layout") {
+  const SimulationModel m = SimulationModel::build(cavity_config("models/cavity_modes.vti"));
+  const MonitorModel& mon = m.monitors.at(0);
+  CHECK(mon.kind == MonitorKind::Modes);
+  CHECK(mon.nmodes == 10);
+  CHECK(mon.every == 1);
+  CHECK(mon.lo == I3{0, 0, 0});
+  CHECK(mon.hi == I3{12, 10, 8});
+  CHECK(mon.regions.empty());
+  REQUIRE(mon.modes.size() == 10 * 3 * m.layout.cells());
+  // Unit norm: sum |mode|^2 dV = 1 (tools/cavity_modes normalises them so).
+  const double dv = 0.02 * 0.02 * 0.02;
+  double norm = 0;
+  for (std::size_t i = 0; i < 3 * m.layout.cells(); ++i) norm += double(mon.modes[i]) * mon.modes[i];
+  CHECK(norm * dv == doctest::Approx(1).epsilon(1e-4));
+  CHECK(model_host_bytes(load_config("models/cavity_modes.ini", {}), m.grid, false, m.monitors) ==
+        model_host_bytes(load_config("models/cavity_modes.ini", {}), m.grid, false) +
+            10 * 3 * m.layout.cells() * sizeof(float));
+}
+
+TEST_CASE("modes: a missing file or one on another grid is refused naming the key") {
+  try {
+    SimulationModel::build(cavity_config("tests/data/no_such_modes.vti"));
+    FAIL("no ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(e.key() == "monitor.modes.modes_file");
+    CHECK(e.file() == "tests/data/no_such_modes.vti");
+  }
+  RunConfig cfg = cavity_config("models/cavity_modes.vti");
+  cfg.grid.size_m = Vec3{0.26, 0.2, 0.16};  // 13 x 10 x 8 cells
+  try {
+    SimulationModel::build(cfg);
+    FAIL("no ConfigError");
+  } catch (const ConfigError& e) {
+    INFO(e.what());
+    CHECK(e.key() == "monitor.modes.modes_file");
+  }
 }

@@ -68,28 +68,33 @@ void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridG
 }
 
 std::string face_label(const MonitorFace& f, int nfaces) {
-  const std::string axis = kAxisName[f.axis];
-  return nfaces == 1 ? "plane" : axis + (f.normal < 0 ? "-low" : "-high") + " face";
+  if (nfaces == 1) return "plane";
+  return std::string(kAxisName[f.axis]) + (f.normal < 0 ? "-low" : "-high");
 }
 
+// One line per monitor naming the faces whose samples lie in UPML cells.
 void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
                         const std::array<int, 6>& layers, std::vector<std::string>& warnings) {
   const int nfaces = static_cast<int>(m.faces.size());
+  std::string faces;
+  int count = 0;
   for (const MonitorFace& f : m.faces) {
     const auto regions = face_regions(f, g.n);
     const bool in_upml = std::any_of(regions.begin(), regions.end(), [&](const DftRegion& r) {
       return touches_upml(r, g.n, layers);
     });
     if (!in_upml) continue;
-    const std::string why =
-        m.kind == MonitorKind::FarField
-            ? "the far-field transform assumes free space there"
-            : "the flux there is not the free-space one";
-    warnings.push_back("monitor '" + m.name + "': its " + face_label(f, nfaces) + " (" +
-                       kAxisName[f.axis] + " = " + num(f.plane * g.d[f.axis]) +
-                       " m) reads fields inside the UPML layers; " + why +
-                       " (keep the box at least one cell clear of the layers)");
+    faces += std::string(count++ ? ", " : "") + face_label(f, nfaces) + " (" + kAxisName[f.axis] +
+             " = " + num(f.plane * g.d[f.axis]) + " m)";
   }
+  if (count == 0) return;
+  const std::string what = nfaces == 1 ? "its " : count == 1 ? "its face " : "its faces ";
+  const std::string why = m.kind == MonitorKind::FarField
+                              ? "the far-field transform assumes free space there"
+                              : "the flux there is not the free-space one";
+  warnings.push_back("monitor '" + m.name + "': " + what + faces + (count == 1 ? " reads" : " read") +
+                     " fields inside the UPML layers; " + why +
+                     " (keep the box at least one cell clear of the layers)");
 }
 
 // The number of modes from the file's header only: the arrays come after the memory check.

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/monitor_regions.hpp"
+#include "model/monitor_build.hpp"
 
 namespace clfdtd {
 namespace {

@@ -1,6 +1,6 @@
 // From a flux or farfield monitor's transformed Yee samples (Backend::read_dft) to the fields on
 // its surface (SurfaceFields): each tangential component interpolated to the centres of the cell
-// faces that tile each face of the monitor, by the region rules of model/monitor_regions.hpp.
+// faces that tile each face of the monitor, by the region rules of model/monitor_build.hpp (face_regions).
 // The transform is linear, so interpolating the transforms is interpolating the fields first.
 // H is also averaged across the surface (its samples lie half a cell either side of the plane).
 #pragma once

@@ -7,7 +7,7 @@
 #include <complex>
 
 #include "model/field_layout.hpp"
-#include "model/monitor_regions.hpp"
+#include "model/monitor_build.hpp"
 #include "monitors/surface_sampling.hpp"
 
 using namespace clfdtd;

@@ -68,13 +68,15 @@ constexpr int kEnergyGroup = 64;
 struct BufferNeed {
   std::string name;
   std::size_t bytes = 0;
+  std::string monitor;  // the [monitor.<name>] it belongs to; empty for the solver's buffers
 };
 std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant v,
                                          int batch_steps);
 
 // Throws OutOfMemoryError when total_bytes exceeds what the device has available
-// ("model needs X bytes (Y MiB), device <name> has Z bytes ...") or one buffer exceeds its
-// largest allocation.
+// ("model needs X bytes (Y MiB), device <name> has Z bytes ...", naming each monitor's share
+// when there are monitors: "... of which monitor <name> N bytes (M MiB)") or one buffer exceeds
+// its largest allocation.
 void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
                          const device::DeviceInfo& info, std::size_t available_bytes);
 

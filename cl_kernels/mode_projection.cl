@@ -51,7 +51,9 @@ KERNEL void mode_project(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* 
   LOCAL_BARRIER();
   for (int width = MODE_GROUP / 2; width > 0; width /= 2) {
     if (lid < width) {
-      for (int j = 0; j < MODE_BLOCK; ++j) red[j * MODE_GROUP + lid] += red[j * MODE_GROUP + lid + width];
+      for (int j = 0; j < MODE_BLOCK; ++j) {
+        red[j * MODE_GROUP + lid] += red[j * MODE_GROUP + lid + width];
+      }
     }
     LOCAL_BARRIER();
   }

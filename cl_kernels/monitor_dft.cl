@@ -1,5 +1,6 @@
-// DFT monitors (flux, dft, farfield; host/model/monitors.hpp): X(f) = sum_n x(t_n) e^(-i 2 pi f t_n) dt
-// for every monitor point, where the fields live, in two stages per monitor:
+// DFT monitors (flux, dft, farfield; host/model/monitors.hpp):
+//   X(f) = sum_n x(t_n) e^(-i 2 pi f t_n) dt for every monitor point,
+// where the fields live, in two stages per monitor:
 //
 // dft_gather (after every step n): copies each monitor point's current value into slot `slot` of
 //   a ring ring[slot * npoints + point]. The point's cell comes from the monitor's region table

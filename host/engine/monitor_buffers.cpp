@@ -1,7 +1,8 @@
-// The monitors' device buffers: sizes, the region table, allocation and upload (monitor_buffers.hpp).
+// The monitors' device buffers: sizes, region tables, allocation, upload (monitor_buffers.hpp).
 #include "engine/monitor_buffers.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -14,7 +15,8 @@ namespace clfdtd::engine {
 namespace {
 
 constexpr std::size_t kF = sizeof(float);
-constexpr std::size_t kMaxIndex = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+constexpr std::size_t kMaxIndex =
+    static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
 
 std::size_t ring_bytes(const MonitorModel& mon, int slots) {
   return static_cast<std::size_t>(slots) * mon.points() * kF;
@@ -28,11 +30,20 @@ std::size_t weight_bytes(const MonitorModel& mon) {
 }
 
 // The regions with at least one sample, as the kernels' table: component, lo, hi, first point.
-std::vector<std::int32_t> region_table(const MonitorModel& mon) {
+// A region reaching outside the grid would make the gather read outside the fields: refused.
+std::vector<std::int32_t> region_table(const MonitorModel& mon, const std::array<int, 3>& n) {
   std::vector<std::int32_t> t;
   std::size_t first = 0;
   for (const DftRegion& r : mon.regions) {
     if (r.count() == 0) continue;
+    for (int a = 0; a < 3; ++a) {
+      if (r.lo[a] < 0 || r.hi[a] > n[a]) {
+        throw DeviceError("monitor " + mon.name + ": a " + component_name(r.component) +
+                          " region covers cells " + std::to_string(r.lo[a]) + ".." +
+                          std::to_string(r.hi[a] - 1) + " along axis " + "xyz"[a] +
+                          ", outside the grid's 0.." + std::to_string(n[a] - 1));
+      }
+    }
     t.push_back(static_cast<std::int32_t>(r.component));
     for (int a = 0; a < 3; ++a) t.push_back(r.lo[a]);
     for (int a = 0; a < 3; ++a) t.push_back(r.hi[a]);
@@ -58,8 +69,8 @@ int dft_padded_frequencies(const MonitorModel& mon) {
 
 int mode_groups(const SimulationModel& m) {
   const std::size_t count4 = static_cast<std::size_t>(m.layout.nx) * m.layout.ny * m.layout.nz4;
-  return static_cast<int>(std::clamp<std::size_t>((count4 + kModeGroup - 1) / kModeGroup, 1,
-                                                  kModeMaxGroups));
+  return static_cast<int>(
+      std::clamp<std::size_t>((count4 + kModeGroup - 1) / kModeGroup, 1, kModeMaxGroups));
 }
 
 std::vector<BufferNeed> monitor_buffer_needs(const SimulationModel& m, int batch_steps) {
@@ -115,7 +126,7 @@ MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, in
                           "box or fewer frequencies");
       }
       b.npoints = static_cast<int>(points);
-      const std::vector<std::int32_t> table = region_table(mon);
+      const std::vector<std::int32_t> table = region_table(mon, m.grid.n);
       b.nregions = static_cast<int>(table.size() / 8);
       b.regions = dev.alloc(table.size() * sizeof(std::int32_t));
       dev.upload(b.regions, table.data(), table.size() * sizeof(std::int32_t));
@@ -130,14 +141,14 @@ MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, in
       b.groups = mode_groups(m);
       const std::size_t floats = static_cast<std::size_t>(mon.nmodes) * 3 * m.layout.cells();
       if (mon.modes.size() != floats) {
-        throw DeviceError("monitor " + mon.name + ": mode data holds " +
-                          std::to_string(mon.modes.size()) + " values, expected " +
-                          std::to_string(floats) + " (" + std::to_string(mon.nmodes) +
-                          " modes x 3 components x " + std::to_string(m.layout.cells()) +
-                          " padded cells)");
+        throw DeviceError(
+            "monitor " + mon.name + ": mode data holds " + std::to_string(mon.modes.size()) +
+            " values, expected " + std::to_string(floats) + " (" + std::to_string(mon.nmodes) +
+            " modes x 3 components x " + std::to_string(m.layout.cells()) + " padded cells)");
       }
       const std::size_t batch = static_cast<std::size_t>(std::max(batch_steps, 1));
-      if (batch * static_cast<std::size_t>(b.nmodes) * static_cast<std::size_t>(b.groups) > kMaxIndex) {
+      if (batch * static_cast<std::size_t>(b.nmodes) * static_cast<std::size_t>(b.groups) >
+          kMaxIndex) {
         throw DeviceError("monitor " + mon.name + ": " + std::to_string(b.nmodes) +
                           " modes exceed the projection kernel's 2^31 partial sums per batch");
       }

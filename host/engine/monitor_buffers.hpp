@@ -15,10 +15,10 @@
 namespace clfdtd::engine {
 
 // The kernels' compile-time sizes (their defaults in the .cl files).
-constexpr int kDftChunk = 16;       // DFT_CHUNK: frequencies per work-item
+constexpr int kDftChunk = 16;  // DFT_CHUNK: frequencies per work-item
 constexpr int kDftMaxRingSlots = 32;
-constexpr int kModeGroup = 128;     // MODE_GROUP: work-items per group of the projection
-constexpr int kModeBlock = 8;       // MODE_BLOCK: modes per work-item
+constexpr int kModeGroup = 128;  // MODE_GROUP: work-items per group of the projection
+constexpr int kModeBlock = 8;    // MODE_BLOCK: modes per work-item
 constexpr int kModeMaxGroups = 256;
 
 // flux, dft and farfield monitors are transformed on the device; modes monitors are projected.

@@ -15,17 +15,19 @@ MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
   const auto& L = m.layout;
   MonitorStages out;
   for (const DftMonitorBuffers& d : b.dft) {
-    BoundKernel g = bind_kernel(in, "dft_gather", [&](Args& a, const FieldSet& cur, const FieldSet&) {
-      for (const auto& c : cur) a << c;
-      a << d.regions << d.nregions << d.npoints << L.ny << static_cast<int>(L.nzp()) << d.ring;
-      a.value();
-    });
+    BoundKernel g =
+        bind_kernel(in, "dft_gather", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+          for (const auto& c : cur) a << c;
+          a << d.regions << d.nregions << d.npoints << L.ny << static_cast<int>(L.nzp()) << d.ring;
+          a.value();
+        });
     out.gather.push_back(linear_stage(Phase::Sample, g, static_cast<std::size_t>(d.npoints)));
-    BoundKernel k = bind_kernel(in, "dft_accumulate", [&](Args& a, const FieldSet&, const FieldSet&) {
-      a << d.ring << d.regions << d.nregions << d.npoints << d.weights << d.ring_slots << d.nfreq
-        << d.nfreq_pad << d.acc;
-      a.value();
-    });
+    BoundKernel k =
+        bind_kernel(in, "dft_accumulate", [&](Args& a, const FieldSet&, const FieldSet&) {
+          a << d.ring << d.regions << d.nregions << d.npoints << d.weights << d.ring_slots
+            << d.nfreq << d.nfreq_pad << d.acc;
+          a.value();
+        });
     // Dimension 1: the frequency chunks of DFT_CHUNK.
     Stage s = linear_stage(Phase::Sample, k, static_cast<std::size_t>(d.npoints));
     s.global = device::Range(s.global[0], static_cast<std::size_t>(d.nfreq_pad / kDftChunk));
@@ -34,11 +36,12 @@ MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
   }
   const int count4 = L.nx * L.ny * L.nz4;
   for (const ModeMonitorBuffers& d : b.modes) {
-    BoundKernel k = bind_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
-      a << cur[0] << cur[1] << cur[2] << d.modes << d.nmodes << count4 << d.groups * kModeGroup
-        << d.groups << d.partial;
-      a.value();
-    });
+    BoundKernel k =
+        bind_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+          a << cur[0] << cur[1] << cur[2] << d.modes << d.nmodes << count4 << d.groups * kModeGroup
+            << d.groups << d.partial;
+          a.value();
+        });
     // The reduction's local memory is sized for exactly kModeGroup work-items.
     if (k.kernel[0].max_group_size() < static_cast<std::size_t>(kModeGroup)) {
       throw DeviceError("the mode projection kernel needs work-groups of " +
@@ -131,7 +134,8 @@ void MonitorRunner::read_dft(int monitor, std::vector<std::complex<double>>& out
   if (d == buf_.dft.size()) return;  // no points or no frequencies: nothing to transform
   flush_dft(d);
   const DftMonitorBuffers& b = buf_.dft[d];
-  const std::size_t np = static_cast<std::size_t>(b.npoints), nf = static_cast<std::size_t>(b.nfreq);
+  const std::size_t np = static_cast<std::size_t>(b.npoints),
+                    nf = static_cast<std::size_t>(b.nfreq);
   std::vector<float> acc(2 * nf * np);
   dev_.read(b.acc, acc.data(), acc.size() * sizeof(float));
   out.resize(np * nf);
@@ -162,7 +166,8 @@ void MonitorRunner::read_mode_batch(int monitor, int slots, std::vector<double>&
   if (d == buf_.modes.size() || slots <= 0) return;
   slots = std::min(slots, batch_steps_);
   const ModeMonitorBuffers& b = buf_.modes[d];
-  const std::size_t nk = static_cast<std::size_t>(b.nmodes), ng = static_cast<std::size_t>(b.groups);
+  const std::size_t nk = static_cast<std::size_t>(b.nmodes),
+                    ng = static_cast<std::size_t>(b.groups);
   std::vector<float> partial(static_cast<std::size_t>(slots) * nk * ng);
   dev_.read(b.partial, partial.data(), partial.size() * sizeof(float));
   const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -66,6 +67,8 @@ constexpr int kEnergyGroup = 64;
 // The named buffers of variant v for m and their total (variant_device_bytes), for the check
 // before allocation.
 struct BufferNeed {
+  BufferNeed(std::string name_, std::size_t bytes_, std::string monitor_ = {})
+      : name(std::move(name_)), bytes(bytes_), monitor(std::move(monitor_)) {}
   std::string name;
   std::size_t bytes = 0;
   std::string monitor;  // the [monitor.<name>] it belongs to; empty for the solver's buffers

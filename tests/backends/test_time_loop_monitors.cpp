@@ -103,8 +103,8 @@ TEST_CASE("time loop: mode rows every `every` steps in batches, the last one par
   ModeSink sink;
   run_time_loop(m, b, sink, nullptr, quiet_options());
   // Monitor 0: steps 0, 3, ..., 39 (14 rows: batches of 8 and 6); monitor 2: 0..40 (41: 5 + 1).
-  for (auto [monitor, every, rows, batches] : {std::array<long, 4>{0, 3, 14, 2},
-                                               std::array<long, 4>{2, 1, 41, 6}}) {
+  for (auto [monitor, every, rows, batches] :
+       {std::array<long, 4>{0, 3, 14, 2}, std::array<long, 4>{2, 1, 41, 6}}) {
     INFO("monitor " << monitor);
     const int k = static_cast<int>(monitor);
     REQUIRE(sink.steps_.count(k) == 1);

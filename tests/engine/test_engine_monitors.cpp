@@ -35,10 +35,11 @@ SimulationModel monitor_model(long steps) {
   m.monitors.push_back(flux_box("box", {6, 5, 7}, {17, 14, 28}, n, {5e9, 12e9, 20e9, 27e9}));
   m.monitors.push_back(dft_monitor(
       "plane",
-      {region(Component::Ex, {3, 2, 14}, {21, 18, 15}), region(Component::Hz, {3, 2, 14}, {21, 18, 15}),
+      {region(Component::Ex, {3, 2, 14}, {21, 18, 15}),
+       region(Component::Hz, {3, 2, 14}, {21, 18, 15}),
        region(Component::Ey, {8, 6, 10}, {12, 10, 16})},
-      {3e9, 8e9, 13e9, 18e9, 23e9, 28e9, 31e9, 35e9, 40e9, 45e9, 50e9, 55e9, 60e9, 65e9, 70e9,
-       75e9, 80e9, 85e9}));  // 18 frequencies: two chunks of 16, the second partial
+      {3e9, 8e9, 13e9, 18e9, 23e9, 28e9, 31e9, 35e9, 40e9, 45e9, 50e9, 55e9, 60e9, 65e9, 70e9, 75e9,
+       80e9, 85e9}));  // 18 frequencies: two chunks of 16, the second partial
   m.monitors.push_back(random_modes("modes", m, 11, 3, 7));  // two blocks of 8, one partial
   return m;
 }
@@ -160,12 +161,14 @@ TEST_CASE("engine DFT read in the middle of a run (a partial ring), then accumul
   });
 }
 
-TEST_CASE("engine monitors: the device-byte estimate counts their buffers, the refusal names them") {
+TEST_CASE(
+    "engine monitors: the device-byte estimate counts their buffers, the refusal names them") {
   SimulationModel m = monitor_model(10);
   const std::vector<MonitorModel> monitors = m.monitors;
   m.monitors.clear();
   std::array<std::size_t, 3> without{};
-  const KernelVariant variants[3] = {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
+  const KernelVariant variants[3] = {KernelVariant::Tile, KernelVariant::OnePass,
+                                     KernelVariant::Rows};
   for (int v = 0; v < 3; ++v) without[v] = variant_device_bytes(m, variants[v], 256);
   m.monitors = monitors;
   // By hand: flux 4 frequencies (padded to 16), dft 18 (padded to 32), both with 32 ring slots;
@@ -174,10 +177,9 @@ TEST_CASE("engine monitors: the device-byte estimate counts their buffers, the r
   // slots x 11 modes x groups partial sums.
   const std::size_t p0 = m.monitors[0].points(), p1 = m.monitors[1].points();
   const std::size_t groups = static_cast<std::size_t>(engine::mode_groups(m));
-  const std::size_t expected =
-      4 * (22 * 8 + 32 * p0 + 2 * 4 * p0 + 2 * 32 * 16 * 2) +
-      4 * (3 * 8 + 32 * p1 + 2 * 18 * p1 + 2 * 32 * 32 * 2) +
-      4 * (11 * 3 * m.layout.cells() + 256 * 11 * groups);
+  const std::size_t expected = 4 * (22 * 8 + 32 * p0 + 2 * 4 * p0 + 2 * 32 * 16 * 2) +
+                               4 * (3 * 8 + 32 * p1 + 2 * 18 * p1 + 2 * 32 * 32 * 2) +
+                               4 * (11 * 3 * m.layout.cells() + 256 * 11 * groups);
   CHECK(engine::monitor_device_bytes(m, 256) == expected);
   for (int v = 0; v < 3; ++v) {
     CHECK(variant_device_bytes(m, variants[v], 256) == without[v] + expected);
@@ -188,21 +190,22 @@ TEST_CASE("engine monitors: the device-byte estimate counts their buffers, the r
   info.global_mem_bytes = without[0] + expected / 2;
   info.max_alloc_bytes = info.global_mem_bytes;
   const std::size_t total = variant_device_bytes(m, KernelVariant::Tile, 256);
-  CHECK_THROWS_WITH_AS(engine::check_device_memory(
-                           total, engine::yee_buffer_needs(m, KernelVariant::Tile, 256), info,
-                           info.global_mem_bytes),
-                       doctest::Contains("of which monitor box "), OutOfMemoryError);
-  CHECK_THROWS_WITH_AS(engine::check_device_memory(
-                           total, engine::yee_buffer_needs(m, KernelVariant::Tile, 256), info,
-                           info.global_mem_bytes),
-                       doctest::Contains(", monitor modes "), OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(
+      engine::check_device_memory(total, engine::yee_buffer_needs(m, KernelVariant::Tile, 256),
+                                  info, info.global_mem_bytes),
+      doctest::Contains("of which monitor box "), OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(
+      engine::check_device_memory(total, engine::yee_buffer_needs(m, KernelVariant::Tile, 256),
+                                  info, info.global_mem_bytes),
+      doctest::Contains(", monitor modes "), OutOfMemoryError);
 }
 
 TEST_CASE("DFT ring slots: 32, fewer where the ring would dwarf the accumulators") {
   MonitorModel small = dft_monitor("s", {region(Component::Ex, {0, 0, 0}, {10, 10, 10})}, {1e9});
   CHECK(engine::dft_ring_slots(small) == 32);
   // 200^3 points, one frequency: 64 MB of accumulators; the ring may take 128 MB: 4 slots.
-  MonitorModel volume = dft_monitor("v", {region(Component::Ex, {0, 0, 0}, {200, 200, 200})}, {1e9});
+  MonitorModel volume =
+      dft_monitor("v", {region(Component::Ex, {0, 0, 0}, {200, 200, 200})}, {1e9});
   CHECK(engine::dft_ring_slots(volume) == 4);
   // Ten frequencies: the 32-slot ring (128 B per point) is below twice the accumulators (160 B).
   volume.frequencies_hz.assign(10, 1e9);
@@ -238,8 +241,8 @@ TEST_CASE("tiny monitor model (oclgrind)") {
                               WaveformKind::Gaussian, 40e9, 1e-15)};
   SimulationModel m = SimulationModel::build(cfg);
   m.monitors.push_back(flux_box("box", {2, 2, 1}, {7, 6, 7}, m.grid.n, {20e9, 35e9}));
-  m.monitors.push_back(dft_monitor("plane", {region(Component::Ez, {0, 0, 3}, {9, 8, 4})},
-                                   {10e9, 20e9, 30e9}));
+  m.monitors.push_back(
+      dft_monitor("plane", {region(Component::Ez, {0, 0, 3}, {9, 8, 4})}, {10e9, 20e9, 30e9}));
   m.monitors.push_back(random_modes("modes", m, 9, 2, 3));
   ReferenceBackend ref(m);
   const MonitorRun want = run_monitors(m, ref);
@@ -248,4 +251,17 @@ TEST_CASE("tiny monitor model (oclgrind)") {
     INFO("variant " << gpu->kernel_variant());
     compare_monitors(run_monitors(m, *gpu), want, m, 5e-5);
   });
+}
+
+TEST_CASE("a monitor region outside the grid is refused by both engines, naming the monitor") {
+  SimulationModel m = monitor_model(5);
+  m.monitors = {dft_monitor("past", {region(Component::Ey, {0, 0, 0}, {25, 20, 28})}, {1e9})};
+  CHECK_THROWS_WITH_AS(ReferenceBackend{m},
+                       doctest::Contains("monitor past: a Ey region covers cells 0..24 along "
+                                         "axis x, outside the grid's 0..23"),
+                       DeviceError);
+  for (device::Api api : engine_apis()) {
+    CHECK_THROWS_WITH_AS(engine::make_gpu_engine(api, m, engine_config(KernelVariant::Rows)),
+                         doctest::Contains("monitor past: a Ey region"), DeviceError);
+  }
 }

@@ -55,6 +55,16 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
                         std::to_string(mon.modes.size()) + " values, expected " +
                         std::to_string(mode_values) + " (modes x 3 x padded cells)");
     }
+    for (const DftRegion& r : mon.regions) {
+      for (int a = 0; a < 3; ++a) {
+        if (r.count() > 0 && (r.lo[a] < 0 || r.hi[a] > n_[a])) {
+          throw DeviceError("monitor " + mon.name + ": a " + component_name(r.component) +
+                            " region covers cells " + std::to_string(r.lo[a]) + ".." +
+                            std::to_string(r.hi[a] - 1) + " along axis " + "xyz"[a] +
+                            ", outside the grid's 0.." + std::to_string(n_[a] - 1));
+        }
+      }
+    }
     dft_.emplace_back(dft ? mon.points() * mon.frequencies_hz.size() : 0);
     mode_batch_.emplace_back(dft ? 0 : static_cast<std::size_t>(kProbeBatchSteps) * mon.nmodes);
   }
@@ -363,8 +373,8 @@ void ReferenceBackend::read_mode_batch(int monitor, int slots, std::vector<doubl
   out.clear();
   if (monitor < 0 || monitor >= static_cast<int>(m_.monitors.size()) || slots <= 0) return;
   const auto& batch = mode_batch_[static_cast<std::size_t>(monitor)];
-  const std::size_t n = std::min(batch.size(), static_cast<std::size_t>(slots) *
-                                                   m_.monitors[static_cast<std::size_t>(monitor)].nmodes);
+  const auto nmodes = static_cast<std::size_t>(m_.monitors[static_cast<std::size_t>(monitor)].nmodes);
+  const std::size_t n = std::min(batch.size(), static_cast<std::size_t>(slots) * nmodes);
   out.assign(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(n));
 }
 

@@ -265,3 +265,16 @@ TEST_CASE("a monitor region outside the grid is refused by both engines, naming 
                          doctest::Contains("monitor past: a Ey region"), DeviceError);
   }
 }
+
+TEST_CASE("engine modes: a hundred modes at once (13 blocks of 8), every variant") {
+  SimulationModel m = monitor_model(24);
+  m.monitors = {random_modes("many", m, 100, 4, 11)};
+  ReferenceBackend ref(m);
+  const MonitorRun want = run_monitors(m, ref);
+  REQUIRE(want.modes.values_.at(0).size() == 7 * 100);  // steps 0, 4, ..., 24
+  for_each_api_variant([&](device::Api api, KernelVariant v) {
+    auto gpu = engine::make_gpu_engine(api, m, engine_config(v));
+    INFO("variant " << gpu->kernel_variant());
+    compare_monitors(run_monitors(m, *gpu), want, m, 5e-5);
+  });
+}

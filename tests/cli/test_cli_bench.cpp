@@ -163,3 +163,14 @@ TEST_CASE("bench --tune stores the winner and run uses it") {
   CHECK(nlohmann::json::parse(read_text(dir + "/run2/run.json"))["kernel_variant"].get<std::string>().rfind("rows", 0) == 0);
   ::unsetenv("CLFDTD_CACHE_DIR");
 }
+
+TEST_CASE("bench --projection: the device projection agrees with the reference and is timed") {
+  const auto r = run_clfdtd("bench --n=24 --repeats=2 --projection=24,5");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto at = r.out.find("projection: 13824 cells on 5 modes: device ");
+  REQUIRE_MESSAGE(at != std::string::npos, r.out);
+  const auto vs = r.out.find("device vs reference ", at);
+  REQUIRE(vs != std::string::npos);
+  CHECK(std::stod(r.out.substr(vs + 20)) < 1e-4);
+}

@@ -30,6 +30,12 @@ struct SurfaceFields {
   std::vector<std::vector<CVec3>> e, h;
 };
 
+// (E x conj(H)) . n at one point of `face`, n its unit normal: only the tangential components count.
+inline double normal_poynting(const MonitorFace& face, const CVec3& e, const CVec3& h) {
+  const int a = face.axis, b = (a + 1) % 3, c = (a + 2) % 3;  // e_b x e_c = e_a
+  return face.normal * (e[b] * std::conj(h[c]) - e[c] * std::conj(h[b])).real();
+}
+
 // Net flux through the surface per frequency: 1/2 Re sum over points of (E x conj(H)) . n dA, n the
 // face's normal (faces[p.face].normal along faces[p.face].axis). Units: J s (the transform's).
 std::vector<double> surface_flux(const SurfaceFields& s);

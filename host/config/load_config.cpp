@@ -1,6 +1,7 @@
 #include "config/load_config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -459,6 +460,99 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
   }
 }
 
+// The most frequencies one monitor transforms: each is a device accumulator per sample, and a
+// spectrum finer than this is a post-processing job, not an on-device one.
+constexpr std::size_t kMaxMonitorFrequencies = 1000;
+// Names become file names (monitors/<name>.csv, .vti; section names are letters, digits, '_' and
+// '-' only): a file name must stay under the usual 255-byte limit.
+constexpr std::size_t kMaxMonitorName = 200;
+
+// The corners of monitor.<name>.box: inside the domain, low before high, and the shape its type
+// needs (flux, dft: a plane with one zero extent or a closed box; farfield: a closed box).
+void read_monitor_box(const Reader& r, const std::string& key, const std::string& type,
+                      const Vec3& size, MonitorConfig& m) {
+  const auto v = r.numbers(key);
+  m.box_lo = Vec3{v[0], v[1], v[2]};
+  m.box_hi = Vec3{v[3], v[4], v[5]};
+  bool inside = true, ordered = true;
+  int zero = 0;
+  for (int a = 0; a < 3; ++a) {
+    for (double c : {m.box_lo[a], m.box_hi[a]}) inside = inside && c >= 0 && c <= size[a];
+    ordered = ordered && m.box_lo[a] <= m.box_hi[a];
+    zero += m.box_lo[a] == m.box_hi[a] ? 1 : 0;
+  }
+  r.check(inside, key,
+          "corners inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) + "] x [0, " +
+              fmt(size.z) + "] m");
+  r.check(ordered, key, "corners x0 y0 z0 x1 y1 z1 with x0 <= x1, y0 <= y1, z0 <= z1");
+  if (type == "farfield")
+    r.check(zero == 0, key,
+            "a closed box for a farfield monitor, no zero extent (the transform needs a surface "
+            "around the sources)");
+  r.check(zero <= 1, key,
+          "a plane (exactly one zero extent) or a closed box (none): " + std::to_string(zero) +
+              " zero extents leave no area");
+}
+
+void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  static const char* type_names[] = {"flux", "dft", "farfield", "modes"};
+  std::map<std::string, std::string> lower_names;  // lower-case name -> the name as given
+  for (const auto& sec : sections_of(raw, "monitor")) {
+    MonitorConfig m;
+    m.name = sec.substr(sec.find('.') + 1);
+    r.check(m.name.size() <= kMaxMonitorName, sec,
+            "a monitor name of at most " + std::to_string(kMaxMonitorName) +
+                " characters (it names the output file)");
+    // monitors/A.csv and monitors/a.csv are one file on a case-insensitive file system.
+    std::string lower = m.name;
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    auto [other, fresh] = lower_names.emplace(lower, m.name);
+    if (!fresh)
+      r.fail(sec, "a monitor name that differs from '" + other->second +
+                      "' by more than case (both name the file monitors/" + m.name + ".csv)");
+    r.require(sec + ".type");
+    m.kind = static_cast<MonitorKind>(r.word(sec + ".type", 0));
+    const std::string type = type_names[static_cast<int>(m.kind)];
+    const bool modes = m.kind == MonitorKind::Modes;
+    // Each key belongs to some types only; a stray one is most likely a mistake.
+    auto only = [&](const std::string& field, bool used, const std::string& users) {
+      const std::string key = sec + "." + field;
+      if (!used && r.has(key))
+        r.fail(key, "no " + field + " for a " + type + " monitor (" + users + " only)");
+      return used && r.has(key);
+    };
+    if (!modes) r.require(sec + ".box", " for a " + type + " monitor");
+    if (only("box", !modes, "flux, dft, farfield"))
+      read_monitor_box(r, sec + ".box", type, cfg.grid.size_m, m);
+    if (!modes) r.require(sec + ".frequencies", " for a " + type + " monitor");
+    if (only("frequencies", !modes, "flux, dft, farfield")) {
+      m.frequencies_hz = r.numbers(sec + ".frequencies");
+      r.check(!m.frequencies_hz.empty() && m.frequencies_hz.size() <= kMaxMonitorFrequencies,
+              sec + ".frequencies",
+              "1 to " + std::to_string(kMaxMonitorFrequencies) + " frequencies (" +
+                  std::to_string(m.frequencies_hz.size()) + " given)");
+    }
+    const bool farfield = m.kind == MonitorKind::FarField;
+    if (only("theta_step", farfield, "farfield"))
+      m.theta_step_deg = r.number(sec + ".theta_step", m.theta_step_deg);
+    if (only("phi_step", farfield, "farfield"))
+      m.phi_step_deg = r.number(sec + ".phi_step", m.phi_step_deg);
+    if (only("fields", m.kind == MonitorKind::Dft, "dft")) {
+      for (int w : r.words(sec + ".fields")) m.fields.push_back(static_cast<Component>(w));
+      r.check(!m.fields.empty(), sec + ".fields", "at least one of Ex Ey Ez Hx Hy Hz");
+    } else if (m.kind == MonitorKind::Dft) {
+      for (int c = 0; c < 6; ++c) m.fields.push_back(static_cast<Component>(c));
+    }
+    if (modes) r.require(sec + ".modes_file", " for a modes monitor");
+    if (only("modes_file", modes, "modes")) {
+      m.modes_file = r.text(sec + ".modes_file");
+      r.check(!m.modes_file.empty(), sec + ".modes_file", "the path of a .vti modes file");
+    }
+    if (only("every", modes, "modes")) m.every = r.integers(sec + ".every").front();
+    cfg.monitors.push_back(m);
+  }
+}
+
 void read_snapshot(const Reader& r, RunConfig& cfg) {
   auto& s = cfg.snapshot;
   if (r.has("snapshot.steps")) {
@@ -513,6 +607,7 @@ RunConfig build_config(const Raw& raw) {
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
   read_probes(r, raw, cfg);
+  read_monitors(r, raw, cfg);
   read_snapshot(r, cfg);
   read_output_device(r, cfg);
   return cfg;

@@ -130,6 +130,36 @@ std::vector<OptionSpec> make_table() {
       {"probe.*.steps", V::Integer, {2}, {}, "", "0 to the last step",
        "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
        closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
+      // [monitor.<name>]: reductions computed where the fields live while the run goes.
+      {"monitor.*.type", V::Word, {1}, {"flux", "dft", "farfield", "modes"}, "", "required",
+       "What the monitor computes: flux (Poynting flux through a plane or a closed box, per "
+       "frequency), dft (the Fourier-transformed fields in a box, a .vti), farfield (directivity "
+       "by the near-to-far-field transform of a closed box) or modes (E projected on the mode "
+       "shapes of modes_file). Written to <output.dir>/monitors/<name>.csv (dft: .vti).", Range{}},
+      {"monitor.*.box", V::Number, {6}, {}, "m", "required for flux, dft, farfield",
+       "Corners x0 y0 z0 x1 y1 z1, each rounded to the nearest grid node. flux, dft: a plane when "
+       "exactly one extent is zero (normal +axis), else a closed box (flux: outward normals); "
+       "farfield: a closed box. Every other extent spans at least one cell.",
+       only("corners inside the domain [0, grid.size], x0 <= x1, y0 <= y1, z0 <= z1")},
+      {"monitor.*.frequencies", V::Number, {}, {}, "Hz", "required for flux, dft, farfield",
+       "Frequencies of the transform, at most 1000, each at most the highest frequency the grid "
+       "carries, asin(courant) / (pi dt).",
+       open_closed(0, 1e17, "at most 1000 values, each <= asin(courant) / (pi dt)")},
+      {"monitor.*.theta_step", V::Number, {1}, {}, "deg", "5",
+       "farfield only: step of the polar angle theta (from +z, 0 to 180 degrees).",
+       open_closed(0, 90)},
+      {"monitor.*.phi_step", V::Number, {1}, {}, "deg", "5",
+       "farfield only: step of the azimuth phi (from +x, 0 to below 360 degrees).",
+       open_closed(0, 90)},
+      {"monitor.*.fields", V::Word, {}, kComponents, "", "Ex Ey Ez Hx Hy Hz",
+       "dft only: the components transformed, each at most once, each at its own Yee position.",
+       Range{}},
+      {"monitor.*.modes_file", V::Text, {1}, {}, "", "required for modes",
+       "modes only: a .vti file with cell arrays mode_0, mode_1, ... (3 components each: E of each "
+       "mode on the model's grid). A relative path is taken from the current folder, like "
+       "output.dir.", Range{}},
+      {"monitor.*.every", V::Integer, {1}, {}, "", "1",
+       "modes only: project every N steps.", closed(1, 2147483647)},
       // [snapshot]
       {"snapshot.steps", V::Integer, {}, {}, "", "none",
        "Steps at which the whole 3D field is saved (each <= time.steps). When the command line shortens the run, later steps are dropped (a warning).",
@@ -239,7 +269,7 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
 }  // namespace
 
 const std::vector<std::string>& named_sections() {
-  static const std::vector<std::string> s{"material", "object", "source", "probe"};
+  static const std::vector<std::string> s{"material", "object", "source", "probe", "monitor"};
   return s;
 }
 
@@ -485,8 +515,8 @@ std::string keys_markdown() {
       "like `3e9`; lists are separated by spaces or commas. Sections `[grid]`, `[time]`,\n"
       "`[boundary]`, `[snapshot]`, `[output]` and `[device]` appear at most once; "
       "`[material.<name>]`,\n"
-      "`[object.<name>]`, `[source.<name>]` and `[probe.<name>]` repeat with a name of your "
-      "choice.\n"
+      "`[object.<name>]`, `[source.<name>]`, `[probe.<name>]` and `[monitor.<name>]` repeat with a "
+      "name of your\nchoice.\n"
       "Any key can be set or overridden on the command line, before or after the model path, as\n"
       "`--section.key=value` (or `--section.key value`), e.g. `--material.glass.eps_r=3`;\n"
       "`--device=X`, `--backend=X`, `--variant=X` and `--workgroup=X` are short for the\n"

@@ -9,6 +9,7 @@
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/mesher.hpp"
+#include "model/monitor_build.hpp"
 
 namespace clfdtd {
 
@@ -130,10 +131,12 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
     relocate(cfg, e);
   }
   m.magnetic = m.materials.any_magnetic();
+  // Regions and faces only; a modes monitor's arrays are read after the memory check.
+  m.monitors = build_monitors(cfg, m.grid, m.warnings);
   // Before the first big table: a model too large for the host is refused with the numbers
   // instead of ending under the kernel's OOM killer.
-  check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic),
-                    "the model (material ids, source tables, snapshot buffers)");
+  check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic, m.monitors),
+                    "the model (material ids, source tables, snapshot and monitor buffers)");
   try {
     MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout, m.magnetic);
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
@@ -148,6 +151,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_sources(cfg, m);
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
+  load_mode_shapes(m.grid, m.layout, m.monitors);
 
   for (long s : cfg.snapshot.steps) {
     if (s >= 0 && s <= m.grid.steps) m.snapshot_steps.push_back(s);
@@ -161,7 +165,8 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   return m;
 }
 
-std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic) {
+std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic,
+                             const std::vector<MonitorModel>& monitors) {
   const FieldLayout layout(g.n[0], g.n[1], g.n[2]);
   const std::size_t cells = layout.cells();
   std::size_t bytes = (magnetic ? 6 : 3) * cells + static_cast<std::size_t>(g.cells());  // ids
@@ -171,7 +176,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all.
   if (snapshots) bytes += 15 * sizeof(float) * cells;
-  return bytes;
+  return bytes + monitor_host_bytes(monitors, layout);
 }
 
 std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_bytes,

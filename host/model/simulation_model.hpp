@@ -50,9 +50,12 @@ struct SimulationModel {
 
 // Host bytes of the model's big tables, known before they exist (build() checks them against the
 // host's available memory first): material ids (3 arrays, 6 with a magnetic material, and the
-// cell-centre ids of model.vti), the source tables (a double per step and source) and, with
-// snapshots, the read-back fields and the .vti writer's copies.
-std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic);
+// cell-centre ids of model.vti), the source tables (a double per step and source), with
+// snapshots the read-back fields and the .vti writer's copies, and the monitors' mode arrays and
+// read-back transforms (monitor_host_bytes(); `monitors` as build_monitors() gives them, before
+// the mode arrays are read).
+std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic,
+                             const std::vector<MonitorModel>& monitors = {});
 
 // Host bytes a GPU engine adds while it sets up: the float copy of the source tables it uploads
 // and, when the device's memory is the host's (a CPU OpenCL device such as PoCL), every device

@@ -1,0 +1,253 @@
+// [monitor.<name>] -> MonitorModel by the region rules of monitor_build.hpp.
+#include "model/monitor_build.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "errors.hpp"
+#include "model/input_limits.hpp"
+#include "monitors/mode_file.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+const char* kAxisName[] = {"x", "y", "z"};
+
+[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
+  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+}
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Clips the region's cells to [0, n) per axis; false when nothing is left.
+bool clip(DftRegion& r, const std::array<int, 3>& n) {
+  for (int a = 0; a < 3; ++a) {
+    r.lo[a] = std::max(r.lo[a], 0);
+    r.hi[a] = std::min(r.hi[a], n[a]);
+    if (r.hi[a] <= r.lo[a]) return false;
+  }
+  return true;
+}
+
+// The region holds a cell of the UPML slabs (a cell the UPML update owns).
+bool touches_upml(const DftRegion& r, const std::array<int, 3>& n,
+                  const std::array<int, 6>& layers) {
+  for (int a = 0; a < 3; ++a)
+    if (r.lo[a] < layers[2 * a] || r.hi[a] > n[a] - layers[2 * a + 1]) return true;
+  return false;
+}
+
+// A box extent that is not zero in metres must span at least one cell once rounded to nodes,
+// or a closed box would turn into a plane (and a plane into nothing) without the user knowing.
+void check_extents(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
+                   const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
+  for (int a = 0; a < 3; ++a) {
+    if (c.box_lo[a] == c.box_hi[a] || lo[a] < hi[a]) continue;
+    fail(cfg, "monitor." + c.name + ".box",
+         std::string("a box whose ") + kAxisName[a] + " extent spans at least one cell (" +
+             num(g.d[a]) + " m) or is zero: " + num(c.box_lo[a]) + " to " + num(c.box_hi[a]) +
+             " m both round to node " + std::to_string(lo[a]));
+  }
+}
+
+void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g) {
+  const double cutoff = grid_cutoff_frequency_hz(cfg, g);
+  for (double f : c.frequencies_hz) {
+    if (f <= cutoff) continue;
+    fail(cfg, "monitor." + c.name + ".frequencies",
+         "frequencies in (0, " + num(cutoff) +
+             "] Hz, the highest a wave on this grid can have (asin(courant) / (pi dt)), got " +
+             num(f));
+  }
+}
+
+std::string face_label(const MonitorFace& f, int nfaces) {
+  if (nfaces == 1) return "plane";
+  return std::string(kAxisName[f.axis]) + (f.normal < 0 ? "-low" : "-high");
+}
+
+// One line per monitor naming the faces whose samples lie in UPML cells.
+void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
+                        const std::array<int, 6>& layers, std::vector<std::string>& warnings) {
+  const int nfaces = static_cast<int>(m.faces.size());
+  std::string faces;
+  int count = 0;
+  for (const MonitorFace& f : m.faces) {
+    const auto regions = face_regions(f, g.n);
+    const bool in_upml = std::any_of(regions.begin(), regions.end(), [&](const DftRegion& r) {
+      return touches_upml(r, g.n, layers);
+    });
+    if (!in_upml) continue;
+    faces += std::string(count++ ? ", " : "") + face_label(f, nfaces) + " (" + kAxisName[f.axis] +
+             " = " + num(f.plane * g.d[f.axis]) + " m)";
+  }
+  if (count == 0) return;
+  const std::string what = nfaces == 1 ? "its " : count == 1 ? "its face " : "its faces ";
+  const std::string why = m.kind == MonitorKind::FarField
+                              ? "the far-field transform assumes free space there"
+                              : "the flux there is not the free-space one";
+  warnings.push_back("monitor '" + m.name + "': " + what + faces + (count == 1 ? " reads" : " read") +
+                     " fields inside the UPML layers; " + why +
+                     " (keep the box at least one cell clear of the layers)");
+}
+
+// The number of modes from the file's header only: the arrays come after the memory check.
+// The reader's errors name the modes file and this key.
+int mode_count(const MonitorConfig& c) {
+  return read_mode_file_info(c.modes_file, "monitor." + c.name + ".modes_file").nmodes;
+}
+
+}  // namespace
+
+std::array<int, 6> wall_layers(const BoundaryConfig& b) {
+  if (b.type == BoundaryType::Pec) return {0, 0, 0, 0, 0, 0};
+  return b.layers;
+}
+
+std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g) {
+  std::array<int, 3> idx{};
+  for (int a = 0; a < 3; ++a) {
+    const long v = std::lround(corner_m[a] / g.d[a]);
+    idx[a] = static_cast<int>(std::clamp<long>(v, 0, g.n[a]));
+  }
+  return idx;
+}
+
+std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
+                                       const std::array<int, 3>& n,
+                                       const std::array<int, 6>& layers) {
+  auto face = [&](int a, int plane, int normal) {
+    MonitorFace f;
+    f.axis = a;
+    f.plane = plane;
+    f.normal = normal;
+    f.lo = lo;
+    f.hi = hi;
+    f.lo[a] = f.hi[a] = plane;
+    f.on_pec_wall = (plane == 0 && layers[2 * a] == 0) || (plane == n[a] && layers[2 * a + 1] == 0);
+    return f;
+  };
+  std::vector<MonitorFace> faces;
+  for (int a = 0; a < 3; ++a) {
+    if (lo[a] != hi[a]) continue;
+    faces.push_back(face(a, lo[a], +1));  // a plane: the first zero extent (the loader allows one)
+    return faces;
+  }
+  for (int a = 0; a < 3; ++a) {
+    faces.push_back(face(a, lo[a], -1));
+    faces.push_back(face(a, hi[a], +1));
+  }
+  return faces;
+}
+
+std::vector<DftRegion> face_regions(const MonitorFace& f, const std::array<int, 3>& n) {
+  const int a = f.axis, p = f.plane;
+  const int t[2] = {std::min((a + 1) % 3, (a + 2) % 3), std::max((a + 1) % 3, (a + 2) % 3)};
+  std::vector<DftRegion> out;
+  for (int electric = 1; electric >= 0; --electric) {
+    for (int i = 0; i < 2; ++i) {
+      const int b = t[i], c = t[1 - i];
+      DftRegion r;
+      r.component = static_cast<Component>(b + (electric ? 0 : 3));
+      if (electric) {
+        r.lo[a] = p, r.hi[a] = p + 1;
+        r.lo[b] = f.lo[b], r.hi[b] = f.hi[b];
+        r.lo[c] = f.lo[c], r.hi[c] = f.hi[c] + 1;
+      } else {
+        r.lo[a] = p - 1, r.hi[a] = p + 1;
+        r.lo[b] = f.lo[b], r.hi[b] = f.hi[b] + 1;
+        r.lo[c] = f.lo[c], r.hi[c] = f.hi[c];
+      }
+      if (clip(r, n)) out.push_back(r);
+    }
+  }
+  return out;
+}
+
+std::vector<DftRegion> dft_regions(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
+                                   const std::array<int, 3>& n,
+                                   const std::vector<Component>& fields) {
+  std::vector<DftRegion> out;
+  for (Component comp : fields) {
+    DftRegion r;
+    r.component = comp;
+    for (int a = 0; a < 3; ++a) {
+      if (lo[a] < hi[a]) {
+        r.lo[a] = lo[a], r.hi[a] = hi[a];
+      } else {
+        r.lo[a] = std::min(lo[a], n[a] - 1);
+        r.hi[a] = r.lo[a] + 1;
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometry& g,
+                                         std::vector<std::string>& warnings) {
+  const std::array<int, 6> layers = wall_layers(cfg.boundary);
+  std::vector<MonitorModel> out;
+  for (const MonitorConfig& c : cfg.monitors) {
+    MonitorModel m;
+    m.name = c.name;
+    m.kind = c.kind;
+    if (c.kind == MonitorKind::Modes) {
+      // A projection covers every cell: the box is the whole grid.
+      m.hi = g.n;
+      m.every = c.every;
+      m.modes_file = c.modes_file;
+      m.nmodes = mode_count(c);
+      out.push_back(std::move(m));
+      continue;
+    }
+    m.lo = box_nodes(c.box_lo, g);
+    m.hi = box_nodes(c.box_hi, g);
+    check_extents(cfg, c, g, m.lo, m.hi);
+    check_frequencies(cfg, c, g);
+    m.frequencies_hz = c.frequencies_hz;
+    if (c.kind == MonitorKind::Dft) {
+      m.regions = dft_regions(m.lo, m.hi, g.n, c.fields);
+    } else {
+      m.theta_step_deg = c.theta_step_deg;
+      m.phi_step_deg = c.phi_step_deg;
+      m.faces = monitor_faces(m.lo, m.hi, g.n, layers);
+      for (const MonitorFace& f : m.faces)
+        for (const DftRegion& r : face_regions(f, g.n)) m.regions.push_back(r);
+      warn_faces_in_upml(m, g, layers, warnings);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
+                      std::vector<MonitorModel>& monitors) {
+  for (MonitorModel& m : monitors) {
+    if (m.kind != MonitorKind::Modes) continue;
+    const std::string key = "monitor." + m.name + ".modes_file";
+    const int count = read_mode_file(m.modes_file, key, layout, g.d, m.modes);
+    // The file changed between its header and its arrays: the memory check counted nmodes.
+    if (count != m.nmodes)
+      throw ConfigError(m.modes_file, 0, key,
+                        "the " + std::to_string(m.nmodes) + " modes its header had a moment ago, "
+                        "found " + std::to_string(count) + " (was the file rewritten during the run?)");
+  }
+}
+
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout) {
+  std::size_t bytes = 0;
+  for (const MonitorModel& m : monitors) {
+    bytes += m.points() * m.frequencies_hz.size() * 2 * sizeof(double);
+    bytes += static_cast<std::size_t>(m.nmodes) * 3 * layout.cells() * sizeof(float);
+  }
+  return bytes;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,68 @@
+// [monitor.<name>] (MonitorConfig) -> MonitorModel (model/monitors.hpp): the box in grid nodes,
+// the faces of a flux or farfield surface, the Yee samples the device transforms, and the checks
+// that need the grid. The region rules here are the contract with the host's interpolation to
+// face centres (host/monitors/surface_fields.cpp): both sides read them the same way.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/field_layout.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/monitors.hpp"
+
+namespace clfdtd {
+
+// UPML layers per Face as the grid has them: 0 on every face of a pec boundary.
+std::array<int, 6> wall_layers(const BoundaryConfig& b);
+
+// The box corners (metres) rounded to grid nodes, lo[a] = round(x0 / d[a]), hi[a] =
+// round(x1 / d[a]), each within 0..n[a].
+std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g);
+
+// The faces of a flux or farfield surface over the node box lo..hi. A plane (exactly one zero
+// extent, axis a): one face at plane lo[a], normal +1. A closed box (no zero extent): six faces,
+// x first, then y, then z, low (plane lo[a], normal -1) before high (plane hi[a], normal +1).
+// A face covers the box's lo..hi on the two other axes. on_pec_wall: the plane is 0 or n[a] and
+// that outer face of the domain has 0 UPML layers (`layers`, per Face).
+std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
+                                       const std::array<int, 3>& n,
+                                       const std::array<int, 6>& layers);
+
+// The Yee samples a face's fields are interpolated from. For the face (axis a, plane p), each
+// tangential axis b with the third axis c:
+//   E_b: a in [p, p+1),   b in [lo_b, hi_b),      c in [lo_c, hi_c + 1)
+//   H_b: a in [p-1, p+1), b in [lo_b, hi_b + 1),  c in [lo_c, hi_c)
+// each range clipped to [0, n) (a sample outside the grid reads zero: the PEC wall, or past the
+// end); regions with nothing left are dropped. Order: E_b, E_c, H_b, H_c with b < c.
+std::vector<DftRegion> face_regions(const MonitorFace& face, const std::array<int, 3>& n);
+
+// A dft monitor's samples: one region per component (in `fields` order) over the cells
+// lo .. hi - 1 of each axis; an axis with zero extent takes the one cell at lo (n - 1 when
+// lo = n).
+std::vector<DftRegion> dft_regions(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
+                                   const std::array<int, 3>& n,
+                                   const std::vector<Component>& fields);
+
+// Every monitor of cfg in file order, without the mode arrays (a modes monitor gets nmodes from
+// its file's header only, for the memory check; load_mode_shapes() reads the arrays). Refuses,
+// with a ConfigError naming monitor.<name>.<key>, a box extent that rounds to no cell and a
+// frequency above the grid's cutoff; adds a line to `warnings` for each flux or farfield face
+// that reads samples inside the UPML layers (the flux or far field there is not free space's).
+std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometry& g,
+                                         std::vector<std::string>& warnings);
+
+// Reads each modes monitor's mode shapes into MonitorModel::modes (layout: model/monitors.hpp)
+// with host/monitors/mode_file.hpp; its ConfigErrors name the modes file and
+// monitor.<name>.modes_file. A relative modes_file is taken from the current folder.
+void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
+                      std::vector<MonitorModel>& monitors);
+
+// Host bytes of the monitors, known before the mode arrays are read: the mode arrays
+// (nmodes x 3 x padded cells floats) and the transforms read back at the end (points x
+// frequencies complex doubles).
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout);
+
+}  // namespace clfdtd

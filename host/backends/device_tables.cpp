@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "engine/monitor_buffers.hpp"
 #include "model/grid_geometry.hpp"
 
 namespace clfdtd {
@@ -77,7 +78,8 @@ std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v) {
 
 std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int probe_batch_steps) {
   const bool one_pass = v == KernelVariant::OnePass;
-  std::size_t bytes = m.device_bytes(probe_batch_steps, one_pass);
+  std::size_t bytes = m.device_bytes(probe_batch_steps, one_pass) +
+                      engine::monitor_device_bytes(m, probe_batch_steps);
   if (!m.upml.enabled() || (v != KernelVariant::Tile && !one_pass)) return bytes;
   const std::size_t f = sizeof(float);
   bytes -= 6 * f * m.upml.cells;  // the model's count: 6 floats per PML cell

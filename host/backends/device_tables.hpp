@@ -54,7 +54,8 @@ ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v);
 
 // Device bytes of variant v for m: SimulationModel::device_bytes (onepass: both sets of fields)
-// with the UPML auxiliaries as v lays them out. The tile and onepass variants keep 6 float4 rows
+// with the UPML auxiliaries as v lays them out, plus the monitors' buffers
+// (engine/monitor_buffers.hpp). The tile and onepass variants keep 6 float4 rows
 // per x/y-slab row (padding lanes included) and 4 float4s per z-slab float4 (rounded out), plus
 // their z-lane table, a few percent more than 6 floats per PML cell; the GPU engine checks and
 // reports this count.

@@ -47,6 +47,10 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   probes_ = samplers.probes;
   energy_ = samplers.energy;
   finite_ = samplers.finite;
+  if (!m.monitors.empty()) {
+    monitors_ = std::make_unique<MonitorRunner>(
+        in, kProbeBatchSteps, [this](const Stage& st, long value) { launch(st, value); });
+  }
   dev_->finish();  // surface upload errors here, not in the first step
 }
 
@@ -166,6 +170,25 @@ void GpuEngine::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
   std::vector<float> buf(static_cast<std::size_t>(slots) * 3 * groups);
   dev_->read(fields_->energy_partial, buf.data(), buf.size() * sizeof(float));
   out = energy_terms_from_partials(buf, slots, groups, m_);
+}
+
+void GpuEngine::accumulate_dft(long step) {
+  if (monitors_) monitors_->accumulate_dft(step);
+}
+
+void GpuEngine::read_dft(int monitor, std::vector<std::complex<double>>& out) {
+  if (!monitors_) throw DeviceError("read_dft: the model has no monitors");
+  monitors_->read_dft(monitor, out);
+}
+
+void GpuEngine::sample_modes(int monitor, int slot) {
+  if (!monitors_) throw DeviceError("sample_modes: the model has no monitors");
+  monitors_->sample_modes(monitor, slot);
+}
+
+void GpuEngine::read_mode_batch(int monitor, int slots, std::vector<double>& out) {
+  if (!monitors_) throw DeviceError("read_mode_batch: the model has no monitors");
+  monitors_->read_mode_batch(monitor, slots, out);
 }
 
 double GpuEngine::timed_steps(long first, long count) {

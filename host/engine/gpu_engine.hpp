@@ -3,7 +3,7 @@
 // (variant_choice.hpp), the device buffers (yee_fields.hpp, which owns the device memory), and
 // the stage list of one step with every kernel argument bound (plan.hpp). step() walks that list
 // phase by phase; probes, energy and the finite check are stages of the same kind, run between
-// steps. The engine is destroyed before the SimulationModel it refers to.
+// steps, and so are the monitors' (monitor_stages.hpp). The engine is destroyed before the SimulationModel it refers to.
 #pragma once
 #include <array>
 #include <memory>
@@ -12,6 +12,7 @@
 
 #include "backends/backend.hpp"
 #include "device/device.hpp"
+#include "engine/monitor_stages.hpp"
 #include "engine/stage.hpp"
 #include "engine/yee_fields.hpp"
 
@@ -39,6 +40,11 @@ public:
   void finish() override;
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
+  // Monitors (monitor_stages.hpp): every variant, stages reading the current field set.
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
   double timed_steps(long first, long count) override;  // the device's timers
   double copy_bandwidth() override;  // best of five device-to-device copies, device-timed
   bool has_device_timers() const override { return true; }
@@ -67,6 +73,7 @@ private:
   std::unique_ptr<YeeFields> fields_;
   StepPlan plan_;
   Stage probes_, energy_, finite_;
+  std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors
   int parity_ = 0;  // steps taken, mod 2: which field set is current (stage.hpp)
 };
 

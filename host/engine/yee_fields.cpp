@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "backends/device_tables.hpp"
+#include "engine/monitor_buffers.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
@@ -44,6 +45,7 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
   for (const auto& s : m.sources) j_entries += s.j.size();
   buffers.push_back({"source table", j_entries * sizeof(float)});
   buffers.push_back({"probe batch", m.probes.samples.size() * batch_steps * sizeof(float)});
+  for (BufferNeed& b : monitor_buffer_needs(m, batch_steps)) buffers.push_back(std::move(b));
   return buffers;
 }
 
@@ -52,8 +54,22 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
   if (total_bytes > available_bytes) {
     std::string has = bytes_text(available_bytes);
     if (available_bytes < info.global_mem_bytes) has += " free of " + bytes_text(info.global_mem_bytes);
-    throw OutOfMemoryError("model needs " + bytes_text(total_bytes) + ", device " + info.name +
-                           " has " + has + "; use a coarser grid or a larger device");
+    // The monitors' shares by name, in model order: a user can drop or shrink one of them.
+    std::vector<std::pair<std::string, std::size_t>> monitors;
+    for (const auto& b : buffers) {
+      if (b.monitor.empty()) continue;
+      if (monitors.empty() || monitors.back().first != b.monitor) monitors.push_back({b.monitor, 0});
+      monitors.back().second += b.bytes;
+    }
+    std::string shares;
+    for (const auto& [name, bytes] : monitors) {
+      shares += (shares.empty() ? " (of which " : ", ") + std::string("monitor ") + name + " " +
+                bytes_text(bytes);
+    }
+    if (!shares.empty()) shares += ")";
+    throw OutOfMemoryError("model needs " + bytes_text(total_bytes) + shares + ", device " +
+                           info.name + " has " + has +
+                           "; use a coarser grid, fewer or smaller monitors, or a larger device");
   }
   for (const auto& b : buffers) {
     if (b.bytes > info.max_alloc_bytes) {

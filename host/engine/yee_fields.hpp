@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -66,15 +67,19 @@ constexpr int kEnergyGroup = 64;
 // The named buffers of variant v for m and their total (variant_device_bytes), for the check
 // before allocation.
 struct BufferNeed {
+  BufferNeed(std::string name_, std::size_t bytes_, std::string monitor_ = {})
+      : name(std::move(name_)), bytes(bytes_), monitor(std::move(monitor_)) {}
   std::string name;
   std::size_t bytes = 0;
+  std::string monitor;  // the [monitor.<name>] it belongs to; empty for the solver's buffers
 };
 std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant v,
                                          int batch_steps);
 
 // Throws OutOfMemoryError when total_bytes exceeds what the device has available
-// ("model needs X bytes (Y MiB), device <name> has Z bytes ...") or one buffer exceeds its
-// largest allocation.
+// ("model needs X bytes (Y MiB), device <name> has Z bytes ...", naming each monitor's share
+// when there are monitors: "... of which monitor <name> N bytes (M MiB)") or one buffer exceeds
+// its largest allocation.
 void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
                          const device::DeviceInfo& info, std::size_t available_bytes);
 

@@ -111,6 +111,44 @@ private:
   bool have_prev_ = false;
 };
 
+// Samples one modes monitor every `every` steps into the backend's device batch and hands full
+// batches (and the last, partial one) to the sink with their steps.
+class ModeBatcher {
+public:
+  ModeBatcher(int monitor, const MonitorModel& mon, Backend& backend, LoopSink& sink)
+      : monitor_(monitor), every_(std::max(1L, mon.every)), backend_(backend), sink_(sink),
+        capacity_(backend.probe_batch_steps()) {}
+
+  void record(long step) {
+    if (step % every_ != 0) return;
+    backend_.sample_modes(monitor_, static_cast<int>(steps_.size()));
+    steps_.push_back(step);
+    if (static_cast<int>(steps_.size()) == capacity_) flush();
+  }
+  void flush() {
+    if (steps_.empty()) return;
+    backend_.read_mode_batch(monitor_, static_cast<int>(steps_.size()), values_);
+    sink_.mode_rows(monitor_, steps_, values_);
+    steps_.clear();
+  }
+
+private:
+  int monitor_;
+  long every_;
+  Backend& backend_;
+  LoopSink& sink_;
+  int capacity_;
+  std::vector<long> steps_;
+  std::vector<double> values_;
+};
+
+bool has_dft_monitor(const SimulationModel& model) {
+  for (const MonitorModel& mon : model.monitors) {
+    if (mon.kind != MonitorKind::Modes) return true;
+  }
+  return false;
+}
+
 void take_snapshot(const SimulationModel& model, Backend& backend, LoopSink& sink, long step) {
   std::array<std::vector<float>, 6> fields;
   for (int c = 0; c < 6; ++c) {
@@ -129,6 +167,13 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   const double cells = static_cast<double>(model.grid.cells());
   ProbeBatcher probes(model.probes, backend, sink);
   EnergyBatcher energy(model.energy, backend, sink);
+  const bool dft = has_dft_monitor(model);
+  std::vector<ModeBatcher> modes;
+  for (std::size_t i = 0; i < model.monitors.size(); ++i) {
+    if (model.monitors[i].kind == MonitorKind::Modes) {
+      modes.emplace_back(static_cast<int>(i), model.monitors[i], backend, sink);
+    }
+  }
   auto next_snapshot = model.snapshot_steps.begin();
   LoopResult result;
   const auto loop_start = Clock::now();
@@ -139,6 +184,8 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
     const auto t0 = Clock::now();
     probes.record(step);
     energy.record(step);
+    if (dft) backend.accumulate_dft(step);
+    for (ModeBatcher& b : modes) b.record(step);
     if (next_snapshot != model.snapshot_steps.end() && *next_snapshot == step) {
       probes.flush();  // keep probes.csv ahead of the snapshot in case the run stops later
       take_snapshot(model, backend, sink, step);
@@ -160,6 +207,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   auto stop_at = [&](long done) -> LoopResult {
     probes.flush();
     energy.flush();
+    for (ModeBatcher& b : modes) b.flush();
     backend.finish();
     result.steps_done = done;
     result.first_nonfinite_probe_step = probes.first_nonfinite_step();

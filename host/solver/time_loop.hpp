@@ -1,6 +1,8 @@
 // Patent step 4: the time loop. Runs the backend step by step, samples probes into device batches,
-// reads back what probes and snapshots need when they need it, checks for non-finite fields, and
-// reports progress through a callback (the solver never prints).
+// reads back what probes and snapshots need when they need it, drives the monitors (the DFT
+// accumulation after every step, the mode projections in batches), checks for non-finite fields,
+// and reports progress through a callback (the solver never prints). The DFT monitors' transforms
+// stay on the backend: the caller reads them with Backend::read_dft after the loop.
 #pragma once
 #include <array>
 #include <functional>
@@ -32,6 +34,10 @@ public:
   // Energy rows in step order (only when model.energy); the last row is step steps_done - 1,
   // because the energy of a step needs H from the step after it.
   virtual void energy_rows(const std::vector<EnergyRow>& /*rows*/) {}
+  // A modes monitor's projections (model.monitors[monitor]), in step order:
+  // values[row * nmodes + mode] at steps[row] (every `every` steps, Backend::sample_modes).
+  virtual void mode_rows(int /*monitor*/, const std::vector<long>& /*steps*/,
+                         const std::vector<double>& /*values*/) {}
 };
 
 struct LoopProgress {

@@ -9,6 +9,7 @@
 // grids (~40^3, hundreds of steps) run in about a second.
 #pragma once
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -42,6 +43,13 @@ public:
 
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
+
+  // Monitors, the obvious way in double: per step, point and frequency
+  // acc += x e^(-i 2 pi f t) dt; the projection as a plain sum over the padded cells times dV.
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
 
   // Not part of Backend: the double-precision state itself, padded layout
   // (m.layout.index(i, j, k)), for tests and diagnostics.
@@ -87,6 +95,11 @@ private:
 
   std::array<std::vector<double>, 3> h_prev_;  // H at the previous sample_energy() (padded layout)
   std::vector<EnergyTerms> energy_batch_;       // kProbeBatchSteps slots
+
+  // Per monitor (model order): DFT sums [point * frequencies + f] (flux, dft, farfield) and the
+  // projection batch [slot * nmodes + mode] (modes); empty for the other kind.
+  std::vector<std::vector<std::complex<double>>> dft_;
+  std::vector<std::vector<double>> mode_batch_;
 };
 
 }  // namespace clfdtd

@@ -1,0 +1,60 @@
+// The monitors' stages on the GPU engine and the batching that drives them (model/monitors.hpp,
+// cl_kernels/monitor_dft.cl, cl_kernels/mode_projection.cl). Every variant runs them the same
+// way: they are Sample-phase stages reading the current field set, bound per parity (stage.hpp).
+//   DFT monitor: dft_gather after every accumulate_dft(n) into ring slot b, and dft_accumulate
+//   when the ring is full or before a read (value = the slots filled), with the batch's weights
+//   e^(-i 2 pi f t) dt computed here in double and uploaded first.
+//   modes monitor: mode_project into batch slot `slot`; the host adds the groups' partial sums.
+#pragma once
+#include <complex>
+#include <functional>
+#include <vector>
+
+#include "engine/monitor_buffers.hpp"
+#include "engine/plan.hpp"
+#include "engine/stage.hpp"
+
+namespace clfdtd::engine {
+
+// Stages parallel to MonitorBuffers::dft (gather, accumulate) and ::modes (project).
+struct MonitorStages {
+  std::vector<Stage> gather, accumulate, project;
+};
+MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b);
+
+// The weights of one batch of a DFT monitor, as dft_accumulate reads them: for kind E (0) and
+// H (1), slot b < steps.size() and frequency f, e^(-i 2 pi f t) dt with
+// t = dft_time(Ex or Hx, steps[b], dt); zero elsewhere.
+// out[((kind * ring_slots + b) * nfreq_pad + f) * 2 + {0 re, 1 im}].
+void dft_batch_weights(const std::vector<double>& frequencies_hz, const std::vector<long>& steps,
+                       double dt, int ring_slots, int nfreq_pad, std::vector<float>& out);
+
+class MonitorRunner {
+public:
+  using Launch = std::function<void(const Stage&, long value)>;
+
+  // Allocates the monitors' buffers (the memory was checked with the fields') and binds their
+  // stages. `launch` runs a stage on the engine's current field set.
+  MonitorRunner(const PlanInputs& in, int batch_steps, Launch launch);
+
+  void accumulate_dft(long step);
+  void read_dft(int monitor, std::vector<std::complex<double>>& out);
+  void sample_modes(int monitor, int slot);
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out);
+
+private:
+  void flush_dft(std::size_t d);  // accumulates monitor d's filled ring slots
+  std::size_t dft_position(int monitor) const;
+  std::size_t mode_position(int monitor) const;
+
+  device::Device& dev_;
+  const SimulationModel& m_;
+  int batch_steps_;
+  Launch launch_;
+  MonitorBuffers buf_;
+  MonitorStages stages_;
+  std::vector<std::vector<long>> ring_steps_;  // per DFT monitor: the steps in its ring, in order
+  std::vector<float> weights_;
+};
+
+}  // namespace clfdtd::engine

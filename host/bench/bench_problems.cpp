@@ -67,8 +67,19 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
     cfg.probes.push_back(p);
   } else if (extra == "snapshot") {
     cfg.snapshot.steps = {steps / 2};
-  } else if (!extra.empty()) {
-    throw ConfigError("", 0, "bench.problem", "+probes or +snapshot after the problem, got '+" + extra + "'");
+  } else if (extra == "flux") {
+    // A closed flux box two cells inside the UPML, 10 frequencies across the pulse's band.
+    MonitorConfig box;
+    box.name = "flux";
+    box.kind = MonitorKind::Flux;
+    const double in = 12 * d;
+    box.box_lo = Vec3{in, in, in};
+    box.box_hi = Vec3{L - in, L - in, L - in};
+    for (int f = 1; f <= 10; ++f) box.frequencies_hz.push_back(src.frequency_hz * 0.2 * f);
+    cfg.monitors.push_back(box);
+  } else if (extra != "loop" && !extra.empty()) {
+    throw ConfigError("", 0, "bench.problem",
+                      "+probes, +snapshot, +loop or +flux after the problem, got '+" + extra + "'");
   }
   return cfg;
 }

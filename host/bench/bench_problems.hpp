@@ -4,7 +4,9 @@
 //   pec_cube     the same cube with bare PEC walls (no UPML): the plain kernels alone;
 //   sphere       vacuum_upml with a dielectric sphere (eps_r 4, radius n/4) lit by the dipole.
 // With `outputs`: vacuum_upml plus a probe of all six components sampled every step
-// ("+probes"), or plus one full E/H snapshot in the middle of the run ("+snapshot").
+// ("+probes"), or plus one full E/H snapshot in the middle of the run ("+snapshot"), or plus a
+// closed flux box 2 cells inside the UPML with 10 frequencies ("+flux"); "+loop" is the same
+// whole time loop with no outputs, the baseline of those three.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,7 +18,7 @@ namespace clfdtd {
 const std::vector<std::string>& bench_problem_names();  // vacuum_upml, pec_cube, sphere
 
 // The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml+probes",
-// "vacuum_upml+snapshot") on an n^3 grid of 1 mm cells for `steps` steps.
+// "vacuum_upml+snapshot", "vacuum_upml+flux", "vacuum_upml+loop") on an n^3 grid of 1 mm cells for `steps` steps.
 // Throws ConfigError (key "bench.problem") for an unknown name.
 RunConfig bench_problem(const std::string& name, int n, long steps);
 

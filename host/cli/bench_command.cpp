@@ -144,6 +144,7 @@ int bench_command(const std::vector<std::string>& args) {
       ("steps", po::value<long>()->default_value(0), "steps per repeat (0: about 0.25 s worth)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats; the median is reported")
       ("outputs", "also time vacuum_upml with a probe sampled every step and with one snapshot")
+      ("monitors", "also time vacuum_upml with a closed flux box of 10 frequencies, against the same time loop without it")
       ("tune", "search work-group shapes of every variant and store the device's fastest")
       ("csv", po::value<std::string>(), "append the rows to this CSV file (header written if new)")
       ("json", po::value<std::string>(), "write the rows to this JSON file");
@@ -249,8 +250,15 @@ int bench_command(const std::vector<std::string>& args) {
           keep(run_bench_case(c, copy_gbs));
         }
       }
+      std::vector<const char*> output_problems;
+      if (vm.count("outputs") || vm.count("monitors")) output_problems.push_back("vacuum_upml+loop");
       if (vm.count("outputs")) {
-        for (const char* p : {"vacuum_upml+probes", "vacuum_upml+snapshot"}) {
+        output_problems.push_back("vacuum_upml+probes");
+        output_problems.push_back("vacuum_upml+snapshot");
+      }
+      if (vm.count("monitors")) output_problems.push_back("vacuum_upml+flux");
+      if (!output_problems.empty()) {
+        for (const char* p : output_problems) {
           BenchCase c;
           c.problem = p;
           c.n = n;

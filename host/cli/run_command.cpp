@@ -5,6 +5,7 @@
 // that does not complete (non-finite fields, a stop signal, an error) leaves the old directory
 // as it was and its own outputs in "<dir>.partial".
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
+#include "output/monitor_files.hpp"
 #include "output/output_dir.hpp"
 #include "output/run_report.hpp"
 #include "output/vti_writer.hpp"
@@ -134,6 +136,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   std::printf("memory     %s on the device\n", mib(device_bytes).c_str());
   if (!model.snapshot_steps.empty() && !vtk_available())
     std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");
+  for (const MonitorModel& mon : model.monitors)
+    if (mon.kind == MonitorKind::Dft && !vtk_available())
+      std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): dft monitor %s is not written\n",
+                  mon.name.c_str());
   std::fflush(stdout);
 
   if (const int sig = stop_signal()) {
@@ -164,6 +170,14 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     result = run_time_loop(model, *backend, sink,
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
+    // The transforms so far are worth keeping also when the run was stopped; non-finite fields
+    // would only give non-finite transforms.
+    if (result.finite) {
+      write_dft_monitor_files(
+          out.path(), model,
+          [&](int i, std::vector<std::complex<double>>& v) { backend->read_dft(i, v); },
+          report.monitors);
+    }
     report.steps_done = result.steps_done;
     report.loop_seconds = result.loop_seconds;
     report.mcells_per_s = mcells_per_second(model.grid.n, result.steps_done, result.loop_seconds);
@@ -200,6 +214,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     return 6;
   }
   print_notes(out);
+  for (const MonitorReport& m : report.monitors)
+    std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
+                out.final_path().c_str(), m.file.c_str());
   std::printf("done       %ld steps in %.3f s of time loop, %.1f Mcells/s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,
               out.final_path().c_str());

@@ -28,6 +28,39 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model)
         std::fputs("step,time_s,energy_J,electric_J,magnetic_J,naive_J\n", energy_.get()) < 0)
       throw OutputError::from_errno("create", path, errno);
   }
+  modes_.resize(model.monitors.size());
+  for (std::size_t i = 0; i < model.monitors.size(); ++i) {
+    const MonitorModel& mon = model.monitors[i];
+    if (mon.kind != MonitorKind::Modes) continue;
+    std::error_code ec;
+    std::filesystem::create_directories(dir + "/monitors", ec);
+    if (ec) throw OutputError("create", dir + "/monitors", ec.message());
+    const std::string path = dir + "/monitors/" + mon.name + ".csv";
+    modes_[i].reset(std::fopen(path.c_str(), "w"));
+    std::string header = "step,time_s";
+    for (int k = 0; k < mon.nmodes; ++k) header += ",mode_" + std::to_string(k);
+    if (!modes_[i] || std::fputs((header + "\n").c_str(), modes_[i].get()) < 0)
+      throw OutputError::from_errno("create", path, errno);
+  }
+}
+
+// One row per projection: the step, E's time, sum over cells of E . mode_k dV (V m^2).
+void RunOutputs::mode_rows(int monitor, const std::vector<long>& steps,
+                           const std::vector<double>& values) {
+  std::FILE* f = modes_.at(static_cast<std::size_t>(monitor)).get();
+  if (!f) return;
+  const int nmodes = model_.monitors[static_cast<std::size_t>(monitor)].nmodes;
+  bool ok = true;
+  for (std::size_t r = 0; r < steps.size(); ++r) {
+    ok = ok && std::fprintf(f, "%ld,%.9g", steps[r], static_cast<double>(steps[r]) * model_.grid.dt) >= 0;
+    for (int k = 0; k < nmodes; ++k)
+      ok = ok && std::fprintf(f, ",%.9g", values[r * static_cast<std::size_t>(nmodes) + k]) >= 0;
+    ok = ok && std::fputc('\n', f) != EOF;
+  }
+  if (!ok || std::fflush(f) != 0)
+    throw OutputError::from_errno(
+        "write", dir_ + "/monitors/" + model_.monitors[static_cast<std::size_t>(monitor)].name + ".csv",
+        errno);
 }
 
 // %.12g: the sums are doubles (of float fields); conservation is read in the 7th digit and beyond.

@@ -1,10 +1,12 @@
 // Connects the time loop's read-backs to the files of a run: probes.csv, snapshots/fields_<n>.vti
 // and fields.pvd (which lists the snapshots with their times so ParaView animates them), and
-// energy.csv when output.energy is on.
+// energy.csv when output.energy is on, and monitors/<name>.csv of each modes monitor (rows as the
+// run goes; the other monitors' files are written at its end, output/monitor_files.hpp).
 #pragma once
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "model/simulation_model.hpp"
 #include "output/probe_csv.hpp"
@@ -19,6 +21,8 @@ public:
   void probe_rows(long first_step, int count, const std::vector<double>& values) override;
   void snapshot(long step, const std::array<std::vector<float>, 6>& fields) override;
   void energy_rows(const std::vector<EnergyRow>& rows) override;
+  void mode_rows(int monitor, const std::vector<long>& steps,
+                 const std::vector<double>& values) override;
 
 private:
   struct FileCloser {
@@ -29,6 +33,7 @@ private:
   std::unique_ptr<ProbeCsvWriter> csv_;  // only when there are probes
   std::unique_ptr<PvdWriter> pvd_;       // only when there are snapshots
   std::unique_ptr<std::FILE, FileCloser> energy_;  // energy.csv, only with output.energy
+  std::vector<std::unique_ptr<std::FILE, FileCloser>> modes_;  // per monitor; null unless modes
 };
 
 }  // namespace clfdtd::cli

@@ -25,8 +25,8 @@ struct SurfaceFields {
   std::array<double, 3> cell_m{};          // the grid's cell size (the faces' planes are at plane * d)
   std::vector<double> frequencies_hz;
   std::vector<SurfacePoint> points;
-  // [f][point]: the transforms of E (V/m s) and H (A/m s) at the point; all three components are
-  // filled, only the tangential ones are used by flux and the far field.
+  // [f][point]: the transforms of E (V/m s) and H (A/m s) at the point: the two tangential
+  // components (the normal one is not sampled and stays zero).
   std::vector<std::vector<CVec3>> e, h;
 };
 

@@ -23,6 +23,7 @@ RunReport report_from_model(const SimulationModel& m) {
   r.steps = m.grid.steps;
   for (const ProbeSample& s : m.probes.samples)
     r.probes.push_back({m.probes.probes.at(s.probe).name, component_name(s.component), s.position_m});
+  r.monitors = monitor_reports(m);
   return r;
 }
 
@@ -32,6 +33,18 @@ void write_run_json(const std::string& path, const RunReport& r) {
   for (const ProbeReport& p : r.probes)
     probes.push_back({{"name", p.name}, {"field", p.field},
                       {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}}});
+  json monitors = json::array();
+  for (const MonitorReport& m : r.monitors) {
+    json entry = {{"name", m.name}, {"type", m.type}, {"file", m.file}};
+    if (m.type == "modes") {
+      entry["modes"] = m.modes;
+    } else {
+      entry["frequencies_hz"] = m.frequencies_hz;
+    }
+    if (!m.flux.empty()) entry["flux_J_s"] = m.flux;
+    if (!m.radiated_power.empty()) entry["radiated_power_J_s"] = m.radiated_power;
+    monitors.push_back(entry);
+  }
   const json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},
@@ -51,6 +64,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"mcells_per_s", r.mcells_per_s},
       {"device_bytes", r.device_bytes},
       {"probes", probes},
+      {"monitors", monitors},
   };
   // Probe names come from the model file and may hold any bytes: replace what is not UTF-8.
   write_text_file(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");

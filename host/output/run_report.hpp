@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/simulation_model.hpp"
+#include "output/monitor_files.hpp"
 
 namespace clfdtd {
 
@@ -34,12 +35,14 @@ struct RunReport {
   double mcells_per_s = 0;           // cells * steps_done / loop_seconds / 1e6
   std::size_t device_bytes = 0;
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
+  std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
 };
 
 // Throughput in millions of cell updates per second; 0 when no time was measured.
 double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds);
 
-// A report with the model's geometry, time step, planned steps and probe sample positions filled;
+// A report with the model's geometry, time step, planned steps, probe sample positions and
+// monitors filled;
 // the caller adds backend, device, timing and status.
 RunReport report_from_model(const SimulationModel& m);
 

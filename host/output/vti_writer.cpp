@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -260,6 +261,52 @@ void write_fields_vti(const std::string& path, const SimulationModel& m,
   write_image(path, img);
 }
 
+void write_dft_vti(const std::string& path, const MonitorModel& mon, const GridGeometry& g,
+                   const std::vector<std::complex<double>>& dft) {
+  const std::size_t nfreq = mon.frequencies_hz.size();
+  if (mon.regions.empty() || dft.size() != mon.points() * nfreq)
+    throw std::invalid_argument("dft .vti: " + std::to_string(dft.size()) + " values for " +
+                                std::to_string(mon.points()) + " points x " +
+                                std::to_string(nfreq) + " frequencies");
+  const DftRegion& box = mon.regions.front();
+  std::array<int, 3> n{};
+  for (int a = 0; a < 3; ++a) n[a] = box.hi[a] - box.lo[a];
+  const std::size_t cells = cell_count(n);
+  auto img = vtkSmartPointer<vtkImageData>::New();
+  img->SetDimensions(n[0] + 1, n[1] + 1, n[2] + 1);
+  img->SetSpacing(g.d[0], g.d[1], g.d[2]);
+  img->SetOrigin(box.lo[0] * g.d[0], box.lo[1] * g.d[1], box.lo[2] * g.d[2]);
+  std::size_t first = 0;
+  for (const DftRegion& r : mon.regions) {
+    if (r.lo != box.lo || r.hi != box.hi)
+      throw std::invalid_argument("dft .vti: the regions of monitor '" + mon.name +
+                                  "' do not cover one box");
+    for (std::size_t f = 0; f < nfreq; ++f) {
+      const std::string stem = std::string(component_name(r.component)) + "_";
+      auto re = float_array((stem + "re_" + std::to_string(f)).c_str(), 1, cells);
+      auto im = float_array((stem + "im_" + std::to_string(f)).c_str(), 1, cells);
+      float *pr = re->GetPointer(0), *pi = im->GetPointer(0);
+      for_each_cell(n, [&](std::size_t o, std::size_t s) {
+        const std::complex<double> v = dft[(first + s) * nfreq + f];
+        pr[o] = static_cast<float>(v.real());
+        pi[o] = static_cast<float>(v.imag());
+      });
+      img->GetCellData()->AddArray(re);
+      img->GetCellData()->AddArray(im);
+    }
+    first += r.count();
+  }
+  vtkFieldData* fd = img->GetFieldData();
+  auto freqs = vtkSmartPointer<vtkDoubleArray>::New();
+  freqs->SetName("frequencies_hz");
+  for (double f : mon.frequencies_hz) freqs->InsertNextValue(f);
+  fd->AddArray(freqs);
+  add_field_string(fd, "note", "X(f) = sum_n x(t_n) exp(-i 2 pi f t_n) dt, E (V/m s) at t_n = n dt, "
+                               "H (A/m s) at (n - 1/2) dt; <Field>_re_<i>/_im_<i>: frequency "
+                               "frequencies_hz[i]; each value at its component's Yee position");
+  write_image(path, img);
+}
+
 #else  // no VTK in this build
 
 bool vtk_available() { return false; }
@@ -271,6 +318,12 @@ void write_model_vti(const std::string& path, const SimulationModel&) {
 
 void write_fields_vti(const std::string& path, const SimulationModel&,
                       const std::array<std::vector<float>, 6>&, long, double) {
+  throw std::runtime_error("this build has no VTK (configured with -DCLFDTD_VTK=OFF); cannot write '" +
+                           path + "'");
+}
+
+void write_dft_vti(const std::string& path, const MonitorModel&, const GridGeometry&,
+                   const std::vector<std::complex<double>>&) {
   throw std::runtime_error("this build has no VTK (configured with -DCLFDTD_VTK=OFF); cannot write '" +
                            path + "'");
 }

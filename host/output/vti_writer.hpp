@@ -5,6 +5,7 @@
 // In a build without VTK (-DCLFDTD_VTK=OFF) vtk_available() is false and the writers throw.
 #pragma once
 #include <array>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ void write_model_vti(const std::string& path, const SimulationModel& m);
 // Throws std::invalid_argument for a wrong-sized or partial (e.g. Ex and Ey only) set.
 void write_fields_vti(const std::string& path, const SimulationModel& m,
                       const std::array<std::vector<float>, 6>& f, long step, double dt);
+
+// monitors/<name>.vti of a dft monitor: the cells of its regions (one region per component, all
+// over the same box) as a vtkImageData with origin lo * d and spacing d; cell arrays
+// <Field>_re_<i> and <Field>_im_<i> for frequency i (each value the component's own Yee sample in
+// that cell, not moved to the centre), field data frequencies_hz. dft: [point * F + f].
+void write_dft_vti(const std::string& path, const MonitorModel& mon, const GridGeometry& g,
+                   const std::vector<std::complex<double>>& dft);
 
 // Component c moved from its Yee positions (docs/EQUATIONS.md) to the cell centres
 // (i+1/2, j+1/2, k+1/2): the mean of the 4 samples around the centre for E (Ex: j,j+1 x k,k+1) and

@@ -1,0 +1,98 @@
+// Monitor files at the end of a run: see monitor_files.hpp.
+#include "output/monitor_files.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "errors.hpp"
+#include "monitors/near_to_far.hpp"
+#include "monitors/surface_sampling.hpp"
+#include "output/text_file.hpp"
+#include "output/vti_writer.hpp"
+
+namespace clfdtd {
+namespace {
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux) {
+  std::string text = "frequency_hz,flux\n";
+  for (std::size_t f = 0; f < freqs.size(); ++f)
+    text += number(freqs[f]) + "," + number(flux[f]) + "\n";
+  return text;
+}
+
+std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern& p) {
+  std::string text = "frequency_hz,theta_deg,phi_deg,directivity_dbi\n";
+  const std::size_t nphi = p.phi_deg.size();
+  for (std::size_t f = 0; f < freqs.size(); ++f)
+    for (std::size_t t = 0; t < p.theta_deg.size(); ++t)
+      for (std::size_t q = 0; q < nphi; ++q) {
+        const std::size_t at = t * nphi + q;
+        if (!p.included[at]) continue;
+        text += number(freqs[f]) + "," + number(p.theta_deg[t]) + "," + number(p.phi_deg[q]) +
+                "," + number(p.directivity_dbi[f][at]) + "\n";
+      }
+  return text;
+}
+
+}  // namespace
+
+const char* monitor_kind_name(MonitorKind k) {
+  switch (k) {
+    case MonitorKind::Flux: return "flux";
+    case MonitorKind::Dft: return "dft";
+    case MonitorKind::FarField: return "farfield";
+    case MonitorKind::Modes: return "modes";
+  }
+  return "?";
+}
+
+std::vector<MonitorReport> monitor_reports(const SimulationModel& m) {
+  std::vector<MonitorReport> out;
+  for (const MonitorModel& mon : m.monitors) {
+    MonitorReport r;
+    r.name = mon.name;
+    r.type = monitor_kind_name(mon.kind);
+    r.file = "monitors/" + mon.name + (mon.kind == MonitorKind::Dft ? ".vti" : ".csv");
+    r.frequencies_hz = mon.frequencies_hz;
+    r.modes = mon.nmodes;
+    out.push_back(r);
+  }
+  return out;
+}
+
+void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
+                             const DftReader& read_dft, std::vector<MonitorReport>& reports) {
+  std::vector<std::complex<double>> dft;
+  for (std::size_t i = 0; i < m.monitors.size(); ++i) {
+    const MonitorModel& mon = m.monitors[i];
+    if (mon.kind == MonitorKind::Modes) continue;
+    if (mon.kind == MonitorKind::Dft && !vtk_available()) continue;  // the run said so up front
+    std::error_code ec;
+    std::filesystem::create_directories(dir + "/monitors", ec);
+    if (ec) throw OutputError("create", dir + "/monitors", ec.message());
+    read_dft(static_cast<int>(i), dft);
+    const std::string path = dir + "/" + reports.at(i).file;
+    if (mon.kind == MonitorKind::Dft) {
+      write_dft_vti(path, mon, m.grid, dft);
+      continue;
+    }
+    const SurfaceFields surface = sample_surface(mon, m.grid, dft);
+    if (mon.kind == MonitorKind::Flux) {
+      reports[i].flux = surface_flux(surface);
+      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux));
+    } else {
+      const FarFieldPattern p = near_to_far(surface, mon.theta_step_deg, mon.phi_step_deg);
+      reports[i].radiated_power = p.radiated_power;
+      write_text_file(path, farfield_csv(mon.frequencies_hz, p));
+    }
+  }
+}
+
+}  // namespace clfdtd

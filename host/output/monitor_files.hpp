@@ -1,0 +1,40 @@
+// The files of flux, dft and farfield monitors, written once at the end of a run from their
+// transforms (docs/MONITORS.md), into <output dir>/monitors/:
+//   flux:     <name>.csv  frequency_hz,flux                 (J s: 1/2 Re of the surface integral
+//                                                            of E(f) x conj(H(f)) . n dA)
+//   farfield: <name>.csv  frequency_hz,theta_deg,phi_deg,directivity_dbi
+//   dft:      <name>.vti  cell arrays <Field>_re_<i>, <Field>_im_<i> (V/m s, A/m s) per frequency i
+// and what run.json reports of each monitor (modes monitors: their CSV is written as the run goes).
+#pragma once
+#include <complex>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/simulation_model.hpp"
+
+namespace clfdtd {
+
+struct MonitorReport {
+  std::string name, type;            // type: flux | dft | farfield | modes
+  std::string file;                  // relative to the output dir: monitors/<name>.csv or .vti
+  std::vector<double> frequencies_hz;
+  std::vector<double> flux;          // flux: per frequency (J s)
+  std::vector<double> radiated_power;  // farfield: per frequency (J s), through its non-wall faces
+  int modes = 0;                     // modes: how many
+};
+
+// One entry per monitor of m, files not yet written (run.json lists them from the start).
+std::vector<MonitorReport> monitor_reports(const SimulationModel& m);
+
+// Reads monitor `index`'s transform (Backend::read_dft).
+using DftReader = std::function<void(int index, std::vector<std::complex<double>>& out)>;
+
+// Writes the files of every flux, dft and farfield monitor and fills their entries of `reports`
+// (from monitor_reports). Throws OutputError (exit 5) on a write failure.
+void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
+                             const DftReader& read_dft, std::vector<MonitorReport>& reports);
+
+const char* monitor_kind_name(MonitorKind k);  // "flux", "dft", "farfield", "modes"
+
+}  // namespace clfdtd

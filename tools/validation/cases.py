@@ -3,7 +3,7 @@
 import time
 import traceback
 
-from . import cavity, dipole, energy, symmetry, upml
+from . import cavity, dipole, energy, modes, symmetry, upml
 from .common import CaseResult
 
 CASES = {
@@ -14,6 +14,7 @@ CASES = {
     "upml": upml.case_upml,
     "energy": energy.case_energy,
     "symmetry": symmetry.case_symmetry,
+    "modes": modes.case_modes,
 }
 
 

@@ -9,6 +9,7 @@
 
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "bench/projection_bench.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
@@ -145,6 +146,9 @@ int bench_command(const std::vector<std::string>& args) {
       ("repeats", po::value<int>()->default_value(5), "timed repeats; the median is reported")
       ("outputs", "also time vacuum_upml with a probe sampled every step and with one snapshot")
       ("monitors", "also time vacuum_upml with a closed flux box of 10 frequencies, against the same time loop without it")
+      ("projection", po::value<std::string>()->implicit_value("128,100"),
+       "time the projection of an n^3 field on m modes on the device and in the reference engine "
+       "(n,m; default 128,100: seed 004's 2 million cells on 100 modes) and exit")
       ("tune", "search work-group shapes of every variant and store the device's fastest")
       ("csv", po::value<std::string>(), "append the rows to this CSV file (header written if new)")
       ("json", po::value<std::string>(), "write the rows to this JSON file");
@@ -230,6 +234,18 @@ int bench_command(const std::vector<std::string>& args) {
       copy_gbs = r.copy_gbs;
       print_header(r.device + (r.driver.empty() ? "" : ", driver " + r.driver) +
                    (copy_gbs > 0 ? ", copy bandwidth " + std::to_string(static_cast<int>(copy_gbs)) + " GB/s" : ""));
+    }
+    if (vm.count("projection")) {
+      const auto nm = split_list(vm["projection"].as<std::string>());
+      if (nm.size() != 2) throw ConfigError("", 0, "bench --projection", "n,m (e.g. 128,100)");
+      const ProjectionTiming pt =
+          time_projection(dev, parse_int("bench --projection n", nm[0], 24, 1024),
+                          parse_int("bench --projection m", nm[1], 1, 1000), repeats);
+      std::printf("projection: %ld cells on %d modes: device %.6g s, reference (1 core) %.6g s, "
+                  "%.1fx; device vs reference %.2g of the largest value\n",
+                  pt.cells, pt.modes, pt.device_s, pt.host_s,
+                  pt.device_s > 0 ? pt.host_s / pt.device_s : 0.0, pt.max_rel_diff);
+      continue;
     }
     if (vm.count("tune")) {
       const TuneOutcome t_out = tune_device(dev, sizes.front(), std::min(repeats, 3), copy_gbs, keep);

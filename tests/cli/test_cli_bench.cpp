@@ -78,7 +78,7 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   const std::string dir = scratch_dir("bench");
   fs::create_directories(dir);
   const auto r = run_clfdtd("bench --n=24 --repeats=2 --steps=3 --problem=vacuum_upml,pec_cube "
-                            "--variant=tile,onepass,rows --outputs --csv=" + dir + "/b.csv --json=" +
+                            "--variant=tile,onepass,rows --outputs --monitors --csv=" + dir + "/b.csv --json=" +
                             dir + "/b.json");
   if (no_opencl(r)) return;
   REQUIRE_MESSAGE(r.code == 0, r.out);
@@ -86,7 +86,10 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   const std::string csv = read_text(dir + "/b.csv");
   CHECK(csv.rfind("device,driver,backend,variant,problem,n,", 0) == 0);
   const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
-  REQUIRE(rows.size() == 2 * 3 + 2);  // problems x variants, plus +probes and +snapshot
+  // problems x variants, plus +loop, +probes, +snapshot and +flux
+  REQUIRE(rows.size() == 2 * 3 + 4);
+  CHECK(rows[6]["problem"] == "vacuum_upml+loop");
+  CHECK(rows[9]["problem"] == "vacuum_upml+flux");
   for (const auto& row : rows) {
     CAPTURE(row.dump());
     CHECK(row["gcells_per_s"].get<double>() > 0);
@@ -105,7 +108,7 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
                      dir + "/b.csv").code == 0);
   const std::string csv2 = read_text(dir + "/b.csv");
   CHECK(csv2.find("device,driver", 1) == std::string::npos);
-  CHECK(std::count(csv2.begin(), csv2.end(), '\n') == 1 + 8 + 1);
+  CHECK(std::count(csv2.begin(), csv2.end(), '\n') == 1 + 10 + 1);
 }
 
 TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
@@ -159,4 +162,15 @@ TEST_CASE("bench --tune stores the winner and run uses it") {
                  "/run2 --quiet");
   CHECK(nlohmann::json::parse(read_text(dir + "/run2/run.json"))["kernel_variant"].get<std::string>().rfind("rows", 0) == 0);
   ::unsetenv("CLFDTD_CACHE_DIR");
+}
+
+TEST_CASE("bench --projection: the device projection agrees with the reference and is timed") {
+  const auto r = run_clfdtd("bench --n=24 --repeats=2 --projection=24,5");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto at = r.out.find("projection: 13824 cells on 5 modes: device ");
+  REQUIRE_MESSAGE(at != std::string::npos, r.out);
+  const auto vs = r.out.find("device vs reference ", at);
+  REQUIRE(vs != std::string::npos);
+  CHECK(std::stod(r.out.substr(vs + 20)) < 1e-4);
 }

@@ -77,6 +77,8 @@ struct Spec {
   int comps = 3;
   int type = VTK_FLOAT;  // VTK_FLOAT, VTK_DOUBLE or VTK_INT
   double poison = 0;     // when non-zero: the value of mode_1, x component, cell (1, 1, 2)
+  bool inline_base64 = false;  // else appended raw, like tools/cavity_modes
+  bool zlib = false;
 };
 
 // Writes a .vti like tools/cavity_modes does (appended raw binary), through VTK's writer, with an
@@ -117,9 +119,14 @@ fs::path write_modes(const std::string& file, const Spec& s) {
   auto w = vtkSmartPointer<vtkXMLImageDataWriter>::New();
   w->SetFileName(path.string().c_str());
   w->SetInputData(img);
-  w->SetDataModeToAppended();
-  w->EncodeAppendedDataOff();
-  w->SetCompressorTypeToNone();
+  if (s.inline_base64) {
+    w->SetDataModeToBinary();
+  } else {
+    w->SetDataModeToAppended();
+    w->EncodeAppendedDataOff();
+  }
+  if (s.zlib) w->SetCompressorTypeToZLib();
+  else w->SetCompressorTypeToNone();
   w->SetHeaderTypeToUInt64();
   REQUIRE(w->Write() == 1);
   return path;
@@ -167,6 +174,19 @@ TEST_CASE("mode file: float64 modes are read too, and a spacing within 1e-6 rela
   std::vector<float> modes;
   CHECK(read_mode_file(p.string(), kKey, FieldLayout(NX, NY, NZ), kCell, modes) == 3);
   check_layout(modes, 3);
+}
+
+TEST_CASE("mode file: VTK's other encodings (inline base64, zlib-compressed) read the same") {
+  for (const bool b64 : {false, true}) {
+    Spec s;
+    s.inline_base64 = b64;
+    s.zlib = true;
+    CAPTURE(b64);
+    const fs::path p = write_modes(b64 ? "b64.vti" : "zlib.vti", s);
+    std::vector<float> modes;
+    CHECK(read_mode_file(p.string(), kKey, FieldLayout(NX, NY, NZ), kCell, modes) == 2);
+    check_layout(modes, 2);
+  }
 }
 
 TEST_CASE("mode file: a file that disagrees with the model names key, path, expected and found") {

@@ -3,7 +3,7 @@
 import time
 import traceback
 
-from . import cavity, dipole, energy, monitors, symmetry, upml
+from . import cavity, dipole, energy, modes, monitors, symmetry, upml
 from .common import CaseResult
 
 CASES = {
@@ -17,6 +17,7 @@ CASES = {
     "dipole_flux": monitors.case_dipole_flux,
     "dipole_farfield": monitors.case_dipole_farfield,
     "sphere_flux": monitors.case_sphere_flux,
+    "modes": modes.case_modes,
 }
 
 

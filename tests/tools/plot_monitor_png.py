@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini and
-monitor_dft.ini: it prints exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png
-per frequency; plane_Ez_re_<f>GHz.png per frequency), each a PNG of the documented size (figure
+"""tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
+monitor_dft.ini and cavity_modes.ini: it prints exactly the PNGs each monitor type gives (flux.png;
+pattern_<f>GHz.png per frequency; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
 inches x dpi) with more than a few colours inside (not blank), and the picked frequency alone with
 --frequency. Bad input exits 2 with a message: an unknown monitor, a field the file lacks, a run
 folder without run.json.
@@ -53,6 +53,7 @@ def main():
         ("monitor_farfield", 200, ["--frequency", "1.4e9"], {"pattern_1.5GHz.png": (550, 450)}),
         ("monitor_dft", 200, ["--field", "Ez", "--part", "re"],
          {f"plane_Ez_re_{f}GHz.png": (320, 260) for f in ("1", "1.5", "2")}),
+        ("cavity_modes", 400, [], {"modes.png": (600, 250)}),
     ]
     done = {}
     for k, (model, steps, extra, want) in enumerate(cases):

@@ -2,6 +2,7 @@
 // kernel variant asked for; a table on stdout, CSV and JSON files on request; --tune searches
 // work-group shapes and stores the device's winner (tuning_cache.hpp).
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
 #include "errors.hpp"
+#include "output/text_file.hpp"
 #include "device/device.hpp"
 
 namespace po = boost::program_options;
@@ -200,13 +202,16 @@ int bench_command(const std::vector<std::string>& args) {
     const std::string path = vm["csv"].as<std::string>();
     const bool fresh = !std::ifstream(path).good();
     csv.open(path, std::ios::app);
-    if (!csv) throw std::runtime_error("bench: cannot open '" + path + "' for appending");
+    if (!csv) throw OutputError::from_errno("open for appending", path, errno);
     if (fresh) csv << bench_csv_header() << "\n";
   }
   auto keep = [&](const BenchRow& r) {
     print_row(r);
     rows.push_back(r);
-    if (csv.is_open()) csv << bench_csv_row(r) << "\n" << std::flush;
+    if (csv.is_open()) {
+      csv << bench_csv_row(r) << "\n" << std::flush;
+      if (!csv) throw OutputError::from_errno("write", vm["csv"].as<std::string>(), errno);
+    }
   };
 
   for (const Target& t : tlist) {
@@ -290,9 +295,7 @@ int bench_command(const std::vector<std::string>& args) {
   if (vm.count("json")) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& r : rows) all.push_back(row_json(r));
-    std::ofstream out(vm["json"].as<std::string>(), std::ios::trunc);
-    out << all.dump(2) << "\n";
-    if (!out) throw std::runtime_error("bench: cannot write '" + vm["json"].as<std::string>() + "'");
+    write_text_file(vm["json"].as<std::string>(), all.dump(2) + "\n");
   }
   return 0;
 }

@@ -180,11 +180,13 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   auto last_report = loop_start;
 
   // Output work (read-backs and writes) is timed apart so Mcells/s measures the field updates.
+  // The DFT monitors' accumulation is device work of the step, timed with it: its weight upload
+  // waits for the queued steps, which would otherwise count as output time.
   auto outputs_at = [&](long step) {
+    if (dft) backend.accumulate_dft(step);
     const auto t0 = Clock::now();
     probes.record(step);
     energy.record(step);
-    if (dft) backend.accumulate_dft(step);
     for (ModeBatcher& b : modes) b.record(step);
     if (next_snapshot != model.snapshot_steps.end() && *next_snapshot == step) {
       probes.flush();  // keep probes.csv ahead of the snapshot in case the run stops later

@@ -174,3 +174,17 @@ TEST_CASE("bench --projection: the device projection agrees with the reference a
   REQUIRE(vs != std::string::npos);
   CHECK(std::stod(r.out.substr(vs + 20)) < 1e-4);
 }
+
+TEST_CASE("bench: a CSV or JSON file that cannot be written is exit 5 naming the path") {
+  const std::string dir = scratch_dir("bench_unwritable");
+  const std::string missing = dir + "/no/such/folder";
+  const auto csv = run_clfdtd("bench --n=24 --repeats=1 --steps=1 --problem=pec_cube --variant=rows "
+                              "--csv=" + missing + "/b.csv");
+  if (no_opencl(csv)) return;
+  CHECK(csv.code == 5);
+  CHECK(csv.out.find(missing + "/b.csv") != std::string::npos);
+  const auto json = run_clfdtd("bench --n=24 --repeats=1 --steps=1 --problem=pec_cube --variant=rows "
+                               "--json=" + missing + "/b.json");
+  CHECK(json.code == 5);
+  CHECK(json.out.find(missing + "/b.json") != std::string::npos);
+}

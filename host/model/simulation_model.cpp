@@ -6,10 +6,10 @@
 #include <cmath>
 
 #include "errors.hpp"
+#include "model/dft_decimation.hpp"
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/mesher.hpp"
-#include "model/dft_decimation.hpp"
 #include "model/monitor_build.hpp"
 
 namespace clfdtd {

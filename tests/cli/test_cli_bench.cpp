@@ -115,7 +115,7 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
 
 TEST_CASE("bench: the +flux box samples at the decimation of a whole run, even over 98 steps") {
   // The pulse at c / (20 d), 10 monitor frequencies up to twice that, courant 0.9: D = 5 (the
-  // sources reach about 2.9 times the pulse frequency; 1 / (2.5 f_top dt) = 5.4). A 98-step run
+  // sources reach 2.93 times the pulse frequency; 1 / (2.5 f_top dt) = 5.25). A 98-step run
   // stops while the pulse is on, which alone would give D = 1.
   for (int n : {32, 512}) {
     const clfdtd::RunConfig cfg = clfdtd::bench_problem("vacuum_upml+flux", n, 98);

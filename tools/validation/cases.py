@@ -3,7 +3,7 @@
 import time
 import traceback
 
-from . import cavity, dipole, energy, modes, symmetry, upml
+from . import cavity, dipole, energy, modes, monitors, symmetry, upml
 from .common import CaseResult
 
 CASES = {
@@ -14,6 +14,9 @@ CASES = {
     "upml": upml.case_upml,
     "energy": energy.case_energy,
     "symmetry": symmetry.case_symmetry,
+    "dipole_flux": monitors.case_dipole_flux,
+    "dipole_farfield": monitors.case_dipole_farfield,
+    "sphere_flux": monitors.case_sphere_flux,
     "modes": modes.case_modes,
 }
 

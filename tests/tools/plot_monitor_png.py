@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
+monitor_dft.ini and cavity_modes.ini: it prints exactly the PNGs each monitor type gives (flux.png;
+pattern_<f>GHz.png per frequency; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
+inches x dpi) with more than a few colours inside (not blank), and the picked frequency alone with
+--frequency. Bad input exits 2 with a message: an unknown monitor, a field the file lacks, a run
+folder without run.json.
+
+Usage: tests/tools/plot_monitor_png.py <clfdtd program> <scratch folder>   (run from the root)
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+
+def reexec_with_system_python():
+    try:
+        import numpy  # noqa: F401
+        import PIL  # noqa: F401
+    except ImportError:
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system):
+            os.execv(system, [system] + sys.argv)
+        raise
+
+
+reexec_with_system_python()
+
+import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "plot_monitor")
+DPI = 50  # small pictures: faster, and the size check still tells figure size x dpi
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def main():
+    binary, scratch = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    problems = []
+    # model, steps, extra tool arguments, {PNG name: (width, height) in pixels}
+    cases = [
+        ("monitor_flux", 200, [], {"flux.png": (350, 210)}),
+        ("monitor_farfield", 200, [],
+         {f"pattern_{f}GHz.png": (550, 450) for f in ("1", "1.5", "2")}),
+        ("monitor_farfield", 200, ["--frequency", "1.4e9"], {"pattern_1.5GHz.png": (550, 450)}),
+        ("monitor_dft", 200, ["--field", "Ez", "--part", "re"],
+         {f"plane_Ez_re_{f}GHz.png": (320, 260) for f in ("1", "1.5", "2")}),
+        ("cavity_modes", 400, [], {"modes.png": (600, 250)}),
+    ]
+    done = {}
+    for k, (model, steps, extra, want) in enumerate(cases):
+        run_dir = os.path.join(scratch, model)
+        if model not in done:
+            r = run([binary, "run", os.path.join(ROOT, "models", model + ".ini"),
+                     f"--time.steps={steps}", f"--output.dir={run_dir}", "--quiet"])
+            if r.returncode != 0:
+                sys.exit(f"FAIL: clfdtd run {model} exited {r.returncode}:\n{r.stdout}{r.stderr}")
+            done[model] = run_dir
+        png_dir = os.path.join(scratch, f"png{k}")
+        r = run([TOOL, run_dir, "--out", png_dir, "--dpi", str(DPI)] + extra)
+        if r.returncode != 0:
+            problems.append(f"{model} {extra}: tools/plot_monitor exited {r.returncode}: {r.stderr}")
+            continue
+        printed = sorted(os.path.basename(p) for p in r.stdout.split())
+        if printed != sorted(want):
+            problems.append(f"{model} {extra}: printed {printed}, expected {sorted(want)}")
+        for name, size in want.items():
+            path = os.path.join(png_dir, name)
+            if not os.path.isfile(path):
+                problems.append(f"{model}: {name} not written")
+                continue
+            with open(path, "rb") as f:
+                if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                    problems.append(f"{model}: {name} is not a PNG")
+                    continue
+            img = Image.open(path)
+            if img.size != size:
+                problems.append(f"{model}: {name} is {img.size[0]}x{img.size[1]} pixels, "
+                                f"expected {size[0]}x{size[1]}")
+            colours = len(np.unique(np.asarray(img.convert("RGB")).reshape(-1, 3), axis=0))
+            if colours < 20:
+                problems.append(f"{model}: {name} has {colours} colours (blank?)")
+    bad = [([done["monitor_flux"], "--monitor", "nope"], "no monitor 'nope'"),
+           ([done["monitor_dft"], "--field", "Hz"], "no field 'Hz'"),
+           ([scratch], "cannot read a run report")]
+    for args, text in bad:
+        r = run([TOOL] + args + ["--out", os.path.join(scratch, "bad")])
+        if r.returncode != 2 or text not in r.stderr:
+            problems.append(f"{args[1:]}: exit {r.returncode}, stderr '{r.stderr.strip()}', "
+                            f"expected 2 and '{text}'")
+    for p in problems:
+        print("FAIL", p)
+    if not problems:
+        print(f"ok: {len(cases)} plot runs and {len(bad)} refusals")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

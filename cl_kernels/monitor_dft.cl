@@ -1,25 +1,28 @@
 // DFT monitors (flux, dft, farfield; host/model/monitors.hpp):
-//   X(f) = sum_n x(t_n) e^(-i 2 pi f t_n) dt for every monitor point,
+//   X(f) = sum_{n = 0, D, 2D, ...} x(t_n) e^(-i 2 pi f t_n) D dt for every monitor point,
+// D the monitor's decimation (1 unless the sources' band allows it: host/model/dft_decimation.hpp),
 // where the fields live, in two stages per monitor:
 //
-// dft_gather (after every step n): copies each monitor point's current value into slot `slot` of
-//   a ring ring[slot * npoints + point]. The point's cell comes from the monitor's region table
-//   (8 ints per region: component 0..5, lo0 lo1 lo2, hi0 hi1 hi2, first point; regions in point
-//   order), not from a per-point index list: 4 B read from the field + 4 B written per point.
-// dft_accumulate (every B steps, and before the host reads a partial ring): for each point and
+// dft_gather (after every D-th step n): copies each monitor point's current value into slot
+//   `slot` of a ring ring[slot * npoints + point]. The point's cell comes from the monitor's region
+//   table (8 ints per region: component 0..5, lo0 lo1 lo2, hi0 hi1 hi2, first point; regions in
+//   point order), not from a per-point index list: 4 B read from the field + 4 B written per point.
+// dft_accumulate (every B samples, and before the host reads a partial ring): for each point and
 //   frequency, acc[f] += sum_b ring[b][point] * w[kind][b][f], where kind is E (0) or H (1) and
-//   w = e^(-i 2 pi f t) dt with t = dft_time(component, n_b, dt), computed on the host in double
+//   w = e^(-i 2 pi f t) D dt with t = dft_time(component, n_b, dt), computed on the host in double
 //   for the batch's steps (so the phase never loses precision however long the run) and uploaded
 //   as floats w[((kind * B + b) * nfreq_pad + f) * 2 + {re, im}], zero past nfreq. One work-item
 //   holds DFT_CHUNK frequencies of one point in registers (dimension 1 numbers the chunks), reads
 //   its point's B ring values once, and does one read-modify-write of each accumulator per batch.
 //   acc: re and im planes, acc[(2 f) * npoints + point] and acc[(2 f + 1) * npoints + point], so
 //   neighbouring work-items touch neighbouring floats.
-// Bytes per point per step (F frequencies, C = ceil(F / DFT_CHUNK) chunks, B slots): gather 8
+// Bytes per point per sample (F frequencies, C = ceil(F / DFT_CHUNK) chunks, B slots): gather 8
 //   (a field value read, a ring value written) + accumulate 4 C (the ring read once per chunk)
 //   + 16 F / B (each accumulator read and written once per batch); e.g. F = 10, B = 32:
 //   8 + 4 + 5 = 17 B, against 16 F = 160 B for a read-modify-write of every accumulator per step.
-//   (A face across z reads one float per 32-byte sector: up to 28 B more there.)
+//   (A face across z reads one float per 32-byte sector: up to 28 B more there.) Per step that is
+//   17 / D B: the bench's flux box (10 frequencies, a pulse at c / (20 d)) takes D = 5, 3.4 B per
+//   point per step, and a fifth of the launches.
 // int indices: the host checks that B * npoints and 2 * nfreq * npoints fit in 31 bits.
 #include "fdtd_common.h"
 

@@ -59,8 +59,9 @@ public:
   }
 
   // Monitors (model.monitors, model/monitors.hpp). accumulate_dft(n) is called after step n
-  // (n = 0 before the first step): every flux, dft and farfield monitor adds its samples times
-  // exp(-i 2 pi f t) dt, t = dft_time(component, n, dt), where the fields live. read_dft() gives
+  // (n = 0 before the first step): every flux, dft and farfield monitor whose decimation D
+  // (MonitorModel::dft_every) divides n adds its samples times exp(-i 2 pi f t) D dt,
+  // t = dft_time(component, n, dt), where the fields live. read_dft() gives
   // monitor m's transform so far (everything accumulated up to the last call included):
   // out[point * frequencies + f], points in the monitor's region order, SI units times seconds.
   virtual void accumulate_dft(long /*step*/) { monitors_unsupported(); }

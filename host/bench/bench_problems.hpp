@@ -5,7 +5,8 @@
 //   sphere       vacuum_upml with a dielectric sphere (eps_r 4, radius n/4) lit by the dipole.
 // With `outputs`: vacuum_upml plus a probe of all six components sampled every step
 // ("+probes"), or plus one full E/H snapshot in the middle of the run ("+snapshot"), or plus a
-// closed flux box 2 cells inside the UPML with 10 frequencies ("+flux"); "+loop" is the same
+// closed flux box 2 cells inside the UPML with 10 frequencies, transformed at the decimation a
+// whole run of the problem takes ("+flux"); "+loop" is the same
 // whole time loop with no outputs, the baseline of those three.
 #pragma once
 #include <string>

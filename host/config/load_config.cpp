@@ -549,6 +549,8 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(!m.modes_file.empty(), sec + ".modes_file", "the path of a .vti modes file");
     }
     if (only("every", modes, "modes")) m.every = r.integers(sec + ".every").front();
+    if (only("decimation", !modes, "flux, dft, farfield"))
+      m.decimation = static_cast<int>(r.integers(sec + ".decimation").front());
     cfg.monitors.push_back(m);
   }
 }

@@ -160,6 +160,12 @@ std::vector<OptionSpec> make_table() {
        "output.dir.", Range{}},
       {"monitor.*.every", V::Integer, {1}, {}, "", "1",
        "modes only: project every N steps.", closed(1, 2147483647)},
+      {"monitor.*.decimation", V::Integer, {1}, {}, "", "auto",
+       "flux, dft, farfield: transform every N-th step only (weights N dt), exact while the "
+       "fields hold no frequency above 1 / (2 N dt). auto: from the sources' spectrum and the "
+       "monitor's frequencies with a 25% margin, at most 16; 1 for a source still on at the "
+       "run's end or switched on abruptly (docs/MONITORS.md).",
+       closed(1, 1000000)},
       // [snapshot]
       {"snapshot.steps", V::Integer, {}, {}, "", "none",
        "Steps at which the whole 3D field is saved (each <= time.steps). When the command line shortens the run, later steps are dropped (a warning).",

@@ -99,6 +99,7 @@ struct MonitorConfig {
   std::vector<Component> fields;              // dft: the components transformed (default all six)
   std::string modes_file;                     // modes: .vti with cell arrays mode_<k>
   long every = 1;                             // modes: project every N steps
+  int decimation = 0;                         // flux, dft, farfield: every N-th step; 0 = auto
 };
 
 struct SnapshotConfig {

@@ -61,7 +61,9 @@ MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
 }
 
 void dft_batch_weights(const std::vector<double>& frequencies_hz, const std::vector<long>& steps,
-                       double dt, int ring_slots, int nfreq_pad, std::vector<float>& out) {
+                       double dt, int every, int ring_slots, int nfreq_pad,
+                       std::vector<float>& out) {
+  const double weight = static_cast<double>(every) * dt;
   out.assign(2 * static_cast<std::size_t>(ring_slots) * nfreq_pad * 2, 0.0f);
   const double two_pi = 2 * std::acos(-1.0);
   for (int kind = 0; kind < 2; ++kind) {
@@ -72,8 +74,8 @@ void dft_batch_weights(const std::vector<double>& frequencies_hz, const std::vec
         const double phase = -two_pi * frequencies_hz[f] * t;
         const std::size_t at =
             ((static_cast<std::size_t>(kind) * ring_slots + b) * nfreq_pad + f) * 2;
-        out[at] = static_cast<float>(std::cos(phase) * dt);
-        out[at + 1] = static_cast<float>(std::sin(phase) * dt);
+        out[at] = static_cast<float>(std::cos(phase) * weight);
+        out[at + 1] = static_cast<float>(std::sin(phase) * weight);
       }
     }
   }
@@ -104,6 +106,8 @@ std::size_t MonitorRunner::mode_position(int monitor) const {
 
 void MonitorRunner::accumulate_dft(long step) {
   for (std::size_t d = 0; d < buf_.dft.size(); ++d) {
+    const MonitorModel& mon = m_.monitors[static_cast<std::size_t>(buf_.dft[d].monitor)];
+    if (step % std::max(1, mon.dft_every) != 0) continue;
     auto& steps = ring_steps_[d];
     launch_(stages_.gather[d], static_cast<long>(steps.size()));
     steps.push_back(step);
@@ -115,8 +119,9 @@ void MonitorRunner::flush_dft(std::size_t d) {
   auto& steps = ring_steps_[d];
   if (steps.empty()) return;
   const DftMonitorBuffers& b = buf_.dft[d];
-  dft_batch_weights(m_.monitors[static_cast<std::size_t>(b.monitor)].frequencies_hz, steps,
-                    m_.grid.dt, b.ring_slots, b.nfreq_pad, weights_);
+  const MonitorModel& mon = m_.monitors[static_cast<std::size_t>(b.monitor)];
+  dft_batch_weights(mon.frequencies_hz, steps, m_.grid.dt, std::max(1, mon.dft_every),
+                    b.ring_slots, b.nfreq_pad, weights_);
   // In-order queue: the previous batch's accumulate has read the weights before this upload.
   dev_.upload(b.weights, weights_.data(), weights_.size() * sizeof(float));
   launch_(stages_.accumulate[d], static_cast<long>(steps.size()));

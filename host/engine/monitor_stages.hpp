@@ -1,9 +1,10 @@
 // The monitors' stages on the GPU engine and the batching that drives them (model/monitors.hpp,
 // cl_kernels/monitor_dft.cl, cl_kernels/mode_projection.cl). Every variant runs them the same
 // way: they are Sample-phase stages reading the current field set, bound per parity (stage.hpp).
-//   DFT monitor: dft_gather after every accumulate_dft(n) into ring slot b, and dft_accumulate
-//   when the ring is full or before a read (value = the slots filled), with the batch's weights
-//   e^(-i 2 pi f t) dt computed here in double and uploaded first.
+//   DFT monitor: dft_gather after every accumulate_dft(n) with n a multiple of the monitor's
+//   decimation D into ring slot b, and dft_accumulate when the ring is full or before a read
+//   (value = the slots filled), with the batch's weights e^(-i 2 pi f t) D dt computed here in
+//   double and uploaded first.
 //   modes monitor: mode_project into batch slot `slot`; the host adds the groups' partial sums.
 #pragma once
 #include <complex>
@@ -22,12 +23,13 @@ struct MonitorStages {
 };
 MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b);
 
-// The weights of one batch of a DFT monitor, as dft_accumulate reads them: for kind E (0) and
-// H (1), slot b < steps.size() and frequency f, e^(-i 2 pi f t) dt with
+// The weights of one batch of a DFT monitor of decimation `every`, as dft_accumulate reads them:
+// for kind E (0) and H (1), slot b < steps.size() and frequency f, e^(-i 2 pi f t) every dt with
 // t = dft_time(Ex or Hx, steps[b], dt); zero elsewhere.
 // out[((kind * ring_slots + b) * nfreq_pad + f) * 2 + {0 re, 1 im}].
 void dft_batch_weights(const std::vector<double>& frequencies_hz, const std::vector<long>& steps,
-                       double dt, int ring_slots, int nfreq_pad, std::vector<float>& out);
+                       double dt, int every, int ring_slots, int nfreq_pad,
+                       std::vector<float>& out);
 
 class MonitorRunner {
 public:

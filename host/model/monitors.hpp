@@ -2,7 +2,9 @@
 // flux, dft and farfield monitors are discrete Fourier transforms of chosen Yee samples, computed
 // where the fields live while the run goes:
 //   X(f) = sum_n x(t_n) exp(-i 2 pi f t_n) dt,  t_n = n dt for E and (n - 1/2) dt for H,
-// summed over every step n = 0 .. steps (the sample taken after step n). The samples of one
+// summed over the steps n = 0 .. steps (the sample taken after step n) that are multiples of the
+// monitor's decimation D, each weighted D dt instead of dt (model/dft_decimation.hpp: D = 1 unless
+// the sources' band allows fewer samples). The samples of one
 // monitor are a list of regions, each one component over a box of cells; the host turns the
 // transformed samples into flux, far-field patterns or .vti volumes at the end of the run.
 // modes monitors project E on mode shapes read from a file, every `every` steps.
@@ -53,6 +55,8 @@ struct MonitorModel {
   // The Yee samples transformed on the device (flux, dft, farfield), in this order; a point's
   // index is its region's first index plus its number inside the region.
   std::vector<DftRegion> regions;
+  // flux, dft, farfield: the decimation D, samples at the steps n % D == 0 weighted D dt.
+  int dft_every = 1;
   std::size_t points() const {
     std::size_t n = 0;
     for (const DftRegion& r : regions) n += r.count();

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "errors.hpp"
+#include "model/dft_decimation.hpp"
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/mesher.hpp"
@@ -148,6 +149,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   m.upml = build_upml_profile(cfg.boundary, m.grid);
   m.sources = build_sources(cfg.sources, m.grid);
   check_source_amplitudes(cfg, m.grid, m.sources);
+  choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);

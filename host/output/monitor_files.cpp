@@ -62,6 +62,7 @@ std::vector<MonitorReport> monitor_reports(const SimulationModel& m) {
     r.file = "monitors/" + mon.name + (mon.kind == MonitorKind::Dft ? ".vti" : ".csv");
     r.frequencies_hz = mon.frequencies_hz;
     r.modes = mon.nmodes;
+    r.decimation = mon.dft_every;
     out.push_back(r);
   }
   return out;

@@ -22,6 +22,7 @@ struct MonitorReport {
   std::vector<double> flux;          // flux: per frequency (J s)
   std::vector<double> radiated_power;  // farfield: per frequency (J s), through its non-wall faces
   int modes = 0;                     // modes: how many
+  int decimation = 1;                // flux, dft, farfield: transformed every N-th step
 };
 
 // One entry per monitor of m, files not yet written (run.json lists them from the start).

@@ -40,6 +40,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       entry["modes"] = m.modes;
     } else {
       entry["frequencies_hz"] = m.frequencies_hz;
+      entry["decimation"] = m.decimation;
     }
     if (!m.flux.empty()) entry["flux_J_s"] = m.flux;
     if (!m.radiated_power.empty()) entry["radiated_power_J_s"] = m.radiated_power;

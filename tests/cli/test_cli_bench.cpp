@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "model/simulation_model.hpp"
 #include "cli_helpers.hpp"
 
 using namespace clfdtd_test;
@@ -109,6 +111,20 @@ TEST_CASE("bench: table, CSV and JSON rows per problem and variant") {
   const std::string csv2 = read_text(dir + "/b.csv");
   CHECK(csv2.find("device,driver", 1) == std::string::npos);
   CHECK(std::count(csv2.begin(), csv2.end(), '\n') == 1 + 10 + 1);
+}
+
+TEST_CASE("bench: the +flux box samples at the decimation of a whole run, even over 98 steps") {
+  // The pulse at c / (20 d), 10 monitor frequencies up to twice that, courant 0.9: D = 5 (the
+  // sources reach 2.93 times the pulse frequency; 1 / (2.5 f_top dt) = 5.25). A 98-step run
+  // stops while the pulse is on, which alone would give D = 1.
+  for (int n : {32, 512}) {
+    const clfdtd::RunConfig cfg = clfdtd::bench_problem("vacuum_upml+flux", n, 98);
+    REQUIRE(cfg.monitors.size() == 1);
+    CHECK(cfg.monitors[0].decimation == 5);
+  }
+  clfdtd::RunConfig automatic = clfdtd::bench_problem("vacuum_upml+flux", 32, 98);
+  automatic.monitors[0].decimation = 0;
+  CHECK(clfdtd::SimulationModel::build(automatic).monitors[0].dft_every == 1);
 }
 
 TEST_CASE("bench: the onepass variant counts its own bytes per cell") {

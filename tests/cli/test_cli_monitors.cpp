@@ -57,6 +57,8 @@ TEST_CASE("clfdtd run writes flux, farfield and dft monitors and lists them in r
   CHECK(report["monitors"][1]["type"] == "farfield");
   CHECK(report["monitors"][1]["radiated_power_J_s"].size() == 2);
   CHECK(report["monitors"][2]["frequencies_hz"][0] == 1.5e9);
+  // The pulse has died away by step 500: each DFT monitor samples every D-th step, D > 1.
+  for (int i = 0; i < 3; ++i) CHECK(report["monitors"][i]["decimation"].get<int>() > 1);
   // The farfield box is the flux box: the same power at the frequencies both have.
   CHECK(report["monitors"][1]["radiated_power_J_s"][0].get<double>() ==
         doctest::Approx(flux[0][1]).epsilon(1e-6));

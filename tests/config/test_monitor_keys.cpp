@@ -31,7 +31,7 @@ ConfigError monitor_error(const std::string& body, const std::vector<std::string
 TEST_CASE("monitor keys are in the option table, with ranges and help") {
   for (const char* key : {"monitor.*.type", "monitor.*.box", "monitor.*.frequencies",
                           "monitor.*.theta_step", "monitor.*.phi_step", "monitor.*.fields",
-                          "monitor.*.modes_file", "monitor.*.every"}) {
+                          "monitor.*.modes_file", "monitor.*.every", "monitor.*.decimation"}) {
     INFO(key);
     const OptionSpec* spec = find_option(key);
     REQUIRE(spec != nullptr);
@@ -42,6 +42,8 @@ TEST_CASE("monitor keys are in the option table, with ranges and help") {
   CHECK(describe_value_in_range(*find_option("monitor.m.frequencies")) ==
         "a list of numbers, each in (0, 1e17]");
   CHECK(describe_value_in_range(*find_option("monitor.m.theta_step")) == "a number in (0, 90]");
+  CHECK(describe_value_in_range(*find_option("monitor.m.decimation")) ==
+        "an integer in [1, 1e6]");
   CHECK(help_text().find("\n[monitor.<name>]\n") != std::string::npos);
   CHECK(keys_markdown().find("## `[monitor.<name>]`") != std::string::npos);
   CHECK(section_problem("monitor").find("[monitor.<name>]") != std::string::npos);
@@ -87,6 +89,18 @@ TEST_CASE("monitor defaults: dft all six components, farfield 5-degree steps, mo
   CHECK(c.monitors[1].theta_step_deg == 5);
   CHECK(c.monitors[1].phi_step_deg == 5);
   CHECK(c.monitors[2].every == 1);
+  CHECK(c.monitors[0].decimation == 0);  // auto: chosen with the sources (model/dft_decimation)
+  CHECK(c.monitors[1].decimation == 0);
+}
+
+TEST_CASE("monitor.<name>.decimation forces a flux, dft or farfield monitor's D") {
+  const RunConfig c = load_config_text(
+      kHead + "[monitor.f]\ntype = flux\nbox = 0 0 0 1 1 1\nfrequencies = 1e9\ndecimation = 3\n",
+      "m.ini", {"--monitor.g.type=dft", "--monitor.g.box=0 0 0 1 1 1",
+                "--monitor.g.frequencies=1e9", "--monitor.g.decimation=1"});
+  REQUIRE(c.monitors.size() == 2);
+  CHECK(c.monitors[0].decimation == 3);
+  CHECK(c.monitors[1].decimation == 1);
 }
 
 TEST_CASE("the command line adds or overrides monitor keys") {
@@ -128,6 +142,9 @@ TEST_CASE("monitor refusals name the key, its line and what was expected") {
       {(flux + box + "phi_step = 10\n"), 10, "monitor.m.phi_step", "(farfield only)"},
       {(far + box + "fields = Ex\n"), 10, "monitor.m.fields", "no fields for a farfield monitor (dft only)"},
       {(flux + box + "every = 2\n"), 10, "monitor.m.every", "no every for a flux monitor (modes only)"},
+      {(modes + "decimation = 2\n"), 9, "monitor.m.decimation", "no decimation for a modes monitor (flux, dft, farfield only)"},
+      {(flux + box + "decimation = 0\n"), 10, "monitor.m.decimation", "an integer in [1, 1e6], got '0'"},
+      {(flux + box + "decimation = 2.5\n"), 10, "monitor.m.decimation", "an integer"},
       {(flux + box + "modes_file = m.vti\n"), 10, "monitor.m.modes_file", "(modes only)"},
       // The box.
       {(flux + "box = 0 0 0 1 1 1.5\n"), 9, "monitor.m.box", "corners inside the domain [0, 1] x [0, 1] x [0, 1] m, got '0 0 0 1 1 1.5'"},

@@ -2,7 +2,8 @@
 // reference's double loops: a closed flux box (one face on the domain wall, clipped), a dft
 // monitor (a plane of two components and a small volume) and a modes monitor with random modes,
 // on every API with a device and every variant (onepass swaps its field sets each step), through
-// the time loop; runs whose sample count is not a multiple of the DFT ring; the device-byte
+// the time loop; runs whose sample count is not a multiple of the DFT ring; decimated monitors
+// (D > 1: the same steps and weights D dt in both engines); the device-byte
 // estimate and the memory refusal with the monitors' buffers.
 #include <doctest/doctest.h>
 
@@ -135,6 +136,21 @@ TEST_CASE("engine monitors match the reference: flux box, dft regions, modes, ev
   });
 }
 
+TEST_CASE("engine decimated DFT monitors (D = 3 and 5) match the reference, every variant") {
+  // 150 steps: the flux box samples n = 0, 3, .., 150 (51: a full ring of 32 and 19), the dft
+  // monitor n = 0, 5, .., 150 (31); the modes monitor is not decimated.
+  SimulationModel m = monitor_model(150);
+  m.monitors[0].dft_every = 3;
+  m.monitors[1].dft_every = 5;
+  ReferenceBackend ref(m);
+  const MonitorRun want = run_monitors(m, ref);
+  for_each_api_variant([&](device::Api api, KernelVariant v) {
+    auto gpu = engine::make_gpu_engine(api, m, engine_config(v));
+    INFO("variant " << gpu->kernel_variant());
+    compare_monitors(run_monitors(m, *gpu), want, m, 5e-5);
+  });
+}
+
 TEST_CASE("engine DFT read in the middle of a run (a partial ring), then accumulated further") {
   const SimulationModel m = monitor_model(50);
   for_each_api_variant([&](device::Api api, KernelVariant v) {
@@ -215,7 +231,7 @@ TEST_CASE("DFT ring slots: 32, fewer where the ring would dwarf the accumulators
 TEST_CASE("DFT batch weights: e^(-i 2 pi f t) dt at E's and H's own times, zero past the batch") {
   std::vector<float> w;
   const double dt = 1e-12, f = 3e9;
-  engine::dft_batch_weights({f}, {7, 8}, dt, 4, 16, w);
+  engine::dft_batch_weights({f}, {7, 8}, dt, 1, 4, 16, w);
   REQUIRE(w.size() == 2 * 4 * 16 * 2);
   const double pi = std::acos(-1.0);
   auto at = [&](int kind, int slot, int freq) {
@@ -228,6 +244,19 @@ TEST_CASE("DFT batch weights: e^(-i 2 pi f t) dt at E's and H's own times, zero 
   CHECK(std::abs(at(1, 1, 0) - h8) < 1e-6 * dt);
   CHECK(at(0, 2, 0) == std::complex<double>(0, 0));
   CHECK(at(0, 0, 1) == std::complex<double>(0, 0));
+}
+
+TEST_CASE("DFT batch weights of a decimated monitor: e^(-i 2 pi f t) D dt") {
+  std::vector<float> w;
+  const double dt = 1e-12, f = 3e9;
+  engine::dft_batch_weights({f}, {9, 12}, dt, 3, 4, 16, w);
+  const double pi = std::acos(-1.0);
+  const std::complex<double> e12 = std::polar(3 * dt, -2 * pi * f * 12 * dt);
+  const std::complex<double> h12 = std::polar(3 * dt, -2 * pi * f * 11.5 * dt);
+  CHECK(std::abs(std::complex<double>(w[(0 * 4 + 1) * 16 * 2], w[(0 * 4 + 1) * 16 * 2 + 1]) - e12) <
+        3e-6 * dt);
+  CHECK(std::abs(std::complex<double>(w[(1 * 4 + 1) * 16 * 2], w[(1 * 4 + 1) * 16 * 2 + 1]) - h12) <
+        3e-6 * dt);
 }
 
 TEST_CASE("tiny monitor model (oclgrind)") {

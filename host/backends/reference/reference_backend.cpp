@@ -314,13 +314,16 @@ void ReferenceBackend::accumulate_dft(long step) {
   for (std::size_t mi = 0; mi < m_.monitors.size(); ++mi) {
     const MonitorModel& mon = m_.monitors[mi];
     if (mon.kind == MonitorKind::Modes) continue;
+    const long every = std::max(1, mon.dft_every);
+    if (step % every != 0) continue;
+    const double weight = static_cast<double>(every) * dt_;
     const std::size_t nf = mon.frequencies_hz.size();
     std::size_t point = 0;
     for (const DftRegion& r : mon.regions) {
       const double t = dft_time(r.component, step, dt_);
       w.resize(nf);
       for (std::size_t f = 0; f < nf; ++f) {
-        w[f] = std::polar(dt_, -two_pi * mon.frequencies_hz[f] * t);
+        w[f] = std::polar(weight, -two_pi * mon.frequencies_hz[f] * t);
       }
       const auto& field = f_[static_cast<int>(r.component)];
       for (int i = r.lo[0]; i < r.hi[0]; ++i) {

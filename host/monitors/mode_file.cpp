@@ -232,6 +232,8 @@ void copy_mode(const T* in, const std::array<int, 3>& n, const FieldLayout& layo
 
 }  // namespace
 
+bool mode_files_readable() { return true; }
+
 ModeFileInfo read_mode_file_info(const std::string& path, const std::string& key) {
   CapturedVtkMessages vtk;
   return open_mode_file(path, key, vtk);
@@ -294,6 +296,8 @@ namespace {
 const char* kNoVtk =
     "modes files need VTK to be read; this build has none (configured with -DCLFDTD_VTK=OFF)";
 }
+
+bool mode_files_readable() { return false; }
 
 ModeFileInfo read_mode_file_info(const std::string& path, const std::string& key) {
   fail(path, key, kNoVtk);

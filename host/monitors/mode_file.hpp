@@ -28,6 +28,9 @@ struct ModeFileInfo {
 // file is `path` and key is `key`, e.g. "monitor.m.modes_file", saying what was expected and
 // what was found): no such file, not a .vti image, no mode_0, a gap in the numbering, a mode that
 // is not 3 components of float32 or float64.
+// False in a build without VTK, where modes files cannot be read.
+bool mode_files_readable();
+
 ModeFileInfo read_mode_file_info(const std::string& path, const std::string& key);
 
 // Reads every mode into `modes` in MonitorModel's layout (model/monitors.hpp):

@@ -81,6 +81,20 @@ DEVICE_FN float4 h_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m) {
   return COEF4(table, m, x);
 }
 
+/* Component comp (0..5 = Ex Ey Ez Hx Hy Hz) at scalar index c: what probes and monitors sample. */
+DEVICE_FN float component_at(GLOBAL const float* ex, GLOBAL const float* ey, GLOBAL const float* ez,
+                             GLOBAL const float* hx, GLOBAL const float* hy, GLOBAL const float* hz,
+                             int comp, int c) {
+  switch (comp) {
+    case 0: return ex[c];
+    case 1: return ey[c];
+    case 2: return ez[c];
+    case 3: return hx[c];
+    case 4: return hy[c];
+    default: return hz[c];
+  }
+}
+
 /* All four lanes finite (no NaN, no infinity). */
 DEVICE_FN int finite4(float4 v) {
   return IS_FINITE(v.x) && IS_FINITE(v.y) && IS_FINITE(v.z) && IS_FINITE(v.w);

@@ -50,15 +50,7 @@ KERNEL void dft_gather(GLOBAL const float* RESTRICT ex, GLOBAL const float* REST
   const int q = p - R[7];
   const int i = R[1] + q / (n1 * n2), j = R[2] + (q / n2) % n1, k = R[3] + q % n2;
   const int c = (i * ny + j) * nzp + k;
-  float v;
-  switch (R[0]) {
-    case 0: v = ex[c]; break;
-    case 1: v = ey[c]; break;
-    case 2: v = ez[c]; break;
-    case 3: v = hx[c]; break;
-    case 4: v = hy[c]; break;
-    default: v = hz[c]; break;
-  }
+  const float v = component_at(ex, ey, ez, hx, hy, hz, R[0], c);
   ring[slot * npoints + p] = v;
 }
 

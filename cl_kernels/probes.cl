@@ -13,14 +13,6 @@ KERNEL void sample_probes(GLOBAL const float* RESTRICT ex, GLOBAL const float* R
   const int n = GLOBAL_ID(0);
   if (n >= nsamples) return;
   const int comp = samples[2 * n], c = samples[2 * n + 1];
-  float v;
-  switch (comp) {
-    case 0: v = ex[c]; break;
-    case 1: v = ey[c]; break;
-    case 2: v = ez[c]; break;
-    case 3: v = hx[c]; break;
-    case 4: v = hy[c]; break;
-    default: v = hz[c]; break;
-  }
+  const float v = component_at(ex, ey, ez, hx, hy, hz, comp, c);
   batch[slot * nsamples + n] = v;
 }

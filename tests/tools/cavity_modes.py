@@ -17,17 +17,10 @@ import subprocess
 import sys
 
 
-def reexec_with_system_python():
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        system = "/usr/bin/python3"
-        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system):
-            os.execv(system, [system] + sys.argv)
-        raise
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from system_python import reexec_with_system_python  # noqa: E402
 
-
-reexec_with_system_python()
+reexec_with_system_python("numpy")
 
 import numpy as np  # noqa: E402
 

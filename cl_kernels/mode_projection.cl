@@ -4,7 +4,9 @@
 // memory and writes one partial sum per mode, partial[(slot * nmodes + k) * ngroups + group];
 // the host reads a batch of slots back and adds the groups in double.
 //
-// Range: dimension 0 = ngroups * MODE_GROUP work-items over the padded layout's float4s
+// Range: dimension 0 = ngroups * group work-items over the padded layout's float4s, group =
+// stride / ngroups a power of two from MODE_BLOCK to MODE_GROUP (the host takes the largest the
+// device allows for this kernel: 128 on GPUs, 32 on Mesa's llvmpipe)
 // (count4 = nx * ny * nz4, looping with stride = the dimension's size when there are more), and
 // dimension 1 = the blocks of MODE_BLOCK modes. A work-item reads its E float4s once per block and
 // keeps the block's MODE_BLOCK sums in registers, so E is read ceil(nmodes / MODE_BLOCK) times per
@@ -15,7 +17,7 @@
 #include "fdtd_common.h"
 
 #ifndef MODE_GROUP
-#define MODE_GROUP 128 /* a power of two >= MODE_BLOCK; the host launches exactly this local size */
+#define MODE_GROUP 128 /* the largest group: a power of two >= MODE_BLOCK, sizes the local memory */
 #endif
 #ifndef MODE_BLOCK
 #define MODE_BLOCK 8 /* modes per work-item */
@@ -47,9 +49,10 @@ KERNEL void mode_project(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* 
   }
 
   const int lid = LOCAL_ID(0);
+  const int group = stride / ngroups;
   for (int j = 0; j < MODE_BLOCK; ++j) red[j * MODE_GROUP + lid] = acc[j];
   LOCAL_BARRIER();
-  for (int width = MODE_GROUP / 2; width > 0; width /= 2) {
+  for (int width = group / 2; width > 0; width /= 2) {
     if (lid < width) {
       for (int j = 0; j < MODE_BLOCK; ++j) {
         red[j * MODE_GROUP + lid] += red[j * MODE_GROUP + lid + width];

@@ -36,24 +36,33 @@ MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
   }
   const int count4 = L.nx * L.ny * L.nz4;
   for (const ModeMonitorBuffers& d : b.modes) {
-    BoundKernel k =
-        bind_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
-          a << cur[0] << cur[1] << cur[2] << d.modes << d.nmodes << count4 << d.groups * kModeGroup
-            << d.groups << d.partial;
-          a.value();
-        });
-    // The reduction's local memory is sized for exactly kModeGroup work-items.
-    if (k.kernel[0].max_group_size() < static_cast<std::size_t>(kModeGroup)) {
-      throw DeviceError("the mode projection kernel needs work-groups of " +
-                        std::to_string(kModeGroup) + " items; " + in.dev.info().name + " allows " +
+    // The largest power-of-two group up to kModeGroup this device runs the kernel with (the
+    // local memory is sized for kModeGroup); at least kModeBlock, as the last store needs.
+    int group = kModeGroup;
+    auto bind_project = [&] {
+      return bind_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+        a << cur[0] << cur[1] << cur[2] << d.modes << d.nmodes << count4 << d.groups * group
+          << d.groups << d.partial;
+        a.value();
+      });
+    };
+    BoundKernel k = bind_project();
+    for (;
+         group >= kModeBlock && k.kernel[0].max_group_size() < static_cast<std::size_t>(group);
+         group /= 2) {
+    }
+    if (group < kModeBlock) {
+      throw DeviceError("the mode projection kernel needs work-groups of at least " +
+                        std::to_string(kModeBlock) + " items; " + in.dev.info().name + " allows " +
                         std::to_string(k.kernel[0].max_group_size()));
     }
+    if (group != kModeGroup) k = bind_project();  // the stride argument follows the group
     Stage s;
     s.phase = Phase::Sample;
     s.kernel = k.kernel;
     s.value_arg = k.value_arg;
-    s.local = device::Range(kModeGroup, 1);
-    s.global = device::Range(static_cast<std::size_t>(d.groups) * kModeGroup,
+    s.local = device::Range(static_cast<std::size_t>(group), 1);
+    s.global = device::Range(static_cast<std::size_t>(d.groups) * group,
                              static_cast<std::size_t>((d.nmodes + kModeBlock - 1) / kModeBlock));
     out.project.push_back(s);
   }

@@ -67,6 +67,19 @@ void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridG
   }
 }
 
+// The far field mirrors the box in each bare PEC wall it touches; two parallel walls (both ends
+// of one axis) would mirror without end: a waveguide, not free space.
+void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector<MonitorFace>& faces) {
+  for (int a = 0; a < 3; ++a) {
+    int walls = 0;
+    for (const MonitorFace& f : faces) walls += f.axis == a && f.on_pec_wall ? 1 : 0;
+    if (walls < 2) continue;
+    fail(cfg, "monitor." + c.name + ".box",
+         std::string("a farfield box that touches at most one of the two bare PEC walls across ") +
+             kAxisName[a] + " (both: parallel plates, no free-space far field)");
+  }
+}
+
 std::string face_label(const MonitorFace& f, int nfaces) {
   if (nfaces == 1) return "plane";
   return std::string(kAxisName[f.axis]) + (f.normal < 0 ? "-low" : "-high");
@@ -218,6 +231,7 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
       m.theta_step_deg = c.theta_step_deg;
       m.phi_step_deg = c.phi_step_deg;
       m.faces = monitor_faces(m.lo, m.hi, g.n, layers);
+      if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces);
       for (const MonitorFace& f : m.faces)
         for (const DftRegion& r : face_regions(f, g.n)) m.regions.push_back(r);
       warn_faces_in_upml(m, g, layers, warnings);

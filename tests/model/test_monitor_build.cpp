@@ -118,7 +118,7 @@ TEST_CASE("a flux plane: one face at the zero extent, normal +axis") {
 }
 
 TEST_CASE("faces on the outer wall: regions clipped to the grid, on_pec_wall with a pec boundary") {
-  RunConfig cfg = with_monitor(MonitorKind::FarField, {0, 0, 0}, {0.2, 0.2, 0.2});
+  RunConfig cfg = with_monitor(MonitorKind::Flux, {0, 0, 0}, {0.2, 0.2, 0.2});
   cfg.boundary.type = BoundaryType::Pec;
   cfg.boundary.layers = {0, 0, 0, 0, 0, 0};
   const SimulationModel m = SimulationModel::build(cfg);
@@ -202,6 +202,17 @@ TEST_CASE("dft: one region per component in config order, a zero extent takes on
   CHECK(same_region(box[0], Component::Hz, {5, 6, 7}, {15, 9, 8}));
   const auto plane = dft_regions({5, 6, 10}, {15, 9, 10}, m.grid.n, {Component::Ex});
   CHECK(same_region(plane.at(0), Component::Ex, {5, 6, 10}, {15, 9, 11}));
+}
+
+TEST_CASE("a farfield box on both bare PEC walls of one axis is refused; on one wall it is not") {
+  RunConfig cfg = with_monitor(MonitorKind::FarField, {0.05, 0.05, 0}, {0.15, 0.15, 0.2});
+  cfg.boundary.layers = {5, 5, 5, 5, 0, 0};
+  const std::string what = build_error(cfg, "monitor.m.box", 30);
+  CHECK(what.find("at most one of the two bare PEC walls across z") != std::string::npos);
+  cfg.monitors[0].box_hi.z = 0.1;
+  const SimulationModel m = SimulationModel::build(cfg);
+  CHECK(m.monitors.at(0).faces.at(4).on_pec_wall);
+  CHECK_FALSE(m.monitors.at(0).faces.at(5).on_pec_wall);
 }
 
 TEST_CASE("an extent that rounds to no cell and a frequency the grid cannot carry are refused") {

@@ -20,8 +20,18 @@ struct Vec3 {
   double& operator[](int a) { return a == 0 ? x : (a == 1 ? y : z); }
 };
 
+// 2D models (grid.size with two numbers): which field family the x-y plane carries, and which
+// equation advances it (docs/TWO_D.md).
+enum class PlaneMode { Tm, Te };              // tm: Ez Hx Hy; te: Hz Ex Ey
+enum class Equation { Maxwell, Wave };        // wave: the scalar wave equation for Ez (tm only)
+
 struct GridConfig {
-  Vec3 size_m;                                // domain extent (outer PEC wall to wall, UPML included)
+  int dims = 3;                               // 2 when grid.size has two numbers (x-y plane)
+  PlaneMode mode = PlaneMode::Tm;             // 2D only
+  Equation equation = Equation::Maxwell;      // 2D only
+  // Domain extent (outer PEC wall to wall, UPML included). 2D: size_m.z and cell_size_m.z are
+  // 1 m, so that every per-volume quantity comes out per metre of depth (J/m, W/m).
+  Vec3 size_m;
   double max_frequency_hz = 0;                // highest excitation frequency (0 = not given)
   std::optional<Vec3> cell_size_m;            // explicit cell size overrides the derivation
   double cells_per_wavelength = 10;           // patent step 1-1-1: d = lambda_min / 10

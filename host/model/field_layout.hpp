@@ -17,15 +17,33 @@ namespace clfdtd {
 
 struct FieldLayout {
   int nx = 0, ny = 0, nz = 0;  // cells
-  int nz4 = 0;                 // float4 lanes along z: ceil(nz / 4)
+  int nz4 = 0;                 // float4 lanes along z: ceil(nz / 4); 0 for a plane
+  // 2D (the x-y plane, nz = 1): rows along y padded to nyp = 4*ny4, float4 lanes of 4
+  // consecutive y cells, phi[i*nyp + j]; padding cells (j >= ny) are PEC.
+  bool plane = false;
+  int ny4 = 0;                 // plane only: float4 lanes along y, ceil(ny / 4)
 
   FieldLayout() = default;
   FieldLayout(int nx_, int ny_, int nz_) : nx(nx_), ny(ny_), nz(nz_), nz4((nz_ + 3) / 4) {}
+  static FieldLayout xy_plane(int nx_, int ny_) {
+    FieldLayout L;
+    L.nx = nx_;
+    L.ny = ny_;
+    L.nz = 1;
+    L.plane = true;
+    L.ny4 = (ny_ + 3) / 4;
+    return L;
+  }
 
-  std::size_t nzp() const { return static_cast<std::size_t>(nz4) * 4; }
-  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nzp(); }  // padded
-  std::size_t index(int i, int j, int k) const {
-    return (static_cast<std::size_t>(i) * ny + j) * nzp() + k;
+  std::size_t nzp() const { return static_cast<std::size_t>(nz4) * 4; }  // 3D only
+  std::size_t nyp() const { return static_cast<std::size_t>(ny4) * 4; }  // plane only
+  std::size_t cells() const {  // padded
+    return plane ? static_cast<std::size_t>(nx) * nyp()
+                 : static_cast<std::size_t>(nx) * ny * nzp();
+  }
+  std::size_t index(int i, int j, int k) const {  // plane: k is 0
+    return plane ? static_cast<std::size_t>(i) * nyp() + j
+                 : (static_cast<std::size_t>(i) * ny + j) * nzp() + k;
   }
 };
 

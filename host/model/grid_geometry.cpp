@@ -8,12 +8,13 @@ namespace clfdtd {
 
 double GridGeometry::courant_limit_dt() const {
   double s = 0;
-  for (int a = 0; a < 3; ++a) s += 1.0 / (d[a] * d[a]);
+  for (int a = 0; a < dims; ++a) s += 1.0 / (d[a] * d[a]);
   return 1.0 / (kC0 * std::sqrt(s));
 }
 
 GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   GridGeometry g;
+  g.dims = cfg.grid.dims;
   if (cfg.grid.cell_size_m) {
     for (int a = 0; a < 3; ++a) g.d[a] = (*cfg.grid.cell_size_m)[a];
   } else {

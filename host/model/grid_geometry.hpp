@@ -15,11 +15,13 @@ constexpr double kEta0 = kMu0 * kC0;                // vacuum impedance, ohm
 constexpr long kMaxRunSteps = 2147483647;  // 2^31 - 1
 
 struct GridGeometry {
+  int dims = 3;                  // 2: the x-y plane, n[2] = 1 and d[2] = 1 m (per metre of depth)
   std::array<int, 3> n{};        // cells along x, y, z (domain = n * d)
   std::array<double, 3> d{};     // cell size, m
   double dt = 0;                 // time step, s
   long steps = 0;                // time steps to run
-  double courant_limit_dt() const;  // the 3D Courant limit 1 / (c sqrt(sum 1/d^2))
+  // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D).
+  double courant_limit_dt() const;
   long cells() const { return static_cast<long>(n[0]) * n[1] * n[2]; }
 };
 

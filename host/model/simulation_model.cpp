@@ -115,6 +115,20 @@ void check_steps_within_run(const RunConfig& cfg, SimulationModel& m) {
 
 }  // namespace
 
+std::vector<Component> SimulationModel::active_components() const {
+  using C = Component;
+  if (!two_d()) return {C::Ex, C::Ey, C::Ez, C::Hx, C::Hy, C::Hz};
+  if (equation == Equation::Wave) return {C::Ez};
+  if (mode == PlaneMode::Tm) return {C::Ez, C::Hx, C::Hy};
+  return {C::Ex, C::Ey, C::Hz};
+}
+
+bool SimulationModel::is_active(Component c) const {
+  for (Component a : active_components())
+    if (a == c) return true;
+  return false;
+}
+
 SimulationModel SimulationModel::build(const RunConfig& cfg) {
   SimulationModel m;
   m.grid = derive_grid_geometry(cfg);

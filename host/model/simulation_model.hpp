@@ -37,7 +37,18 @@ struct SimulationModel {
   // command line shortened the run.
   std::vector<std::string> warnings;
 
+  // 2D (grid.dims == 2): the field family and the equation ([grid] mode, equation). 3D models
+  // keep the defaults.
+  PlaneMode mode = PlaneMode::Tm;
+  Equation equation = Equation::Maxwell;
+
   static SimulationModel build(const RunConfig& cfg);
+
+  bool two_d() const { return grid.dims == 2; }
+  // The components the model carries: all six in 3D; Ez Hx Hy (tm) or Ex Ey Hz (te) in 2D;
+  // Ez alone for the wave equation. ids of the others are empty; reading them is an error.
+  std::vector<Component> active_components() const;
+  bool is_active(Component c) const;
 
   const std::vector<std::uint8_t>& id(Component c) const { return ids[static_cast<int>(c)]; }
 

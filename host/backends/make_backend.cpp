@@ -3,6 +3,7 @@
 // build option that brings it in.
 #include "backends/backend.hpp"
 
+#include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
 #include "engine/gpu_engine.hpp"
 #include "errors.hpp"
@@ -22,9 +23,18 @@ namespace {
   return list + "reference";
 }
 
+// 2D models (issue 19): the plane reference, or the plane GPU engines (Yee tm/te, wave).
+std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
+                                            const DeviceConfig& device) {
+  if (device.backend == BackendKind::Reference) return std::make_unique<PlaneReference>(model);
+  throw ConfigError("", 0, "device.backend",
+                    "reference for a 2D model (the 2D GPU engine is not in this build yet)");
+}
+
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
+  if (model.two_d()) return make_plane_backend(model, device);
   switch (device.backend) {
     case BackendKind::Reference:
       return std::make_unique<ReferenceBackend>(model);

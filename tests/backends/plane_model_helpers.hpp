@@ -1,8 +1,9 @@
 // 2D models for the plane reference tests, built in code with the contract's representation
 // (issue 19): grid.dims = 2, n = {nx, ny, 1}, d = {dx, dy, 1 m}, the plane layout, ids for the
 // active components with the PEC wall samples (Ez at i = 0 or j = 0, Ex at j = 0, Ey at i = 0)
-// and PEC padding, the UPML of the x/y faces. Independent of the 2D model build, so the
-// reference is checked on its own; and a 3D model with nz = 1 recast as the 2D tm model it is.
+// and PEC padding, the UPML of the x/y faces. Painted by a function instead of meshed objects, so
+// the reference is checked on any material layout (test_plane_reference.cpp checks that the model
+// build gives the same models); and a 3D model with nz = 1 recast as the 2D tm model it is.
 #pragma once
 #include <array>
 #include <functional>
@@ -37,7 +38,9 @@ struct PlaneSpec {
   bool energy = false;
 };
 
-inline SimulationModel plane_model(const PlaneSpec& s) {
+// The RunConfig of the spec (no objects: the spec paints its materials itself), as the loader
+// fills it for a 2D model file.
+inline RunConfig plane_config(const PlaneSpec& s) {
   RunConfig cfg;
   cfg.grid.dims = 2;
   cfg.grid.mode = s.mode;
@@ -51,6 +54,17 @@ inline SimulationModel plane_model(const PlaneSpec& s) {
                             ? std::array<int, 6>{s.layers[0], s.layers[1], s.layers[2],
                                                  s.layers[3], 0, 0}
                             : std::array<int, 6>{};
+  cfg.materials = s.materials;
+  cfg.sources = s.sources;
+  cfg.probes = s.probes;
+  cfg.output.energy = s.energy;
+  cfg.snapshot.steps.clear();
+  cfg.quiet = true;
+  return cfg;
+}
+
+inline SimulationModel plane_model(const PlaneSpec& s) {
+  const RunConfig cfg = plane_config(s);
   SimulationModel m;
   m.grid = derive_grid_geometry(cfg);
   REQUIRE(m.grid.dims == 2);

@@ -266,3 +266,61 @@ TEST_CASE("plane reference: a source on a component the model does not carry is 
   const SimulationModel m = plane_model(spec);  // tm: Ez Hx Hy
   CHECK_THROWS_WITH_AS(PlaneReference{m}, doctest::Contains("source.cur.axis"), ConfigError);
 }
+
+namespace {
+
+// The same model through SimulationModel::build (a rectangle object) and by hand (painted).
+void check_builder_matches_helper(PlaneMode mode, Equation equation) {
+  PlaneSpec spec;
+  spec.mode = mode;
+  spec.equation = equation;
+  spec.nx = 30;
+  spec.ny = 24;
+  spec.steps = 60;
+  spec.boundary = BoundaryType::Upml;
+  spec.layers = {4, 5, 3, 6};
+  spec.materials = {material("diel", 3, 1, 0.2)};
+  spec.paint = [](double x, double y) -> std::string {
+    return x > 8.3 * kD && x < 17.6 * kD && y > 5.2 * kD && y < 11.7 * kD ? "diel" : "";
+  };
+  const Axis axis = mode == PlaneMode::Tm ? Axis::Z : Axis::X;
+  spec.sources = {point_source("s", SourceKind::Current, axis, {12.2 * kD, 14.6 * kD, 0},
+                               WaveformKind::GaussianPulse, 20e9, 1e3)};
+  spec.probes = {point_probe("p", {20 * kD, 9 * kD, 0},
+                             {mode == PlaneMode::Tm ? Component::Ez : Component::Hz})};
+  RunConfig cfg = plane_config(spec);
+  cfg.objects = {box("rect", "diel", {12.95, 8.45, 0}, {9.3, 6.5, 0}, kD)};
+  const SimulationModel mb = SimulationModel::build(cfg);
+  const SimulationModel mh = plane_model(spec);
+  REQUIRE(mb.two_d());
+  CHECK(mb.grid.n == mh.grid.n);
+  CHECK(mb.grid.d == mh.grid.d);
+  CHECK(mb.grid.dt == mh.grid.dt);
+  CHECK(mb.layout.cells() == mh.layout.cells());
+  for (int c = 0; c < 6; ++c) {
+    CAPTURE(c);
+    CHECK(mb.ids[c] == mh.ids[c]);
+  }
+  CHECK(mb.upml.cells == mh.upml.cells);
+  REQUIRE(mb.sources.size() == 1);
+  CHECK(mb.sources[0].component == mh.sources[0].component);
+  CHECK(mb.sources[0].cell == mh.sources[0].cell);
+  CHECK(mb.sources[0].j == mh.sources[0].j);
+  REQUIRE(mb.probes.samples.size() == 1);
+  CHECK(mb.probes.samples[0].cell == mh.probes.samples[0].cell);
+  PlaneReference bb(mb), bh(mh);
+  for (long s = 0; s < spec.steps; ++s) {
+    bb.step(s);
+    bh.step(s);
+  }
+  for (Component c : mb.active_components()) CHECK(bb.field(c) == bh.field(c));
+  CHECK(max_abs(bb.field(mode == PlaneMode::Tm ? Component::Ez : Component::Ex)) > 0);
+}
+
+}  // namespace
+
+TEST_CASE("plane reference: SimulationModel::build's 2D models are the ones these tests build") {
+  SUBCASE("tm") { check_builder_matches_helper(PlaneMode::Tm, Equation::Maxwell); }
+  SUBCASE("te") { check_builder_matches_helper(PlaneMode::Te, Equation::Maxwell); }
+  SUBCASE("wave") { check_builder_matches_helper(PlaneMode::Tm, Equation::Wave); }
+}

@@ -124,6 +124,15 @@ TEST_CASE("plane reference: the wave frame is the UPML plus one ring, Yee Ez onl
   // PML, the probe batch (the Yee tm reference holds Ez Hx Hy over the plane instead).
   const std::size_t cells = m.layout.cells();  // 46 x 44
   const std::size_t frame = 46 * 42 - (46 - 7 - 9) * (42 - 8 - 6);
+  std::size_t model_frame = 0;  // the model's frame (UpmlProfile::in_wave_frame) is the same
+  for (int i = 0; i < 46; ++i) {
+    for (int j = 0; j < 42; ++j) {
+      const bool in_frame = m.upml.in_wave_frame(i, j, m.grid.n);
+      model_frame += in_frame;
+      if (b.yee_ez_cell(i, j)) CHECK(in_frame);
+    }
+  }
+  CHECK(model_frame == frame);
   const std::size_t batch = PlaneReference::kProbeBatchSteps * m.probes.samples.size();
   CHECK(b.device_bytes(m) == 8 * (2 * cells + 2 * frame + 3 * m.upml.cells + batch));
   PlaneSpec yee = spec;

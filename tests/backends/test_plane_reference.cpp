@@ -324,3 +324,46 @@ TEST_CASE("plane reference: SimulationModel::build's 2D models are the ones thes
   SUBCASE("te") { check_builder_matches_helper(PlaneMode::Te, Equation::Maxwell); }
   SUBCASE("wave") { check_builder_matches_helper(PlaneMode::Tm, Equation::Wave); }
 }
+
+TEST_CASE("plane reference: 2D models on a device go to the plane engines, or are refused") {
+  for (Equation equation : {Equation::Maxwell, Equation::Wave}) {
+    PlaneSpec spec;
+    spec.equation = equation;
+    spec.nx = 16;
+    spec.ny = 12;
+    spec.steps = 4;
+    const SimulationModel m = plane_model(spec);
+    DeviceConfig dev;
+    dev.backend = BackendKind::OpenCl;
+    dev.select = "cpu";
+    const bool wave = equation == Equation::Wave;
+    // Mirrors make_backend.cpp: an engine that is not in the tree is refused as bad input.
+#if __has_include("engine/plane/plane_engine.hpp")
+    const bool present_plane = true;
+#else
+    const bool present_plane = false;
+#endif
+#if __has_include("engine/wave/wave_engine.hpp")
+    const bool present_wave = true;
+#else
+    const bool present_wave = false;
+#endif
+    const bool present = wave ? present_wave : present_plane;
+    CAPTURE(wave);
+    try {
+      std::unique_ptr<Backend> b = make_backend(m, dev);
+      CHECK(present);
+      CHECK(b->name() == "opencl");
+    } catch (const ConfigError& e) {
+      if (present) {
+        CHECK(e.key() != "device.backend");  // routed; the engine refused the device or model
+        MESSAGE("the plane engine refused: " << e.what());
+      } else {
+        CHECK(e.key() == "device.backend");
+        CHECK(std::string(e.what()).find("not in this build yet") != std::string::npos);
+      }
+    } catch (const DeviceError& e) {
+      MESSAGE("no OpenCL device here: " << e.what());
+    }
+  }
+}

@@ -31,26 +31,30 @@ DEVICE_FN float wave_new(CONSTANT_PTR float4* RESTRICT wcoef, uchar id, float uc
 KERNEL void wave_pairsum(GLOBAL float* RESTRICT u_next, GLOBAL const float* RESTRICT u,
                          GLOBAL const uchar* RESTRICT id, CONSTANT_PTR float4* RESTRICT wcoef,
                          int nx, int ny, int nyp, int i0, int i1, int j0, int j1, float inv_d2) {
-  LOCAL float tile[WAVE_WX + 2][WAVE_WY + 2];  // u at (ib - 1 + a, jb - 1 + b)
-  LOCAL float pair[WAVE_WX + 1][WAVE_WY + 1];  // P at (ib - 1 + a, jb - 1 + b)
+  /* u at (ib - 1 + a, jb - 1 + b); the four corners are never read. */
+  LOCAL float tile[WAVE_WX + 2][WAVE_WY + 2];
+  /* P at (ib - 1 + a, jb - 1 + b): a row a = 0 and a column b = 0 (the pair sums the tile's first
+     row and column take from outside it) and the tile's own cells 1..WX x 1..WY. */
+  LOCAL float pair[WAVE_WX + 1][WAVE_WY + 1];
   const int li = LOCAL_ID(1), lj = LOCAL_ID(0);
-  const int ib = i0 + GROUP_ID(1) * WAVE_WX, jb = j0 + GROUP_ID(0) * WAVE_WY;
-  const int flat = li * WAVE_WY + lj;
-  for (int t = flat; t < (WAVE_WX + 2) * (WAVE_WY + 2); t += WAVE_WX * WAVE_WY) {
-    const int a = t / (WAVE_WY + 2), b = t - a * (WAVE_WY + 2);
-    const int i = ib - 1 + a, j = jb - 1 + b;
-    tile[a][b] = (i >= 0 && i < nx && j >= 0 && j < ny) ? u[i * nyp + j] : 0.0f;
-  }
-  LOCAL_BARRIER();
-  for (int t = flat; t < (WAVE_WX + 1) * (WAVE_WY + 1); t += WAVE_WX * WAVE_WY) {
-    const int a = t / (WAVE_WY + 1), b = t - a * (WAVE_WY + 1);
-    pair[a][b] = tile[a + 1][b] + tile[a][b + 1];
-  }
-  LOCAL_BARRIER();
-  const int i = ib + li, j = jb + lj;
-  if (i >= i1 || j >= j1) return;  // after the barriers: every work-item reached them
+  const int i = i0 + GROUP_ID(1) * WAVE_WX + li, j = j0 + GROUP_ID(0) * WAVE_WY + lj;
   const int c = i * nyp + j;
+  const int in_x = i < nx, in_y = j < ny;
+  /* Each work-item loads its own cell; the edge work-items load the halo beside them. */
+  tile[li + 1][lj + 1] = in_x && in_y ? u[c] : 0.0f;
+  if (li == 0) tile[0][lj + 1] = i > 0 && in_y ? u[c - nyp] : 0.0f;
+  if (li == WAVE_WX - 1) tile[WAVE_WX + 1][lj + 1] = i + 1 < nx && in_y ? u[c + nyp] : 0.0f;
+  if (lj == 0) tile[li + 1][0] = j > 0 && in_x ? u[c - 1] : 0.0f;
+  if (lj == WAVE_WY - 1) tile[li + 1][WAVE_WY + 1] = j + 1 < ny && in_x ? u[c + 1] : 0.0f;
+  LOCAL_BARRIER();
+  /* Every pair sum once: P(i,j) = u[i+1,j] + u[i,j+1]. */
+  pair[li + 1][lj + 1] = tile[li + 2][lj + 1] + tile[li + 1][lj + 2];
+  if (li == 0) pair[0][lj] = tile[1][lj] + tile[0][lj + 1];
+  if (lj == 0) pair[li][0] = tile[li + 1][0] + tile[li][1];
+  LOCAL_BARRIER();
+  if (i >= i1 || j >= j1) return;  /* after the barriers: every work-item reached them */
   const float uc = tile[li + 1][lj + 1];
+  /* The four neighbours: P(i,j) + P(i-1,j-1), each pair sum shared with a diagonal neighbour. */
   const float lap = (pair[li + 1][lj + 1] + pair[li][lj] - 4.0f * uc) * inv_d2;
   u_next[c] = wave_new(wcoef, id[c], uc, u_next[c], lap);
 }

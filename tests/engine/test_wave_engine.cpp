@@ -13,6 +13,10 @@
 #include "engine/wave/wave_engine.hpp"
 #include "engine/test_wave_engine_model.hpp"
 
+#ifdef CLFDTD_HAVE_CUDA
+#include "device/cuda/cuda_device.hpp"
+#endif
+
 using namespace clfdtd;
 using namespace clfdtd::test;
 using clfdtd::engine::WaveEngine;
@@ -147,6 +151,17 @@ TEST_CASE("wave engine == Yee tm + UPML on two faces, dx != dy (cross stencil)")
   wave_compare_everywhere(m);
 }
 
+TEST_CASE("wave kernel choice: tile = pair sums (equal cells), rows, auto by device type") {
+  const SimulationModel m = wave_model(WaveModelSpec{});
+  using engine::choose_wave_kernel;
+  CHECK(choose_wave_kernel(m, KernelVariant::Tile, "gpu") == WaveKernel::PairSum);
+  CHECK(choose_wave_kernel(m, KernelVariant::Tile, "cpu") == WaveKernel::PairSum);
+  CHECK(choose_wave_kernel(m, KernelVariant::Rows, "gpu") == WaveKernel::Rows);
+  CHECK(choose_wave_kernel(m, KernelVariant::Auto, "gpu") == WaveKernel::Cross);
+  CHECK(choose_wave_kernel(m, KernelVariant::Auto, "cpu") == WaveKernel::Rows);
+  CHECK_THROWS_AS(choose_wave_kernel(m, KernelVariant::OnePass, "gpu"), ConfigError);
+}
+
 TEST_CASE("wave frame: UPML cells, one E ring inside the low faces, one H ring inside all") {
   WaveModelSpec s;
   s.nx = 20;
@@ -244,3 +259,14 @@ TEST_CASE("wave engine refuses what it cannot run, naming the key") {
   bad_wg.workgroup = std::array<int, 3>{4, 4, 2};
   CHECK(refused_key(m, bad_wg) == "device.workgroup");
 }
+
+#ifdef CLFDTD_HAVE_CUDA
+TEST_CASE("wave kernels: NVRTC compiles them with a pair-sum tile (no GPU needed)") {
+  const std::string ptx =
+      device::compile_cuda_program({{"WAVE_WX", 4}, {"WAVE_WY", 64}}, "compute_90");
+  for (const char* k : {"wave_pairsum", "wave_cross", "wave_rows", "wave_frame_h", "wave_frame_e"}) {
+    INFO(k);
+    CHECK(ptx.find(std::string(".entry ") + k + "(") != std::string::npos);
+  }
+}
+#endif

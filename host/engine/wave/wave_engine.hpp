@@ -5,11 +5,12 @@
 // by Yee tm with UPML, so the whole equals Yee tm + UPML to float rounding.
 // Kernels (cl_kernels/wave_interior.cl, wave_frame.cl), by device.variant:
 //   tile  wave_pairsum: a work-group tile of u in local memory, the cross stencil's pair sums
-//         formed once each and shared by two cells (wave_cross when dx != dy);
+//         formed once each and shared by two cells (seed 001; wave_cross when dx != dy);
 //   rows  wave_rows: one work-item per x row, a plain loop along y, for CPUs;
-//   auto  tile on a GPU, rows otherwise (the 3D rule); onepass does not exist in 2D.
-// wave_cross (the plain stencil without local memory, one cell per work-item) is the third form,
-// what the pair sums are measured against: WaveKernel::Cross below.
+//   auto  wave_cross on a GPU: the plain stencil, one cell per work-item, no local memory, which
+//         runs at the memory's pace and beat the pair sums by ~1.6x on an H100
+//         (choose_wave_kernel); rows otherwise. onepass does not exist in 2D.
+// make_wave_engine(..., WaveKernel) runs any of the three (the benchmark's comparison).
 #pragma once
 #include <array>
 #include <memory>
@@ -27,7 +28,7 @@ enum class WaveKernel { PairSum, Cross, Rows };
 const char* wave_kernel_name(WaveKernel k);  // "wave-pairsum", "wave-cross", "wave-rows"
 
 // The interior kernel device.variant asks for on a device of `device_type` ("gpu", "cpu", ...)
-// for m: tile -> PairSum (Cross when dx != dy), rows -> Rows, auto -> tile on a GPU, else rows.
+// for m: tile -> PairSum (Cross when dx != dy), rows -> Rows, auto -> Cross on a GPU, else Rows.
 // Throws ConfigError (key device.variant) for onepass.
 WaveKernel choose_wave_kernel(const SimulationModel& m, KernelVariant v,
                               const std::string& device_type);

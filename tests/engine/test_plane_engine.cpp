@@ -19,7 +19,10 @@
 #include "engine/plane/plane_fields.hpp"
 #include "engine/plane/plane_variant.hpp"
 #include "errors.hpp"
-#include "model/upml_profile.hpp"
+
+#ifdef CLFDTD_HAVE_CUDA
+#include "device/cuda/cuda_device.hpp"
+#endif
 
 using namespace clfdtd;
 using namespace clfdtd::engine;
@@ -52,67 +55,51 @@ struct PlaneSpec {
   bool energy = false;
 };
 
-// A 2D SimulationModel as contract2d.md lays it out, built directly (positions of each
-// component's samples decide its material id).
+// The 2D model of `s` through SimulationModel::build: rectangles as box objects, sine line
+// currents at the Yee samples (i, j) of their components, probes at the samples they name.
 SimulationModel plane_model(const PlaneSpec& s) {
-  SimulationModel m;
-  m.grid.dims = 2;
-  m.grid.n = {s.nx, s.ny, 1};
-  m.grid.d = {kD, kD, 1.0};
-  m.grid.dt = 0.9 * m.grid.courant_limit_dt();
-  m.grid.steps = s.steps;
-  m.layout = FieldLayout::xy_plane(s.nx, s.ny);
-  m.materials = MaterialTable(s.materials);
-  m.mode = s.mode;
-  m.magnetic = m.materials.any_magnetic();
-  m.energy = s.energy;
-  for (Component c : m.active_components()) {
-    if (!is_electric(c) && !m.magnetic) continue;
-    auto& ids = m.ids[static_cast<int>(c)];
-    ids.assign(m.layout.cells(), MaterialTable::kPec);  // padding: PEC
-    const auto o = yee_offset(c);
-    for (int i = 0; i < s.nx; ++i) {
-      for (int j = 0; j < s.ny; ++j) {
-        std::uint8_t id = MaterialTable::kVacuum;
-        for (const Rect& r : s.rects) {
-          const double x = i + o[0], y = j + o[1];
-          if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
-            id = static_cast<std::uint8_t>(m.materials.find(r.material));
-          }
-        }
-        // The low walls' tangential E.
-        if ((c == Component::Ez && (i == 0 || j == 0)) || (c == Component::Ex && j == 0) ||
-            (c == Component::Ey && i == 0)) {
-          id = MaterialTable::kPec;
-        }
-        ids[m.layout.index(i, j, 0)] = id;
-      }
-    }
+  RunConfig cfg;
+  cfg.grid.dims = 2;
+  cfg.grid.mode = s.mode;
+  cfg.grid.size_m = Vec3{s.nx * kD, s.ny * kD, 1.0};
+  cfg.grid.cell_size_m = Vec3{kD, kD, 1.0};
+  cfg.grid.max_frequency_hz = kC0 / (10 * kD);
+  cfg.time.steps = s.steps;
+  cfg.boundary.type = BoundaryType::Upml;
+  cfg.boundary.layers = {s.layers[0], s.layers[1], s.layers[2], s.layers[3], 0, 0};
+  cfg.snapshot.steps.clear();
+  cfg.quiet = true;
+  cfg.output.energy = s.energy;
+  cfg.materials = s.materials;
+  for (const Rect& r : s.rects) {
+    cfg.objects.push_back(test::box("r" + std::to_string(cfg.objects.size()), r.material,
+                                    {(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, 0},
+                                    {r.x1 - r.x0, r.y1 - r.y0, 0}, kD));
   }
-  BoundaryConfig b;
-  b.type = BoundaryType::Upml;
-  b.layers = {s.layers[0], s.layers[1], s.layers[2], s.layers[3], 0, 0};
-  m.upml = build_upml_profile(b, m.grid);
-  for (const Drive& d : s.sources) {
-    SourceModel src;
-    src.name = "s" + std::to_string(m.sources.size());
-    src.component = d.c;
-    src.cell = {d.i, d.j, 0};
-    for (long t = 0; t < s.steps; ++t) {
-      src.j.push_back(d.amp * std::sin(2 * kPi * d.freq * (t + 0.5) * m.grid.dt));
-    }
-    m.sources.push_back(src);
+  const double d = kD;
+  auto at = [d](Component c, int i, int j) {
+    Vec3 p = sample_position(c, {i, j, 0}, {d, d, 1.0});
+    p.z = 0;
+    return p;
+  };
+  for (const Drive& v : s.sources) {
+    cfg.sources.push_back(test::point_source("s" + std::to_string(cfg.sources.size()),
+                                             SourceKind::Current,
+                                             static_cast<Axis>(component_axis(v.c)),
+                                             at(v.c, v.i, v.j), WaveformKind::Sine, v.freq, v.amp));
   }
-  if (!s.probes.empty()) {
-    m.probes.probes.push_back({"p", 0, s.steps});
-    for (const auto& p : s.probes) {
-      ProbeSample ps;
-      ps.component = static_cast<Component>(p[0]);
-      ps.cell = {p[1], p[2], 0};
-      m.probes.samples.push_back(ps);
-    }
-    m.probes.first_step = 0;
-    m.probes.last_step = s.steps;
+  for (const auto& p : s.probes) {
+    const auto c = static_cast<Component>(p[0]);
+    cfg.probes.push_back(
+        test::point_probe("p" + std::to_string(cfg.probes.size()), at(c, p[1], p[2]), {c}));
+  }
+  SimulationModel m = SimulationModel::build(cfg);
+  // The drives and probes sit where the spec says.
+  for (std::size_t k = 0; k < s.sources.size(); ++k) {
+    REQUIRE(m.sources[k].cell == std::array<int, 3>{s.sources[k].i, s.sources[k].j, 0});
+  }
+  for (std::size_t k = 0; k < s.probes.size(); ++k) {
+    REQUIRE(m.probes.samples[k].cell == std::array<int, 3>{s.probes[k][1], s.probes[k][2], 0});
   }
   return m;
 }
@@ -501,3 +488,21 @@ TEST_CASE("plane engine variants: auto, tile, rows, work-groups, onepass refused
     CHECK(rows->kernel_variant().rfind("plane-rows 1x21x1", 0) == 0);
   }
 }
+
+#ifdef CLFDTD_HAVE_CUDA
+// NVRTC needs no GPU: the plane kernels compile in every CUDA build and keep their names.
+TEST_CASE("plane engine kernels: NVRTC compiles them, magnetic and not") {
+  for (int magnetic : {0, 1}) {
+    const std::string ptx = device::compile_cuda_program(
+        {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", magnetic}}, "compute_90");
+    for (const char* k :
+         {"plane_tile_h_tm", "plane_tile_e_tm", "plane_tile_h_te", "plane_tile_e_te",
+          "plane_rows_h_tm", "plane_rows_e_tm", "plane_rows_h_te", "plane_rows_e_te",
+          "plane_upml_h_tm", "plane_upml_e_tm", "plane_upml_h_te", "plane_upml_e_te",
+          "plane_energy_sums"}) {
+      INFO(std::string(k) << ", MAGNETIC " << magnetic);
+      CHECK(ptx.find(std::string(".entry ") + k + "(") != std::string::npos);
+    }
+  }
+}
+#endif

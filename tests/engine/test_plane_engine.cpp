@@ -1,10 +1,10 @@
 // The 2D Yee engine (tm and te, variants tile and rows, on every API with a device here) against
-// a double-precision loop over the same model, cell by cell and probe by probe after a few
-// hundred steps: UPML with a different layer count per face (none on one), a dielectric, a lossy
-// and a magnetic rectangle, a PEC rectangle, ny not a multiple of 4 (padding lanes), sine
-// sources, and work-groups that do not divide the grid. Tolerance: max |diff| <= 1e-5 of each
-// component's max |value| (float vs double). Then energy against the same loop's sums, the
-// device bytes against the memory check, and the variant rules.
+// PlaneReference (double precision) on models from SimulationModel::build, cell by cell and
+// probe by probe after 200 steps: UPML with a different layer count per face (none on one), a
+// dielectric, a lossy and a magnetic rectangle, a PEC rectangle, ny not a multiple of 4 (padding
+// lanes), sine line currents, and work-groups that do not divide the grid. Tolerance: max |diff|
+// <= 1e-5 of each component's max |value| (float vs double; PoCL shows <= 2e-6). Then energy
+// against the reference's sums, the device bytes against the memory check, and the variant rules.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/physics_helpers.hpp"
+#include "backends/reference/plane_reference.hpp"
 #include "backends/tuning_cache.hpp"
 #include "device/device.hpp"
 #include "engine/plane/plane_engine.hpp"
@@ -30,7 +31,6 @@ using namespace clfdtd::engine;
 namespace {
 
 constexpr double kD = 1e-3;  // cell size, m
-constexpr double kPi = 3.14159265358979323846;
 
 // A rectangle of one material over sample positions x0 <= x < x1, y0 <= y < y1 (cell units).
 struct Rect {
@@ -104,151 +104,6 @@ SimulationModel plane_model(const PlaneSpec& s) {
   return m;
 }
 
-// The contract's equations in double, unpadded arrays a[i * ny + j], for the comparison.
-class PlaneLoop {
-public:
-  explicit PlaneLoop(const SimulationModel& m) : m_(m), nx_(m.grid.n[0]), ny_(m.grid.n[1]) {
-    for (auto& f : f_) f.assign(static_cast<std::size_t>(nx_) * ny_, 0.0);
-    aux_ = f_;
-    prev_ = f_;
-  }
-  const std::vector<double>& field(Component c) const { return f_[static_cast<int>(c)]; }
-
-  void step(long s) {
-    if (m_.mode == PlaneMode::Tm) {
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double e = at(Component::Ez, i, j);
-          update(Component::Hx, i, j, (at(Component::Ez, i, j + 1) - e) / dy(), false);
-          update(Component::Hy, i, j, -(at(Component::Ez, i + 1, j) - e) / dx(), false);
-        }
-      }
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double curl = (at(Component::Hy, i, j) - at(Component::Hy, i - 1, j)) / dx() -
-                              (at(Component::Hx, i, j) - at(Component::Hx, i, j - 1)) / dy();
-          update(Component::Ez, i, j, curl, true);
-        }
-      }
-    } else {
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double curl = (at(Component::Ey, i + 1, j) - at(Component::Ey, i, j)) / dx() -
-                              (at(Component::Ex, i, j + 1) - at(Component::Ex, i, j)) / dy();
-          update(Component::Hz, i, j, curl, false);
-        }
-      }
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double h = at(Component::Hz, i, j);
-          update(Component::Ex, i, j, (h - at(Component::Hz, i, j - 1)) / dy(), true);
-          update(Component::Ey, i, j, -(h - at(Component::Hz, i - 1, j)) / dx(), true);
-        }
-      }
-    }
-    for (const auto& src : m_.sources) {
-      if (s >= static_cast<long>(src.j.size())) continue;
-      const int i = src.cell[0], j = src.cell[1];
-      const auto e = m_.materials.e_coefficients(id(src.component, i, j), m_.grid.dt);
-      f_[static_cast<int>(src.component)][idx(i, j)] -= e.cb * src.j[static_cast<std::size_t>(s)];
-    }
-  }
-
-  // energy.cl's sums (docs/EQUATIONS.md "Energy"), keeping H for the next call.
-  EnergyTerms energy() {
-    EnergyTerms t;
-    const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
-    for (Component c : m_.active_components()) {
-      const int k = static_cast<int>(c);
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double v = f_[k][idx(i, j)];
-          if (is_electric(c)) {
-            const auto& e = m_.materials.entry(id(c, i, j));
-            t.electric += 0.5 * kEps0 * dv * (e.pec ? 0.0 : e.eps_r) * v * v;
-          } else {
-            const double mu =
-                m_.magnetic ? 1 / m_.materials.h_coefficients(id(c, i, j), m_.grid.dt).inv_mu_r
-                            : 1.0;
-            t.magnetic += 0.5 * kMu0 * dv * mu * v * prev_[k][idx(i, j)];
-            t.magnetic_now += 0.5 * kMu0 * dv * mu * v * v;
-            prev_[k][idx(i, j)] = v;
-          }
-        }
-      }
-    }
-    return t;
-  }
-
-private:
-  double dx() const { return m_.grid.d[0]; }
-  double dy() const { return m_.grid.d[1]; }
-  std::size_t idx(int i, int j) const { return static_cast<std::size_t>(i) * ny_ + j; }
-  double at(Component c, int i, int j) const {
-    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) return 0;
-    return f_[static_cast<int>(c)][idx(i, j)];
-  }
-  std::uint8_t id(Component c, int i, int j) const {
-    const auto& ids = m_.ids[static_cast<int>(c)];
-    return ids.empty() ? MaterialTable::kVacuum : ids[m_.layout.index(i, j, 0)];
-  }
-  bool pml(int i, int j) const {
-    const auto& L = m_.upml.layers;
-    return i < L[0] || i >= nx_ - L[1] || j < L[2] || j >= ny_ - L[3];
-  }
-  // (a, b, cp, cm) of axis a at cell index i, integer or half position.
-  std::array<double, 4> prof(int a, int i, bool half) const {
-    const AxisProfile& p = half ? m_.upml.half[a] : m_.upml.integer[a];
-    return {p.a[i], p.b[i], p.cp[i], p.cm[i]};
-  }
-
-  // One sample of component c with curl bracket `curl`: the plain update or the UPML recursion
-  // (upml_lanes.h) with the profiles at its position (z neutral).
-  void update(Component c, int i, int j, double curl, bool electric) {
-    const int k = static_cast<int>(c);
-    double& f = f_[k][idx(i, j)];
-    const double dt = m_.grid.dt;
-    const std::uint8_t mid = id(c, i, j);
-    if (!pml(i, j)) {
-      if (electric) {
-        const auto e = m_.materials.e_coefficients(mid, dt);
-        f = e.ca * f + e.cb * curl;
-      } else {
-        f -= m_.materials.h_coefficients(mid, dt).db * curl;
-      }
-      return;
-    }
-    const std::array<double, 4> n{1, 1, 2, 2};
-    std::array<double, 4> pv, pw, pu;
-    const auto o = yee_offset(c);
-    const auto px = prof(0, i, o[0] > 0), py = prof(1, j, o[1] > 0);
-    // u = the component's axis, v and w the cyclic next ones; z neutral.
-    switch (component_axis(c)) {
-      case 0:
-        pv = py, pw = n, pu = px;
-        break;
-      case 1:
-        pv = n, pw = px, pu = py;
-        break;
-      default:
-        pv = px, pw = py, pu = n;
-        break;
-    }
-    const double scale = electric ? dt / kEps0 : -dt / kMu0;
-    const double inv_r = electric
-                             ? m_.materials.e_coefficients(mid, dt).inv_eps_r
-                             : (m_.magnetic ? m_.materials.h_coefficients(mid, dt).inv_mu_r : 1.0);
-    double& a = aux_[k][idx(i, j)];
-    const double old = a;
-    a = pv[0] * old + pv[1] * scale * curl;
-    f = pw[0] * f + inv_r * (pu[2] * a - pu[3] * old) * pw[1] / 2;
-  }
-
-  const SimulationModel& m_;
-  int nx_, ny_;
-  std::array<std::vector<double>, 6> f_, aux_, prev_;
-};
-
 const std::vector<device::Api>& apis() {
   static const std::vector<device::Api> out = [] {
     std::vector<device::Api> a;
@@ -267,48 +122,51 @@ DeviceConfig config(KernelVariant v, std::optional<std::array<int, 3>> wg = std:
   return c;
 }
 
-// Runs the engine and the loop side by side; checks every active component and probe series.
+// Runs the engine and PlaneReference side by side; checks every active component and probe
+// series, and that the components the mode does not carry read zero.
 void compare(const SimulationModel& m, Backend& b, double rel_tol = 1e-5) {
   INFO("device: " << b.device_description() << ", variant: " << b.kernel_variant());
-  PlaneLoop ref(m);
-  const std::size_t ns = m.probes.samples.size();
-  std::vector<double> want;  // [step][sample], steps 1..steps
+  PlaneReference ref(m);
   REQUIRE(m.grid.steps <= b.probe_batch_steps());
   for (long s = 0; s < m.grid.steps; ++s) {
     ref.step(s);
     b.step(s);
+    ref.sample_probes(static_cast<int>(s));
     b.sample_probes(static_cast<int>(s));
-    for (const auto& p : m.probes.samples) {
-      want.push_back(
-          ref.field(p.component)[static_cast<std::size_t>(p.cell[0]) * m.grid.n[1] + p.cell[1]]);
-    }
   }
   b.finish();
   CHECK(b.fields_finite());
+  const int nx = m.grid.n[0], ny = m.grid.n[1];
   for (Component c : m.active_components()) {
     std::vector<float> got;
     b.read_field(c, got);
     const auto& w = ref.field(c);
-    REQUIRE(got.size() == w.size());
+    REQUIRE(got.size() == static_cast<std::size_t>(nx) * ny);
     double max_ref = 0, max_diff = 0;
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      max_ref = std::max(max_ref, std::abs(w[k]));
-      if (std::abs(got[k] - w[k]) > max_diff) {
-        max_diff = std::abs(got[k] - w[k]);
-        at = k;
+    std::array<int, 2> at{};
+    for (int i = 0; i < nx; ++i) {
+      for (int j = 0; j < ny; ++j) {
+        const double want = w[m.layout.index(i, j, 0)];
+        const double diff = std::abs(got[static_cast<std::size_t>(i) * ny + j] - want);
+        max_ref = std::max(max_ref, std::abs(want));
+        if (diff > max_diff) {
+          max_diff = diff;
+          at = {i, j};
+        }
       }
     }
-    INFO(std::string(component_name(c))
-         << ": max |ref| " << max_ref << ", max |diff| " << max_diff << " at i " << at / m.grid.n[1]
-         << " j " << at % m.grid.n[1]);
+    INFO(std::string(component_name(c)) << ": max |ref| " << max_ref << ", max |diff| " << max_diff
+                                        << " at i " << at[0] << " j " << at[1]);
     CHECK(max_ref > 0);
     CHECK(max_diff <= rel_tol * max_ref);
   }
+  const std::size_t ns = m.probes.samples.size();
   if (ns > 0) {
-    std::vector<double> got;
+    std::vector<double> want, got;
+    ref.read_probe_batch(static_cast<int>(m.grid.steps), want);
     b.read_probe_batch(static_cast<int>(m.grid.steps), got);
     REQUIRE(got.size() == want.size());
+    REQUIRE(got.size() == ns * static_cast<std::size_t>(m.grid.steps));
     for (std::size_t p = 0; p < ns; ++p) {
       double max_ref = 0, max_diff = 0;
       for (std::size_t t = p; t < want.size(); t += ns) {
@@ -324,7 +182,7 @@ void compare(const SimulationModel& m, Backend& b, double rel_tol = 1e-5) {
   for (int c = 0; c < 6; ++c) {
     if (m.is_active(static_cast<Component>(c))) continue;
     b.read_field(static_cast<Component>(c), zero);
-    CHECK(zero.size() == static_cast<std::size_t>(m.grid.n[0]) * m.grid.n[1]);
+    CHECK(zero.size() == static_cast<std::size_t>(nx) * ny);
     CHECK(std::all_of(zero.begin(), zero.end(), [](float v) { return v == 0.0f; }));
   }
 }
@@ -362,7 +220,7 @@ PlaneSpec mixed_spec(PlaneMode mode) {
 
 }  // namespace
 
-TEST_CASE("plane engine vs double loop: tm, UPML, dielectric, conductor, magnetic, PEC") {
+TEST_CASE("plane engine vs PlaneReference: tm, UPML, dielectric, conductor, magnetic, PEC") {
   const SimulationModel m = plane_model(mixed_spec(PlaneMode::Tm));
   REQUIRE(m.magnetic);
   REQUIRE(m.layout.nyp() == 20);
@@ -370,13 +228,13 @@ TEST_CASE("plane engine vs double loop: tm, UPML, dielectric, conductor, magneti
   compare_everywhere(m, {{3, 2, 1}, {1, 1, 1}});
 }
 
-TEST_CASE("plane engine vs double loop: te, UPML, dielectric, conductor, magnetic, PEC") {
+TEST_CASE("plane engine vs PlaneReference: te, UPML, dielectric, conductor, magnetic, PEC") {
   const SimulationModel m = plane_model(mixed_spec(PlaneMode::Te));
   REQUIRE(m.magnetic);
   compare_everywhere(m, {{4, 3, 1}});
 }
 
-TEST_CASE("plane engine vs double loop: PEC walls only, non-magnetic, ny a multiple of 4") {
+TEST_CASE("plane engine vs PlaneReference: PEC walls only, non-magnetic, ny a multiple of 4") {
   for (PlaneMode mode : {PlaneMode::Tm, PlaneMode::Te}) {
     PlaneSpec s = mixed_spec(mode);
     s.nx = 17;
@@ -392,7 +250,7 @@ TEST_CASE("plane engine vs double loop: PEC walls only, non-magnetic, ny a multi
   }
 }
 
-TEST_CASE("plane engine energy: the three sums against the double loop, tm and te") {
+TEST_CASE("plane engine energy: the three sums against PlaneReference, tm and te") {
   for (PlaneMode mode : {PlaneMode::Tm, PlaneMode::Te}) {
     PlaneSpec s = mixed_spec(mode);
     s.steps = 120;
@@ -403,15 +261,15 @@ TEST_CASE("plane engine energy: the three sums against the double loop, tm and t
         auto b = make_plane_engine(api, m, config(v));
         INFO("mode " << std::string(mode == PlaneMode::Tm ? "tm" : "te") << ", "
                      << b->kernel_variant());
-        PlaneLoop ref(m);
-        std::vector<EnergyTerms> want;
+        PlaneReference ref(m);
         for (long st = 0; st < m.grid.steps; ++st) {
           ref.step(st);
           b->step(st);
+          ref.sample_energy(static_cast<int>(st));
           b->sample_energy(static_cast<int>(st));
-          want.push_back(ref.energy());
         }
-        std::vector<EnergyTerms> got;
+        std::vector<EnergyTerms> want, got;
+        ref.read_energy_batch(static_cast<int>(m.grid.steps), want);
         b->read_energy_batch(static_cast<int>(m.grid.steps), got);
         REQUIRE(got.size() == want.size());
         double max_e = 0, max_m = 0, de = 0, dm = 0, dn = 0;

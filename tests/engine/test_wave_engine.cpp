@@ -151,6 +151,59 @@ TEST_CASE("wave engine == Yee tm + UPML on two faces, dx != dy (cross stencil)")
   wave_compare_everywhere(m);
 }
 
+TEST_CASE("wave engine == Yee tm on a model that SimulationModel::build made from a config") {
+  RunConfig cfg;
+  cfg.grid.dims = 2;
+  cfg.grid.mode = PlaneMode::Tm;
+  cfg.grid.equation = Equation::Wave;
+  cfg.grid.size_m = Vec3{0.23, 0.17, 1.0};
+  cfg.grid.cell_size_m = Vec3{0.01, 0.01, 1.0};
+  cfg.time.steps = 120;
+  cfg.boundary.layers = {4, 3, 5, 2, 0, 0};
+  cfg.materials.push_back(MaterialConfig{"diel", 3.0, 1.0, 0.02, false});
+  ObjectConfig rect;
+  rect.name = "rect";
+  rect.center = Vec3{0.19, 0.08, 0};  // reaches into the x-high UPML
+  rect.size = Vec3{0.1, 0.04, 0};
+  rect.material = "diel";
+  cfg.objects.push_back(rect);
+  ObjectConfig disc;
+  disc.name = "disc";
+  disc.shape = ShapeKind::Sphere;
+  disc.center = Vec3{0.08, 0.11, 0};
+  disc.radius = 0.025;
+  disc.material = "pec";
+  cfg.objects.push_back(disc);
+  SourceConfig src;
+  src.name = "line";
+  src.kind = SourceKind::Current;
+  src.axis = Axis::Z;
+  src.position = Vec3{0.11, 0.075, 0};
+  src.frequency_hz = 3e9;
+  cfg.sources.push_back(src);
+  ProbeConfig p;
+  p.name = "p";
+  p.position = Vec3{0.15, 0.1, 0};
+  p.fields = {Component::Ez};
+  cfg.probes.push_back(p);
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.two_d());
+  REQUIRE(m.equation == Equation::Wave);
+  // The model's frame (UpmlProfile::in_wave_frame) is the engine's H frame.
+  const engine::WaveFrame f = engine::build_wave_frame(m);
+  int model_frame = 0;
+  for (int i = 0; i < m.grid.n[0]; ++i) {
+    for (int j = 0; j < m.grid.n[1]; ++j) model_frame += m.upml.in_wave_frame(i, j, m.grid.n);
+  }
+  CHECK(model_frame == f.h_count());
+  for (device::Api api : engine_apis()) {
+    for (WaveKernel k : {WaveKernel::PairSum, WaveKernel::Rows}) {
+      auto e = engine::make_wave_engine(api, m, DeviceConfig{}, k);
+      compare_with_yee(*e, m);
+    }
+  }
+}
+
 TEST_CASE("wave kernel choice: tile = pair sums (equal cells), rows, auto by device type") {
   const SimulationModel m = wave_model(WaveModelSpec{});
   using engine::choose_wave_kernel;

@@ -198,3 +198,94 @@ TEST_CASE("bench 2D options: onepass, 3D problems past 2048 and planes past 6553
   const auto help = run_clfdtd("bench --help");
   CHECK(help.out.find("plane_wave_pec") != std::string::npos);
 }
+
+namespace {
+[[maybe_unused]] bool no_opencl_device(const Ran& r) { return r.out.find("no OpenCL device") != std::string::npos; }
+
+// The JSON rows of `clfdtd bench <args> --json=...` (REQUIREs exit 0).
+[[maybe_unused]] nlohmann::json bench_rows(const std::string& name, const std::string& args, bool* skipped) {
+  const std::string dir = scratch_dir(name);
+  std::filesystem::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=2 " + args + " --json=" + dir + "/b.json");
+  *skipped = no_opencl_device(r);
+  if (*skipped) return nlohmann::json::array();
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  return nlohmann::json::parse(read_text(dir + "/b.json"));
+}
+
+// 24 x 24 with 10 layers: 560 UPML cells, 16 plain; the wave frame's ring is 16 - 2 x 2 = 12.
+[[maybe_unused]] constexpr double kTm24 = (37 * 16 + 61 * 560) / 576.0;
+[[maybe_unused]] constexpr double kTe24 = (38 * 16 + 62 * 560) / 576.0;
+[[maybe_unused]] constexpr double kWave24 = (13 * 4 + 37 * 12 + 61 * 560) / 576.0;
+}  // namespace
+
+TEST_CASE("bench 2D rows on the reference engine: sizes, bytes per cell, memory") {
+#if __has_include("backends/reference/plane_reference.hpp")
+  bool skipped = false;
+  const auto rows = bench_rows("bench_plane_ref",
+                               "--backend=reference --problem=plane_tm,plane_te,plane_wave,plane_wave_pec",
+                               &skipped);
+  REQUIRE(rows.size() == 2 * 4);  // --variant=all: tile and rows for each 2D problem
+  for (const auto& row : rows) {
+    CAPTURE(row.dump());
+    CHECK(row["cells"] == 24 * 24);
+    CHECK(row["gcells_per_s"].get<double>() > 0);
+    CHECK(row["device_bytes"].get<double>() > 0);
+  }
+  CHECK(rows[0]["pml_cells"] == 560);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(kTm24));
+  CHECK(rows[2]["bytes_per_cell"].get<double>() == doctest::Approx(kTe24));
+  CHECK(rows[4]["bytes_per_cell"].get<double>() == doctest::Approx(kWave24));
+  CHECK(rows[6]["bytes_per_cell"].get<double>() == doctest::Approx(13));
+  CHECK(rows[0]["storage_bytes_per_cell"] == 13);
+  CHECK(rows[2]["storage_bytes_per_cell"] == 14);
+  CHECK(rows[6]["storage_bytes_per_cell"] == 9);
+  // The wave solver allocates less than Yee tm on the same grid.
+  CHECK(rows[6]["device_bytes"].get<double>() < rows[0]["device_bytes"].get<double>());
+#else
+  MESSAGE("skipped: the 2D reference engine (PlaneReference) is not in this build yet");
+#endif
+}
+
+TEST_CASE("bench 2D rows on the OpenCL plane engine: tile and rows, roofline against the copy rate") {
+#if __has_include("engine/plane/plane_engine.hpp")
+  bool skipped = false;
+  const auto rows = bench_rows("bench_plane_gpu", "--problem=plane_tm,plane_te_pec --variant=tile,rows",
+                               &skipped);
+  if (skipped) return;
+  REQUIRE(rows.size() == 4);
+  for (const auto& row : rows) {
+    CAPTURE(row.dump());
+    CHECK(row["variant"].get<std::string>().rfind("plane-", 0) == 0);
+    CHECK(row["gcells_per_s"].get<double>() > 0);
+    CHECK(row["roofline_ratio"].get<double>() > 0);
+  }
+  CHECK(rows[0]["variant"].get<std::string>().rfind("plane-tile", 0) == 0);
+  CHECK(rows[1]["variant"].get<std::string>().rfind("plane-rows", 0) == 0);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(kTm24));
+  CHECK(rows[2]["bytes_per_cell"].get<double>() == doctest::Approx(38));
+#else
+  MESSAGE("skipped: the 2D GPU engine (PlaneEngine) is not in this build yet");
+#endif
+}
+
+TEST_CASE("bench 2D rows on the OpenCL wave engine: tile and rows, a third less memory than Yee tm") {
+#if __has_include("engine/wave/wave_engine.hpp")
+  bool skipped = false;
+  const auto rows = bench_rows("bench_wave_gpu", "--problem=plane_wave,plane_wave_pec --variant=tile,rows",
+                               &skipped);
+  if (skipped) return;
+  REQUIRE(rows.size() == 4);
+  for (const auto& row : rows) {
+    CAPTURE(row.dump());
+    CHECK(row["variant"].get<std::string>().rfind("wave-", 0) == 0);
+    CHECK(row["gcells_per_s"].get<double>() > 0);
+    CHECK(row["roofline_ratio"].get<double>() > 0);
+    CHECK(row["storage_bytes_per_cell"] == 9);
+  }
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(kWave24));
+  CHECK(rows[2]["bytes_per_cell"].get<double>() == doctest::Approx(13));
+#else
+  MESSAGE("skipped: the 2D wave engine (WaveEngine) is not in this build yet");
+#endif
+}

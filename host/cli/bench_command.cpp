@@ -231,7 +231,8 @@ int bench_command(const std::vector<std::string>& args) {
                           "24.." + std::to_string(kMaxCube) + " for the 3D problems, got '" + s + "'");
       given_sizes.push_back(n);
     }
-  }  const int repeats = vm["repeats"].as<int>();
+  }
+  const int repeats = vm["repeats"].as<int>();
   const long steps = vm["steps"].as<long>();
   if (repeats < 1 || repeats > 1000) throw ConfigError("", 0, "bench --repeats", "1..1000");
   if (steps < 0) throw ConfigError("", 0, "bench --steps", "0 (auto) or more");

@@ -112,16 +112,13 @@ TEST_CASE("plane CPU loop: Ez matches the 3D reference engine on one z layer (tm
 }
 
 TEST_CASE("plane CPU loop: Ez matches the 2D reference engine on plane_tm_pec") {
-#if __has_include("backends/reference/plane_reference.hpp")
-  const clfdtd::SimulationModel m = clfdtd::SimulationModel::build(clfdtd::bench_problem("plane_tm_pec", 32, 60));
+  const clfdtd::SimulationModel m =
+      clfdtd::SimulationModel::build(clfdtd::bench_problem("plane_tm_pec", 32, 60));
   REQUIRE(m.two_d());
   clfdtd::DeviceConfig dev;
   dev.backend = clfdtd::BackendKind::Reference;
   auto ref = clfdtd::make_backend(m, dev);
   CHECK(loop_vs_backend(m, *ref, 60) < 1e-5);
-#else
-  MESSAGE("skipped: the 2D reference engine (PlaneReference) is not in this build yet");
-#endif
 }
 
 TEST_CASE("bench 2D problems: n x n planes with the mode, equation, boundary and source asked for") {
@@ -200,10 +197,10 @@ TEST_CASE("bench 2D options: onepass, 3D problems past 2048 and planes past 6553
 }
 
 namespace {
-[[maybe_unused]] bool no_opencl_device(const Ran& r) { return r.out.find("no OpenCL device") != std::string::npos; }
+bool no_opencl_device(const Ran& r) { return r.out.find("no OpenCL device") != std::string::npos; }
 
 // The JSON rows of `clfdtd bench <args> --json=...` (REQUIREs exit 0).
-[[maybe_unused]] nlohmann::json bench_rows(const std::string& name, const std::string& args, bool* skipped) {
+nlohmann::json bench_rows(const std::string& name, const std::string& args, bool* skipped) {
   const std::string dir = scratch_dir(name);
   std::filesystem::create_directories(dir);
   const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=2 " + args + " --json=" + dir + "/b.json");
@@ -214,13 +211,12 @@ namespace {
 }
 
 // 24 x 24 with 10 layers: 560 UPML cells, 16 plain; the wave frame's ring is 16 - 2 x 2 = 12.
-[[maybe_unused]] constexpr double kTm24 = (37 * 16 + 61 * 560) / 576.0;
-[[maybe_unused]] constexpr double kTe24 = (38 * 16 + 62 * 560) / 576.0;
-[[maybe_unused]] constexpr double kWave24 = (13 * 4 + 37 * 12 + 61 * 560) / 576.0;
+constexpr double kTm24 = (37 * 16 + 61 * 560) / 576.0;
+constexpr double kTe24 = (38 * 16 + 62 * 560) / 576.0;
+constexpr double kWave24 = (13 * 4 + 37 * 12 + 61 * 560) / 576.0;
 }  // namespace
 
 TEST_CASE("bench 2D rows on the reference engine: sizes, bytes per cell, memory") {
-#if __has_include("backends/reference/plane_reference.hpp")
   bool skipped = false;
   const auto rows = bench_rows("bench_plane_ref",
                                "--backend=reference --variant=auto "
@@ -244,13 +240,9 @@ TEST_CASE("bench 2D rows on the reference engine: sizes, bytes per cell, memory"
   CHECK(rows[4]["storage_bytes_per_cell"] == 9);
   // Between PEC walls the wave solver allocates less than Yee tm on the same grid.
   CHECK(rows[4]["device_bytes"].get<double>() < rows[3]["device_bytes"].get<double>());
-#else
-  MESSAGE("skipped: the 2D reference engine (PlaneReference) is not in this build yet");
-#endif
 }
 
 TEST_CASE("bench 2D rows on the OpenCL plane engine: tile and rows, roofline against the copy rate") {
-#if __has_include("engine/plane/plane_engine.hpp")
   bool skipped = false;
   const auto rows = bench_rows("bench_plane_gpu", "--problem=plane_tm,plane_te_pec --variant=tile,rows",
                                &skipped);
@@ -266,13 +258,9 @@ TEST_CASE("bench 2D rows on the OpenCL plane engine: tile and rows, roofline aga
   CHECK(rows[1]["variant"].get<std::string>().rfind("plane-rows", 0) == 0);
   CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(kTm24));
   CHECK(rows[2]["bytes_per_cell"].get<double>() == doctest::Approx(38));
-#else
-  MESSAGE("skipped: the 2D GPU engine (PlaneEngine) is not in this build yet");
-#endif
 }
 
 TEST_CASE("bench 2D rows on the OpenCL wave engine: tile and rows, a third less memory than Yee tm") {
-#if __has_include("engine/wave/wave_engine.hpp")
   bool skipped = false;
   const auto rows = bench_rows("bench_wave_gpu", "--problem=plane_wave,plane_wave_pec --variant=tile,rows",
                                &skipped);
@@ -287,7 +275,4 @@ TEST_CASE("bench 2D rows on the OpenCL wave engine: tile and rows, a third less 
   }
   CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(kWave24));
   CHECK(rows[2]["bytes_per_cell"].get<double>() == doctest::Approx(13));
-#else
-  MESSAGE("skipped: the 2D wave engine (WaveEngine) is not in this build yet");
-#endif
 }

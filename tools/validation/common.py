@@ -49,8 +49,9 @@ class CaseResult:
 class Context:
     """Where the program is, where runs go, and which sizes to use."""
 
-    def __init__(self, binary, work, reduced, plots_dir=None, root="."):
+    def __init__(self, binary, work, reduced, plots_dir=None, root=".", backend=None):
         self.binary = binary
+        self.backend = backend  # device.backend for every run (None: the model's, OpenCL)
         self.work = work
         self.reduced = reduced
         self.plots_dir = plots_dir
@@ -63,12 +64,15 @@ class Context:
 
     def run(self, model, run_name, overrides=(), expect_ok=True):
         """Runs `clfdtd run <model> --output.dir=<work>/<run_name> <overrides>` on the OpenCL
-        engine (the model's default backend) and returns a Run with its outputs."""
+        engine (the model's default backend; `backend` given to the Context replaces it) and
+        returns a Run with its outputs."""
         out = os.path.join(self.work, run_name)
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *overrides]
+        chosen = any(o.startswith("--device.backend=") for o in overrides)
+        backend = [f"--device.backend={self.backend}"] if self.backend and not chosen else []
+        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *backend, *overrides]
         t0 = time.time()
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         wall = time.time() - t0

@@ -169,7 +169,8 @@ def read_vti(path):
     if root.get("compressor"):
         raise ValueError(f"{path}: compressed .vti not supported")
     extent = [int(v) for v in root.find("ImageData").get("WholeExtent").split()]
-    n = (extent[1] - extent[0], extent[3] - extent[2], extent[5] - extent[4])
+    # A 2D model's image is one point thick (extent 0 0 in z): its cells form one layer.
+    n = tuple(max(extent[2 * a + 1] - extent[2 * a], 1) for a in range(3))
     types = {"Float32": "<f4", "Float64": "<f8", "UInt8": "u1", "Int32": "<i4"}
     out = {}
     for arr in root.iter("DataArray"):

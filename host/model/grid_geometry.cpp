@@ -22,6 +22,8 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
     const double d = kC0 / cfg.grid.max_frequency_hz / cfg.grid.cells_per_wavelength;
     g.d = {d, d, d};
   }
+  // 2D: one cell of 1 m along z, so that per-volume quantities come out per metre of depth.
+  if (g.dims == 2) g.d[2] = 1.0;
   for (int a = 0; a < 3; ++a) {
     // Rounded in double first: a huge ratio must not overflow the int (build() rejects it later
     // through the cell-count check, so saturate instead of wrapping).
@@ -29,6 +31,7 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
     const double capped = std::min(std::max(r, 1.0), 2147483647.0);
     g.n[a] = std::isfinite(r) ? static_cast<int>(capped) : 1;
   }
+  if (g.dims == 2) g.n[2] = 1;
   g.dt = cfg.grid.courant * g.courant_limit_dt();
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;

@@ -94,10 +94,46 @@ void apply_walls(Component c, const FieldLayout& L, std::vector<std::uint8_t>& i
   }
 }
 
+// The plane's walls: tangential E on the low x and y lines (no z walls: the plane is infinite
+// along z), and the row padding (j >= ny) of every component, which stays zero.
+void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8_t>& ids) {
+  const std::uint8_t pec = MaterialTable::kPec;
+  const int axis = component_axis(c);
+  for (int i = 0; i < L.nx; ++i) {
+    const std::size_t row = L.index(i, 0, 0);
+    if (is_electric(c)) {
+      if (i == 0 && axis != 0) std::fill(ids.begin() + row, ids.begin() + row + L.ny, pec);
+      if (axis != 1) ids[row] = pec;  // j = 0 line
+    }
+    std::fill(ids.begin() + row + L.ny, ids.begin() + row + L.nyp(), pec);
+  }
+}
+
+// Writes `id` at every sample of one plane grid (offset `off`, row stride `stride`) whose in-plane
+// point lies in the object: the object is cut by the plane z = its centre, so a box is a
+// rectangle and a sphere a disc.
+void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+                 const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
+                 std::vector<std::uint8_t>& ids) {
+  const Bounds b = shape_bounds(obj);
+  std::array<int, 2> first{}, last{};
+  for (int a = 0; a < 2; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
+  Vec3 p;
+  p.z = obj.center.z;
+  for (int i = first[0]; i < last[0]; ++i) {
+    p.x = (i + off[0]) * d[0];
+    for (int j = first[1]; j < last[1]; ++j) {
+      p.y = (j + off[1]) * d[1];
+      if (shape_contains(obj, p)) ids[static_cast<std::size_t>(i) * stride + j] = id;
+    }
+  }
+}
+
 }  // namespace
 
 MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
-                       const GridGeometry& g, const FieldLayout& layout, bool with_h) {
+                       const GridGeometry& g, const FieldLayout& layout,
+                       const std::vector<Component>& components) {
   std::vector<std::uint8_t> obj_ids;
   obj_ids.reserve(objects.size());
   for (const auto& o : objects) {
@@ -106,27 +142,50 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialT
       throw ConfigError("", 0, "object." + o.name + ".material",
                         "a defined material, \"pec\" or \"vacuum\" (got \"" + o.material + "\")");
     }
+    if (layout.plane && o.shape == ShapeKind::Cylinder) {
+      throw ConfigError("", 0, "object." + o.name + ".shape",
+                        "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+    }
     obj_ids.push_back(static_cast<std::uint8_t>(id));
   }
 
   MeshedIds m;
-  const int ncomp = with_h ? 6 : 3;
-  for (int c = 0; c < ncomp; ++c) {
-    const auto comp = static_cast<Component>(c);
-    auto& ids = m.component[c];
+  for (Component comp : components) {
+    auto& ids = m.component[static_cast<int>(comp)];
     ids.assign(layout.cells(), MaterialTable::kVacuum);
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids);
+      if (layout.plane) {
+        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids);
+      } else {
+        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids);
+      }
     }
-    if (is_electric(comp)) apply_walls(comp, layout, ids);
+    if (layout.plane) {
+      apply_plane_walls(comp, layout, ids);
+    } else if (is_electric(comp)) {
+      apply_walls(comp, layout, ids);
+    }
   }
 
   m.cell_centre.assign(static_cast<std::size_t>(g.cells()), MaterialTable::kVacuum);
   for (std::size_t o = 0; o < objects.size(); ++o) {
-    paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
-          m.cell_centre);
+    if (layout.plane) {
+      paint_plane(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d,
+                  static_cast<std::size_t>(g.n[1]), m.cell_centre);
+    } else {
+      paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
+            m.cell_centre);
+    }
   }
   return m;
+}
+
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+                       const GridGeometry& g, const FieldLayout& layout, bool with_h) {
+  using C = Component;
+  std::vector<Component> components{C::Ex, C::Ey, C::Ez};
+  if (with_h) components.insert(components.end(), {C::Hx, C::Hy, C::Hz});
+  return mesh_objects(objects, table, g, layout, components);
 }
 
 }  // namespace clfdtd

@@ -1,6 +1,9 @@
 // Patent step 2: paint objects onto the Yee grid. Each field component is sampled at its own
 // staggered position (field_layout.hpp), later objects override earlier ones, and the outer PEC
 // wall and the z padding get MaterialTable::kPec on the E components.
+// A plane layout (2D) meshes the objects' cut by the plane through their centre (box: rectangle,
+// sphere: disc; cylinder refused), walls on the low x/y lines only, and the row padding j >= ny
+// is PEC on every meshed component.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -19,6 +22,11 @@ struct MeshedIds {
   std::vector<std::uint8_t> cell_centre;               // nx*ny*nz (unpadded, z fastest), for model.vti
 };
 
+// Ids of the listed components only (the others stay empty).
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+                       const GridGeometry& g, const FieldLayout& layout,
+                       const std::vector<Component>& components);
+// 3D: Ex Ey Ez, and Hx Hy Hz when with_h.
 MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout, bool with_h);
 

@@ -24,6 +24,7 @@ ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g
       s.component = f;
       s.cell = nearest_sample(f, c.position, g.n, g.d);
       s.position_m = sample_position(f, s.cell, g.d);
+      if (g.dims == 2) s.position_m.z = 0;  // in the plane (the z offset has no meaning there)
       set.samples.push_back(s);
     }
     if (c.fields.empty() || m.n2 < m.n1) continue;  // records nothing: not part of the union

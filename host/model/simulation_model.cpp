@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/dft_decimation.hpp"
 #include "model/host_memory.hpp"
@@ -31,8 +32,10 @@ constexpr double kMaxCellsPerComponent = 2147483648.0;  // 2^31
 }
 
 void check_grid(const RunConfig& cfg, const GridGeometry& g) {
+  // 3D pads z to whole float4 lanes, 2D pads y (the plane's rows).
+  const int padded_axis = g.dims == 2 ? 1 : 2;
   double padded = 1;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < g.dims; ++a) {
     const double ratio = cfg.grid.size_m[a] / g.d[a];
     // A positive size below half a cell still gets one cell (derive_grid_geometry); only a
     // non-positive or non-finite extent or cell size leaves no grid at all.
@@ -41,19 +44,20 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
                                  kAxisName[a]);
     }
     const double n = std::max(1.0, std::round(ratio));
-    padded *= (a == 2) ? 4 * std::ceil(n / 4) : n;
+    padded *= (a == padded_axis) ? 4 * std::ceil(n / 4) : n;
   }
   if (padded > kMaxCellsPerComponent) {
+    const std::string cells = std::to_string(g.n[0]) + " x " + std::to_string(g.n[1]) +
+                              (g.dims == 2 ? "" : " x " + std::to_string(g.n[2]));
     fail(cfg, "grid.size",
-         "at most 2^31 cells per field component (the grid has " +
-             std::to_string(g.n[0]) + " x " + std::to_string(g.n[1]) + " x " +
-             std::to_string(g.n[2]) + "); use a coarser cell or a smaller domain");
+         "at most 2^31 cells per field component (the grid has " + cells +
+             "); use a coarser cell or a smaller domain");
   }
 }
 
 void check_layers(const RunConfig& cfg, const GridGeometry& g) {
   if (cfg.boundary.type != BoundaryType::Upml) return;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < g.dims; ++a) {
     const int lo = cfg.boundary.layers[2 * a], hi = cfg.boundary.layers[2 * a + 1];
     if (lo + hi >= g.n[a]) {
       fail(cfg, "boundary.layers",
@@ -76,6 +80,13 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
     }
     if (m.id(s.component)[m.layout.index(c[0], c[1], c[2])] == MaterialTable::kPec) {
       fail(cfg, key, "a position off PEC (the driven " + where + " is PEC, a wall or a conductor)");
+    }
+    // The wave engine advances the frame with Yee's update, which takes J, not its difference.
+    if (m.equation == Equation::Wave && m.upml.in_wave_frame(c[0], c[1], m.grid.n)) {
+      fail(cfg, key,
+           "a position at least one cell inside the UPML layers in a wave model (the driven " +
+               where + " is in the absorber's frame: the UPML cells and the ring of cells next "
+               "to them)");
     }
   }
 }
@@ -118,9 +129,22 @@ void check_steps_within_run(const RunConfig& cfg, SimulationModel& m) {
 std::vector<Component> SimulationModel::active_components() const {
   using C = Component;
   if (!two_d()) return {C::Ex, C::Ey, C::Ez, C::Hx, C::Hy, C::Hz};
-  if (equation == Equation::Wave) return {C::Ez};
-  if (mode == PlaneMode::Tm) return {C::Ez, C::Hx, C::Hy};
-  return {C::Ex, C::Ey, C::Hz};
+  return plane_components(mode, equation);
+}
+
+FieldLayout layout_for(const GridGeometry& g) {
+  return g.dims == 2 ? FieldLayout::xy_plane(g.n[0], g.n[1]) : FieldLayout(g.n[0], g.n[1], g.n[2]);
+}
+
+std::vector<Component> meshed_components(const RunConfig& cfg, bool magnetic) {
+  using C = Component;
+  std::vector<Component> all = cfg.grid.dims == 2
+                                   ? plane_components(cfg.grid.mode, cfg.grid.equation)
+                                   : std::vector<Component>{C::Ex, C::Ey, C::Ez, C::Hx, C::Hy, C::Hz};
+  std::vector<Component> out;
+  for (Component c : all)
+    if (is_electric(c) || magnetic) out.push_back(c);
+  return out;
 }
 
 bool SimulationModel::is_active(Component c) const {
@@ -130,15 +154,20 @@ bool SimulationModel::is_active(Component c) const {
 }
 
 SimulationModel SimulationModel::build(const RunConfig& cfg) {
+  check_plane_config(cfg);
   SimulationModel m;
   m.grid = derive_grid_geometry(cfg);
+  if (m.two_d()) {
+    m.mode = cfg.grid.mode;
+    m.equation = cfg.grid.equation;
+  }
   check_grid(cfg, m.grid);
   check_layers(cfg, m.grid);
   check_step_count(cfg, m.grid);
   check_upml_conductivity(cfg, m.grid);
   check_source_frequencies(cfg, m.grid);
   check_source_delays(cfg);
-  m.layout = FieldLayout(m.grid.n[0], m.grid.n[1], m.grid.n[2]);
+  m.layout = layout_for(m.grid);
 
   try {
     m.materials = MaterialTable(cfg.materials);
@@ -153,7 +182,8 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic, m.monitors),
                     "the model (material ids, source tables, snapshot and monitor buffers)");
   try {
-    MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout, m.magnetic);
+    MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout,
+                                    meshed_components(cfg, m.magnetic));
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
     m.cell_ids = std::move(meshed.cell_centre);
   } catch (const ConfigError& e) {
@@ -183,14 +213,16 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
 
 std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic,
                              const std::vector<MonitorModel>& monitors) {
-  const FieldLayout layout(g.n[0], g.n[1], g.n[2]);
+  const FieldLayout layout = layout_for(g);
   const std::size_t cells = layout.cells();
-  std::size_t bytes = (magnetic ? 6 : 3) * cells + static_cast<std::size_t>(g.cells());  // ids
+  const std::size_t id_arrays = meshed_components(cfg, magnetic).size();
+  std::size_t bytes = id_arrays * cells + static_cast<std::size_t>(g.cells());  // ids
   bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
-  // magnitudes and one cell-centred component at a time: 15 floats per cell in all.
+  // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
+  // back and writes fewer: the same bound holds).
   if (snapshots) bytes += 15 * sizeof(float) * cells;
   return bytes + monitor_host_bytes(monitors, layout);
 }
@@ -203,6 +235,7 @@ std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_b
 }
 
 std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) const {
+  if (two_d()) return plane_device_bytes(probe_batch_steps);
   const std::size_t cells = layout.cells();
   const std::size_t f = sizeof(float);
   std::size_t bytes = (one_pass ? 12 : 6) * f * cells;  // Ex..Hz (twice when double-buffered)
@@ -217,6 +250,37 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
   const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
   bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
   if (energy) bytes += 3 * f * cells + batch * 3 * f * kEnergyMaxGroups;  // H copy, partial sums
+  return bytes;
+}
+
+std::size_t SimulationModel::wave_frame_cells() const {
+  if (!upml.enabled()) return 0;
+  std::size_t n = 0;
+  for (int i = 0; i < grid.n[0]; ++i)
+    for (int j = 0; j < grid.n[1]; ++j) n += upml.in_wave_frame(i, j, grid.n) ? 1 : 0;
+  return n;
+}
+
+std::size_t SimulationModel::plane_device_bytes(int probe_batch_steps) const {
+  const std::size_t cells = layout.cells();
+  const std::size_t f = sizeof(float);
+  const bool wave = equation == Equation::Wave;
+  std::size_t id_arrays = 0;
+  for (const auto& ids_c : ids) id_arrays += ids_c.empty() ? 0 : 1;
+  // Fields: Yee's three components, or the wave equation's u at two steps.
+  std::size_t bytes = (wave ? 2 : 3) * f * cells + id_arrays * cells;
+  // UPML auxiliaries: one per component per PML cell (tm: Dz Bx By; te: Dx Dy Bz). The wave
+  // solver keeps Yee tm compactly over its frame: Hx, Hy and the three auxiliaries.
+  bytes += wave ? 5 * f * wave_frame_cells() : 3 * f * upml.cells;
+  bytes += materials.size() * 5 * f;  // ca, cb, inv_eps_r, db, inv_mu_r
+  const std::size_t axis_cells = static_cast<std::size_t>(grid.n[0]) + grid.n[1];
+  bytes += 2 * 4 * f * axis_cells;    // a, b, cp, cm at integer and half positions, x and y
+  bytes += upml.boxes.size() * 8 * sizeof(int);
+  for (const auto& s : sources) bytes += s.j.size() * f + 4 * sizeof(int);
+  const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
+  bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));
+  // energy: a copy of the H components (tm: 2, te: 1) and the partial sums.
+  if (energy) bytes += (mode == PlaneMode::Tm ? 2 : 1) * f * cells + batch * 3 * f * kEnergyMaxGroups;
   return bytes;
 }
 

@@ -56,8 +56,21 @@ struct SimulationModel {
   // PML cell), coefficient/profile tables, source and probe buffers (and, with energy, a copy of
   // H plus the energy partial sums). one_pass: the onepass kernel variant double-buffers the
   // fields, a second set of 6 (Backend::one_pass() says whether the chosen variant is onepass).
+  // 2D: 3 fields (Yee) or u at two steps plus the frame's Yee tm (wave), ids of the meshed
+  // components, 3 auxiliaries per PML cell (plane_device_bytes).
   std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;
+  std::size_t plane_device_bytes(int probe_batch_steps) const;
+  // Wave models with UPML: cells of the frame the wave engine advances with Yee tm
+  // (UpmlProfile::in_wave_frame); 0 without UPML.
+  std::size_t wave_frame_cells() const;
 };
+
+// The field layout of a grid: FieldLayout::xy_plane for 2D, z-padded 3D otherwise.
+FieldLayout layout_for(const GridGeometry& g);
+
+// The components whose material ids the model meshes: the E components the model carries, and its
+// H components when a material is magnetic (3D: Ex..Ez, Hx..Hz; 2D: plane_components()).
+std::vector<Component> meshed_components(const RunConfig& cfg, bool magnetic);
 
 // Host bytes of the model's big tables, known before they exist (build() checks them against the
 // host's available memory first): material ids (3 arrays, 6 with a magnetic material, and the

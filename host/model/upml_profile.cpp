@@ -66,6 +66,7 @@ double optimal_sigma_max(double grading, double cell_size_m) {
 UpmlProfile build_upml_profile(const BoundaryConfig& cfg, const GridGeometry& g) {
   UpmlProfile u;
   if (cfg.type == BoundaryType::Upml) u.layers = cfg.layers;
+  if (g.dims == 2) u.layers[4] = u.layers[5] = 0;
   for (int a = 0; a < 3; ++a) build_axis(cfg, g, u.layers, a, u.integer[a], u.half[a]);
 
   // Slab extents per axis, clamped so the boxes stay disjoint even if layers overlap

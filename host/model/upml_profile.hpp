@@ -44,9 +44,17 @@ struct UpmlProfile {
     return i < layers[0] || i >= n[0] - layers[1] || j < layers[2] || j >= n[1] - layers[3] ||
            k < layers[4] || k >= n[2] - layers[5];
   }
+  // 2D wave models: the frame the wave engine advances with Yee tm + UPML instead of the wave
+  // update, the PML cells plus one ring of cells inside them on each face that has layers.
+  bool in_wave_frame(int i, int j, const std::array<int, 3>& n) const {
+    auto ring = [](int l) { return l > 0 ? l + 1 : 0; };
+    return i < ring(layers[0]) || i >= n[0] - ring(layers[1]) || j < ring(layers[2]) ||
+           j >= n[1] - ring(layers[3]);
+  }
 };
 
-// Builds the profiles and boxes for the grid; layers are all zero for a PEC boundary.
+// Builds the profiles and boxes for the grid; layers are all zero for a PEC boundary, and the z
+// layers zero in 2D (the plane has no z faces).
 UpmlProfile build_upml_profile(const BoundaryConfig& cfg, const GridGeometry& g);
 
 // The default sigma_max for grading order m and cell size d: 0.8 (m + 1) / (eta0 d).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
 #include "monitors/mode_file.hpp"
@@ -170,11 +171,7 @@ std::vector<Component> all_components() {
 }
 
 std::vector<Component> model_components(const GridConfig& grid) {
-  using C = Component;
-  if (grid.dims != 2) return all_components();
-  if (grid.equation == Equation::Wave) return {C::Ez};
-  if (grid.mode == PlaneMode::Tm) return {C::Ez, C::Hx, C::Hy};
-  return {C::Ex, C::Ey, C::Hz};
+  return grid.dims == 2 ? plane_components(grid.mode, grid.equation) : all_components();
 }
 
 std::array<int, 6> wall_layers(const BoundaryConfig& b) {

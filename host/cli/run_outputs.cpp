@@ -24,8 +24,11 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model)
   if (model.energy) {
     const std::string path = dir + "/energy.csv";
     energy_.reset(std::fopen(path.c_str(), "w"));
-    if (!energy_ ||
-        std::fputs("step,time_s,energy_J,electric_J,magnetic_J,naive_J\n", energy_.get()) < 0)
+    // 2D: energies per metre of depth (the model is 1 m deep along z).
+    const char* header = model.two_d()
+                             ? "step,time_s,energy_J_per_m,electric_J_per_m,magnetic_J_per_m,naive_J_per_m\n"
+                             : "step,time_s,energy_J,electric_J,magnetic_J,naive_J\n";
+    if (!energy_ || std::fputs(header, energy_.get()) < 0)
       throw OutputError::from_errno("create", path, errno);
   }
   modes_.resize(model.monitors.size());

@@ -1,6 +1,6 @@
 // Connects the time loop's read-backs to the files of a run: probes.csv, snapshots/fields_<n>.vti
 // and fields.pvd (which lists the snapshots with their times so ParaView animates them), and
-// energy.csv when output.energy is on, and monitors/<name>.csv of each modes monitor (rows as the
+// energy.csv when output.energy is on (2D: columns *_J_per_m, per metre of depth), and monitors/<name>.csv of each modes monitor (rows as the
 // run goes; the other monitors' files are written at its end, output/monitor_files.hpp).
 #pragma once
 #include <cstdio>

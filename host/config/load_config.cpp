@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "config/options.hpp"
+#include "config/plane_checks.hpp"
 #include "config/printable.hpp"
 #include "errors.hpp"
 
@@ -269,21 +270,32 @@ private:
 
 Vec3 vec3(const std::vector<double>& v) { return Vec3{v[0], v[1], v[2]}; }
 
+// A point or extent of a model with `dims` axes: 2D takes x y (z = 0), 3D x y z.
+Vec3 model_vec(const Reader& r, const std::string& key, int dims) {
+  const auto v = r.numbers(key);
+  r.check(static_cast<int>(v.size()) == dims, key,
+          dims == 2 ? "two numbers x y in a 2D model (grid.size has two)"
+                    : "three numbers x y z in a 3D model (grid.size has three)");
+  return dims == 2 ? Vec3{v[0], v[1], 0} : vec3(v);
+}
+
 std::string fmt(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
 
-// A position (object centre, source, probe) must lie in the closed domain [0, size].
-Vec3 point_in_domain(const Reader& r, const std::string& key, const Vec3& size) {
+// A position (object centre, source, probe) must lie in the closed domain [0, size] (2D: the
+// plane, z = 0).
+Vec3 point_in_domain(const Reader& r, const std::string& key, const GridConfig& g) {
   r.require(key);
-  Vec3 p = vec3(r.numbers(key));
+  const Vec3 p = model_vec(r, key, g.dims);
+  const Vec3& size = g.size_m;
   bool inside = true;
-  for (int a = 0; a < 3; ++a) inside = inside && p[a] >= 0 && p[a] <= size[a];
+  for (int a = 0; a < g.dims; ++a) inside = inside && p[a] >= 0 && p[a] <= size[a];
   r.check(inside, key,
-          "a point inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) + "] x [0, " +
-              fmt(size.z) + "] m");
+          "a point inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) +
+              (g.dims == 2 ? "" : "] x [0, " + fmt(size.z)) + "] m");
   return p;
 }
 
@@ -297,10 +309,23 @@ std::vector<std::string> sections_of(const Raw& raw, const std::string& kind) {
 void read_grid(const Reader& r, GridConfig& g) {
   r.require("grid.size");
   auto size = r.numbers("grid.size");
-  g.size_m = vec3(size);
+  g.dims = static_cast<int>(size.size());
+  // 2D: one cell of 1 m along z, so that energies and fluxes come out per metre of depth.
+  g.size_m = g.dims == 2 ? Vec3{size[0], size[1], 1.0} : vec3(size);
+  for (const char* key : {"grid.mode", "grid.equation"})
+    if (g.dims == 3 && r.has(key))
+      r.fail(key, "no " + std::string(key) + " in a 3D model (2D only: grid.size with two numbers)");
+  g.mode = r.word("grid.mode", 0) == 0 ? PlaneMode::Tm : PlaneMode::Te;
+  g.equation = r.word("grid.equation", 0) == 0 ? Equation::Maxwell : Equation::Wave;
   if (r.has("grid.cell_size")) {
     auto d = r.numbers("grid.cell_size");
-    g.cell_size_m = d.size() == 1 ? Vec3{d[0], d[0], d[0]} : vec3(d);
+    if (g.dims == 2) {
+      r.check(d.size() <= 2, "grid.cell_size", "1 or 2 numbers (dx dy) in a 2D model");
+      g.cell_size_m = Vec3{d[0], d.back(), 1.0};
+    } else {
+      r.check(d.size() != 2, "grid.cell_size", "1 or 3 numbers in a 3D model");
+      g.cell_size_m = d.size() == 1 ? Vec3{d[0], d[0], d[0]} : vec3(d);
+    }
   }
   if (r.has("grid.max_frequency") || !g.cell_size_m) {
     r.require("grid.max_frequency", " unless grid.cell_size is given");
@@ -335,12 +360,16 @@ bool check_within_steps(const Reader& r, const RunConfig& cfg, const std::string
   return cfg.time.steps && (!cfg.time.from_command_line || r.from_command_line(key));
 }
 
-void read_boundary(const Reader& r, BoundaryConfig& b) {
+void read_boundary(const Reader& r, int dims, BoundaryConfig& b) {
   b.type = r.word("boundary.type", 0) == 0 ? BoundaryType::Upml : BoundaryType::Pec;
   if (r.has("boundary.layers")) {
     auto l = r.integers("boundary.layers");
-    for (int f = 0; f < 6; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
+    r.check(l.size() == 1 || l.size() == 2u * dims, "boundary.layers",
+            dims == 2 ? "1 or 4 integers (x_lo x_hi y_lo y_hi) in a 2D model"
+                      : "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model");
+    for (int f = 0; f < 2 * dims; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
   }
+  if (dims == 2) b.layers[4] = b.layers[5] = 0;  // the plane has no z faces
   if (b.type == BoundaryType::Pec) {
     // A bare PEC wall has no layers; explicit non-zero layers contradict the type.
     r.check(std::all_of(b.layers.begin(), b.layers.end(), [](int v) { return v == 0; }) ||
@@ -386,7 +415,9 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
     r.require(sec + ".shape");
     o.shape = static_cast<ShapeKind>(r.word(sec + ".shape", 0));
     std::string shape = shape_names[static_cast<int>(o.shape)];
-    o.center = point_in_domain(r, sec + ".center", cfg.grid.size_m);
+    r.check(cfg.grid.dims == 3 || o.shape != ShapeKind::Cylinder, sec + ".shape",
+            "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+    o.center = point_in_domain(r, sec + ".center", cfg.grid);
     // Each dimension key belongs to some shapes only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
       std::string key = sec + "." + field;
@@ -396,7 +427,7 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       return used && r.has(key);
     };
     if (only("size", o.shape == ShapeKind::Box, "box")) {
-      o.size = vec3(r.numbers(sec + ".size"));
+      o.size = model_vec(r, sec + ".size", cfg.grid.dims);
     }
     if (only("radius", o.shape != ShapeKind::Box, "sphere and cylinder")) {
       o.radius = r.number(sec + ".radius", 0);
@@ -422,7 +453,7 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     s.name = sec.substr(sec.find('.') + 1);
     s.kind = static_cast<SourceKind>(r.word(sec + ".type", 0));
     s.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
-    s.position = point_in_domain(r, sec + ".position", cfg.grid.size_m);
+    s.position = point_in_domain(r, sec + ".position", cfg.grid);
     s.waveform = static_cast<WaveformKind>(r.word(sec + ".waveform", 1));
     r.require(sec + ".frequency");
     s.frequency_hz = r.number(sec + ".frequency", 0);
@@ -441,10 +472,12 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
   for (const auto& sec : sections_of(raw, "probe")) {
     ProbeConfig p;
     p.name = sec.substr(sec.find('.') + 1);
-    p.position = point_in_domain(r, sec + ".position", cfg.grid.size_m);
+    p.position = point_in_domain(r, sec + ".position", cfg.grid);
     if (r.has(sec + ".fields")) {
       for (int w : r.words(sec + ".fields")) p.fields.push_back(static_cast<Component>(w));
       r.check(!p.fields.empty(), sec + ".fields", "at least one of Ex Ey Ez Hx Hy Hz");
+    } else if (cfg.grid.dims == 2) {
+      p.fields = plane_components(cfg.grid.mode, cfg.grid.equation);
     } else {
       for (int c = 0; c < 6; ++c) p.fields.push_back(static_cast<Component>(c));
     }
@@ -604,7 +637,7 @@ RunConfig build_config(const Raw& raw) {
     if (line > 0) cfg.lines[sec] = line;
   read_grid(r, cfg.grid);
   read_time(r, raw, cfg.time);
-  read_boundary(r, cfg.boundary);
+  read_boundary(r, cfg.grid.dims, cfg.boundary);
   read_materials(r, raw, cfg.grid.courant, cfg.materials);
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
@@ -612,6 +645,7 @@ RunConfig build_config(const Raw& raw) {
   read_monitors(r, raw, cfg);
   read_snapshot(r, cfg);
   read_output_device(r, cfg);
+  check_plane_config(cfg);
   return cfg;
 }
 

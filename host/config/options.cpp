@@ -36,20 +36,25 @@ const std::vector<std::string> kComponents{"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 std::vector<OptionSpec> make_table() {
   return {
       // [grid]: patent steps 1-1-1 (cell size) and 1-1-2 (time step).
-      {"grid.size", V::Number, {3}, {}, "m", "required",
-       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included).",
+      {"grid.size", V::Number, {2, 3}, {}, "m", "required",
+       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included); two numbers x y make a 2D model in the x-y plane (docs/TWO_D.md), whose positions, centres and sizes then take two numbers too.",
        kLength},
+      {"grid.mode", V::Word, {1}, {"tm", "te"}, "", "tm",
+       "2D only: the field family of the plane, tm (Ez Hx Hy) or te (Hz Ex Ey).", Range{}},
+      {"grid.equation", V::Word, {1}, {"maxwell", "wave"}, "", "maxwell",
+       "2D only: maxwell (the Yee update) or wave (the scalar wave equation for Ez, tm only: a third less memory; no H, so no energy, flux or farfield).",
+       Range{}},
       {"grid.max_frequency", V::Number, {1}, {}, "Hz", "required unless grid.cell_size",
        "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength.",
        closed(1, 1e17)},
-      {"grid.cell_size", V::Number, {1, 3}, {}, "m", "derived from max_frequency",
-       "Explicit cell size: one value for cubic cells, or dx dy dz.",
+      {"grid.cell_size", V::Number, {1, 2, 3}, {}, "m", "derived from max_frequency",
+       "Explicit cell size: one value for cubic (2D: square) cells, or dx dy dz (2D: dx dy).",
        closed(1e-12, 1e9)},
       {"grid.cells_per_wavelength", V::Number, {1}, {}, "", "10",
        "Cells per shortest wavelength when the cell size is derived (2 is the Nyquist limit; 10 to 20 is usual).",
        closed(2, 1000)},
       {"grid.courant", V::Number, {1}, {}, "", "0.9",
-       "Time step as a fraction of the 3D Courant limit (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
+       "Time step as a fraction of the Courant limit, 3D or, for a 2D model, 2D (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
        closed(0.01, 1)},
       // [time]
       {"time.steps", V::Integer, {1}, {}, "", "required (or time.duration)",
@@ -61,8 +66,8 @@ std::vector<OptionSpec> make_table() {
       // [boundary]
       {"boundary.type", V::Word, {1}, {"upml", "pec"}, "", "upml",
        "Outer boundary: uniaxial PML layers in front of the PEC wall, or a bare PEC wall.", Range{}},
-      {"boundary.layers", V::Integer, {1, 6}, {}, "cells", "10 (0 with type = pec)",
-       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi.",
+      {"boundary.layers", V::Integer, {1, 4, 6}, {}, "cells", "10 (0 with type = pec)",
+       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi (2D: x_lo x_hi y_lo y_hi).",
        closed(0, 1000, "low + high < the cells along the axis")},
       {"boundary.grading", V::Number, {1}, {}, "", "3",
        "Polynomial order m of the UPML profile sigma(rho) = sigma_max rho^m (2 to 4 is usual; past 20 all the loss sits in the last cell, which reflects).",
@@ -84,12 +89,12 @@ std::vector<OptionSpec> make_table() {
        "Perfect electric conductor (the other keys are then ignored).", Range{}},
       // [object.<name>]: later objects overwrite earlier ones where they overlap.
       {"object.*.shape", V::Word, {1}, {"box", "sphere", "cylinder"}, "", "required",
-       "Shape of the object.", Range{}},
-      {"object.*.center", V::Number, {3}, {}, "m", "required",
-       "Centre x y z; must lie inside the domain [0, grid.size].",
+       "Shape of the object (2D: box is a rectangle, sphere a disc; cylinder is refused).", Range{}},
+      {"object.*.center", V::Number, {2, 3}, {}, "m", "required",
+       "Centre x y z (2D: x y); must lie inside the domain [0, grid.size].",
        kPosition},
-      {"object.*.size", V::Number, {3}, {}, "m", "required for a box",
-       "Box edge lengths x y z.",
+      {"object.*.size", V::Number, {2, 3}, {}, "m", "required for a box",
+       "Box edge lengths x y z (2D: x y).",
        kLength},
       {"object.*.radius", V::Number, {1}, {}, "m", "required for sphere, cylinder",
        "Radius.",
@@ -103,9 +108,10 @@ std::vector<OptionSpec> make_table() {
       // [source.<name>]: patent step 1-1-4.
       {"source.*.type", V::Word, {1}, {"dipole", "current"}, "", "dipole",
        "Point dipole (moment p(t), C*m) or current density J(t) (A/m^2) in one cell.", Range{}},
-      {"source.*.axis", V::Word, {1}, kAxes, "", "z", "Direction of the dipole or current.", Range{}},
-      {"source.*.position", V::Number, {3}, {}, "m", "required",
-       "Position x y z inside the domain [0, grid.size] (not in the UPML).",
+      {"source.*.axis", V::Word, {1}, kAxes, "", "z (2D te: required)",
+       "Direction of the dipole or current; 2D: z in tm (a line current, J over one cell dx dy), x or y in te.", Range{}},
+      {"source.*.position", V::Number, {2, 3}, {}, "m", "required",
+       "Position x y z (2D: x y) inside the domain [0, grid.size] (not in the UPML; in a wave model not in the absorber's frame either: the UPML and the one cell next to it).",
        only("inside the domain [0, grid.size], outside the UPML, off PEC")},
       {"source.*.waveform", V::Word, {1}, {"gaussian", "gaussian_pulse", "ricker", "sine"}, "",
        "gaussian_pulse", "Time function w(t), peak about 1 (see host/model/waveforms.hpp).", Range{}},
@@ -122,11 +128,11 @@ std::vector<OptionSpec> make_table() {
        "gaussian_pulse only: width of the spectrum, tau = 2 / (pi bandwidth); without a delay, the default delay 4 tau must be at most 1e10 periods.",
        open_closed(0, 1e17, "8 / (pi bandwidth) x frequency <= 1e10 without a delay")},
       // [probe.<name>]: patent step 5 outputs.
-      {"probe.*.position", V::Number, {3}, {}, "m", "required",
-       "Position x y z inside the domain [0, grid.size].",
+      {"probe.*.position", V::Number, {2, 3}, {}, "m", "required",
+       "Position x y z (2D: x y) inside the domain [0, grid.size].",
        kPosition},
-      {"probe.*.fields", V::Word, {}, kComponents, "", "Ex Ey Ez Hx Hy Hz",
-       "Field components recorded, each at most once.", Range{}},
+      {"probe.*.fields", V::Word, {}, kComponents, "", "Ex Ey Ez Hx Hy Hz (2D: the model's)",
+       "Field components recorded, each at most once; 2D: among Ez Hx Hy (tm), Hz Ex Ey (te), Ez (wave).", Range{}},
       {"probe.*.steps", V::Integer, {2}, {}, "", "0 to the last step",
        "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
        closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
@@ -168,14 +174,15 @@ std::vector<OptionSpec> make_table() {
        closed(1, 1000000)},
       // [snapshot]
       {"snapshot.steps", V::Integer, {}, {}, "", "none",
-       "Steps at which the whole 3D field is saved (each <= time.steps). When the command line shortens the run, later steps are dropped (a warning).",
+       "Steps at which the whole field is saved (each <= time.steps; 2D: the plane, the model's components only). When the command line shortens the run, later steps are dropped (a warning).",
        kStep},
       {"snapshot.fields", V::Word, {}, {"E", "H"}, "", "E H", "Fields saved in each snapshot.", Range{}},
       // [output]
       {"output.dir", V::Text, {1}, {}, "", "out", "Directory for every output file.", Range{}},
       {"output.energy", V::Word, {1}, {"true", "false"}, "", "false",
        "Write energy.csv: the electromagnetic energy the Yee scheme conserves, one row per step "
-       "(computed on the device; see docs/EQUATIONS.md).", Range{}},
+       "(computed on the device; see docs/EQUATIONS.md; 2D: J per metre of depth; not for "
+       "grid.equation = wave).", Range{}},
       {"output.overwrite", V::Word, {1}, {"true", "false"}, "", "false",
        "Replace output.dir even when it is a folder clfdtd did not write (its contents are "
        "deleted). Never a file, the home folder, or a folder holding the model file or the "
@@ -188,11 +195,11 @@ std::vector<OptionSpec> make_table() {
        "Alias: --device=X.", Range{}},
       {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1",
        "Work-group size x y z; z counts float4s for the tile and onepass variants, 1 for rows; "
-       "for onepass x is the planes one group marches through and y, z >= 2. "
-       "Alias: --workgroup=X.",
+       "for onepass x is the planes one group marches through and y, z >= 2; "
+       "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
        closed(1, 1024)},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
-       "GPU kernel form (OpenCL and CUDA): tile = the patent's float4 z lanes with local-memory "
+       "GPU kernel form (OpenCL and CUDA; 2D: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
        "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "

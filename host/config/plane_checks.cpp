@@ -9,8 +9,9 @@ namespace clfdtd {
 
 namespace {
 
-[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
-  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what,
+                       int line = -1) {
+  throw ConfigError(cfg.source_file, line >= 0 ? line : cfg.line_of(key), key, what);
 }
 
 std::string names(const std::vector<Component>& cs) {
@@ -53,11 +54,15 @@ void check_plane_config(const RunConfig& cfg) {
   for (const auto& s : cfg.sources) {
     const bool tm = cfg.grid.mode == PlaneMode::Tm;
     const bool ok = tm ? s.axis == Axis::Z : s.axis != Axis::Z;
-    if (!ok)
-      fail(cfg, "source." + s.name + ".axis",
+    if (!ok) {
+      // The axis left at its default z has no line: its section's header has.
+      const std::string sec = "source." + s.name, key = sec + ".axis";
+      fail(cfg, key,
            std::string(tm ? "z in " + kind_name(cfg.grid) + " model (E is Ez)"
                           : "x or y in a te model (E lies in the plane)") +
-               ", got " + kAxisWord[static_cast<int>(s.axis)]);
+               ", got " + kAxisWord[static_cast<int>(s.axis)],
+           cfg.line_of(key) > 0 ? cfg.line_of(key) : cfg.line_of(sec));
+    }
   }
   for (const auto& p : cfg.probes) {
     for (Component f : p.fields) {

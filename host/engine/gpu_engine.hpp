@@ -77,6 +77,10 @@ private:
   int parity_ = 0;  // steps taken, mod 2: which field set is current (stage.hpp)
 };
 
+// The device's copy bandwidth in bytes per second (read + write counted): the best of five
+// device-to-device copies of a large buffer, device-timed; 0 when too little memory is free.
+double device_copy_bandwidth(device::Device& dev);
+
 // The engine on the device of `api` that cfg.select names (device::choose_device).
 // Throws ConfigError (no such device), DeviceError (none at all), as the constructor.
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,

@@ -206,7 +206,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   m.snapshot_steps.erase(std::unique(m.snapshot_steps.begin(), m.snapshot_steps.end()),
                          m.snapshot_steps.end());
   m.snapshot_e = cfg.snapshot.e;
-  m.snapshot_h = cfg.snapshot.h;
+  m.snapshot_h = cfg.snapshot.h && m.equation != Equation::Wave;  // wave: no H to save
   m.energy = cfg.output.energy;
   return m;
 }

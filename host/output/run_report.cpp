@@ -17,6 +17,11 @@ double mcells_per_second(const std::array<int, 3>& n, long steps_done, double lo
 
 RunReport report_from_model(const SimulationModel& m) {
   RunReport r;
+  r.dims = m.grid.dims;
+  if (m.two_d()) {
+    r.mode = m.mode == PlaneMode::Tm ? "tm" : "te";
+    r.equation = m.equation == Equation::Wave ? "wave" : "maxwell";
+  }
   r.n = m.grid.n;
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
@@ -46,7 +51,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
     if (!m.radiated_power.empty()) entry["radiated_power_J_s"] = m.radiated_power;
     monitors.push_back(entry);
   }
-  const json j = {
+  json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},
       {"status", r.status},
@@ -66,7 +71,12 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"device_bytes", r.device_bytes},
       {"probes", probes},
       {"monitors", monitors},
+      {"dims", r.dims},
   };
+  if (r.dims == 2) {
+    j["mode"] = r.mode;
+    j["equation"] = r.equation;
+  }
   // Probe names come from the model file and may hold any bytes: replace what is not UTF-8.
   write_text_file(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }

@@ -26,6 +26,9 @@ struct RunReport {
   std::string device;                // Backend::device_description()
   std::string kernel_variant;        // Backend::kernel_variant()
   std::string model_file;            // "" when the model came from the command line only
+  int dims = 3;                      // 2: a 2D model in the x-y plane (n z = 1, cell z = 1 m)
+  std::string mode;                  // 2D: "tm" | "te" ("" in 3D)
+  std::string equation;              // 2D: "maxwell" | "wave" ("" in 3D)
   std::array<int, 3> n{};            // cells along x, y, z
   std::array<double, 3> cell_size_m{};
   double dt_s = 0;
@@ -46,8 +49,8 @@ double mcells_per_second(const std::array<int, 3>& n, long steps_done, double lo
 // the caller adds backend, device, timing and status.
 RunReport report_from_model(const SimulationModel& m);
 
-// Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version. Throws
-// OutputError on a write error.
+// Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims"
+// always, "mode" and "equation" for a 2D model only. Throws OutputError on a write error.
 void write_run_json(const std::string& path, const RunReport& r);
 
 }  // namespace clfdtd

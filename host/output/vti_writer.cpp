@@ -52,7 +52,7 @@ bool triple_present(const std::array<std::vector<float>, 6>& f, int c0, std::siz
 }  // namespace
 
 std::vector<float> cell_centre_average(Component c, const std::array<int, 3>& n,
-                                       const std::vector<float>& v) {
+                                       const std::vector<float>& v, bool plane) {
   if (v.size() != cell_count(n))
     throw std::invalid_argument("cell_centre_average: " + std::to_string(v.size()) +
                                 " values for " + std::to_string(cell_count(n)) + " cells");
@@ -66,7 +66,8 @@ std::vector<float> cell_centre_average(Component c, const std::array<int, 3>& n,
   } else {
     span[a] = 1;
   }
-  const double weight = is_electric(c) ? 0.25 : 0.5;
+  if (plane) span[2] = 0;  // the plane's samples all sit at its own height
+  const double weight = 1.0 / ((1 + span[0]) * (1 + span[1]) * (1 + span[2]));
   const auto at = [&](int i, int j, int k) -> double {
     if (i >= n[0] || j >= n[1] || k >= n[2]) return 0.0;  // past the high wall: PEC, zero
     return v[(static_cast<std::size_t>(i) * n[1] + j) * n[2] + k];
@@ -96,7 +97,8 @@ vtkSmartPointer<vtkImageData> make_image(const SimulationModel& m) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0)
     throw std::invalid_argument(".vti: the model has an empty grid");
   auto img = vtkSmartPointer<vtkImageData>::New();
-  img->SetDimensions(n[0] + 1, n[1] + 1, n[2] + 1);  // points; cells are the Yee cells
+  // Points; cells are the Yee cells. A 2D model is one layer of points: its cells are pixels.
+  img->SetDimensions(n[0] + 1, n[1] + 1, m.two_d() ? 1 : n[2] + 1);
   img->SetSpacing(m.grid.d[0], m.grid.d[1], m.grid.d[2]);
   img->SetOrigin(0, 0, 0);
   return img;
@@ -187,6 +189,30 @@ void add_vector(vtkImageData* img, const char* name, const std::string& mag_name
   img->GetCellData()->AddArray(mag);
 }
 
+// 2D: one scalar cell array per component the model carries and the caller gave (named Ez, Hx,
+// ...), each moved to the cell centres in the plane.
+void add_plane_components(vtkImageData* img, const SimulationModel& m,
+                          const std::array<std::vector<float>, 6>& f) {
+  const auto& n = m.grid.n;
+  const std::size_t cells = cell_count(n);
+  const char* first = nullptr;
+  for (Component c : m.active_components()) {
+    const auto& v = f[static_cast<int>(c)];
+    if (v.empty()) continue;
+    if (v.size() != cells)
+      throw std::invalid_argument(std::string("fields .vti: ") + component_name(c) + " has " +
+                                  std::to_string(v.size()) + " values, expected " +
+                                  std::to_string(cells) + " (unpadded nx*ny)");
+    const std::vector<float> centred = cell_centre_average(c, n, v, true);
+    auto a = float_array(component_name(c), 1, cells);
+    float* pa = a->GetPointer(0);
+    for_each_cell(n, [&](std::size_t o, std::size_t s) { pa[o] = centred[s]; });
+    img->GetCellData()->AddArray(a);
+    if (!first) first = component_name(c);
+  }
+  if (first) img->GetCellData()->SetActiveScalars(first);
+}
+
 }  // namespace
 
 void write_model_vti(const std::string& path, const SimulationModel& m) {
@@ -235,8 +261,9 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
   }
   fd->AddArray(names);
   fd->AddArray(pec);
-  add_field_string(fd, "units", "lengths m; sigma S/m; eps_r, mu_r relative; material = id, "
-                                "named by material_names[id]; PEC cells: material_pec[id] = 1");
+  add_field_string(fd, "units", std::string("lengths m; sigma S/m; eps_r, mu_r relative; material = id, "
+                                "named by material_names[id]; PEC cells: material_pec[id] = 1") +
+                                    (m.two_d() ? "; 2D model: the x-y plane, one cell per pixel" : ""));
   write_image(path, img);
 }
 
@@ -244,12 +271,16 @@ void write_fields_vti(const std::string& path, const SimulationModel& m,
                       const std::array<std::vector<float>, 6>& f, long step, double dt) {
   const auto& n = m.grid.n;
   const std::size_t cells = cell_count(n);
-  const bool has_e = triple_present(f, 0, cells), has_h = triple_present(f, 3, cells);
   auto img = make_image(m);
-  if (has_e) add_vector(img, "E", "E_magnitude", f, 0, n);
-  if (has_h) add_vector(img, "H", "H_magnitude", f, 3, n);
-  if (has_e) img->GetCellData()->SetActiveVectors("E");
-  else if (has_h) img->GetCellData()->SetActiveVectors("H");
+  if (m.two_d()) {
+    add_plane_components(img, m, f);
+  } else {
+    const bool has_e = triple_present(f, 0, cells), has_h = triple_present(f, 3, cells);
+    if (has_e) add_vector(img, "E", "E_magnitude", f, 0, n);
+    if (has_h) add_vector(img, "H", "H_magnitude", f, 3, n);
+    if (has_e) img->GetCellData()->SetActiveVectors("E");
+    else if (has_h) img->GetCellData()->SetActiveVectors("H");
+  }
 
   vtkFieldData* fd = img->GetFieldData();
   const double t = static_cast<double>(step) * dt;

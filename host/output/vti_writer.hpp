@@ -15,6 +15,7 @@ namespace clfdtd {
 
 bool vtk_available();
 
+// 2D models: the same arrays on an image of nx x ny cells one point thick (pixels).
 // model.vti: cell arrays eps_r, mu_r, sigma (float32) and material (uint8 id) from m.cell_ids
 // (nx*ny*nz, z fastest) and m.materials; field data "material_names" (string per id, index = id)
 // and "material_pec" (1 = perfect conductor) so ids can be mapped to the model file's names.
@@ -25,6 +26,9 @@ void write_model_vti(const std::string& path, const SimulationModel& m);
 // Ex, Ey, Ez are all given, and "H" and "H_magnitude" likewise, each averaged to the cell centre by
 // cell_centre_average(). Field data: TimeValue = step*dt (E's time), step, H_time_s = step*dt - dt/2.
 // Throws std::invalid_argument for a wrong-sized or partial (e.g. Ex and Ey only) set.
+// 2D models (m.two_d()): an image of nx x ny cells one point thick (pixels), with one scalar cell
+// array per component the model carries (Ez Hx Hy, Ex Ey Hz, or Ez), named by it, each averaged
+// to the cell centre in the plane; f of the other components is ignored (backends give zeros).
 void write_fields_vti(const std::string& path, const SimulationModel& m,
                       const std::array<std::vector<float>, 6>& f, long step, double dt);
 
@@ -38,8 +42,10 @@ void write_dft_vti(const std::string& path, const MonitorModel& mon, const GridG
 // Component c moved from its Yee positions (docs/EQUATIONS.md) to the cell centres
 // (i+1/2, j+1/2, k+1/2): the mean of the 4 samples around the centre for E (Ex: j,j+1 x k,k+1) and
 // of 2 for H (Hx: i,i+1). A sample index past the high end reads as 0 (the PEC wall). Input and
-// output are unpadded, index (i*ny + j)*nz + k. Needs no VTK.
+// output are unpadded, index (i*ny + j)*nz + k. Needs no VTK. plane: a 2D model (n[2] = 1), whose
+// samples have no z offset: only the in-plane neighbours are averaged (Ez: 4, Hx, Hy, Ex, Ey: 2,
+// Hz: itself).
 std::vector<float> cell_centre_average(Component c, const std::array<int, 3>& n,
-                                       const std::vector<float>& values);
+                                       const std::vector<float>& values, bool plane = false);
 
 }  // namespace clfdtd

@@ -50,12 +50,12 @@ TEST_CASE("each bad model file names file, line, key and what was expected") {
       {"bad_syntax", 5, "", "a [section] header or a 'key = value' line, got 'courant 0.5'"},
       {"bad_unknown_section", 9, "boundry", "did you mean [boundary]?"},
       {"bad_unknown_key", 5, "grid.courrant", "did you mean 'grid.courant'?"},
-      {"bad_missing_required", 2, "grid.size", "a value (3 numbers, m): required"},
-      {"bad_wrong_count", 3, "grid.size", "3 numbers, got '0.1 0.1'"},
+      {"bad_missing_required", 2, "grid.size", "a value (2 or 3 numbers, m): required"},
+      {"bad_wrong_count", 3, "grid.size", "2 or 3 numbers, got '0.1 0.1 0.1 0.1'"},
       {"bad_wrong_type", 7, "time.steps", "an integer in [1, 2147483647], got '100.5'"},
       {"bad_courant", 5, "grid.courant", "a number in [0.01, 1], got '1.2'"},
       {"bad_nonpositive", 16, "object.ball.radius", "a number in (0, 1e9], got '0'"},
-      {"bad_negative_layers", 10, "boundary.layers", "1 or 6 integers, each in [0, 1000], got '4 4 4 -1 4 4'"},
+      {"bad_negative_layers", 10, "boundary.layers", "1, 4 or 6 integers, each in [0, 1000], got '4 4 4 -1 4 4'"},
       {"bad_enum", 10, "boundary.type", "one of upml, pec, got 'mur'"},
       {"bad_material_name", 20, "object.ball.material", "[material.<name>] section, pec or vacuum"},
       {"bad_time_both", 8, "time.duration",
@@ -87,7 +87,7 @@ TEST_CASE("command-line mistakes say 'command line' and line 0") {
   check_error(error_of(kGood, {"--grid.courrant=0.5"}), "", 0, "grid.courrant",
               "did you mean 'grid.courant'?");
   check_error(error_of(kGood, {"--grid.courant=0"}), "", 0, "grid.courant", "a number in [0.01, 1], got '0'");
-  check_error(error_of(kGood, {"--grid.size=1,2"}), "", 0, "grid.size", "3 numbers");
+  check_error(error_of(kGood, {"--grid.size=1,2,3,4"}), "", 0, "grid.size", "2 or 3 numbers");
   check_error(error_of(kGood, {"--bogus"}), "", 0, "bogus", "--section.key=value");
   check_error(error_of(kGood, {"stray"}), "", 0, "", "got 'stray'");
   check_error(error_of(kGood, {"--quiet", "yes"}), "", 0, "quiet", "--quiet is a flag");
@@ -147,7 +147,7 @@ TEST_CASE("range, shape and cross-key checks") {
       {"[object.o]\nshape = cylinder\ncenter = 0 0 0\nradius = 1\nmaterial = pec\n", 6,
        "object.o.length", "required for a cylinder"},
       {"[object.o]\nshape = box\ncenter = 0 0 0\nsize = 1 0 1\nmaterial = pec\n", 9,
-       "object.o.size", "3 numbers, each in (0, 1e9], got '1 0 1'"},
+       "object.o.size", "2 or 3 numbers, each in (0, 1e9], got '1 0 1'"},
       {"[object.o]\nshape = cone\n", 7, "object.o.shape", "one of box, sphere, cylinder"},
       {"[source.s]\nposition = 0 0 0\n", 6, "source.s.frequency", "required"},
       {"[source.s]\nposition = 0 0 0\nfrequency = -1\n", 8, "source.s.frequency", "a number in (0, 1e17], got '-1'"},
@@ -174,7 +174,8 @@ TEST_CASE("range, shape and cross-key checks") {
       {"[material.m]\nmu_r = 0.5\n", 7, "material.m.mu_r",
        "eps_r x mu_r >= grid.courant^2 = 0.81, got eps_r x mu_r = 0.5; lower grid.courant below "
        "sqrt(eps_r x mu_r) = 0.707107"},
-      {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers"},
+      {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1, 4 or 6 integers"},
+      {"[boundary]\nlayers = 1 2 3 4\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3 4'"},
       {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "a number in (0, 20], got '0'"},
       {"[boundary]\nkappa_max = 0.5\n", 7, "boundary.kappa_max", "a number in [1, 1000], got '0.5'"},
       {"[boundary]\nsigma_max = -1\n", 7, "boundary.sigma_max", "a number >= 0, got '-1'"},
@@ -202,7 +203,7 @@ TEST_CASE("grid checks") {
     FAIL("no error");
     return ConfigError("", 0, "", "");
   };
-  check_error(err("[grid]\nsize = 1 0 1\nmax_frequency = 1e9\n"), "g.ini", 2, "grid.size", "3 numbers, each in (0, 1e9], got '1 0 1'");
+  check_error(err("[grid]\nsize = 1 0 1\nmax_frequency = 1e9\n"), "g.ini", 2, "grid.size", "2 or 3 numbers, each in (0, 1e9], got '1 0 1'");
   check_error(err("[grid]\nsize = 1 1 1\n"), "g.ini", 1, "grid.max_frequency",
               "required unless grid.cell_size");
   check_error(err("[grid]\nsize = 1 1 1\nmax_frequency = 0\n"), "g.ini", 3, "grid.max_frequency",

@@ -1,0 +1,249 @@
+// The 2D Yee step's stages: see plane_plan.hpp.
+#include "engine/plane/plane_plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/variant_choice.hpp"
+#include "errors.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd::engine {
+
+namespace {
+
+// A kernel with its arguments bound, the same object for both parities (in place).
+struct Bound {
+  device::Kernel kernel;
+  int value_arg = -1;
+};
+
+template <class Bind>
+Bound bind(const device::Program& program, const std::string& name, Bind&& args) {
+  Bound b{program.kernel(name)};
+  Args a(b.kernel);
+  args(a);
+  b.value_arg = a.value_arg();
+  return b;
+}
+
+Stage make_stage(Phase phase, const Bound& b, device::Range global, device::Range local) {
+  Stage s;
+  s.phase = phase;
+  s.kernel = {b.kernel, b.kernel};
+  s.value_arg = b.value_arg;
+  s.global = global;
+  s.local = local;
+  return s;
+}
+
+// One work-item per item of n, in groups of up to 64 (whole groups; the kernels bound-check).
+Stage linear(Phase phase, const Bound& b, std::size_t n) {
+  const std::size_t group =
+      std::max<std::size_t>(1, std::min<std::size_t>(64, b.kernel.max_group_size()));
+  return make_stage(phase, b, device::Range(round_up(std::max<std::size_t>(n, 1), group)),
+                    device::Range(group));
+}
+
+const device::Buffer& F(const PlaneFields& f, Component c) { return f.field[static_cast<int>(c)]; }
+const device::Buffer& Id(const PlaneFields& f, Component c) { return f.ids[static_cast<int>(c)]; }
+
+}  // namespace
+
+std::array<std::string, 2> plane_main_kernels(const SimulationModel& m, KernelVariant v) {
+  const std::string kind = v == KernelVariant::Rows ? "plane_rows_" : "plane_tile_";
+  const std::string mode = m.mode == PlaneMode::Te ? "te" : "tm";
+  return {kind + "h_" + mode, kind + "e_" + mode};
+}
+
+PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, const PlaneFields& f,
+                     KernelVariant v, const std::array<int, 3>& wg) {
+  const auto& L = m.layout;
+  const auto& layers = m.upml.layers;
+  const bool te = m.mode == PlaneMode::Te;
+  const float inv_dx = static_cast<float>(1 / m.grid.d[0]),
+              inv_dy = static_cast<float>(1 / m.grid.d[1]);
+  // The interior: rows [i0, i1) along x, cells [jlo, jhi) along y.
+  const int i0 = layers[0], i1 = L.nx - layers[1], jlo = layers[2], jhi = L.ny - layers[3];
+  const int nyp = static_cast<int>(L.nyp());
+  PlanePlan out;
+
+  // Field, id and table arguments of the H and E passes, shared by the interior and PML kernels.
+  auto h_fields = [&](Args& a) {
+    if (te) {
+      a << F(f, Component::Hz) << F(f, Component::Ex) << F(f, Component::Ey);
+    } else {
+      a << F(f, Component::Hx) << F(f, Component::Hy) << F(f, Component::Ez);
+    }
+  };
+  auto h_ids = [&](Args& a) {
+    if (te) {
+      a << Id(f, Component::Hz);
+    } else {
+      a << Id(f, Component::Hx) << Id(f, Component::Hy);
+    }
+    a << f.hcoef;
+  };
+  auto e_fields = [&](Args& a) {
+    if (te) {
+      a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Hz);
+    } else {
+      a << F(f, Component::Ez) << F(f, Component::Hx) << F(f, Component::Hy);
+    }
+  };
+  auto e_ids = [&](Args& a) {
+    if (te) {
+      a << Id(f, Component::Ex) << Id(f, Component::Ey);
+    } else {
+      a << Id(f, Component::Ez);
+    }
+    a << f.ecoef;
+  };
+
+  const auto names = plane_main_kernels(m, v);
+  const bool interior = i1 > i0 && jhi > jlo;
+  Stage main_h, main_e;
+  if (interior) {
+    if (v == KernelVariant::Rows) {
+      auto grid = [&](Args& a) {
+        a << inv_dx << inv_dy << L.nx << L.ny << nyp << i0 << i1 << jlo << jhi;
+      };
+      const Bound h = bind(program, names[0], [&](Args& a) {
+        h_fields(a);
+        h_ids(a);
+        a << f.db_vacuum;
+        grid(a);
+      });
+      const Bound e = bind(program, names[1], [&](Args& a) {
+        e_fields(a);
+        e_ids(a);
+        grid(a);
+      });
+      const device::Range global(round_up(static_cast<std::size_t>(i1 - i0), wg[1])), local(wg[1]);
+      main_h = make_stage(Phase::H, h, global, local);
+      main_e = make_stage(Phase::E, e, global, local);
+    } else {
+      const int jq0 = jlo / 4, jq1 = (jhi + 3) / 4;
+      auto grid = [&](Args& a) {
+        a << inv_dx << inv_dy << L.nx << L.ny4 << i0 << i1 << jq0 << jq1 << jlo << jhi;
+      };
+      const Bound h = bind(program, names[0], [&](Args& a) {
+        h_fields(a);
+        h_ids(a);
+        a << f.db_vacuum;
+        grid(a);
+      });
+      const Bound e = bind(program, names[1], [&](Args& a) {
+        e_fields(a);
+        e_ids(a);
+        grid(a);
+      });
+      // dim0 = float4s along y, dim1 = rows along x.
+      const device::Range global(round_up(static_cast<std::size_t>(jq1 - jq0), wg[1]),
+                                 round_up(static_cast<std::size_t>(i1 - i0), wg[0]));
+      const device::Range local(wg[1], wg[0]);
+      main_h = make_stage(Phase::H, h, global, local);
+      main_e = make_stage(Phase::E, e, global, local);
+    }
+  }
+
+  Stage pml_h, pml_e;
+  if (f.pml_cells > 0) {
+    auto grid = [&](Args& a, double scale) {
+      for (const auto& p : f.profiles) a << p;
+      a << static_cast<float>(scale) << inv_dx << inv_dy << L.nx << L.ny << nyp << layers[0]
+        << layers[1] << layers[2] << layers[3] << static_cast<int>(f.pml_cells);
+    };
+    // Auxiliaries in the kernels' order: tm Bx By | Dz, te Bz | Dx Dy (plane_fields.hpp).
+    const Bound h = bind(program, te ? "plane_upml_h_te" : "plane_upml_h_tm", [&](Args& a) {
+      h_fields(a);
+      if (te) {
+        a << f.aux[2];
+      } else {
+        a << f.aux[0] << f.aux[1];
+      }
+      h_ids(a);
+      grid(a, -m.grid.dt / kMu0);
+    });
+    const Bound e = bind(program, te ? "plane_upml_e_te" : "plane_upml_e_tm", [&](Args& a) {
+      e_fields(a);
+      if (te) {
+        a << f.aux[0] << f.aux[1];
+      } else {
+        a << f.aux[2];
+      }
+      e_ids(a);
+      grid(a, m.grid.dt / kEps0);
+    });
+    pml_h = linear(Phase::H, h, f.pml_cells);
+    pml_e = linear(Phase::E, e, f.pml_cells);
+  }
+  if (interior) out.step.push_back(main_h);
+  if (f.pml_cells > 0) out.step.push_back(pml_h);
+  if (interior) out.step.push_back(main_e);
+  if (f.pml_cells > 0) out.step.push_back(pml_e);
+
+  if (f.nsrc > 0) {
+    const Bound s = bind(program, "add_sources", [&](Args& a) {
+      a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Ez) << Id(f, Component::Ex)
+        << Id(f, Component::Ey) << Id(f, Component::Ez) << f.ecoef << f.src_cells << f.src_j
+        << f.nsrc << static_cast<int>(f.src_steps);
+      a.value();
+    });
+    Stage st = linear(Phase::Sources, s, static_cast<std::size_t>(f.nsrc));
+    st.runs_below = f.src_steps;  // J exists for s < steps only
+    out.step.push_back(st);
+  }
+
+  if (f.nsamples > 0) {
+    const Bound p = bind(program, "sample_probes", [&](Args& a) {
+      for (const auto& c : f.field) a << c;
+      a << f.probe_cells << f.probe_batch << f.nsamples;
+      a.value();
+    });
+    out.probes = linear(Phase::Sample, p, static_cast<std::size_t>(f.nsamples));
+  }
+
+  const int count4 = L.nx * L.ny4;
+  {
+    // Each inactive component's slot gets an active one (checked twice, harmlessly).
+    const std::vector<Component> active = m.active_components();
+    const Bound k = bind(program, "check_finite", [&](Args& a) {
+      for (int c = 0; c < 6; ++c) {
+        const auto comp = static_cast<Component>(c);
+        a << (m.is_active(comp) ? F(f, comp) : F(f, active.front()));
+      }
+      a << f.flag << count4;
+    });
+    out.finite = linear(Phase::Sample, k, static_cast<std::size_t>(count4));
+  }
+
+  if (m.energy) {
+    const Bound k = bind(program, "plane_energy_sums", [&](Args& a) {
+      if (te) {
+        a << F(f, Component::Ex) << F(f, Component::Ey) << Id(f, Component::Ex)
+          << Id(f, Component::Ey) << f.energy_eps << 2;
+        a << F(f, Component::Hz) << f.placeholder << f.h_prev[0] << f.placeholder
+          << Id(f, Component::Hz) << f.placeholder << f.energy_mu << 1;
+      } else {
+        a << F(f, Component::Ez) << f.placeholder << Id(f, Component::Ez) << f.placeholder
+          << f.energy_eps << 1;
+        a << F(f, Component::Hx) << F(f, Component::Hy) << f.h_prev[0] << f.h_prev[1]
+          << Id(f, Component::Hx) << Id(f, Component::Hy) << f.energy_mu << 2;
+      }
+      a << f.energy_partial << count4 << f.energy_groups * kEnergyGroup << f.energy_groups;
+      a.value();
+    });
+    if (k.kernel.max_group_size() < static_cast<std::size_t>(kEnergyGroup)) {
+      throw DeviceError("the 2D energy kernel needs work-groups of " +
+                        std::to_string(kEnergyGroup) + " items; the device allows " +
+                        std::to_string(k.kernel.max_group_size()));
+    }
+    out.energy = make_stage(Phase::Sample, k,
+                            device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup),
+                            device::Range(kEnergyGroup));
+  }
+  return out;
+}
+
+}  // namespace clfdtd::engine

@@ -80,6 +80,7 @@ PlaneReference::PlaneReference(const SimulationModel& m)
   }
   h_vacuum_ = m.materials.h_coefficients(MaterialTable::kVacuum, dt_);
   batch_.assign(static_cast<std::size_t>(kProbeBatchSteps) * m.probes.samples.size(), 0.0);
+  init_monitors();
 }
 
 std::string PlaneReference::kernel_variant() const {

@@ -13,11 +13,14 @@
 // the plane layout (FieldLayout::xy_plane, phi[i*nyp + j], padding j >= ny stays zero).
 #pragma once
 #include <array>
+#include <complex>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/reference/monitor_sums.hpp"
 
 namespace clfdtd {
 
@@ -50,6 +53,13 @@ public:
   // Yee tm and te only (the wave equation keeps no H outside the frame).
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
+
+  // Monitors (plane_reference_monitors.cpp): MonitorSums over the carried components' arrays
+  // (with the wave equation, Ez alone).
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
 
   // The bytes this engine holds (double fields, auxiliaries, batches): what it allocates.
   std::size_t device_bytes(const SimulationModel& m) const override;
@@ -128,6 +138,9 @@ private:
   std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
   std::array<std::vector<double>, 6> h_prev_;  // H at the previous sample_energy()
   std::vector<EnergyTerms> energy_batch_;
+
+  void init_monitors();                   // plane_reference_monitors.cpp
+  std::unique_ptr<MonitorSums> monitors_;  // null without monitors
 };
 
 }  // namespace clfdtd

@@ -65,7 +65,8 @@ public:
   std::size_t device_bytes(const SimulationModel& m) const override;
 
   // Not part of Backend: the double-precision state over the plane layout (m.layout.index(i, j, 0)),
-  // for tests. Components the model does not carry are empty; with the wave equation only Ez (u).
+  // for tests. Components the model does not carry are empty; with the wave equation Ez is u and
+  // Hx, Hy hold the frame's H only (compact, not the plane layout).
   const std::vector<double>& field(Component c) const;
   // Replaces the state of component c (plane layout, m.layout.cells() values): an initial field
   // for tests (a cavity mode). Yee models only (the wave equation also needs u one step back).
@@ -103,7 +104,8 @@ private:
   // Forced inline: it is the inner loop, and the switch on c then folds away.
   [[gnu::always_inline]] inline double curl(Component c, int i, int j) const;
 
-  // One Yee half step over the cells of `cells` (the whole plane or the frame): H (plain, UPML).
+  // H to (s+1/2) dt in every cell whose H is stored (the plane, or the wave frame): plain cells,
+  // then the UPML cells.
   void update_h();
   // E of component c, written to out (the same array for Yee; the next u for the wave equation).
   void update_e(Component c, std::vector<double>& out);
@@ -123,7 +125,7 @@ private:
   const SimulationModel& m_;
   int nx_, ny_;
   double dt_, inv_dx_, inv_dy_;
-  std::vector<Component> e_comps_, h_comps_;  // the active ones
+  std::vector<Component> e_comps_, h_comps_;  // the active ones (wave: Ez; the frame's Hx Hy)
 
   std::array<std::vector<double>, 6> f_;    // Ex..Hz: plane layout (H: compact frame, wave)
   std::vector<double> u_prev_;              // wave: Ez one step back (plane layout)

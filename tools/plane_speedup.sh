@@ -10,7 +10,8 @@
 # Usage: tools/plane_speedup.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default build-plane; built here,
 #        with CUDA when nvcc is found, unless BUILD_DIR/clfdtd exists)
 # Environment: SMALL (default 50,100,200,300,400), SIZES (500,1000,2000,4000), HUGE (16000, GPUs
-# only), REPEATS (5), VARIANT (auto; e.g. tile,rows for both), LOOP_SECONDS (1 per size).
+# only), REPEATS (5), VARIANT (auto; e.g. tile,rows for both), LOOP_SECONDS (1 per size), LOOP
+# (0: keep OUT_DIR/cpu_loop.csv of an earlier call), TARGETS (opencl_gpu cuda_gpu opencl_cpu).
 set -uo pipefail
 out=${1:?usage: tools/plane_speedup.sh OUT_DIR [BUILD_DIR]}
 build=${2:-build-plane}
@@ -19,6 +20,7 @@ sizes=${SIZES:-500,1000,2000,4000}
 huge=${HUGE:-16000}
 repeats=${REPEATS:-5}
 variant=${VARIANT:-auto}
+targets=${TARGETS:-opencl_gpu cuda_gpu opencl_cpu}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 
@@ -39,9 +41,11 @@ export CLFDTD_CACHE_DIR="$out/cache"  # no tuning cache of the machine changes '
   "$build/clfdtd" devices 2>&1 || true
 } > "$out/machine.txt"
 
-echo "CPU loop (one thread, -O3): $small,$sizes"
-"$build/tools/plane_cpu_loop/clfdtd_plane_loop" --seconds "${LOOP_SECONDS:-1}" \
-  ${small//,/ } ${sizes//,/ } | tee "$out/cpu_loop.csv"
+if [ "${LOOP:-1}" = 1 ]; then
+  echo "CPU loop (one thread, -O3): $small,$sizes"
+  "$build/tools/plane_cpu_loop/clfdtd_plane_loop" --seconds "${LOOP_SECONDS:-1}" \
+    ${small//,/ } ${sizes//,/ } | tee "$out/cpu_loop.csv"
+fi
 
 problems="plane_tm_pec plane_tm plane_wave_pec plane_wave"
 run_bench() {  # label backend device sizes: one call per problem, so one failing keeps the rest
@@ -55,8 +59,18 @@ run_bench() {  # label backend device sizes: one call per problem, so one failin
     [ $rc = 0 ] || echo "($1 $p: exit $rc, no rows)"
   done
 }
-run_bench opencl_gpu opencl gpu "$small,$sizes,$huge"
-"$build/clfdtd" devices 2>/dev/null | grep -q '^CUDA devices' && run_bench cuda_gpu cuda gpu "$small,$sizes,$huge"
-run_bench opencl_cpu opencl cpu "$small,$sizes"
+for target in $targets; do
+  case $target in
+    opencl_gpu) run_bench opencl_gpu opencl gpu "$small,$sizes,$huge" ;;
+    cuda_gpu)
+      if "$build/clfdtd" devices 2>/dev/null | grep -q '^CUDA devices'; then
+        run_bench cuda_gpu cuda gpu "$small,$sizes,$huge"
+      else
+        echo "(cuda_gpu: no CUDA device in this build)"
+      fi ;;
+    opencl_cpu) run_bench opencl_cpu opencl cpu "$small,$sizes" ;;
+    *) echo "TARGETS: opencl_gpu, cuda_gpu or opencl_cpu, got '$target'"; exit 2 ;;
+  esac
+done
 
 python3 "$here/plane_speedup_table.py" "$out"

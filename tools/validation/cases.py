@@ -3,7 +3,8 @@
 import time
 import traceback
 
-from . import cavity, dipole, energy, modes, monitors, symmetry, upml
+from . import (cavity, dipole, energy, modes, monitors, plane_cavity, plane_line, plane_upml,
+               plane_wave, symmetry, upml)
 from .common import CaseResult
 
 CASES = {
@@ -18,6 +19,11 @@ CASES = {
     "dipole_farfield": monitors.case_dipole_farfield,
     "sphere_flux": monitors.case_sphere_flux,
     "modes": modes.case_modes,
+    "plane_cavity": plane_cavity.case_plane_cavity,
+    "plane_line": plane_line.case_plane_line,
+    "plane_upml": plane_upml.case_plane_upml,
+    "plane_wave_equiv": plane_wave.case_plane_wave_equiv,
+    "plane_wave_absorber": plane_upml.case_plane_wave_absorber,
 }
 
 

@@ -49,8 +49,9 @@ class CaseResult:
 class Context:
     """Where the program is, where runs go, and which sizes to use."""
 
-    def __init__(self, binary, work, reduced, plots_dir=None, root="."):
+    def __init__(self, binary, work, reduced, plots_dir=None, root=".", backend=None):
         self.binary = binary
+        self.backend = backend  # device.backend for every run (None: the model's, OpenCL)
         self.work = work
         self.reduced = reduced
         self.plots_dir = plots_dir
@@ -63,12 +64,15 @@ class Context:
 
     def run(self, model, run_name, overrides=(), expect_ok=True):
         """Runs `clfdtd run <model> --output.dir=<work>/<run_name> <overrides>` on the OpenCL
-        engine (the model's default backend) and returns a Run with its outputs."""
+        engine (the model's default backend; `backend` given to the Context replaces it) and
+        returns a Run with its outputs."""
         out = os.path.join(self.work, run_name)
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *overrides]
+        chosen = any(o.startswith("--device.backend=") for o in overrides)
+        backend = [f"--device.backend={self.backend}"] if self.backend and not chosen else []
+        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *backend, *overrides]
         t0 = time.time()
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         wall = time.time() - t0
@@ -165,7 +169,8 @@ def read_vti(path):
     if root.get("compressor"):
         raise ValueError(f"{path}: compressed .vti not supported")
     extent = [int(v) for v in root.find("ImageData").get("WholeExtent").split()]
-    n = (extent[1] - extent[0], extent[3] - extent[2], extent[5] - extent[4])
+    # A 2D model's image is one point thick (extent 0 0 in z): its cells form one layer.
+    n = tuple(max(extent[2 * a + 1] - extent[2 * a], 1) for a in range(3))
     types = {"Float32": "<f4", "Float64": "<f8", "UInt8": "u1", "Int32": "<i4"}
     out = {}
     for arr in root.iter("DataArray"):

@@ -201,4 +201,52 @@ the run (84 float32 ulps), is that rounding, accumulated over the run; it is mea
 largest field the run's snapshots hold, since the rounding scales with the values rounded (at full
 size the last snapshot, after the pulse has left, holds 1/26 of the largest E).
 """,
+    "plane_cavity": """\
+2D (issue 19). `models/validation/plane_cavity_tm.ini` and `plane_cavity_te.ini`: a PEC rectangle
+a x b = 0.24 x 0.165 m in the x-y plane, 48 x 33 cells of 5 mm (side ratio chosen so that the six
+lowest resonances of each family are at least 6.8% apart), `grid.courant` 0.9 of the 2D limit.
+tm (Ez Hx Hy): modes Ez = sin(m pi x/a) sin(n pi y/b), m, n >= 1, rung by two line currents along
+z; te (Hz Ex Ey): Hz = cos(m pi x/a) cos(n pi y/b), m, n >= 0 not both 0, rung by a current along
+x and one along y (a zero-mean gaussian_pulse, so no charge stays behind). Sources and probe sit
+off the nodal lines of the low modes; the record starts at 4 ns, after the sources. Analytic:
+f = c/2 sqrt((m/a)^2 + (n/b)^2); the 2D Yee relation
+sin(pi f dt)^2 / (c dt)^2 = (sin(m pi dx / (2a)) / dx)^2 + (sin(n pi dy / (2b)) / dy)^2.
+Estimator: the one of cases 1-3 (section above).
+""",
+    "plane_line": """\
+`models/validation/plane_line.ini`: a line current along z (tm) in free space, 160 x 160 cells of
+5 mm with 10-layer UPML, J a gaussian_pulse (1.5 GHz centre and bandwidth) over one cell, so the
+line current is I(t) = J(t) dx dy on the Ez sample (80, 80) at (s + 1/2) dt. With the transforms
+X(f) = sum_n x(t_n) exp(-i 2 pi f t_n) dt (x = Re X exp(+i omega t)) the field of a line current is
+Ez(f) = -(omega mu0 / 4) I(f) H0^(2)(k r) (`scipy.special.hankel2`). Two probes per direction,
+along x (10 and 30 cells) and along the diagonal (9.9 and 29.7 cells): the ratio Ez(r2)/Ez(r1)
+against H0^(2)(k r2)/H0^(2)(k r1) (magnitude and phase), and Ez(r2) against the formula itself,
+at 1, 1.5 and 2 GHz (60, 40, 30 cells per wavelength). The phase error along x grows with
+frequency as the Yee scheme's dispersion says: the column "Yee k" compares with H0^(2) at the
+lattice's own wavenumber along that direction, where it nearly vanishes.
+""",
+    "plane_upml": """\
+`models/validation/plane_upml.ini`: Taflove's test of case 5 in the x-y plane. A 20 x 20-cell
+interior of 1 cm cells, a line current (Ricker, peak 1 GHz: no zero-frequency part) 3 cells from
+the x-low interface, probes 2 cells from two interfaces (the corners) or one; tm (Ez), and te with
+the current along y and the probes recording Ex, Ey. The reference run holds the same interior,
+source and probes in a domain whose boundary is out of reach within the window.
+""",
+    "plane_wave_equiv": """\
+`models/validation/plane_wave_equiv.ini`: 60 x 40 cells of 5 mm with PEC walls holding a
+dielectric disc (eps_r 4), a lossy block (eps_r 2.5, 0.02 S/m), a PEC block and a PEC disc, rung by
+a line current (Ricker, 2 GHz). `grid.equation = wave` advances Ez alone by
+u^(n+1) = (1 + ca) u^n - ca u^(n-1) + cb (dt/mu0) Lap u^n - cb (J[s] - J[s-1]) with Yee's own
+coefficients per material (docs/TWO_D.md): eliminating Hx and Hy from Yee tm gives exactly this,
+so the two equations differ only by float rounding. The run with `equation = maxwell` on the same
+device is the comparison; the Yee run against the double-precision reference engine shows the
+size of float rounding itself.
+""",
+    "plane_wave_absorber": """\
+The wave equation's absorber, measured alone with the method of the 2D UPML case: test and
+reference runs both with `grid.equation = wave`. The absorber is the frame: the UPML cells plus one
+ring inside them advance by Yee tm with UPML (Hx, Hy and the auxiliaries stored for the frame
+only), the interior by the wave update; so it should absorb exactly as Yee's UPML does, and the
+same test domain run with `equation = maxwell` agrees with it to float rounding (second check).
+""",
 }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "backends/device_tables.hpp"
+#include "engine/gpu_engine.hpp"
 #include "engine/monitor_buffers.hpp"
 #include "engine/variant_choice.hpp"
 #include "engine/yee_fields.hpp"
@@ -536,27 +537,7 @@ double WaveEngine::timed_steps(long first, long count) {
   return dev_->timer_stop();
 }
 
-double WaveEngine::copy_bandwidth() {
-  const device::DeviceInfo& info = dev_->info();
-  // Large enough to leave every cache behind, small enough to fit beside a model.
-  std::size_t bytes = std::size_t{512} << 20;
-  bytes = std::min(bytes, info.max_alloc_bytes / 2);
-  bytes = std::min(bytes, dev_->available_bytes() / 8);
-  bytes = bytes / 4096 * 4096;
-  if (bytes < (std::size_t{1} << 20)) return 0;
-  device::Buffer a = dev_->alloc(bytes), b = dev_->alloc(bytes);
-  dev_->fill_zero(a);
-  dev_->fill_zero(b);
-  dev_->finish();
-  double best = 0;
-  for (int rep = 0; rep < 6; ++rep) {  // the first copy pays for first-touch work
-    dev_->timer_start();
-    dev_->copy(b, a, bytes);
-    const double sec = dev_->timer_stop();
-    if (rep > 0 && sec > 0) best = std::max(best, 2.0 * static_cast<double>(bytes) / sec);
-  }
-  return best;
-}
+double WaveEngine::copy_bandwidth() { return device_copy_bandwidth(*dev_); }
 
 std::unique_ptr<WaveEngine> make_wave_engine(device::Api api, const SimulationModel& m,
                                              const DeviceConfig& cfg, WaveKernel kernel) {

@@ -21,7 +21,7 @@ namespace clfdtd::engine {
 class PlaneEngine final : public Backend {
 public:
   // Runs the 2D model `m` on `dev` with cfg's variant and work-group. Throws ConfigError
-  // (device.variant = onepass; a monitor, which 2D models do not run yet), OutOfMemoryError,
+  // (device.variant = onepass), OutOfMemoryError,
   // DeviceError (also for a 3D model or equation = wave, which other engines run).
   PlaneEngine(const SimulationModel& m, const DeviceConfig& cfg,
               std::unique_ptr<device::Device> dev);

@@ -7,18 +7,9 @@
 #include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
 #include "engine/gpu_engine.hpp"
-#include "errors.hpp"
-
-// The 2D GPU engines land from their own branches; a tree without one refuses that kind of 2D
-// model on a device (ConfigError on device.backend) instead of failing to build.
-#if __has_include("engine/plane/plane_engine.hpp")
 #include "engine/plane/plane_engine.hpp"
-#define CLFDTD_PLANE_ENGINE 1
-#endif
-#if __has_include("engine/wave/wave_engine.hpp")
 #include "engine/wave/wave_engine.hpp"
-#define CLFDTD_WAVE_ENGINE 1
-#endif
+#include "errors.hpp"
 
 namespace clfdtd {
 namespace {
@@ -58,28 +49,12 @@ device::Api device_api(BackendKind kind) {
   throw ConfigError("", 0, "device.backend", "opencl, cuda or reference");
 }
 
-[[noreturn]] void no_plane_engine(const char* what) {
-  throw ConfigError("", 0, "device.backend",
-                    std::string("reference for this 2D model (the 2D GPU engine for ") + what +
-                        " is not in this build yet)");
-}
-
 std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
                                             const DeviceConfig& device) {
   if (device.backend == BackendKind::Reference) return std::make_unique<PlaneReference>(model);
-  [[maybe_unused]] const device::Api api = device_api(device.backend);
-  if (model.equation == Equation::Wave) {
-#ifdef CLFDTD_WAVE_ENGINE
-    return engine::make_wave_engine(api, model, device);
-#else
-    no_plane_engine("the wave equation");
-#endif
-  }
-#ifdef CLFDTD_PLANE_ENGINE
+  const device::Api api = device_api(device.backend);
+  if (model.equation == Equation::Wave) return engine::make_wave_engine(api, model, device);
   return engine::make_plane_engine(api, model, device);
-#else
-  no_plane_engine("Yee tm and te");
-#endif
 }
 
 }  // namespace
@@ -87,12 +62,7 @@ std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
   if (model.two_d()) return make_plane_backend(model, device);
   if (device.backend == BackendKind::Reference) return std::make_unique<ReferenceBackend>(model);
-  [[maybe_unused]] const device::Api api = device_api(device.backend);
-#if defined(CLFDTD_HAVE_OPENCL) || defined(CLFDTD_HAVE_CUDA)
-  return engine::make_gpu_engine(api, model, device);
-#else
-  throw ConfigError("", 0, "device.backend", "reference (this build has no device API)");
-#endif
+  return engine::make_gpu_engine(device_api(device.backend), model, device);
 }
 
 }  // namespace clfdtd

@@ -34,6 +34,11 @@ struct BenchRow {
   double roofline_ratio = 0;   // achieved_gbs / copy_gbs (0 when copy_gbs is unknown)
   std::string timer;           // "device" or "wall"
   std::string commit;          // the source revision the program was built from
+  // Memory (JSON only: the CSV keeps the columns of docs/bench/results.csv): what the backend
+  // allocates on the device for the model (Backend::device_bytes) and the fields and ids of one
+  // non-PML cell (roofline.hpp storage_bytes_per_cell; seed 001's wave vs Yee tm comparison).
+  double device_bytes = 0;
+  double storage_bytes_per_cell = 0;
 };
 
 // Runs one case. copy_gbs < 0: measure the copy bandwidth on this case's backend now; otherwise

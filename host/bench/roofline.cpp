@@ -1,24 +1,76 @@
 // Roofline accounting: see roofline.hpp.
 #include "bench/roofline.hpp"
 
+#include <algorithm>
+
 namespace clfdtd {
 
+namespace {
+
+constexpr double kFloat = 4;
+
+double mean_over_cells(const SimulationModel& m, double plain, double pml, double pml_cells,
+                       double other_cells = 0, double other = 0) {
+  const double cells = static_cast<double>(m.grid.cells());
+  if (cells <= 0) return plain;
+  return (plain * (cells - pml_cells - other_cells) + pml * pml_cells + other * other_cells) / cells;
+}
+
+CellBytes plane_bytes(const SimulationModel& m) {
+  const double f = kFloat;
+  const bool te = m.mode == PlaneMode::Te;
+  // Yee tm / te: H pass and E pass, as in roofline.hpp.
+  const double h = te ? 4 * f + (m.magnetic ? 1 : 0) : 5 * f + (m.magnetic ? 2 : 0);
+  const double e = te ? 5 * f + 2 : 4 * f + 1;
+  const double yee_plain = h + e;
+  const double yee_pml = yee_plain + 3 * 2 * f;  // 3 auxiliaries, read and written
+  const double pml = static_cast<double>(m.upml.cells);
+  CellBytes b;
+  if (m.equation == Equation::Wave) {
+    b.plain = 3 * f + 1;  // u, u_prev, u_next, Ez id
+    b.pml = yee_pml;
+    b.mean = mean_over_cells(m, b.plain, b.pml, pml, static_cast<double>(plane_frame_ring_cells(m)),
+                             yee_plain);
+  } else {
+    b.plain = yee_plain;
+    b.pml = yee_pml;
+    b.mean = mean_over_cells(m, b.plain, b.pml, pml);
+  }
+  return b;
+}
+
+}  // namespace
+
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass) {
-  const double f = 4;                          // float
+  if (m.two_d()) return plane_bytes(m);
+  const double f = kFloat;
   const double h = 3 * f * 3 + (m.magnetic ? 3 : 0);  // read H, read E, write H (+ H ids)
   const double e = 3 * f * 3 + 3;              // read E, read H, write E, E ids
   CellBytes b;
   // One pass: read E and H, write E and H, the ids.
   b.plain = one_pass ? 4 * 3 * f + 3 + (m.magnetic ? 3 : 0) : h + e;
   b.pml = b.plain + 6 * 2 * f;                 // D and B: read and written
-  const double cells = static_cast<double>(m.grid.cells());
-  const double pml = static_cast<double>(m.upml.cells);
-  b.mean = cells > 0 ? (b.plain * (cells - pml) + b.pml * pml) / cells : b.plain;
+  b.mean = mean_over_cells(m, b.plain, b.pml, static_cast<double>(m.upml.cells));
   return b;
 }
 
+std::size_t plane_frame_ring_cells(const SimulationModel& m) {
+  if (!m.upml.enabled()) return 0;
+  const auto& L = m.upml.layers;
+  // The non-PML rectangle [L0, nx - L1) x [L2, ny - L3) less its part more than one cell away
+  // from every edge that has a UPML slab.
+  const long w = std::max(0, m.grid.n[0] - L[0] - L[1]);
+  const long h = std::max(0, m.grid.n[1] - L[2] - L[3]);
+  const long wi = std::max(0L, w - (L[0] > 0) - (L[1] > 0));
+  const long hi = std::max(0L, h - (L[2] > 0) - (L[3] > 0));
+  return static_cast<std::size_t>(w * h - wi * hi);
+}
+
 double storage_bytes_per_cell(const SimulationModel& m) {
-  return 6 * 4 + (m.magnetic ? 6 : 3);
+  if (!m.two_d()) return 6 * kFloat + (m.magnetic ? 6 : 3);
+  if (m.equation == Equation::Wave) return 2 * kFloat + 1;
+  const bool te = m.mode == PlaneMode::Te;
+  return 3 * kFloat + (te ? 2 : 1) + (m.magnetic ? (te ? 1 : 2) : 0);
 }
 
 }  // namespace clfdtd

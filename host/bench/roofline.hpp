@@ -11,8 +11,9 @@ namespace clfdtd {
 
 struct CellBytes {
   double plain = 0;  // a non-PML cell: update_h 36 B + update_e 39 B (+3 B of H ids if magnetic);
-                     // one pass: 51 B (+3)
-  double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B)
+                     // one pass: 51 B (+3). 2D: see below.
+  double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B);
+                     // 2D: 3 auxiliaries (24 B); wave: the frame's Yee tm + UPML cell
   double mean = 0;   // averaged over the model's cells
 };
 
@@ -22,9 +23,23 @@ struct CellBytes {
 // read once and written once per step, with the ids: 51 B. PML cells add their auxiliaries in
 // either case; what the UPML kernels move beyond that (onepass touches those cells three times)
 // is not counted, so the ratio to the copy bandwidth never flatters a variant.
+//
+// 2D models (the same rule, the plane's components):
+//   tm Yee: H pass reads Ez Hx Hy, writes Hx Hy (20 B, +2 B of H ids if magnetic); E pass reads
+//           Hx Hy Ez and the Ez id, writes Ez (17 B): 37 B;
+//   te Yee: H pass reads Hz Ex Ey, writes Hz (16 B, +1); E pass reads Ex Ey Hz and 2 ids, writes
+//           Ex Ey (22 B): 38 B;
+//   PML cells of either: 3 auxiliaries read and written, +24 B;
+//   wave:   reads u, u_prev and the Ez id, writes u_next: 13 B; its frame (the UPML cells and one
+//           ring inside them, advanced by Yee tm) counts as Yee tm: 61 B in the UPML, 37 B on the
+//           ring (plane_frame_ring_cells).
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false);
 
-// Bytes of device memory per cell for the fields and ids (what a non-PML cell costs to store).
+// The wave solver's ring: the non-PML cells next to a UPML slab (0 without UPML).
+std::size_t plane_frame_ring_cells(const SimulationModel& m);
+
+// Bytes of device memory per cell for the fields and ids (what a non-PML cell costs to store):
+// 3D 24 B of fields + 3 (6 if magnetic) B of ids; 2D tm 12 + 1 (+2), te 12 + 2 (+1), wave 8 + 1.
 double storage_bytes_per_cell(const SimulationModel& m);
 
 }  // namespace clfdtd

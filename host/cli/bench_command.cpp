@@ -1,6 +1,7 @@
 // `clfdtd bench`: the standard problems on one device, a list, or every device; each backend and
 // kernel variant asked for; a table on stdout, CSV and JSON files on request; --tune searches
 // work-group shapes and stores the device's winner (tuning_cache.hpp).
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "bench/plane_problems.hpp"
 #include "bench/projection_bench.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
@@ -109,6 +111,25 @@ void print_header(const std::string& device) {
               "roof", "timer");
 }
 
+// The largest 3D cube and 2D plane --n takes (the 2D ones reach seed 000's 16000^2 and past).
+constexpr int kMaxCube = 2048;
+constexpr int kMaxPlane = 65536;
+
+// The size a problem runs at when --n is not given: the 3D cubes and 2D planes that keep a GPU
+// busy (512^3 = 134 M cells, 4096^2 = 16.8 M) or take a CPU about as long (160^3, 1024^2).
+int default_size(const std::string& problem, bool gpu) {
+  if (is_plane_problem(problem)) return gpu ? 4096 : 1024;
+  return gpu ? 512 : 160;
+}
+
+// "all": every variant the problem has kernels for (onepass has none in 2D).
+std::vector<KernelVariant> variants_for(const std::string& problem, bool all,
+                                        const std::vector<KernelVariant>& asked) {
+  if (!all) return asked;
+  if (is_plane_problem(problem)) return {KernelVariant::Tile, KernelVariant::Rows};
+  return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
+}
+
 nlohmann::json row_json(const BenchRow& r) {
   return {{"device", r.device},         {"driver", r.driver},
           {"backend", r.backend},       {"variant", r.variant},
@@ -118,7 +139,8 @@ nlohmann::json row_json(const BenchRow& r) {
           {"seconds", r.seconds},       {"gcells_per_s", r.gcells_per_s},
           {"bytes_per_cell", r.bytes_per_cell}, {"achieved_gbs", r.achieved_gbs},
           {"copy_gbs", r.copy_gbs},     {"roofline_ratio", r.roofline_ratio},
-          {"timer", r.timer},           {"commit", r.commit}};
+          {"timer", r.timer},           {"commit", r.commit},
+          {"device_bytes", r.device_bytes}, {"storage_bytes_per_cell", r.storage_bytes_per_cell}};
 }
 
 }  // namespace
@@ -127,7 +149,9 @@ int bench_command(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: clfdtd bench [options]\n\n"
       "Times the standard problems (vacuum_upml: n^3 vacuum with 10-layer UPML on all faces;\n"
-      "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole).\n"
+      "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole)\n"
+      "and the 2D ones, n x n with a line current (plane_tm, plane_te, plane_wave: 10-layer UPML\n"
+      "on the four edges; plane_tm_pec, plane_te_pec, plane_wave_pec: PEC walls).\n"
       "Gcells/s = cells x steps / seconds (median of the repeats, warm-up excluded, device timers\n"
       "where the backend has them); B/cell = the model's compulsory bytes per cell update; roof =\n"
       "achieved GB/s over the device's copy bandwidth measured in the same run.\n\noptions");
@@ -139,11 +163,14 @@ int bench_command(const std::vector<std::string>& args) {
       ("backend", po::value<std::string>()->default_value("opencl"),
        "opencl, cuda, reference, or a comma list")
       ("variant", po::value<std::string>()->default_value("all"),
-       "all (tile, onepass, rows), auto, or a comma list of them")
+       "all (tile, onepass, rows; tile, rows for 2D), auto, or a comma list of them")
       ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
-       "comma list of vacuum_upml, pec_cube, sphere")
-      ("n", po::value<std::string>(), "comma list of cube sizes (default 512 on GPUs, 160 on CPUs)")
+       "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
+       "plane_te_pec, plane_wave_pec")
+      ("n", po::value<std::string>(),
+       "comma list of sizes, cells per side: n^3 cubes (24..2048; default 512 on GPUs, 160 on CPUs), "
+       "n x n planes (24..65536; default 4096 on GPUs, 1024 on CPUs)")
       ("steps", po::value<long>()->default_value(0), "steps per repeat (0: about 0.25 s worth)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats; the median is reported")
       ("outputs", "also time vacuum_upml with a probe sampled every step and with one snapshot")
@@ -176,11 +203,9 @@ int bench_command(const std::vector<std::string>& args) {
 
   std::vector<KernelVariant> variants;
   const std::string vtext = vm["variant"].as<std::string>();
-  if (vtext == "all") {
-    variants = {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
-  } else {
+  const bool all_variants = vtext == "all";
+  if (!all_variants)
     for (const auto& v : split_list(vtext)) variants.push_back(parse_variant(v));
-  }
   std::optional<std::array<int, 3>> workgroup;
   if (vm.count("workgroup")) {
     const auto w = split_list(vm["workgroup"].as<std::string>());
@@ -191,6 +216,22 @@ int bench_command(const std::vector<std::string>& args) {
   }
   const auto problems = split_list(vm["problem"].as<std::string>());
   for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
+  const bool any_plane = std::any_of(problems.begin(), problems.end(), is_plane_problem);
+  const bool any_cube = vm.count("outputs") || vm.count("monitors") || vm.count("tune") ||
+                        !std::all_of(problems.begin(), problems.end(), is_plane_problem);
+  if (any_plane && std::count(variants.begin(), variants.end(), KernelVariant::OnePass))
+    throw ConfigError("", 0, "bench --variant",
+                      "auto, tile or rows with a 2D problem (onepass has no 2D kernels)");
+  std::vector<int> given_sizes;
+  if (vm.count("n")) {
+    for (const auto& s : split_list(vm["n"].as<std::string>())) {
+      const int n = parse_int("bench --n", s, 24, any_plane ? kMaxPlane : kMaxCube);
+      if (any_cube && n > kMaxCube)
+        throw ConfigError("", 0, "bench --n",
+                          "24.." + std::to_string(kMaxCube) + " for the 3D problems, got '" + s + "'");
+      given_sizes.push_back(n);
+    }
+  }
   const int repeats = vm["repeats"].as<int>();
   const long steps = vm["steps"].as<long>();
   if (repeats < 1 || repeats > 1000) throw ConfigError("", 0, "bench --repeats", "1..1000");
@@ -215,12 +256,11 @@ int bench_command(const std::vector<std::string>& args) {
   };
 
   for (const Target& t : tlist) {
-    std::vector<int> sizes;
-    if (vm.count("n")) {
-      for (const auto& s : split_list(vm["n"].as<std::string>())) sizes.push_back(parse_int("bench --n", s, 24, 2048));
-    } else {
-      sizes = {t.gpu ? 512 : 160};
-    }
+    // One pass per given size; without --n one pass, each problem at its default size (0 here).
+    const std::vector<int> sizes = given_sizes.empty() ? std::vector<int>{0} : given_sizes;
+    auto size_of = [&](const std::string& problem, int n) {
+      return n > 0 ? n : default_size(problem, t.gpu);
+    };
     DeviceConfig dev;
     dev.backend = t.backend;
     dev.select = t.select;
@@ -253,17 +293,18 @@ int bench_command(const std::vector<std::string>& args) {
       continue;
     }
     if (vm.count("tune")) {
-      const TuneOutcome t_out = tune_device(dev, sizes.front(), std::min(repeats, 3), copy_gbs, keep);
+      const TuneOutcome t_out =
+          tune_device(dev, size_of("vacuum_upml", sizes.front()), std::min(repeats, 3), copy_gbs, keep);
       std::printf("tuned: %s %dx%dx%d, %.2f Gcells/s, stored in %s\n", variant_name(t_out.best.variant),
                   t_out.best.workgroup[0], t_out.best.workgroup[1], t_out.best.workgroup[2],
                   t_out.best.gcells_per_s, tuning_file().c_str());
     }
     for (int n : sizes) {
       for (const auto& p : problems) {
-        for (KernelVariant v : variants) {
+        for (KernelVariant v : variants_for(p, all_variants, variants)) {
           BenchCase c;
           c.problem = p;
-          c.n = n;
+          c.n = size_of(p, n);
           c.device = dev;
           c.device.variant = v;
           c.repeats = repeats;
@@ -282,7 +323,7 @@ int bench_command(const std::vector<std::string>& args) {
         for (const char* p : output_problems) {
           BenchCase c;
           c.problem = p;
-          c.n = n;
+          c.n = size_of(p, n);
           c.device = dev;
           c.device.variant = KernelVariant::Auto;
           c.repeats = std::min(repeats, 3);

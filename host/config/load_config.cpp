@@ -503,16 +503,32 @@ constexpr std::size_t kMaxMonitorName = 200;
 // The corners of monitor.<name>.box: inside the domain, low before high, and the shape its type
 // needs (flux, dft: a plane with one zero extent or a closed box; farfield: a closed box).
 void read_monitor_box(const Reader& r, const std::string& key, const std::string& type,
-                      const Vec3& size, MonitorConfig& m) {
+                      const GridConfig& grid, MonitorConfig& m) {
   const auto v = r.numbers(key);
-  m.box_lo = Vec3{v[0], v[1], v[2]};
-  m.box_hi = Vec3{v[3], v[4], v[5]};
+  const int dims = grid.dims;
+  const Vec3& size = grid.size_m;
+  // 2D: x0 y0 x1 y1, the rectangle over the plane's whole depth (z stays 0 .. 0).
+  r.check(static_cast<int>(v.size()) == 2 * dims, key,
+          dims == 2 ? "four numbers x0 y0 x1 y1 in a 2D model (grid.size has two)"
+                    : "six numbers x0 y0 z0 x1 y1 z1 in a 3D model");
+  m.box_lo = dims == 2 ? Vec3{v[0], v[1], 0} : Vec3{v[0], v[1], v[2]};
+  m.box_hi = dims == 2 ? Vec3{v[2], v[3], 0} : Vec3{v[3], v[4], v[5]};
   bool inside = true, ordered = true;
   int zero = 0;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < dims; ++a) {
     for (double c : {m.box_lo[a], m.box_hi[a]}) inside = inside && c >= 0 && c <= size[a];
     ordered = ordered && m.box_lo[a] <= m.box_hi[a];
     zero += m.box_lo[a] == m.box_hi[a] ? 1 : 0;
+  }
+  if (dims == 2) {
+    r.check(inside, key, "corners inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) + "] m");
+    r.check(ordered, key, "corners x0 y0 x1 y1 with x0 <= x1, y0 <= y1");
+    if (type == "farfield")
+      r.check(zero == 0, key,
+              "a rectangle for a farfield monitor, no zero extent (the transform needs a contour "
+              "around the sources)");
+    r.check(zero <= 1, key, "a line (exactly one zero extent) or a rectangle (none): a point has no length");
+    return;
   }
   r.check(inside, key,
           "corners inside the domain [0, " + fmt(size.x) + "] x [0, " + fmt(size.y) + "] x [0, " +
@@ -556,7 +572,7 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
     };
     if (!modes) r.require(sec + ".box", " for a " + type + " monitor");
     if (only("box", !modes, "flux, dft, farfield"))
-      read_monitor_box(r, sec + ".box", type, cfg.grid.size_m, m);
+      read_monitor_box(r, sec + ".box", type, cfg.grid, m);
     if (!modes) r.require(sec + ".frequencies", " for a " + type + " monitor");
     if (only("frequencies", !modes, "flux, dft, farfield")) {
       m.frequencies_hz = r.numbers(sec + ".frequencies");

@@ -68,7 +68,7 @@ int dft_padded_frequencies(const MonitorModel& mon) {
 }
 
 int mode_groups(const SimulationModel& m) {
-  const std::size_t count4 = static_cast<std::size_t>(m.layout.nx) * m.layout.ny * m.layout.nz4;
+  const std::size_t count4 = m.layout.cells() / 4;  // float4s of a field, 3D or plane
   return static_cast<int>(
       std::clamp<std::size_t>((count4 + kModeGroup - 1) / kModeGroup, 1, kModeMaxGroups));
 }
@@ -153,7 +153,20 @@ MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, in
                           " modes exceed the projection kernel's 2^31 partial sums per batch");
       }
       b.modes = dev.alloc(floats * kF);
-      dev.upload(b.modes, mon.modes.data(), floats * kF);
+      if (m.two_d()) {
+        // The projection reads a carried E in place of one the model does not carry
+        // (plan_monitors): zero mode data there keeps it out of the sum.
+        std::vector<float> carried(mon.modes);
+        const std::size_t cells = m.layout.cells();
+        for (int k = 0; k < mon.nmodes; ++k)
+          for (int c = 0; c < 3; ++c)
+            if (!m.is_active(static_cast<Component>(c)))
+              std::fill_n(carried.begin() + static_cast<std::ptrdiff_t>((static_cast<std::size_t>(k) * 3 + c) * cells),
+                          cells, 0.0f);
+        dev.upload(b.modes, carried.data(), floats * kF);
+      } else {
+        dev.upload(b.modes, mon.modes.data(), floats * kF);
+      }
       b.partial = zeros(batch * static_cast<std::size_t>(b.nmodes) *
                         static_cast<std::size_t>(b.groups) * kF);
       modes.push_back(b);

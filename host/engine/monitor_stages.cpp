@@ -10,20 +10,54 @@
 
 namespace clfdtd::engine {
 
-MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
+namespace {
+
+// bind_kernel (plan.hpp) over the monitor inputs' field sets.
+BoundKernel bind_monitor_kernel(const MonitorInputs& in, const std::string& name, const Bind& bind) {
+  BoundKernel out;
+  const bool two_sets = !in.sets[0][0].same(in.sets[1][0]);
+  for (int p = 0; p < (two_sets ? 2 : 1); ++p) {
+    out.kernel[p] = in.program.kernel(name);
+    Args a(out.kernel[p]);
+    bind(a, in.sets[p], in.sets[1 - p]);
+    out.value_arg = a.value_arg();
+  }
+  if (!two_sets) out.kernel[1] = out.kernel[0];
+  return out;
+}
+
+}  // namespace
+
+MonitorInputs monitor_inputs(const PlanInputs& in) {
+  return MonitorInputs{in.dev, in.program, in.m, in.f.set};
+}
+
+MonitorStages plan_monitors(const MonitorInputs& in, const MonitorBuffers& b) {
   const SimulationModel& m = in.m;
   const auto& L = m.layout;
+  // The gather's cell index (i * ny + j) * nzp + k: a plane row i * nyp + j is that with
+  // ny = nyp, nzp = 1 (k = 0).
+  const int row = L.plane ? static_cast<int>(L.nyp()) : L.ny;
+  const int depth = L.plane ? 1 : static_cast<int>(L.nzp());
+  // The projection's E: a component the model does not carry reads a carried one (its mode
+  // data is zero there).
+  std::array<int, 3> e_of{0, 1, 2};
+  int carried = 2;
+  for (int c = 0; c < 3; ++c)
+    if (m.is_active(static_cast<Component>(c))) carried = c;
+  for (int c = 0; c < 3; ++c)
+    if (!m.is_active(static_cast<Component>(c))) e_of[static_cast<std::size_t>(c)] = carried;
   MonitorStages out;
   for (const DftMonitorBuffers& d : b.dft) {
     BoundKernel g =
-        bind_kernel(in, "dft_gather", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+        bind_monitor_kernel(in, "dft_gather", [&](Args& a, const FieldSet& cur, const FieldSet&) {
           for (const auto& c : cur) a << c;
-          a << d.regions << d.nregions << d.npoints << L.ny << static_cast<int>(L.nzp()) << d.ring;
+          a << d.regions << d.nregions << d.npoints << row << depth << d.ring;
           a.value();
         });
     out.gather.push_back(linear_stage(Phase::Sample, g, static_cast<std::size_t>(d.npoints)));
     BoundKernel k =
-        bind_kernel(in, "dft_accumulate", [&](Args& a, const FieldSet&, const FieldSet&) {
+        bind_monitor_kernel(in, "dft_accumulate", [&](Args& a, const FieldSet&, const FieldSet&) {
           a << d.ring << d.regions << d.nregions << d.npoints << d.weights << d.ring_slots
             << d.nfreq << d.nfreq_pad << d.acc;
           a.value();
@@ -34,14 +68,15 @@ MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b) {
     s.local = device::Range(s.local[0], 1);
     out.accumulate.push_back(s);
   }
-  const int count4 = L.nx * L.ny * L.nz4;
+  const int count4 = static_cast<int>(L.cells() / 4);
   for (const ModeMonitorBuffers& d : b.modes) {
     // The largest power-of-two group up to kModeGroup this device runs the kernel with (the
     // local memory is sized for kModeGroup); at least kModeBlock, as the last store needs.
     int group = kModeGroup;
     auto bind_project = [&] {
-      return bind_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
-        a << cur[0] << cur[1] << cur[2] << d.modes << d.nmodes << count4 << d.groups * group
+      return bind_monitor_kernel(in, "mode_project", [&](Args& a, const FieldSet& cur, const FieldSet&) {
+        a << cur[e_of[0]] << cur[e_of[1]] << cur[e_of[2]] << d.modes << d.nmodes << count4
+          << d.groups * group
           << d.groups << d.partial;
         a.value();
       });
@@ -90,7 +125,7 @@ void dft_batch_weights(const std::vector<double>& frequencies_hz, const std::vec
   }
 }
 
-MonitorRunner::MonitorRunner(const PlanInputs& in, int batch_steps, Launch launch)
+MonitorRunner::MonitorRunner(const MonitorInputs& in, int batch_steps, Launch launch)
     : dev_(in.dev),
       m_(in.m),
       batch_steps_(batch_steps),

@@ -17,11 +17,25 @@
 
 namespace clfdtd::engine {
 
+// What the monitors' stages read, from any engine: its device, its program (every embedded
+// kernel: monitor_dft.cl and mode_projection.cl among them), the model and the six field buffers
+// Ex Ey Ez Hx Hy Hz by parity (stage.hpp; an in-place engine gives one set twice), in the
+// model's layout (3D: padded z rows; 2D: FieldLayout::xy_plane). A component a 2D model does not
+// carry may be any valid buffer (a placeholder): no region reads it, and the projection reads a
+// carried E buffer in its place against mode data zeroed there (MonitorBuffers).
+struct MonitorInputs {
+  device::Device& dev;
+  device::Program program;
+  const SimulationModel& m;
+  std::array<FieldSet, 2> sets;
+};
+MonitorInputs monitor_inputs(const PlanInputs& in);  // the 3D engine's (YeeFields)
+
 // Stages parallel to MonitorBuffers::dft (gather, accumulate) and ::modes (project).
 struct MonitorStages {
   std::vector<Stage> gather, accumulate, project;
 };
-MonitorStages plan_monitors(const PlanInputs& in, const MonitorBuffers& b);
+MonitorStages plan_monitors(const MonitorInputs& in, const MonitorBuffers& b);
 
 // The weights of one batch of a DFT monitor of decimation `every`, as dft_accumulate reads them:
 // for kind E (0) and H (1), slot b < steps.size() and frequency f, e^(-i 2 pi f t) every dt with
@@ -37,7 +51,9 @@ public:
 
   // Allocates the monitors' buffers (the memory was checked with the fields') and binds their
   // stages. `launch` runs a stage on the engine's current field set.
-  MonitorRunner(const PlanInputs& in, int batch_steps, Launch launch);
+  MonitorRunner(const MonitorInputs& in, int batch_steps, Launch launch);
+  MonitorRunner(const PlanInputs& in, int batch_steps, Launch launch)
+      : MonitorRunner(monitor_inputs(in), batch_steps, std::move(launch)) {}
 
   void accumulate_dft(long step);
   void read_dft(int monitor, std::vector<std::complex<double>>& out);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
 #include "monitors/mode_file.hpp"
@@ -47,7 +48,7 @@ bool touches_upml(const DftRegion& r, const std::array<int, 3>& n,
 // or a closed box would turn into a plane (and a plane into nothing) without the user knowing.
 void check_extents(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
                    const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < (g.dims == 2 ? 2 : 3); ++a) {
     if (c.box_lo[a] == c.box_hi[a] || lo[a] < hi[a]) continue;
     fail(cfg, "monitor." + c.name + ".box",
          std::string("a box whose ") + kAxisName[a] + " extent spans at least one cell (" +
@@ -87,12 +88,13 @@ std::string face_label(const MonitorFace& f, int nfaces) {
 
 // One line per monitor naming the faces whose samples lie in UPML cells.
 void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
-                        const std::array<int, 6>& layers, std::vector<std::string>& warnings) {
+                        const std::array<int, 6>& layers, const std::vector<Component>& components,
+                        std::vector<std::string>& warnings) {
   const int nfaces = static_cast<int>(m.faces.size());
   std::string faces;
   int count = 0;
   for (const MonitorFace& f : m.faces) {
-    const auto regions = face_regions(f, g.n);
+    const auto regions = face_regions(f, g.n, components);
     const bool in_upml = std::any_of(regions.begin(), regions.end(), [&](const DftRegion& r) {
       return touches_upml(r, g.n, layers);
     });
@@ -110,6 +112,51 @@ void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
                      " (keep the box at least one cell clear of the layers)");
 }
 
+std::string component_list(const std::vector<Component>& cs) {
+  std::string out;
+  for (Component c : cs) out += std::string(out.empty() ? "" : " ") + component_name(c);
+  return out;
+}
+
+std::string plane_kind(const GridConfig& grid) {
+  if (grid.equation == Equation::Wave) return "wave-equation";
+  return grid.mode == PlaneMode::Tm ? "tm" : "te";
+}
+
+// 2D: what the plane model cannot give, refused with the key; the dft fields checked against the
+// model's components.
+void check_plane_monitor(const RunConfig& cfg, const MonitorConfig& c, const std::array<int, 3>& lo, const std::array<int, 3>& hi,
+                         const std::vector<Component>& components) {
+  const std::string sec = "monitor." + c.name;
+  if (cfg.grid.equation == Equation::Wave &&
+      (c.kind == MonitorKind::Flux || c.kind == MonitorKind::FarField))
+    fail(cfg, sec + ".type",
+         "dft or modes in a wave-equation model (it has Ez alone, no H for a Poynting flux or a "
+         "far field), got " + std::string(c.kind == MonitorKind::Flux ? "flux" : "farfield"));
+  const int zero = (lo[0] == hi[0] ? 1 : 0) + (lo[1] == hi[1] ? 1 : 0);
+  if (c.kind == MonitorKind::FarField && zero > 0)
+    fail(cfg, sec + ".box",
+         "a rectangle x0 y0 x1 y1 with no zero extent for a 2D farfield monitor (the transform "
+         "needs a contour around the sources), got " + num(c.box_lo.x) + " " + num(c.box_lo.y) +
+             " " + num(c.box_hi.x) + " " + num(c.box_hi.y) + " m");
+  if (c.kind == MonitorKind::Flux && zero > 1)
+    fail(cfg, sec + ".box",
+         "a line (one zero extent) or a rectangle (none) in the x-y plane for a 2D flux monitor, "
+         "got the point " + num(c.box_lo.x) + " " + num(c.box_lo.y) + " m");
+  if (c.kind == MonitorKind::FarField && cfg.lines.count(sec + ".theta_step"))
+    fail(cfg, sec + ".theta_step",
+         "no theta_step for a 2D farfield monitor (its pattern is in the x-y plane, theta = 90 "
+         "degrees; phi_step sets the directions)");
+  if (c.kind == MonitorKind::Dft && cfg.lines.count(sec + ".fields")) {
+    for (Component f : c.fields) {
+      if (std::find(components.begin(), components.end(), f) != components.end()) continue;
+      fail(cfg, sec + ".fields",
+           "components of this " + plane_kind(cfg.grid) + " model (" + component_list(components) +
+               "), got " + component_name(f));
+    }
+  }
+}
+
 // The number of modes from the file's header only: the arrays come after the memory check.
 // The reader's errors name the modes file and this key.
 int mode_count(const MonitorConfig& c) {
@@ -117,6 +164,15 @@ int mode_count(const MonitorConfig& c) {
 }
 
 }  // namespace
+
+std::vector<Component> all_components() {
+  using C = Component;
+  return {C::Ex, C::Ey, C::Ez, C::Hx, C::Hy, C::Hz};
+}
+
+std::vector<Component> model_components(const GridConfig& grid) {
+  return grid.dims == 2 ? plane_components(grid.mode, grid.equation) : all_components();
+}
 
 std::array<int, 6> wall_layers(const BoundaryConfig& b) {
   if (b.type == BoundaryType::Pec) return {0, 0, 0, 0, 0, 0};
@@ -134,7 +190,7 @@ std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g) {
 
 std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
                                        const std::array<int, 3>& n,
-                                       const std::array<int, 6>& layers) {
+                                       const std::array<int, 6>& layers, int axes) {
   auto face = [&](int a, int plane, int normal) {
     MonitorFace f;
     f.axis = a;
@@ -147,19 +203,20 @@ std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::
     return f;
   };
   std::vector<MonitorFace> faces;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < axes; ++a) {
     if (lo[a] != hi[a]) continue;
     faces.push_back(face(a, lo[a], +1));  // a plane: the first zero extent (the loader allows one)
     return faces;
   }
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < axes; ++a) {
     faces.push_back(face(a, lo[a], -1));
     faces.push_back(face(a, hi[a], +1));
   }
   return faces;
 }
 
-std::vector<DftRegion> face_regions(const MonitorFace& f, const std::array<int, 3>& n) {
+std::vector<DftRegion> face_regions(const MonitorFace& f, const std::array<int, 3>& n,
+                                    const std::vector<Component>& components) {
   const int a = f.axis, p = f.plane;
   const int t[2] = {std::min((a + 1) % 3, (a + 2) % 3), std::max((a + 1) % 3, (a + 2) % 3)};
   std::vector<DftRegion> out;
@@ -168,6 +225,8 @@ std::vector<DftRegion> face_regions(const MonitorFace& f, const std::array<int, 
       const int b = t[i], c = t[1 - i];
       DftRegion r;
       r.component = static_cast<Component>(b + (electric ? 0 : 3));
+      if (std::find(components.begin(), components.end(), r.component) == components.end())
+        continue;
       if (electric) {
         r.lo[a] = p, r.hi[a] = p + 1;
         r.lo[b] = f.lo[b], r.hi[b] = f.hi[b];
@@ -205,7 +264,10 @@ std::vector<DftRegion> dft_regions(const std::array<int, 3>& lo, const std::arra
 
 std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometry& g,
                                          std::vector<std::string>& warnings) {
-  const std::array<int, 6> layers = wall_layers(cfg.boundary);
+  const bool plane = g.dims == 2;
+  std::array<int, 6> layers = wall_layers(cfg.boundary);
+  if (plane) layers[4] = layers[5] = 0;  // no z walls: the plane is one cell deep
+  const std::vector<Component> components = model_components(cfg.grid);
   std::vector<MonitorModel> out;
   for (const MonitorConfig& c : cfg.monitors) {
     MonitorModel m;
@@ -222,19 +284,25 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
     }
     m.lo = box_nodes(c.box_lo, g);
     m.hi = box_nodes(c.box_hi, g);
+    if (plane) {  // the whole depth: z nodes 0..1, its one cell
+      m.lo[2] = 0;
+      m.hi[2] = 1;
+    }
     check_extents(cfg, c, g, m.lo, m.hi);
+    if (plane) check_plane_monitor(cfg, c, m.lo, m.hi, components);
     check_frequencies(cfg, c, g);
     m.frequencies_hz = c.frequencies_hz;
     if (c.kind == MonitorKind::Dft) {
-      m.regions = dft_regions(m.lo, m.hi, g.n, c.fields);
+      const bool given = !plane || cfg.lines.count("monitor." + c.name + ".fields") > 0;
+      m.regions = dft_regions(m.lo, m.hi, g.n, given && !c.fields.empty() ? c.fields : components);
     } else {
       m.theta_step_deg = c.theta_step_deg;
       m.phi_step_deg = c.phi_step_deg;
-      m.faces = monitor_faces(m.lo, m.hi, g.n, layers);
+      m.faces = monitor_faces(m.lo, m.hi, g.n, layers, plane ? 2 : 3);
       if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces);
       for (const MonitorFace& f : m.faces)
-        for (const DftRegion& r : face_regions(f, g.n)) m.regions.push_back(r);
-      warn_faces_in_upml(m, g, layers, warnings);
+        for (const DftRegion& r : face_regions(f, g.n, components)) m.regions.push_back(r);
+      warn_faces_in_upml(m, g, layers, components, warnings);
     }
     out.push_back(std::move(m));
   }

@@ -15,6 +15,13 @@
 
 namespace clfdtd {
 
+// Ex Ey Ez Hx Hy Hz.
+std::vector<Component> all_components();
+
+// The components a model of cfg carries (SimulationModel::active_components from the config):
+// all six in 3D; tm: Ez Hx Hy, te: Ex Ey Hz in 2D; Ez alone for the 2D wave equation.
+std::vector<Component> model_components(const GridConfig& grid);
+
 // UPML layers per Face as the grid has them: 0 on every face of a pec boundary.
 std::array<int, 6> wall_layers(const BoundaryConfig& b);
 
@@ -22,14 +29,16 @@ std::array<int, 6> wall_layers(const BoundaryConfig& b);
 // round(x1 / d[a]), each within 0..n[a].
 std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g);
 
-// The faces of a flux or farfield surface over the node box lo..hi. A plane (exactly one zero
-// extent, axis a): one face at plane lo[a], normal +1. A closed box (no zero extent): six faces,
-// x first, then y, then z, low (plane lo[a], normal -1) before high (plane hi[a], normal +1).
-// A face covers the box's lo..hi on the two other axes. on_pec_wall: the plane is 0 or n[a] and
-// that outer face of the domain has 0 UPML layers (`layers`, per Face).
+// The faces of a flux or farfield surface over the node box lo..hi, on the first `axes` axes
+// (3; 2 for a 2D model, whose box spans z nodes 0..1, its one cell of depth: a rectangle's
+// contour, faces on the x and y sides only). A plane (exactly one zero extent among those axes,
+// axis a; a line in 2D): one face at plane lo[a], normal +1. A closed box (no zero extent): two
+// faces per axis, x first, then y (then z), low (plane lo[a], normal -1) before high (plane
+// hi[a], normal +1). A face covers the box's lo..hi on the two other axes. on_pec_wall: the
+// plane is 0 or n[a] and that outer face of the domain has 0 UPML layers (`layers`, per Face).
 std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
                                        const std::array<int, 3>& n,
-                                       const std::array<int, 6>& layers);
+                                       const std::array<int, 6>& layers, int axes = 3);
 
 // The Yee samples a face's fields are interpolated from. For the face (axis a, plane p), each
 // tangential axis b with the third axis c:
@@ -37,7 +46,12 @@ std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::
 //   H_b: a in [p-1, p+1), b in [lo_b, hi_b + 1),  c in [lo_c, hi_c)
 // each range clipped to [0, n) (a sample outside the grid reads zero: the PEC wall, or past the
 // end); regions with nothing left are dropped. Order: E_b, E_c, H_b, H_c with b < c.
-std::vector<DftRegion> face_regions(const MonitorFace& face, const std::array<int, 3>& n);
+// `components`: only the regions of these components are kept. A 2D model's face (axis x or y,
+// c = z, the box's z cells 0..0) keeps those of its mode (tm: Ez, Hx, Hy; te: Ex, Ey, Hz), whose
+// ranges are then the ones the 2D interpolation needs (host/monitors/surface_sampling.cpp:
+// nothing varies along z, so E_b and H_c are not averaged across it).
+std::vector<DftRegion> face_regions(const MonitorFace& face, const std::array<int, 3>& n,
+                                    const std::vector<Component>& components = all_components());
 
 // A dft monitor's samples: one region per component (in `fields` order) over the cells
 // lo .. hi - 1 of each axis; an axis with zero extent takes the one cell at lo (n - 1 when
@@ -51,6 +65,10 @@ std::vector<DftRegion> dft_regions(const std::array<int, 3>& lo, const std::arra
 // with a ConfigError naming monitor.<name>.<key>, a box extent that rounds to no cell and a
 // frequency above the grid's cutoff; adds a line to `warnings` for each flux or farfield face
 // that reads samples inside the UPML layers (the flux or far field there is not free space's).
+// 2D (g.dims == 2): the box is a rectangle of the x-y plane (or a line for a flux monitor) over
+// the one cell of depth; a dft monitor's `fields` default to the model's components and other
+// components are refused (monitor.<name>.fields); a farfield monitor needs a rectangle; the wave
+// equation (Ez alone) refuses flux and farfield monitors (monitor.<name>.type).
 std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometry& g,
                                          std::vector<std::string>& warnings);
 

@@ -15,12 +15,16 @@ namespace clfdtd {
 using CVec3 = std::array<std::complex<double>, 3>;
 
 struct SurfacePoint {
-  Vec3 r_m;             // position, m (the centre of a cell face on the monitor's surface)
-  double area_m2 = 0;   // the cell face's area
+  Vec3 r_m;             // position, m (the centre of a cell face on the monitor's surface; 2D: z = 0)
+  double area_m2 = 0;   // the cell face's area (2D: the edge's length times the 1 m of depth)
   int face = 0;         // index into SurfaceFields::faces
 };
 
 struct SurfaceFields {
+  // A 2D model's contour (faces on x and y only, fields uniform along z, one 1 m cell of depth):
+  // the flux is per metre of depth (J s / m) and the far field is the 2D transform
+  // (near_to_far_2d.hpp).
+  bool two_d = false;
   std::vector<MonitorFace> faces;
   std::array<double, 3> cell_m{};          // the grid's cell size (the faces' planes are at plane * d)
   std::vector<double> frequencies_hz;

@@ -20,9 +20,11 @@ struct PlacedRegion {
 // reads zero (tangential E on a PEC wall, or past the high end).
 class FaceSamples {
 public:
+  // absent_reads_zero: a component with no region on the face reads zero (a 2D model's face
+  // carries its mode's components only; the others are identically zero there).
   FaceSamples(const std::vector<std::complex<double>>& dft, std::size_t nfreq,
-              const std::array<int, 3>& n)
-      : dft_(dft), nfreq_(nfreq), n_(n) {}
+              const std::array<int, 3>& n, bool absent_reads_zero)
+      : dft_(dft), nfreq_(nfreq), n_(n), absent_reads_zero_(absent_reads_zero) {}
   void add(const DftRegion* r, std::size_t first) { regions_.push_back({r, first}); }
 
   bool inside_grid(const std::array<int, 3>& ijk) const {
@@ -32,6 +34,10 @@ public:
   }
   std::complex<double> at(Component c, const std::array<int, 3>& ijk, std::size_t f) const {
     if (!inside_grid(ijk)) return 0.0;
+    if (absent_reads_zero_ &&
+        std::none_of(regions_.begin(), regions_.end(),
+                     [c](const PlacedRegion& p) { return p.region->component == c; }))
+      return 0.0;
     for (const PlacedRegion& p : regions_) {
       const DftRegion& r = *p.region;
       if (r.component != c) continue;
@@ -53,6 +59,7 @@ private:
   const std::vector<std::complex<double>>& dft_;
   std::size_t nfreq_;
   std::array<int, 3> n_;
+  bool absent_reads_zero_;
   std::vector<PlacedRegion> regions_;
 };
 
@@ -69,7 +76,18 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
     throw std::invalid_argument("monitor '" + m.name + "': " + std::to_string(dft.size()) +
                                 " transformed values for " + std::to_string(m.points()) +
                                 " points x " + std::to_string(nfreq) + " frequencies");
+  // 2D: the faces are the contour's sides (axis x or y; c = z, the one cell of depth) and carry
+  // the components of the model's mode, those of m's regions.
+  const bool plane = g.dims == 2;
+  std::vector<Component> components = all_components();
+  if (plane) {
+    components.clear();
+    for (const DftRegion& r : m.regions)
+      if (std::find(components.begin(), components.end(), r.component) == components.end())
+        components.push_back(r.component);
+  }
   SurfaceFields s;
+  s.two_d = plane;
   s.faces = m.faces;
   s.cell_m = g.d;
   s.frequencies_hz = m.frequencies_hz;
@@ -79,8 +97,8 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
   std::size_t next_region = 0, first_point = 0;
   for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
     const MonitorFace& face = m.faces[fi];
-    FaceSamples samples(dft, nfreq, g.n);
-    for (const DftRegion& want : face_regions(face, g.n)) {
+    FaceSamples samples(dft, nfreq, g.n, plane);
+    for (const DftRegion& want : face_regions(face, g.n, components)) {
       if (next_region >= m.regions.size() || !same_region(m.regions[next_region], want))
         throw std::logic_error("monitor '" + m.name + "': its regions do not follow the face rules");
       samples.add(&m.regions[next_region], first_point);
@@ -95,12 +113,15 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
     // grid: tangential H is even about a PEC wall, so the inside sample is the value there.
     const bool below_in = p - 1 >= 0, above_in = p < g.n[a];
     const double h_weight = below_in && above_in ? 0.25 : 0.5;
+    // E_b and H_c lie on the c nodes; the face centre is half a cell along c, between two of
+    // them. In 2D nothing varies along c = z: the one sample is the value there.
+    const int c_next = plane ? 0 : 1;
     for (int u = face.lo[b]; u < face.hi[b]; ++u) {
       for (int v = face.lo[c]; v < face.hi[c]; ++v) {
         SurfacePoint pt;
         pt.r_m[a] = p * g.d[a];
         pt.r_m[b] = (u + 0.5) * g.d[b];
-        pt.r_m[c] = (v + 0.5) * g.d[c];
+        pt.r_m[c] = plane ? 0.0 : (v + 0.5) * g.d[c];
         pt.area_m2 = g.d[b] * g.d[c];
         pt.face = static_cast<int>(fi);
         s.points.push_back(pt);
@@ -113,13 +134,14 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
             return ijk;
           };
           CVec3 e{}, h{};
-          e[b] = 0.5 * (samples.at(eb, cell(p, u, v), f) + samples.at(eb, cell(p, u, v + 1), f));
+          e[b] = 0.5 * (samples.at(eb, cell(p, u, v), f) + samples.at(eb, cell(p, u, v + c_next), f));
           e[c] = 0.5 * (samples.at(ec, cell(p, u, v), f) + samples.at(ec, cell(p, u + 1, v), f));
           std::complex<double> sb = 0, sc = 0;
           for (int da : {-1, 0}) {
             if ((da < 0 && !below_in) || (da == 0 && !above_in)) continue;
             sb += samples.at(hb, cell(p + da, u, v), f) + samples.at(hb, cell(p + da, u + 1, v), f);
-            sc += samples.at(hc, cell(p + da, u, v), f) + samples.at(hc, cell(p + da, u, v + 1), f);
+            sc += samples.at(hc, cell(p + da, u, v), f) +
+                  samples.at(hc, cell(p + da, u, v + c_next), f);
           }
           h[b] = h_weight * sb;
           h[c] = h_weight * sc;

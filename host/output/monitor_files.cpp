@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "monitors/near_to_far.hpp"
+#include "monitors/near_to_far_2d.hpp"
 #include "monitors/surface_sampling.hpp"
 #include "output/text_file.hpp"
 #include "output/vti_writer.hpp"
@@ -89,7 +90,9 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
       reports[i].flux = surface_flux(surface);
       write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux));
     } else {
-      const FarFieldPattern p = near_to_far(surface, mon.theta_step_deg, mon.phi_step_deg);
+      const FarFieldPattern p = surface.two_d
+                                    ? near_to_far_2d(surface, mon.phi_step_deg)
+                                    : near_to_far(surface, mon.theta_step_deg, mon.phi_step_deg);
       reports[i].radiated_power = p.radiated_power;
       write_text_file(path, farfield_csv(mon.frequencies_hz, p));
     }

@@ -121,7 +121,7 @@ TEST_CASE("te and wave refusals; grid.mode and grid.equation only in 2D") {
               "false in a wave model");
   check_error(error_of_text(wave + "[probe.p]\nposition = 0.1 0.05\nfields = Ez Hx\n"), "p.ini",
               9, "probe.p.fields", "fields among Ez in a wave (grid.equation = wave) model, got Hx");
-  check_error(error_of_text(wave + "[monitor.m]\ntype = flux\nbox = 0.02 0.02 0 0.08 0.08 1\n"
+  check_error(error_of_text(wave + "[monitor.m]\ntype = flux\nbox = 0.02 0.02 0.08 0.08\n"
                                    "frequencies = 1e9\n"),
               "p.ini", 8, "monitor.m.type", "dft or modes in a wave model (flux needs H");
 

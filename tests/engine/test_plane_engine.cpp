@@ -1,10 +1,10 @@
 // The 2D Yee engine (tm and te, variants tile and rows, on every API with a device here) against
-// a double-precision loop over the same model, cell by cell and probe by probe after a few
-// hundred steps: UPML with a different layer count per face (none on one), a dielectric, a lossy
-// and a magnetic rectangle, a PEC rectangle, ny not a multiple of 4 (padding lanes), sine
-// sources, and work-groups that do not divide the grid. Tolerance: max |diff| <= 1e-5 of each
-// component's max |value| (float vs double). Then energy against the same loop's sums, the
-// device bytes against the memory check, and the variant rules.
+// PlaneReference (double precision) on models from SimulationModel::build, cell by cell and
+// probe by probe after 200 steps: UPML with a different layer count per face (none on one), a
+// dielectric, a lossy and a magnetic rectangle, a PEC rectangle, ny not a multiple of 4 (padding
+// lanes), sine line currents, and work-groups that do not divide the grid. Tolerance: max |diff|
+// <= 1e-5 of each component's max |value| (float vs double; PoCL shows <= 2e-6). Then energy
+// against the reference's sums, the device bytes against the memory check, and the variant rules.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,13 +13,17 @@
 #include <vector>
 
 #include "backends/physics_helpers.hpp"
+#include "backends/reference/plane_reference.hpp"
 #include "backends/tuning_cache.hpp"
 #include "device/device.hpp"
 #include "engine/plane/plane_engine.hpp"
 #include "engine/plane/plane_fields.hpp"
 #include "engine/plane/plane_variant.hpp"
 #include "errors.hpp"
-#include "model/upml_profile.hpp"
+
+#ifdef CLFDTD_HAVE_CUDA
+#include "device/cuda/cuda_device.hpp"
+#endif
 
 using namespace clfdtd;
 using namespace clfdtd::engine;
@@ -27,7 +31,6 @@ using namespace clfdtd::engine;
 namespace {
 
 constexpr double kD = 1e-3;  // cell size, m
-constexpr double kPi = 3.14159265358979323846;
 
 // A rectangle of one material over sample positions x0 <= x < x1, y0 <= y < y1 (cell units).
 struct Rect {
@@ -52,215 +55,54 @@ struct PlaneSpec {
   bool energy = false;
 };
 
-// A 2D SimulationModel as contract2d.md lays it out, built directly (positions of each
-// component's samples decide its material id).
+// The 2D model of `s` through SimulationModel::build: rectangles as box objects, sine line
+// currents at the Yee samples (i, j) of their components, probes at the samples they name.
 SimulationModel plane_model(const PlaneSpec& s) {
-  SimulationModel m;
-  m.grid.dims = 2;
-  m.grid.n = {s.nx, s.ny, 1};
-  m.grid.d = {kD, kD, 1.0};
-  m.grid.dt = 0.9 * m.grid.courant_limit_dt();
-  m.grid.steps = s.steps;
-  m.layout = FieldLayout::xy_plane(s.nx, s.ny);
-  m.materials = MaterialTable(s.materials);
-  m.mode = s.mode;
-  m.magnetic = m.materials.any_magnetic();
-  m.energy = s.energy;
-  for (Component c : m.active_components()) {
-    if (!is_electric(c) && !m.magnetic) continue;
-    auto& ids = m.ids[static_cast<int>(c)];
-    ids.assign(m.layout.cells(), MaterialTable::kPec);  // padding: PEC
-    const auto o = yee_offset(c);
-    for (int i = 0; i < s.nx; ++i) {
-      for (int j = 0; j < s.ny; ++j) {
-        std::uint8_t id = MaterialTable::kVacuum;
-        for (const Rect& r : s.rects) {
-          const double x = i + o[0], y = j + o[1];
-          if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
-            id = static_cast<std::uint8_t>(m.materials.find(r.material));
-          }
-        }
-        // The low walls' tangential E.
-        if ((c == Component::Ez && (i == 0 || j == 0)) || (c == Component::Ex && j == 0) ||
-            (c == Component::Ey && i == 0)) {
-          id = MaterialTable::kPec;
-        }
-        ids[m.layout.index(i, j, 0)] = id;
-      }
-    }
+  RunConfig cfg;
+  cfg.grid.dims = 2;
+  cfg.grid.mode = s.mode;
+  cfg.grid.size_m = Vec3{s.nx * kD, s.ny * kD, 1.0};
+  cfg.grid.cell_size_m = Vec3{kD, kD, 1.0};
+  cfg.grid.max_frequency_hz = kC0 / (10 * kD);
+  cfg.time.steps = s.steps;
+  cfg.boundary.type = BoundaryType::Upml;
+  cfg.boundary.layers = {s.layers[0], s.layers[1], s.layers[2], s.layers[3], 0, 0};
+  cfg.snapshot.steps.clear();
+  cfg.quiet = true;
+  cfg.output.energy = s.energy;
+  cfg.materials = s.materials;
+  for (const Rect& r : s.rects) {
+    cfg.objects.push_back(test::box("r" + std::to_string(cfg.objects.size()), r.material,
+                                    {(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, 0},
+                                    {r.x1 - r.x0, r.y1 - r.y0, 0}, kD));
   }
-  BoundaryConfig b;
-  b.type = BoundaryType::Upml;
-  b.layers = {s.layers[0], s.layers[1], s.layers[2], s.layers[3], 0, 0};
-  m.upml = build_upml_profile(b, m.grid);
-  for (const Drive& d : s.sources) {
-    SourceModel src;
-    src.name = "s" + std::to_string(m.sources.size());
-    src.component = d.c;
-    src.cell = {d.i, d.j, 0};
-    for (long t = 0; t < s.steps; ++t) {
-      src.j.push_back(d.amp * std::sin(2 * kPi * d.freq * (t + 0.5) * m.grid.dt));
-    }
-    m.sources.push_back(src);
+  const double d = kD;
+  auto at = [d](Component c, int i, int j) {
+    Vec3 p = sample_position(c, {i, j, 0}, {d, d, 1.0});
+    p.z = 0;
+    return p;
+  };
+  for (const Drive& v : s.sources) {
+    cfg.sources.push_back(test::point_source("s" + std::to_string(cfg.sources.size()),
+                                             SourceKind::Current,
+                                             static_cast<Axis>(component_axis(v.c)),
+                                             at(v.c, v.i, v.j), WaveformKind::Sine, v.freq, v.amp));
   }
-  if (!s.probes.empty()) {
-    m.probes.probes.push_back({"p", 0, s.steps});
-    for (const auto& p : s.probes) {
-      ProbeSample ps;
-      ps.component = static_cast<Component>(p[0]);
-      ps.cell = {p[1], p[2], 0};
-      m.probes.samples.push_back(ps);
-    }
-    m.probes.first_step = 0;
-    m.probes.last_step = s.steps;
+  for (const auto& p : s.probes) {
+    const auto c = static_cast<Component>(p[0]);
+    cfg.probes.push_back(
+        test::point_probe("p" + std::to_string(cfg.probes.size()), at(c, p[1], p[2]), {c}));
+  }
+  SimulationModel m = SimulationModel::build(cfg);
+  // The drives and probes sit where the spec says.
+  for (std::size_t k = 0; k < s.sources.size(); ++k) {
+    REQUIRE(m.sources[k].cell == std::array<int, 3>{s.sources[k].i, s.sources[k].j, 0});
+  }
+  for (std::size_t k = 0; k < s.probes.size(); ++k) {
+    REQUIRE(m.probes.samples[k].cell == std::array<int, 3>{s.probes[k][1], s.probes[k][2], 0});
   }
   return m;
 }
-
-// The contract's equations in double, unpadded arrays a[i * ny + j], for the comparison.
-class PlaneLoop {
-public:
-  explicit PlaneLoop(const SimulationModel& m) : m_(m), nx_(m.grid.n[0]), ny_(m.grid.n[1]) {
-    for (auto& f : f_) f.assign(static_cast<std::size_t>(nx_) * ny_, 0.0);
-    aux_ = f_;
-    prev_ = f_;
-  }
-  const std::vector<double>& field(Component c) const { return f_[static_cast<int>(c)]; }
-
-  void step(long s) {
-    if (m_.mode == PlaneMode::Tm) {
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double e = at(Component::Ez, i, j);
-          update(Component::Hx, i, j, (at(Component::Ez, i, j + 1) - e) / dy(), false);
-          update(Component::Hy, i, j, -(at(Component::Ez, i + 1, j) - e) / dx(), false);
-        }
-      }
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double curl = (at(Component::Hy, i, j) - at(Component::Hy, i - 1, j)) / dx() -
-                              (at(Component::Hx, i, j) - at(Component::Hx, i, j - 1)) / dy();
-          update(Component::Ez, i, j, curl, true);
-        }
-      }
-    } else {
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double curl = (at(Component::Ey, i + 1, j) - at(Component::Ey, i, j)) / dx() -
-                              (at(Component::Ex, i, j + 1) - at(Component::Ex, i, j)) / dy();
-          update(Component::Hz, i, j, curl, false);
-        }
-      }
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double h = at(Component::Hz, i, j);
-          update(Component::Ex, i, j, (h - at(Component::Hz, i, j - 1)) / dy(), true);
-          update(Component::Ey, i, j, -(h - at(Component::Hz, i - 1, j)) / dx(), true);
-        }
-      }
-    }
-    for (const auto& src : m_.sources) {
-      if (s >= static_cast<long>(src.j.size())) continue;
-      const int i = src.cell[0], j = src.cell[1];
-      const auto e = m_.materials.e_coefficients(id(src.component, i, j), m_.grid.dt);
-      f_[static_cast<int>(src.component)][idx(i, j)] -= e.cb * src.j[static_cast<std::size_t>(s)];
-    }
-  }
-
-  // energy.cl's sums (docs/EQUATIONS.md "Energy"), keeping H for the next call.
-  EnergyTerms energy() {
-    EnergyTerms t;
-    const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
-    for (Component c : m_.active_components()) {
-      const int k = static_cast<int>(c);
-      for (int i = 0; i < nx_; ++i) {
-        for (int j = 0; j < ny_; ++j) {
-          const double v = f_[k][idx(i, j)];
-          if (is_electric(c)) {
-            const auto& e = m_.materials.entry(id(c, i, j));
-            t.electric += 0.5 * kEps0 * dv * (e.pec ? 0.0 : e.eps_r) * v * v;
-          } else {
-            const double mu =
-                m_.magnetic ? 1 / m_.materials.h_coefficients(id(c, i, j), m_.grid.dt).inv_mu_r
-                            : 1.0;
-            t.magnetic += 0.5 * kMu0 * dv * mu * v * prev_[k][idx(i, j)];
-            t.magnetic_now += 0.5 * kMu0 * dv * mu * v * v;
-            prev_[k][idx(i, j)] = v;
-          }
-        }
-      }
-    }
-    return t;
-  }
-
-private:
-  double dx() const { return m_.grid.d[0]; }
-  double dy() const { return m_.grid.d[1]; }
-  std::size_t idx(int i, int j) const { return static_cast<std::size_t>(i) * ny_ + j; }
-  double at(Component c, int i, int j) const {
-    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) return 0;
-    return f_[static_cast<int>(c)][idx(i, j)];
-  }
-  std::uint8_t id(Component c, int i, int j) const {
-    const auto& ids = m_.ids[static_cast<int>(c)];
-    return ids.empty() ? MaterialTable::kVacuum : ids[m_.layout.index(i, j, 0)];
-  }
-  bool pml(int i, int j) const {
-    const auto& L = m_.upml.layers;
-    return i < L[0] || i >= nx_ - L[1] || j < L[2] || j >= ny_ - L[3];
-  }
-  // (a, b, cp, cm) of axis a at cell index i, integer or half position.
-  std::array<double, 4> prof(int a, int i, bool half) const {
-    const AxisProfile& p = half ? m_.upml.half[a] : m_.upml.integer[a];
-    return {p.a[i], p.b[i], p.cp[i], p.cm[i]};
-  }
-
-  // One sample of component c with curl bracket `curl`: the plain update or the UPML recursion
-  // (upml_lanes.h) with the profiles at its position (z neutral).
-  void update(Component c, int i, int j, double curl, bool electric) {
-    const int k = static_cast<int>(c);
-    double& f = f_[k][idx(i, j)];
-    const double dt = m_.grid.dt;
-    const std::uint8_t mid = id(c, i, j);
-    if (!pml(i, j)) {
-      if (electric) {
-        const auto e = m_.materials.e_coefficients(mid, dt);
-        f = e.ca * f + e.cb * curl;
-      } else {
-        f -= m_.materials.h_coefficients(mid, dt).db * curl;
-      }
-      return;
-    }
-    const std::array<double, 4> n{1, 1, 2, 2};
-    std::array<double, 4> pv, pw, pu;
-    const auto o = yee_offset(c);
-    const auto px = prof(0, i, o[0] > 0), py = prof(1, j, o[1] > 0);
-    // u = the component's axis, v and w the cyclic next ones; z neutral.
-    switch (component_axis(c)) {
-      case 0:
-        pv = py, pw = n, pu = px;
-        break;
-      case 1:
-        pv = n, pw = px, pu = py;
-        break;
-      default:
-        pv = px, pw = py, pu = n;
-        break;
-    }
-    const double scale = electric ? dt / kEps0 : -dt / kMu0;
-    const double inv_r = electric
-                             ? m_.materials.e_coefficients(mid, dt).inv_eps_r
-                             : (m_.magnetic ? m_.materials.h_coefficients(mid, dt).inv_mu_r : 1.0);
-    double& a = aux_[k][idx(i, j)];
-    const double old = a;
-    a = pv[0] * old + pv[1] * scale * curl;
-    f = pw[0] * f + inv_r * (pu[2] * a - pu[3] * old) * pw[1] / 2;
-  }
-
-  const SimulationModel& m_;
-  int nx_, ny_;
-  std::array<std::vector<double>, 6> f_, aux_, prev_;
-};
 
 const std::vector<device::Api>& apis() {
   static const std::vector<device::Api> out = [] {
@@ -280,48 +122,51 @@ DeviceConfig config(KernelVariant v, std::optional<std::array<int, 3>> wg = std:
   return c;
 }
 
-// Runs the engine and the loop side by side; checks every active component and probe series.
+// Runs the engine and PlaneReference side by side; checks every active component and probe
+// series, and that the components the mode does not carry read zero.
 void compare(const SimulationModel& m, Backend& b, double rel_tol = 1e-5) {
   INFO("device: " << b.device_description() << ", variant: " << b.kernel_variant());
-  PlaneLoop ref(m);
-  const std::size_t ns = m.probes.samples.size();
-  std::vector<double> want;  // [step][sample], steps 1..steps
+  PlaneReference ref(m);
   REQUIRE(m.grid.steps <= b.probe_batch_steps());
   for (long s = 0; s < m.grid.steps; ++s) {
     ref.step(s);
     b.step(s);
+    ref.sample_probes(static_cast<int>(s));
     b.sample_probes(static_cast<int>(s));
-    for (const auto& p : m.probes.samples) {
-      want.push_back(
-          ref.field(p.component)[static_cast<std::size_t>(p.cell[0]) * m.grid.n[1] + p.cell[1]]);
-    }
   }
   b.finish();
   CHECK(b.fields_finite());
+  const int nx = m.grid.n[0], ny = m.grid.n[1];
   for (Component c : m.active_components()) {
     std::vector<float> got;
     b.read_field(c, got);
     const auto& w = ref.field(c);
-    REQUIRE(got.size() == w.size());
+    REQUIRE(got.size() == static_cast<std::size_t>(nx) * ny);
     double max_ref = 0, max_diff = 0;
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      max_ref = std::max(max_ref, std::abs(w[k]));
-      if (std::abs(got[k] - w[k]) > max_diff) {
-        max_diff = std::abs(got[k] - w[k]);
-        at = k;
+    std::array<int, 2> at{};
+    for (int i = 0; i < nx; ++i) {
+      for (int j = 0; j < ny; ++j) {
+        const double want = w[m.layout.index(i, j, 0)];
+        const double diff = std::abs(got[static_cast<std::size_t>(i) * ny + j] - want);
+        max_ref = std::max(max_ref, std::abs(want));
+        if (diff > max_diff) {
+          max_diff = diff;
+          at = {i, j};
+        }
       }
     }
-    INFO(std::string(component_name(c))
-         << ": max |ref| " << max_ref << ", max |diff| " << max_diff << " at i " << at / m.grid.n[1]
-         << " j " << at % m.grid.n[1]);
+    INFO(std::string(component_name(c)) << ": max |ref| " << max_ref << ", max |diff| " << max_diff
+                                        << " at i " << at[0] << " j " << at[1]);
     CHECK(max_ref > 0);
     CHECK(max_diff <= rel_tol * max_ref);
   }
+  const std::size_t ns = m.probes.samples.size();
   if (ns > 0) {
-    std::vector<double> got;
+    std::vector<double> want, got;
+    ref.read_probe_batch(static_cast<int>(m.grid.steps), want);
     b.read_probe_batch(static_cast<int>(m.grid.steps), got);
     REQUIRE(got.size() == want.size());
+    REQUIRE(got.size() == ns * static_cast<std::size_t>(m.grid.steps));
     for (std::size_t p = 0; p < ns; ++p) {
       double max_ref = 0, max_diff = 0;
       for (std::size_t t = p; t < want.size(); t += ns) {
@@ -337,7 +182,7 @@ void compare(const SimulationModel& m, Backend& b, double rel_tol = 1e-5) {
   for (int c = 0; c < 6; ++c) {
     if (m.is_active(static_cast<Component>(c))) continue;
     b.read_field(static_cast<Component>(c), zero);
-    CHECK(zero.size() == static_cast<std::size_t>(m.grid.n[0]) * m.grid.n[1]);
+    CHECK(zero.size() == static_cast<std::size_t>(nx) * ny);
     CHECK(std::all_of(zero.begin(), zero.end(), [](float v) { return v == 0.0f; }));
   }
 }
@@ -375,7 +220,7 @@ PlaneSpec mixed_spec(PlaneMode mode) {
 
 }  // namespace
 
-TEST_CASE("plane engine vs double loop: tm, UPML, dielectric, conductor, magnetic, PEC") {
+TEST_CASE("plane engine vs PlaneReference: tm, UPML, dielectric, conductor, magnetic, PEC") {
   const SimulationModel m = plane_model(mixed_spec(PlaneMode::Tm));
   REQUIRE(m.magnetic);
   REQUIRE(m.layout.nyp() == 20);
@@ -383,13 +228,13 @@ TEST_CASE("plane engine vs double loop: tm, UPML, dielectric, conductor, magneti
   compare_everywhere(m, {{3, 2, 1}, {1, 1, 1}});
 }
 
-TEST_CASE("plane engine vs double loop: te, UPML, dielectric, conductor, magnetic, PEC") {
+TEST_CASE("plane engine vs PlaneReference: te, UPML, dielectric, conductor, magnetic, PEC") {
   const SimulationModel m = plane_model(mixed_spec(PlaneMode::Te));
   REQUIRE(m.magnetic);
   compare_everywhere(m, {{4, 3, 1}});
 }
 
-TEST_CASE("plane engine vs double loop: PEC walls only, non-magnetic, ny a multiple of 4") {
+TEST_CASE("plane engine vs PlaneReference: PEC walls only, non-magnetic, ny a multiple of 4") {
   for (PlaneMode mode : {PlaneMode::Tm, PlaneMode::Te}) {
     PlaneSpec s = mixed_spec(mode);
     s.nx = 17;
@@ -405,7 +250,7 @@ TEST_CASE("plane engine vs double loop: PEC walls only, non-magnetic, ny a multi
   }
 }
 
-TEST_CASE("plane engine energy: the three sums against the double loop, tm and te") {
+TEST_CASE("plane engine energy: the three sums against PlaneReference, tm and te") {
   for (PlaneMode mode : {PlaneMode::Tm, PlaneMode::Te}) {
     PlaneSpec s = mixed_spec(mode);
     s.steps = 120;
@@ -416,15 +261,15 @@ TEST_CASE("plane engine energy: the three sums against the double loop, tm and t
         auto b = make_plane_engine(api, m, config(v));
         INFO("mode " << std::string(mode == PlaneMode::Tm ? "tm" : "te") << ", "
                      << b->kernel_variant());
-        PlaneLoop ref(m);
-        std::vector<EnergyTerms> want;
+        PlaneReference ref(m);
         for (long st = 0; st < m.grid.steps; ++st) {
           ref.step(st);
           b->step(st);
+          ref.sample_energy(static_cast<int>(st));
           b->sample_energy(static_cast<int>(st));
-          want.push_back(ref.energy());
         }
-        std::vector<EnergyTerms> got;
+        std::vector<EnergyTerms> want, got;
+        ref.read_energy_batch(static_cast<int>(m.grid.steps), want);
         b->read_energy_batch(static_cast<int>(m.grid.steps), got);
         REQUIRE(got.size() == want.size());
         double max_e = 0, max_m = 0, de = 0, dm = 0, dn = 0;
@@ -501,3 +346,21 @@ TEST_CASE("plane engine variants: auto, tile, rows, work-groups, onepass refused
     CHECK(rows->kernel_variant().rfind("plane-rows 1x21x1", 0) == 0);
   }
 }
+
+#ifdef CLFDTD_HAVE_CUDA
+// NVRTC needs no GPU: the plane kernels compile in every CUDA build and keep their names.
+TEST_CASE("plane engine kernels: NVRTC compiles them, magnetic and not") {
+  for (int magnetic : {0, 1}) {
+    const std::string ptx = device::compile_cuda_program(
+        {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", magnetic}}, "compute_90");
+    for (const char* k :
+         {"plane_tile_h_tm", "plane_tile_e_tm", "plane_tile_h_te", "plane_tile_e_te",
+          "plane_rows_h_tm", "plane_rows_e_tm", "plane_rows_h_te", "plane_rows_e_te",
+          "plane_upml_h_tm", "plane_upml_e_tm", "plane_upml_h_te", "plane_upml_e_te",
+          "plane_energy_sums"}) {
+      INFO(std::string(k) << ", MAGNETIC " << magnetic);
+      CHECK(ptx.find(std::string(".entry ") + k + "(") != std::string::npos);
+    }
+  }
+}
+#endif

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/reference/plane_reference.hpp"
 #include "engine/engine_suite.hpp"
+#include "engine/plane/plane_engine.hpp"
 #include "engine/wave/wave_engine.hpp"
 #include "engine/test_wave_engine_model.hpp"
 
@@ -149,6 +151,125 @@ TEST_CASE("wave engine == Yee tm + UPML on two faces, dx != dy (cross stencil)")
   }
   CHECK(engine::choose_wave_kernel(m, KernelVariant::Tile, "gpu") == WaveKernel::Cross);
   wave_compare_everywhere(m);
+}
+
+TEST_CASE("wave engine == Yee tm on a model that SimulationModel::build made from a config") {
+  RunConfig cfg;
+  cfg.grid.dims = 2;
+  cfg.grid.mode = PlaneMode::Tm;
+  cfg.grid.equation = Equation::Wave;
+  cfg.grid.size_m = Vec3{0.23, 0.17, 1.0};
+  cfg.grid.cell_size_m = Vec3{0.01, 0.01, 1.0};
+  cfg.time.steps = 120;
+  cfg.boundary.layers = {4, 3, 5, 2, 0, 0};
+  cfg.materials.push_back(MaterialConfig{"diel", 3.0, 1.0, 0.02, false});
+  ObjectConfig rect;
+  rect.name = "rect";
+  rect.center = Vec3{0.19, 0.08, 0};  // reaches into the x-high UPML
+  rect.size = Vec3{0.1, 0.04, 0};
+  rect.material = "diel";
+  cfg.objects.push_back(rect);
+  ObjectConfig disc;
+  disc.name = "disc";
+  disc.shape = ShapeKind::Sphere;
+  disc.center = Vec3{0.08, 0.11, 0};
+  disc.radius = 0.025;
+  disc.material = "pec";
+  cfg.objects.push_back(disc);
+  SourceConfig src;
+  src.name = "line";
+  src.kind = SourceKind::Current;
+  src.axis = Axis::Z;
+  src.position = Vec3{0.11, 0.075, 0};
+  src.frequency_hz = 3e9;
+  cfg.sources.push_back(src);
+  ProbeConfig p;
+  p.name = "p";
+  p.position = Vec3{0.15, 0.1, 0};
+  p.fields = {Component::Ez};
+  cfg.probes.push_back(p);
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.two_d());
+  REQUIRE(m.equation == Equation::Wave);
+  // The model's frame (UpmlProfile::in_wave_frame) is the engine's H frame.
+  const engine::WaveFrame f = engine::build_wave_frame(m);
+  int model_frame = 0;
+  for (int i = 0; i < m.grid.n[0]; ++i) {
+    for (int j = 0; j < m.grid.n[1]; ++j) model_frame += m.upml.in_wave_frame(i, j, m.grid.n);
+  }
+  CHECK(model_frame == f.h_count());
+  for (device::Api api : engine_apis()) {
+    for (WaveKernel k : {WaveKernel::PairSum, WaveKernel::Rows}) {
+      auto e = engine::make_wave_engine(api, m, DeviceConfig{}, k);
+      compare_with_yee(*e, m);
+    }
+  }
+}
+
+// Runs the wave engine and another backend side by side; Ez everywhere and the probe series
+// within rel_tol of their largest |value|.
+void compare_with_backend(Backend& e, Backend& other, const SimulationModel& m, double rel_tol) {
+  INFO("wave: " << e.kernel_variant() << " on " << e.device_description() << "; other: "
+                << other.name() << " " << other.kernel_variant());
+  const std::size_t n = m.probes.samples.size();
+  std::vector<double> a, b, got, want;
+  for (long s = 0; s < m.grid.steps; ++s) {
+    e.step(s);
+    other.step(s);
+    const int slot = static_cast<int>(s % 256);
+    e.sample_probes(slot);
+    other.sample_probes(slot);
+    if (slot == 255 || s + 1 == m.grid.steps) {
+      e.read_probe_batch(slot + 1, a);
+      other.read_probe_batch(slot + 1, b);
+      got.insert(got.end(), a.begin(), a.end());
+      want.insert(want.end(), b.begin(), b.end());
+    }
+  }
+  e.finish();
+  other.finish();
+  std::vector<float> ez_e, ez_o;
+  e.read_field(Component::Ez, ez_e);
+  other.read_field(Component::Ez, ez_o);
+  REQUIRE(ez_e.size() == ez_o.size());
+  double max_ref = 0, max_diff = 0;
+  for (std::size_t c = 0; c < ez_e.size(); ++c) {
+    max_ref = std::max(max_ref, std::abs(double(ez_o[c])));
+    max_diff = std::max(max_diff, std::abs(double(ez_e[c]) - ez_o[c]));
+  }
+  INFO("Ez: max |other| = " << max_ref << ", max |diff| = " << max_diff);
+  CHECK(max_ref > 0);
+  CHECK(max_diff <= rel_tol * max_ref);
+  REQUIRE(got.size() == want.size());
+  REQUIRE(got.size() == n * static_cast<std::size_t>(m.grid.steps));
+  double pr = 0, pd = 0;
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    pr = std::max(pr, std::abs(want[t]));
+    pd = std::max(pd, std::abs(got[t] - want[t]));
+  }
+  INFO("probes: max |other| = " << pr << ", max |diff| = " << pd);
+  CHECK(pr > 0);
+  CHECK(pd <= rel_tol * pr);
+}
+
+TEST_CASE("wave engine == PlaneReference's wave and its Yee tm, == PlaneEngine tm on the device") {
+  const SimulationModel wave = wave_model(WaveModelSpec{});
+  SimulationModel yee = wave;  // the same model solved by Yee tm (Ez Hx Hy)
+  yee.equation = Equation::Maxwell;
+  for (device::Api api : engine_apis()) {
+    for (WaveKernel k : {WaveKernel::PairSum, WaveKernel::Cross, WaveKernel::Rows}) {
+      auto e = engine::make_wave_engine(api, wave, DeviceConfig{}, k);
+      PlaneReference ref(wave);
+      compare_with_backend(*e, ref, wave, 2e-5);
+    }
+    auto e = engine::make_wave_engine(api, wave, DeviceConfig{}, WaveKernel::PairSum);
+    PlaneReference ref_yee(yee);
+    compare_with_backend(*e, ref_yee, wave, 2e-5);
+    // Float against float: the two devices' roundings differ, not their equations.
+    e = engine::make_wave_engine(api, wave, DeviceConfig{}, WaveKernel::Cross);
+    auto plane = engine::make_plane_engine(api, yee, DeviceConfig{});
+    compare_with_backend(*e, *plane, wave, 2e-5);
+  }
 }
 
 TEST_CASE("wave kernel choice: tile = pair sums (equal cells), rows, auto by device type") {

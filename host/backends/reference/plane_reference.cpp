@@ -80,6 +80,7 @@ PlaneReference::PlaneReference(const SimulationModel& m)
   }
   h_vacuum_ = m.materials.h_coefficients(MaterialTable::kVacuum, dt_);
   batch_.assign(static_cast<std::size_t>(kProbeBatchSteps) * m.probes.samples.size(), 0.0);
+  init_monitors();
 }
 
 std::string PlaneReference::kernel_variant() const {
@@ -104,7 +105,7 @@ void PlaneReference::set_field(Component c, const std::vector<double>& values) {
 // tm: Hx: (Ez[i,j+1] - Ez[i,j])/dy          te: Hz: (Ey[i+1,j] - Ey[i,j])/dx - (Ex[i,j+1] - Ex[i,j])/dy
 //     Hy: -(Ez[i+1,j] - Ez[i,j])/dx             Ex: (Hz[i,j] - Hz[i,j-1])/dy
 //     Ez: (Hy[i,j] - Hy[i-1,j])/dx - (Hx[i,j] - Hx[i,j-1])/dy      Ey: -(Hz[i,j] - Hz[i-1,j])/dx
-double PlaneReference::curl(Component c, int i, int j) const {
+inline double PlaneReference::curl(Component c, int i, int j) const {
   const auto& F = f_;
   auto e = [&](Component k, int a, int b) { return e_at(F[static_cast<int>(k)], a, b); };
   auto h = [&](Component k, int a, int b) { return h_at(F[static_cast<int>(k)], a, b); };

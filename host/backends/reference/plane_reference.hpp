@@ -13,11 +13,14 @@
 // the plane layout (FieldLayout::xy_plane, phi[i*nyp + j], padding j >= ny stays zero).
 #pragma once
 #include <array>
+#include <complex>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/reference/monitor_sums.hpp"
 
 namespace clfdtd {
 
@@ -51,11 +54,19 @@ public:
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
 
+  // Monitors (plane_reference_monitors.cpp): MonitorSums over the carried components' arrays
+  // (with the wave equation, Ez alone).
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
+
   // The bytes this engine holds (double fields, auxiliaries, batches): what it allocates.
   std::size_t device_bytes(const SimulationModel& m) const override;
 
   // Not part of Backend: the double-precision state over the plane layout (m.layout.index(i, j, 0)),
-  // for tests. Components the model does not carry are empty; with the wave equation only Ez (u).
+  // for tests. Components the model does not carry are empty; with the wave equation Ez is u and
+  // Hx, Hy hold the frame's H only (compact, not the plane layout).
   const std::vector<double>& field(Component c) const;
   // Replaces the state of component c (plane layout, m.layout.cells() values): an initial field
   // for tests (a cavity mode). Yee models only (the wave equation also needs u one step back).
@@ -90,9 +101,11 @@ private:
     return inside(i, j) ? f[h_slot(i, j)] : 0.0;
   }
   // The brackets C of the plain update (curl E for H, curl H for E) of component c at (i, j).
-  double curl(Component c, int i, int j) const;
+  // Forced inline: it is the inner loop, and the switch on c then folds away.
+  [[gnu::always_inline]] inline double curl(Component c, int i, int j) const;
 
-  // One Yee half step over the cells of `cells` (the whole plane or the frame): H (plain, UPML).
+  // H to (s+1/2) dt in every cell whose H is stored (the plane, or the wave frame): plain cells,
+  // then the UPML cells.
   void update_h();
   // E of component c, written to out (the same array for Yee; the next u for the wave equation).
   void update_e(Component c, std::vector<double>& out);
@@ -112,7 +125,7 @@ private:
   const SimulationModel& m_;
   int nx_, ny_;
   double dt_, inv_dx_, inv_dy_;
-  std::vector<Component> e_comps_, h_comps_;  // the active ones
+  std::vector<Component> e_comps_, h_comps_;  // the active ones (wave: Ez; the frame's Hx Hy)
 
   std::array<std::vector<double>, 6> f_;    // Ex..Hz: plane layout (H: compact frame, wave)
   std::vector<double> u_prev_;              // wave: Ez one step back (plane layout)
@@ -127,6 +140,9 @@ private:
   std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
   std::array<std::vector<double>, 6> h_prev_;  // H at the previous sample_energy()
   std::vector<EnergyTerms> energy_batch_;
+
+  void init_monitors();                   // plane_reference_monitors.cpp
+  std::unique_ptr<MonitorSums> monitors_;  // null without monitors
 };
 
 }  // namespace clfdtd

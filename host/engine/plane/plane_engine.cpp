@@ -20,10 +20,6 @@ PlaneEngine::PlaneEngine(const SimulationModel& m, const DeviceConfig& cfg,
     throw DeviceError(
         "the 2D Yee engine was given an equation = wave model (the wave engine runs it)");
   }
-  if (!m.monitors.empty()) {
-    throw ConfigError("", 0, "monitor." + m.monitors.front().name,
-                      "no monitors in a 2D model (the 2D engine does not run them yet)");
-  }
   const device::DeviceInfo& info = dev_->info();
   variant_ = resolve_plane_variant(cfg, info.type);
   std::array<std::size_t, 3> max_items{1, 1, 1};
@@ -40,6 +36,11 @@ PlaneEngine::PlaneEngine(const SimulationModel& m, const DeviceConfig& cfg,
   // Checks the memory before allocating anything, then uploads.
   fields_ = std::make_unique<PlaneFields>(*dev_, m, kProbeBatchSteps);
   plan_ = plan_plane(program, m, *fields_, variant_, wg_);
+  if (!m.monitors.empty()) {  // their buffers were checked with the fields' (plane_buffer_needs)
+    monitors_ = std::make_unique<MonitorRunner>(
+        MonitorInputs{*dev_, program, m, {fields_->field, fields_->field}}, kProbeBatchSteps,
+        [this](const Stage& st, long value) { launch(st, value); });
+  }
   dev_->finish();  // surface upload errors here, not in the first step
 }
 
@@ -168,6 +169,25 @@ std::unique_ptr<Backend> make_plane_engine(device::Api api, const SimulationMode
   }
   const auto at = static_cast<std::size_t>(device::choose_device(devices, cfg.select));
   return std::make_unique<PlaneEngine>(m, cfg, device::open_device(api, devices[at].index));
+}
+
+void PlaneEngine::accumulate_dft(long step) {
+  if (monitors_) monitors_->accumulate_dft(step);
+}
+
+void PlaneEngine::read_dft(int monitor, std::vector<std::complex<double>>& out) {
+  if (!monitors_) throw DeviceError("read_dft: the model has no monitors");
+  monitors_->read_dft(monitor, out);
+}
+
+void PlaneEngine::sample_modes(int monitor, int slot) {
+  if (!monitors_) throw DeviceError("sample_modes: the model has no monitors");
+  monitors_->sample_modes(monitor, slot);
+}
+
+void PlaneEngine::read_mode_batch(int monitor, int slots, std::vector<double>& out) {
+  if (!monitors_) throw DeviceError("read_mode_batch: the model has no monitors");
+  monitors_->read_mode_batch(monitor, slots, out);
 }
 
 }  // namespace clfdtd::engine

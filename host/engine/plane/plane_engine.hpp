@@ -12,6 +12,7 @@
 
 #include "backends/backend.hpp"
 #include "device/device.hpp"
+#include "engine/monitor_stages.hpp"
 #include "engine/plane/plane_fields.hpp"
 #include "engine/plane/plane_plan.hpp"
 
@@ -42,6 +43,11 @@ public:
   void finish() override;
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
+  // Monitors (engine/monitor_stages.hpp): the 3D engine's stages over the plane layout.
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
   double timed_steps(long first, long count) override;  // the device's timers
   double copy_bandwidth() override;
   bool has_device_timers() const override { return true; }
@@ -65,6 +71,7 @@ private:
   std::array<int, 3> wg_{};
   std::unique_ptr<PlaneFields> fields_;
   PlanePlan plan_;
+  std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors
 };
 
 // The engine on the device of `api` that cfg.select names (device::choose_device).

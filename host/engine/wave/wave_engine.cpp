@@ -7,6 +7,8 @@
 #include <map>
 
 #include "backends/device_tables.hpp"
+#include "engine/gpu_engine.hpp"
+#include "engine/monitor_buffers.hpp"
 #include "engine/variant_choice.hpp"
 #include "engine/yee_fields.hpp"
 #include "errors.hpp"
@@ -51,9 +53,13 @@ void check_wave_model(const SimulationModel& m, const WaveFrame& f) {
     }
   }
   if (m.energy) throw wave_refuses("output.energy", "false with grid.equation = wave (no H)");
-  if (!m.monitors.empty()) {
-    throw wave_refuses("monitor." + m.monitors.front().name,
-                       "no monitors with grid.equation = wave (no H)");
+  for (const MonitorModel& mon : m.monitors) {  // the gather reads u for Ez and nothing else
+    for (const DftRegion& r : mon.regions) {
+      if (r.component != Component::Ez) {
+        throw wave_refuses("monitor." + mon.name + ".type",
+                           "dft or modes monitors of Ez with grid.equation = wave (no H)");
+      }
+    }
   }
   for (const ProbeSample& s : m.probes.samples) {
     if (s.component != Component::Ez) {
@@ -135,6 +141,8 @@ std::vector<BufferNeed> wave_buffer_needs(const SimulationModel& m, const WaveFr
                                   (static_cast<std::size_t>(batch_steps) * fl +
                                    2 * sizeof(std::int32_t))});
   b.push_back({"finite flag", sizeof(std::int32_t)});
+  // The monitors' buffers, which the engine's MonitorRunner allocates.
+  for (BufferNeed& n : monitor_buffer_needs(m, batch_steps)) b.push_back(std::move(n));
   return b;
 }
 
@@ -228,6 +236,16 @@ WaveEngine::WaveEngine(const SimulationModel& m, const DeviceConfig& cfg, WaveKe
 
   build_buffers();
   build_stages(program);
+  if (!m.monitors.empty()) {  // their buffers were checked with the engine's (wave_buffer_needs)
+    std::array<FieldSet, 2> sets;
+    for (std::size_t p = 0; p < 2; ++p) {
+      sets[p].fill(placeholder_);
+      sets[p][static_cast<int>(Component::Ez)] = u_[p];  // u after an even / odd number of steps
+    }
+    monitors_ = std::make_unique<MonitorRunner>(
+        MonitorInputs{*dev_, program, m, sets}, kProbeBatchSteps,
+        [this](const Stage& st, long value) { launch(st, value); });
+  }
   dev_->finish();  // surface upload errors here, not in the first step
 }
 
@@ -519,27 +537,7 @@ double WaveEngine::timed_steps(long first, long count) {
   return dev_->timer_stop();
 }
 
-double WaveEngine::copy_bandwidth() {
-  const device::DeviceInfo& info = dev_->info();
-  // Large enough to leave every cache behind, small enough to fit beside a model.
-  std::size_t bytes = std::size_t{512} << 20;
-  bytes = std::min(bytes, info.max_alloc_bytes / 2);
-  bytes = std::min(bytes, dev_->available_bytes() / 8);
-  bytes = bytes / 4096 * 4096;
-  if (bytes < (std::size_t{1} << 20)) return 0;
-  device::Buffer a = dev_->alloc(bytes), b = dev_->alloc(bytes);
-  dev_->fill_zero(a);
-  dev_->fill_zero(b);
-  dev_->finish();
-  double best = 0;
-  for (int rep = 0; rep < 6; ++rep) {  // the first copy pays for first-touch work
-    dev_->timer_start();
-    dev_->copy(b, a, bytes);
-    const double sec = dev_->timer_stop();
-    if (rep > 0 && sec > 0) best = std::max(best, 2.0 * static_cast<double>(bytes) / sec);
-  }
-  return best;
-}
+double WaveEngine::copy_bandwidth() { return device_copy_bandwidth(*dev_); }
 
 std::unique_ptr<WaveEngine> make_wave_engine(device::Api api, const SimulationModel& m,
                                              const DeviceConfig& cfg, WaveKernel kernel) {
@@ -562,6 +560,25 @@ std::unique_ptr<Backend> make_wave_engine(device::Api api, const SimulationModel
   const auto at = static_cast<std::size_t>(device::choose_device(devices, cfg.select));
   const WaveKernel kernel = choose_wave_kernel(m, cfg.variant, devices[at].type);
   return std::make_unique<WaveEngine>(m, cfg, kernel, device::open_device(api, devices[at].index));
+}
+
+void WaveEngine::accumulate_dft(long step) {
+  if (monitors_) monitors_->accumulate_dft(step);
+}
+
+void WaveEngine::read_dft(int monitor, std::vector<std::complex<double>>& out) {
+  if (!monitors_) throw DeviceError("read_dft: the model has no monitors");
+  monitors_->read_dft(monitor, out);
+}
+
+void WaveEngine::sample_modes(int monitor, int slot) {
+  if (!monitors_) throw DeviceError("sample_modes: the model has no monitors");
+  monitors_->sample_modes(monitor, slot);
+}
+
+void WaveEngine::read_mode_batch(int monitor, int slots, std::vector<double>& out) {
+  if (!monitors_) throw DeviceError("read_mode_batch: the model has no monitors");
+  monitors_->read_mode_batch(monitor, slots, out);
 }
 
 }  // namespace clfdtd::engine

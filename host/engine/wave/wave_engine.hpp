@@ -19,6 +19,7 @@
 
 #include "backends/backend.hpp"
 #include "device/device.hpp"
+#include "engine/monitor_stages.hpp"
 #include "engine/stage.hpp"
 #include "engine/wave/wave_frame.hpp"
 
@@ -34,7 +35,8 @@ WaveKernel choose_wave_kernel(const SimulationModel& m, KernelVariant v,
                               const std::string& device_type);
 
 // Device bytes the wave engine allocates for m: u, u_prev, the Ez ids, the frames' H, auxiliaries
-// and cell tables, the coefficient and profile tables, sources and probes (no energy, no monitors).
+// and cell tables, the coefficient and profile tables, sources and probes, the monitors' buffers
+// (no energy).
 std::size_t wave_device_bytes(const SimulationModel& m, int probe_batch_steps);
 
 class WaveEngine final : public Backend {
@@ -66,6 +68,11 @@ public:
   bool has_device_timers() const override { return true; }
   std::string driver_version() const override { return dev_->info().driver; }
   std::size_t device_bytes(const SimulationModel& m) const override;
+  // Monitors (engine/monitor_stages.hpp): dft and modes monitors of Ez (u) only.
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+  void sample_modes(int monitor, int slot) override;
+  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
 
   WaveKernel kernel() const { return kernel_; }
   std::array<int, 3> workgroup() const { return wg_; }
@@ -99,6 +106,7 @@ private:
   std::vector<Stage> plan_;  // H frame, E frame, interior, sources: kernel[parity]
   Stage probes_, finite_;
   int parity_ = 0;
+  std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors
 };
 
 // The engine on the device of `api` that cfg.select names, with choose_wave_kernel's kernel (or

@@ -7,6 +7,11 @@
 namespace clfdtd {
 
 double GridGeometry::courant_limit_dt() const {
+  if (cylindrical) {
+    const int m_max = modes.empty() ? 0 : modes.back();
+    const double r = (m_max + 1) / d[0];
+    return 1.0 / (kC0 * std::sqrt(r * r + 1.0 / (d[2] * d[2])));
+  }
   double s = 0;
   for (int a = 0; a < dims; ++a) s += 1.0 / (d[a] * d[a]);
   return 1.0 / (kC0 * std::sqrt(s));

@@ -45,6 +45,9 @@ struct SimulationModel {
   static SimulationModel build(const RunConfig& cfg);
 
   bool two_d() const { return grid.dims == 2; }
+  // A body of revolution (docs/CYLINDRICAL.md): layout (nr, 1, nz), one complex field set per
+  // angular mode in grid.modes; Ex..Hz stand for Er, Ephi, Ez, Hr, Hphi, Hz.
+  bool cylindrical() const { return grid.cylindrical; }
   // The components the model carries: all six in 3D; Ez Hx Hy (tm) or Ex Ey Hz (te) in 2D;
   // Ez alone for the wave equation. ids of the others are empty; reading them is an error.
   std::vector<Component> active_components() const;

@@ -1,0 +1,86 @@
+// The cylindrical reference engine (CylReference) against the closed PEC cylinder's resonances
+// (Bessel zeros), and make_backend's routing of cylindrical models.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "backends/cyl_model_helpers.hpp"
+#include "backends/cyl_spectrum_helpers.hpp"
+#include "backends/reference/cyl_reference.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::test;
+
+namespace {
+
+// The test cavity: radius 30 cells (dr = 1 mm), height 24 cells (dz = 1 mm).
+CylSpec cavity_spec(std::vector<int> modes, long steps) {
+  CylSpec s;
+  s.nr = 30;
+  s.nz = 24;
+  s.modes = std::move(modes);
+  s.steps = steps;
+  return s;
+}
+
+struct Resonance {
+  bool tm;
+  int n, p;
+};
+
+// Relative error of the probe's peak nearest to each resonance of mode m.
+void check_resonances(const std::vector<double>& series, double dt, int m,
+                      const std::vector<Resonance>& list, double bound) {
+  const double a = 30e-3, h = 24e-3;
+  for (const Resonance& r : list) {
+    const double f0 = cavity_frequency(r.tm, m, r.n, r.p, a, h);
+    const double f = peak_frequency(series, dt, f0, 0.03);
+    const double err = f / f0 - 1;
+    MESSAGE((r.tm ? "TM" : "TE") << m << r.n << r.p << ": exact " << f0 * 1e-9 << " GHz, FDTD "
+                                 << f * 1e-9 << " GHz, error " << err * 100 << " %");
+    CHECK(std::abs(err) < bound);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cylindrical reference: m = 0 PEC cavity resonances (TM010, TM011, TM020, TE011)") {
+  // 30 cells across the radius: the discrete operator's own eigenvalues put these within 0.15 %
+  // of the Bessel-zero values (Yee dispersion ~ (k d)^2 / 24); the bound leaves room for the
+  // peak estimate of a 8000-step series.
+  const long steps = 8000;
+  SimulationModel m = cyl_model(cavity_spec({0}, steps));
+  const double tau = 2e-11;
+  // TM family: an on-axis Ez current (Er, Ez, Hphi); TE family: an Ephi current (Ephi, Hr, Hz).
+  add_cyl_source(m, Component::Ez, 0.0, 0.0, 0.3 * 24e-3, gauss_pulse(5 * tau, tau));
+  add_cyl_source(m, Component::Ey, 0.5 * 30e-3, 0.0, 0.5 * 24e-3, gauss_pulse(5 * tau, tau));
+  add_cyl_probe(m, Component::Ez, 0.25 * 30e-3, 0.0, 0.2 * 24e-3);
+  add_cyl_probe(m, Component::Hz, 0.3 * 30e-3, 0.0, 0.3 * 24e-3);
+  CylReference ref(m);
+  const auto series = probe_series(ref, 2, steps);
+  REQUIRE(ref.fields_finite());
+  check_resonances(series[0], m.grid.dt, 0, {{true, 1, 0}, {true, 1, 1}, {true, 2, 0}}, 3e-3);
+  check_resonances(series[1], m.grid.dt, 0, {{false, 1, 1}}, 3e-3);
+}
+
+TEST_CASE("make_backend: a cylindrical model runs on the reference, a device backend is refused") {
+  SimulationModel m = cyl_model(cavity_spec({0, 1}, 10));
+  DeviceConfig dev;
+  dev.backend = BackendKind::Reference;
+  auto b = make_backend(m, dev);
+  CHECK(b->kernel_variant() == "double loops, cylindrical");
+  std::vector<std::complex<float>> f;
+  b->read_mode_field(1, Component::Ez, f);
+  CHECK(f.size() == 30u * 24u);
+  CHECK_THROWS_AS(b->read_mode_field(2, Component::Ez, f), DeviceError);
+#ifdef CLFDTD_HAVE_OPENCL
+  dev.backend = BackendKind::OpenCl;
+  try {
+    make_backend(m, dev);
+    FAIL("a device backend accepted a cylindrical model");
+  } catch (const DeviceError& e) {
+    CHECK(std::string(e.what()).find("device.backend = reference") != std::string::npos);
+  }
+#endif
+}

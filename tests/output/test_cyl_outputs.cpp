@@ -12,6 +12,8 @@
 #include <fstream>
 #include <string>
 
+#include "errors.hpp"
+#include "file_size_limit.hpp"
 #include "model/simulation_model.hpp"
 #include "output/cyl_snapshot.hpp"
 #include "output/probe_csv.hpp"
@@ -345,6 +347,24 @@ TEST_CASE("3D reconstruction .vts: a structured grid ParaView opens, values at k
   CHECK(e->GetComponent(p, 1) == doctest::Approx(f[0] * std::sin(phi) + f[1] * std::cos(phi)).epsilon(1e-4));
   CHECK(e->GetComponent(p, 2) == doctest::Approx(f[2]).epsilon(1e-4));
   CHECK(g->GetFieldData()->GetArray("phi_samples")->GetTuple1(0) == N);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("cylindrical writers: a refused write is one OutputError line with the path and reason") {
+  const fs::path dir = scratch("errors");
+  const SimulationModel m = cyl_model({0, 1});
+  const std::vector<CylModeFields> modes{slot_fields(0), slot_fields(1)};
+  const std::string vti = (dir / "fields_1_m1.vti").string(), vts = (dir / "fields_1_3d.vts").string();
+  auto r = clfdtd_test::write_with_file_size_limit(300, [&] { write_cyl_mode_vti(vti, m, 1, modes[1], 1, 1e-12); });
+  CHECK(r.code == 5);
+  CHECK(r.message == "cannot write '" + vti + "': File too large");
+  CHECK(r.stderr_text.empty());
+  r = clfdtd_test::write_with_file_size_limit(300, [&] { write_cyl_3d_vts(vts, m, modes, 8, 1, 1e-12); });
+  CHECK(r.code == 5);
+  CHECK(r.message == "cannot write '" + vts + "': File too large");
+  CHECK(r.stderr_text.empty());
+  const std::string missing = (dir / "missing" / "x.vts").string();
+  CHECK_THROWS_AS(write_cyl_3d_vts(missing, m, modes, 8, 1, 1e-12), OutputError);
   fs::remove_all(dir);
 }
 

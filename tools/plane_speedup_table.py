@@ -132,11 +132,15 @@ def main(out):
            "| device | N^2 | boundary | auto kernel | auto Gcells/s, roof | pair-sum Gcells/s, roof "
            "| auto / pair-sum |",
            "|---|---|---|---|---|---|---|"]
-    by_pairsum = {(label(r), r["problem"], r["n"]): r for r in pairsum}
+    # Pair-sum rows wherever they came from (VARIANT=tile,auto puts them among bench_*.json too);
+    # the other kernel: the main run's row of another kernel.
+    by_pairsum = {(label(r), r["problem"], r["n"]): r for r in rows + pairsum
+                  if kernel(r) == "wave-pairsum"}
+    by_other = {(label(r), r["problem"], r["n"]): r for r in rows if kernel(r) != "wave-pairsum"}
     for lb in labels:
-        for n in sorted({r["n"] for r in pairsum if label(r) == lb}):
+        for n in sorted({key[2] for key in by_pairsum if key[0] == lb}):
             for p in ("plane_wave_pec", "plane_wave"):
-                auto, ps = by.get((lb, p, n)), by_pairsum.get((lb, p, n))
+                auto, ps = by_other.get((lb, p, n)), by_pairsum.get((lb, p, n))
                 if auto is None or ps is None:
                     continue
                 md.append(

@@ -26,6 +26,15 @@ struct SourceModel {
   std::vector<std::complex<double>> mode_factor;
 };
 
+// Cylindrical models: the factors mode_factor[q] of a source driving component c (Er, Ephi, Ez)
+// at `cell`, at angle phi_rad: w_q exp(-i m_q phi) (dr dr dz) / V, w_q = 1 for m = 0 and 2 for
+// m > 0, V = 2 pi r_s dr dz the ring through the sample at r_s > 0, or on the axis (r_s = 0) the
+// disc pi (dr/2)^2 dz for Ez and m = 0 (0 for m > 0, where Ez vanishes on the axis, and for
+// Er / Ephi, which build() refuses there).
+std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Component c,
+                                                   const std::array<int, 3>& cell, double phi_rad);
+
+// Cylindrical models take the position as r, phi (degrees), z and fill mode_factor.
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
 
 }  // namespace clfdtd

@@ -45,7 +45,7 @@ CylReference::CylReference(const SimulationModel& m)
   const std::size_t r_cells = static_cast<std::size_t>(pml_.layers_r) * nz_;
   const std::size_t z_cells =
       static_cast<std::size_t>(nr_) * (pml_.layers_z_lo + pml_.layers_z_hi);
-  check_host_memory(sizeof(cplx) * m.grid.modes.size() * (6 * cells + 4 * (r_cells + z_cells)),
+  check_host_memory(sizeof(cplx) * m.grid.modes.size() * (6 * cells + 12 * r_cells + 4 * z_cells),
                     "the cylindrical reference engine's complex fields");
   for (int mq : m.grid.modes) {
     ModeState st;
@@ -53,7 +53,29 @@ CylReference::CylReference(const SimulationModel& m)
     for (auto& f : st.f) f.assign(cells, cplx(0.0));
     for (int c : {kEphi, kEz, kHphi, kHz}) st.psi_r[c].assign(r_cells, cplx(0.0));
     for (int c : {kEr, kEphi, kHr, kHphi}) st.psi_z[c].assign(z_cells, cplx(0.0));
+    for (int c : {kEr, kEz, kHr, kHz}) {
+      st.g_r[c].assign(r_cells, cplx(0.0));
+      st.f_prev[c].assign(r_cells, cplx(0.0));
+    }
     modes_.push_back(std::move(st));
+  }
+  // kappa and s = sigma dt / eps0 at j dr/2 from the tables (b = exp(-s / kappa)), integrated.
+  r_kappa_.assign(2 * static_cast<std::size_t>(nr_) + 1, 0.0);
+  s_half_dt_.assign(r_kappa_.size(), 0.0);
+  auto kappa_s = [&](int j, double& kappa, double& sdt) {
+    j = std::min(j, 2 * nr_ - 1);  // the wall (j = 2 nr): the profile's last entry
+    const int i = j / 2;
+    const CylPmlAxis& a = pml_.r[j % 2];
+    kappa = 1 / a.inv_kappa[static_cast<std::size_t>(i)];
+    const double b = a.b[static_cast<std::size_t>(i)];
+    sdt = b > 0 ? -kappa * std::log(b) : 0.0;
+  };
+  for (std::size_t j = 1; j < r_kappa_.size(); ++j) {
+    double k0, s0, k1, s1;
+    kappa_s(static_cast<int>(j) - 1, k0, s0);
+    kappa_s(static_cast<int>(j), k1, s1);
+    r_kappa_[j] = r_kappa_[j - 1] + 0.25 * dr_ * (k0 + k1);
+    s_half_dt_[j] = s_half_dt_[j - 1] + 0.125 * dr_ * (s0 + s1);
   }
   for (std::size_t id = 0; id < m.materials.size(); ++id) {
     ec_.push_back(m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt_));
@@ -103,6 +125,25 @@ CylReference::cplx CylReference::stretched(const CylPmlAxis& axis, int index, cp
   return axis.inv_kappa[n] * quotient + p;
 }
 
+// ---- 1/r terms: F / r, or F / r~ in the r slab ---------------------------------------------------
+// With r~ = r_kappa + S / (i w) (S the integral of sigma / eps0), G = F / r~ obeys
+//   r_kappa dG/dt + S G = dF/dt,
+// centred between the last and the current input:
+//   G <- [(r_kappa - S dt/2) G + F - F_prev] / (r_kappa + S dt/2),   F_prev <- F.
+// Outside the absorber r_kappa = r, S = 0, and G stays F / r exactly (up to rounding).
+CylReference::cplx CylReference::over_r(ModeState& st, int comp, int i, int k, bool half, cplx f) {
+  const long slot = r_slot(i, k);
+  const std::size_t j = 2 * static_cast<std::size_t>(i) + (half ? 1 : 0);
+  if (slot < 0) return f / (static_cast<double>(j) * (0.5 * dr_));
+  const auto q = static_cast<std::size_t>(slot);
+  cplx& g = st.g_r[comp][q];
+  cplx& fp = st.f_prev[comp][q];
+  const double rk = r_kappa_[j], sh = s_half_dt_[j];
+  g = ((rk - sh) * g + f - fp) / (rk + sh);
+  fp = f;
+  return g;
+}
+
 // ---- H to (s + 1/2) dt: H -= db * C_H, C_H = -(the right-hand side of mu dH/dt) ----------------
 //   Hr   (i, k+1/2):     C = (i m / r_i) Ez(i, k+1/2) - [Ephi(i, k+1) - Ephi(i, k)]/dz
 //   Hphi (i+1/2, k+1/2): C = [Er(k+1) - Er(k)]/dz - [Ez(i+1) - Ez(i)]/dr
@@ -114,7 +155,6 @@ void CylReference::update_h(ModeState& st) {
   const cplx im(0.0, static_cast<double>(st.m));
   auto& F = st.f;
   for (int i = 0; i < nr_; ++i) {
-    const double r_int = i * dr_, r_half = (i + 0.5) * dr_;
     for (int k = 0; k < nz_; ++k) {
       const std::size_t c = cell(i, k);
       const long rs = r_slot(i, k), zs = z_slot(i, k);
@@ -125,8 +165,9 @@ void CylReference::update_h(ModeState& st) {
       if (i > 0 || st.m == 1) {
         const cplx dephi = stretched(pml_.z[1], k, (at(F[kEphi], i, k + 1) - at(F[kEphi], i, k)) / dz_,
                                      st.psi_z[kHr], zs);
-        const cplx ez_over_r = i > 0 ? F[kEz][c] / r_int : at(F[kEz], 1, k) / dr_;
-        F[kHr][c] -= db(kHr) * (im * ez_over_r - dephi);
+        const cplx im_ez_over_r =
+            i > 0 ? over_r(st, kHr, i, k, false, im * F[kEz][c]) : im * at(F[kEz], 1, k) / dr_;
+        F[kHr][c] -= db(kHr) * (im_ez_over_r - dephi);
       }
       {
         const cplx der = stretched(pml_.z[1], k, (at(F[kEr], i, k + 1) - F[kEr][c]) / dz_,
@@ -138,7 +179,7 @@ void CylReference::update_h(ModeState& st) {
       {
         const cplx ep = at(F[kEphi], i + 1, k), em = F[kEphi][c];
         const cplx dephi = stretched(pml_.r[1], i, (ep - em) / dr_, st.psi_r[kHz], rs);
-        F[kHz][c] -= db(kHz) * (dephi + (ep + em) / (2 * r_half) - im * F[kEr][c] / r_half);
+        F[kHz][c] -= db(kHz) * (dephi + over_r(st, kHz, i, k, true, 0.5 * (ep + em) - im * F[kEr][c]));
       }
     }
   }
@@ -154,7 +195,6 @@ void CylReference::update_e(ModeState& st) {
   const cplx im(0.0, static_cast<double>(st.m));
   auto& F = st.f;
   for (int i = 0; i < nr_; ++i) {
-    const double r_int = i * dr_, r_half = (i + 0.5) * dr_;
     for (int k = 0; k < nz_; ++k) {
       const std::size_t c = cell(i, k);
       const long rs = r_slot(i, k), zs = z_slot(i, k);
@@ -162,7 +202,7 @@ void CylReference::update_e(ModeState& st) {
         const ECoefficients& e = ec_[m_.ids[kEr][c]];
         const cplx dhphi = stretched(pml_.z[0], k, (F[kHphi][c] - at(F[kHphi], i, k - 1)) / dz_,
                                      st.psi_z[kEr], zs);
-        F[kEr][c] = e.ca * F[kEr][c] + e.cb * (im * F[kHz][c] / r_half - dhphi);
+        F[kEr][c] = e.ca * F[kEr][c] + e.cb * (over_r(st, kEr, i, k, true, im * F[kHz][c]) - dhphi);
       }
       if (i > 0 || st.m == 1) {
         const ECoefficients& e = ec_[m_.ids[kEphi][c]];
@@ -179,7 +219,7 @@ void CylReference::update_e(ModeState& st) {
         const cplx hp = F[kHphi][c], hm = at(F[kHphi], i - 1, k);
         const cplx dhphi = stretched(pml_.r[0], i, (hp - hm) / dr_, st.psi_r[kEz], rs);
         F[kEz][c] = e.ca * F[kEz][c] +
-                    e.cb * (dhphi + (hp + hm) / (2 * r_int) - im * F[kHr][c] / r_int);
+                    e.cb * (dhphi + over_r(st, kEz, i, k, false, 0.5 * (hp + hm) - im * F[kHr][c]));
       } else if (st.m == 0) {
         // Circulation 2 pi (dr/2) Hphi(1/2) over the disc area pi (dr/2)^2.
         const ECoefficients& e = ec_[m_.ids[kEz][c]];
@@ -254,7 +294,7 @@ void CylReference::read_mode_field(int slot, Component c, std::vector<std::compl
 
 bool CylReference::fields_finite() {
   for (const ModeState& st : modes_)
-    for (const auto* set : {&st.f, &st.psi_r, &st.psi_z})
+    for (const auto* set : {&st.f, &st.psi_r, &st.psi_z, &st.g_r, &st.f_prev})
       for (const auto& f : *set)
         for (const cplx& v : f)
           if (!std::isfinite(v.real()) || !std::isfinite(v.imag())) return false;
@@ -317,7 +357,7 @@ void CylReference::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
 std::size_t CylReference::device_bytes(const SimulationModel& /*m*/) const {
   std::size_t values = 0;
   for (const ModeState& st : modes_)
-    for (const auto* set : {&st.f, &st.psi_r, &st.psi_z})
+    for (const auto* set : {&st.f, &st.psi_r, &st.psi_z, &st.g_r, &st.f_prev})
       for (const auto& f : *set) values += f.size();
   // With output.energy, the H copy and the energy slots are allocated at the first sample.
   const std::size_t h_copy = m_.energy ? modes_.size() * 3 * m_.layout.cells() : 0;

@@ -78,6 +78,8 @@ private:
     std::array<std::vector<cplx>, 6> f;      // Er..Hz over the layout
     std::array<std::vector<cplx>, 6> psi_r;  // CPML of d/dr: Ephi, Ez, Hphi, Hz; r-slab cells
     std::array<std::vector<cplx>, 6> psi_z;  // CPML of d/dz: Er, Ephi, Hr, Hphi; z-slab cells
+    // The r slab's 1/r~ terms of Er, Ez, Hr, Hz: G = F / r~ and the last input F (r-slab cells).
+    std::array<std::vector<cplx>, 6> g_r, f_prev;
     std::array<std::vector<cplx>, 3> h_prev; // H at the previous sample_energy()
   };
 
@@ -97,6 +99,10 @@ private:
   static cplx stretched(const CylPmlAxis& axis, int index, cplx quotient, std::vector<cplx>& psi,
                         long slot);
 
+  // F / r at sample (i, k) (half: r = (i + 1/2) dr, else i dr); in the r slab the stretched
+  // F / r~, advancing that component's G (see the comment in cyl_reference.cpp).
+  cplx over_r(ModeState& st, int comp, int i, int k, bool half, cplx f);
+
   void update_h(ModeState& st);
   void update_e(ModeState& st);
   void apply_sources(long s);
@@ -105,6 +111,9 @@ private:
   int nr_, nz_;
   double dt_, dr_, dz_;
   CylPml pml_;
+  // The stretched radius r~ = r_kappa + S / (i w) at positions j dr/2 (j = 0 .. 2 nr):
+  // r_kappa = integral of kappa dr, S = integral of sigma/eps0 dr, times dt/2 (trapezoids).
+  std::vector<double> r_kappa_, s_half_dt_;
   std::vector<ModeState> modes_;
 
   std::vector<ECoefficients> ec_;  // per material id

@@ -42,6 +42,13 @@ public:
   // Copy one whole component to the host, unpadded: out[(i*ny + j)*nz + k], SI units.
   virtual void read_field(Component c, std::vector<float>& out) = 0;
 
+  // Cylindrical models: mode slot `slot`'s complex field of component c (Er..Hz),
+  // out[i*nz + k], nr*nz values, SI units. (read_field gives the physical field at phi = 0.)
+  virtual void read_mode_field(int /*slot*/, Component /*c*/,
+                               std::vector<std::complex<float>>& /*out*/) {
+    throw DeviceError("cylindrical mode fields are not supported by the " + name() + " backend");
+  }
+
   // False if any field value is NaN or infinite (computed on the device).
   virtual bool fields_finite() = 0;
 

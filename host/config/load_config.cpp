@@ -9,6 +9,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "config/cyl_checks.hpp"
 #include "config/options.hpp"
 #include "config/plane_checks.hpp"
 #include "config/printable.hpp"
@@ -285,10 +286,35 @@ std::string fmt(double v) {
   return s.str();
 }
 
+bool cylindrical(const GridConfig& g) { return g.coordinates == Coordinates::Cylindrical; }
+
+// Cylindrical: an (r, z) pair (object centre and size) as {r, 0, z}.
+Vec3 rz_vec(const Reader& r, const std::string& key) {
+  const auto v = r.numbers(key);
+  r.check(v.size() == 2, key, "two numbers r z in a cylindrical model");
+  return Vec3{v[0], 0, v[1]};
+}
+
+// Cylindrical: a point r phi z (phi in degrees) as {r, phi, z}; check_cyl_config() checks that
+// it lies in the domain and phi in [-360, 360].
+Vec3 cyl_point(const Reader& r, const std::string& key) {
+  r.require(key);
+  const auto v = r.numbers(key);
+  r.check(v.size() == 3, key, "three numbers r phi z in a cylindrical model (phi in degrees)");
+  return vec3(v);
+}
+
 // A position (object centre, source, probe) must lie in the closed domain [0, size] (2D: the
 // plane, z = 0).
 Vec3 point_in_domain(const Reader& r, const std::string& key, const GridConfig& g) {
   r.require(key);
+  if (cylindrical(g)) {
+    const Vec3 p = rz_vec(r, key);
+    r.check(p.x >= 0 && p.x <= g.size_m.x && p.z >= 0 && p.z <= g.size_m.z, key,
+            "a point r z with 0 <= r <= " + fmt(g.size_m.x) + " m and 0 <= z <= " +
+                fmt(g.size_m.z) + " m");
+    return p;
+  }
   const Vec3 p = model_vec(r, key, g.dims);
   const Vec3& size = g.size_m;
   bool inside = true;
@@ -306,18 +332,56 @@ std::vector<std::string> sections_of(const Raw& raw, const std::string& kind) {
   return out;
 }
 
+// Cylindrical grids: size R Z, cell size dr [dz], the angular orders (docs/CYLINDRICAL.md).
+void read_cyl_grid(const Reader& r, GridConfig& g) {
+  for (const char* key : {"grid.mode", "grid.equation"})
+    if (r.has(key))
+      r.fail(key, "no " + std::string(key) +
+                      " in a cylindrical model (2D Cartesian only: each angular mode already "
+                      "carries all six components)");
+  const auto size = r.numbers("grid.size");
+  r.check(size.size() == 2, "grid.size", "two numbers R Z in a cylindrical model");
+  g.dims = 3;
+  // phi is not a grid axis: one "cell" of 1 along it, so that n = {nr, 1, nz}.
+  g.size_m = Vec3{size[0], 1.0, size[1]};
+  if (r.has("grid.modes")) {
+    std::vector<int> modes;
+    for (long m : r.integers("grid.modes")) {
+      r.check(std::find(modes.begin(), modes.end(), static_cast<int>(m)) == modes.end(),
+              "grid.modes", "each angular order m once");
+      modes.push_back(static_cast<int>(m));
+    }
+    r.check(!modes.empty(), "grid.modes", "at least one angular order m >= 0");
+    std::sort(modes.begin(), modes.end());
+    g.modes = modes;
+  }
+  if (r.has("grid.cell_size")) {
+    const auto d = r.numbers("grid.cell_size");
+    r.check(d.size() <= 2, "grid.cell_size", "1 or 2 numbers (dr dz) in a cylindrical model");
+    g.cell_size_m = Vec3{d[0], 1.0, d.back()};
+  }
+}
+
 void read_grid(const Reader& r, GridConfig& g) {
   r.require("grid.size");
+  g.coordinates = r.word("grid.coordinates", 0) == 1 ? Coordinates::Cylindrical
+                                                     : Coordinates::Cartesian;
+  if (r.has("grid.modes") && !cylindrical(g))
+    r.fail("grid.modes", "no grid.modes in a Cartesian model (grid.coordinates = cylindrical only)");
   auto size = r.numbers("grid.size");
-  g.dims = static_cast<int>(size.size());
-  // 2D: one cell of 1 m along z, so that energies and fluxes come out per metre of depth.
-  g.size_m = g.dims == 2 ? Vec3{size[0], size[1], 1.0} : vec3(size);
+  if (cylindrical(g)) {
+    read_cyl_grid(r, g);
+  } else {
+    g.dims = static_cast<int>(size.size());
+    // 2D: one cell of 1 m along z, so that energies and fluxes come out per metre of depth.
+    g.size_m = g.dims == 2 ? Vec3{size[0], size[1], 1.0} : vec3(size);
+  }
   for (const char* key : {"grid.mode", "grid.equation"})
     if (g.dims == 3 && r.has(key))
       r.fail(key, "no " + std::string(key) + " in a 3D model (2D only: grid.size with two numbers)");
   g.mode = r.word("grid.mode", 0) == 0 ? PlaneMode::Tm : PlaneMode::Te;
   g.equation = r.word("grid.equation", 0) == 0 ? Equation::Maxwell : Equation::Wave;
-  if (r.has("grid.cell_size")) {
+  if (r.has("grid.cell_size") && !cylindrical(g)) {
     auto d = r.numbers("grid.cell_size");
     if (g.dims == 2) {
       r.check(d.size() <= 2, "grid.cell_size", "1 or 2 numbers (dx dy) in a 2D model");
@@ -360,11 +424,23 @@ bool check_within_steps(const Reader& r, const RunConfig& cfg, const std::string
   return cfg.time.steps && (!cfg.time.from_command_line || r.from_command_line(key));
 }
 
-void read_boundary(const Reader& r, int dims, BoundaryConfig& b) {
+void read_boundary(const Reader& r, const GridConfig& g, BoundaryConfig& b) {
+  const int dims = g.dims;
   b.type = r.word("boundary.type", 0) == 0 ? BoundaryType::Upml : BoundaryType::Pec;
-  if (r.has("boundary.layers")) {
+  if (cylindrical(g)) {
+    // r_hi z_lo z_hi: the axis (r = 0) has no layer, phi is periodic.
+    std::array<int, 3> l{b.layers[1], b.layers[4], b.layers[5]};
+    if (r.has("boundary.layers")) {
+      auto v = r.integers("boundary.layers");
+      r.check(v.size() == 1 || v.size() == 3, "boundary.layers",
+              "1 or 3 integers (r_hi z_lo z_hi) in a cylindrical model (no layer at r = 0, the "
+              "axis)");
+      for (int f = 0; f < 3; ++f) l[f] = static_cast<int>(v.size() == 1 ? v[0] : v[f]);
+    }
+    b.layers = {0, l[0], 0, 0, l[1], l[2]};
+  } else if (r.has("boundary.layers")) {
     auto l = r.integers("boundary.layers");
-    r.check(l.size() == 1 || l.size() == 2u * dims, "boundary.layers",
+    r.check(l.size() == 1 || l.size() == 2u * static_cast<std::size_t>(dims), "boundary.layers",
             dims == 2 ? "1 or 4 integers (x_lo x_hi y_lo y_hi) in a 2D model"
                       : "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model");
     for (int f = 0; f < 2 * dims; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
@@ -427,7 +503,8 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       return used && r.has(key);
     };
     if (only("size", o.shape == ShapeKind::Box, "box")) {
-      o.size = model_vec(r, sec + ".size", cfg.grid.dims);
+      o.size = cylindrical(cfg.grid) ? rz_vec(r, sec + ".size")
+                                     : model_vec(r, sec + ".size", cfg.grid.dims);
     }
     if (only("radius", o.shape != ShapeKind::Box, "sphere and cylinder")) {
       o.radius = r.number(sec + ".radius", 0);
@@ -452,8 +529,16 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     SourceConfig s;
     s.name = sec.substr(sec.find('.') + 1);
     s.kind = static_cast<SourceKind>(r.word(sec + ".type", 0));
-    s.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
-    s.position = point_in_domain(r, sec + ".position", cfg.grid);
+    const int axis = r.word(sec + ".axis", 2);  // words x y z r phi
+    if (cylindrical(cfg.grid)) {
+      r.check(axis >= 2, sec + ".axis", "r, phi or z in a cylindrical model");
+      s.axis = axis == 2 ? Axis::Z : static_cast<Axis>(axis - 3);  // r, phi stand for x, y
+      s.position = cyl_point(r, sec + ".position");
+    } else {
+      r.check(axis <= 2, sec + ".axis", "x, y or z in a Cartesian model (r and phi are cylindrical)");
+      s.axis = static_cast<Axis>(axis);
+      s.position = point_in_domain(r, sec + ".position", cfg.grid);
+    }
     s.waveform = static_cast<WaveformKind>(r.word(sec + ".waveform", 1));
     r.require(sec + ".frequency");
     s.frequency_hz = r.number(sec + ".frequency", 0);
@@ -472,10 +557,26 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
   for (const auto& sec : sections_of(raw, "probe")) {
     ProbeConfig p;
     p.name = sec.substr(sec.find('.') + 1);
-    p.position = point_in_domain(r, sec + ".position", cfg.grid);
+    const bool cyl = cylindrical(cfg.grid);
+    p.position = cyl ? cyl_point(r, sec + ".position")
+                     : point_in_domain(r, sec + ".position", cfg.grid);
     if (r.has(sec + ".fields")) {
-      for (int w : r.words(sec + ".fields")) p.fields.push_back(static_cast<Component>(w));
-      r.check(!p.fields.empty(), sec + ".fields", "at least one of Ex Ey Ez Hx Hy Hz");
+      // Words Ex Ey Ez Hx Hy Hz Er Ephi Hr Hphi: the last four stand for Ex Ey Hx Hy.
+      static const Component cyl_names[] = {Component::Ex, Component::Ey, Component::Hx,
+                                            Component::Hy};
+      for (int w : r.words(sec + ".fields")) {
+        const bool cyl_word = w >= 6, shared = w == 2 || w == 5;  // Ez, Hz name both
+        if (cyl)
+          r.check(cyl_word || shared, sec + ".fields",
+                  "fields among Er Ephi Ez Hr Hphi Hz in a cylindrical model");
+        else
+          r.check(!cyl_word, sec + ".fields",
+                  "fields among Ex Ey Ez Hx Hy Hz in a Cartesian model (Er Ephi Hr Hphi are "
+                  "cylindrical)");
+        p.fields.push_back(cyl_word ? cyl_names[w - 6] : static_cast<Component>(w));
+      }
+      r.check(!p.fields.empty(), sec + ".fields",
+              cyl ? "at least one of Er Ephi Ez Hr Hphi Hz" : "at least one of Ex Ey Ez Hx Hy Hz");
     } else if (cfg.grid.dims == 2) {
       p.fields = plane_components(cfg.grid.mode, cfg.grid.equation);
     } else {
@@ -547,6 +648,9 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
   static const char* type_names[] = {"flux", "dft", "farfield", "modes"};
   std::map<std::string, std::string> lower_names;  // lower-case name -> the name as given
   for (const auto& sec : sections_of(raw, "monitor")) {
+    if (cylindrical(cfg.grid))
+      r.fail(sec, "no [monitor.<name>] sections in a cylindrical model (monitors are not supported "
+                  "there yet)");
     MonitorConfig m;
     m.name = sec.substr(sec.find('.') + 1);
     r.check(m.name.size() <= kMaxMonitorName, sec,
@@ -617,6 +721,12 @@ void read_snapshot(const Reader& r, RunConfig& cfg) {
     std::sort(s.steps.begin(), s.steps.end());
     s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
   }
+  if (r.has("snapshot.phi_samples")) {
+    if (!cylindrical(cfg.grid))
+      r.fail("snapshot.phi_samples",
+             "no snapshot.phi_samples in a Cartesian model (grid.coordinates = cylindrical only)");
+    s.phi_samples = static_cast<int>(r.integers("snapshot.phi_samples").front());
+  }
   if (r.has("snapshot.fields")) {
     auto w = r.words("snapshot.fields");
     r.check(!w.empty(), "snapshot.fields", "E, H or both");
@@ -653,7 +763,7 @@ RunConfig build_config(const Raw& raw) {
     if (line > 0) cfg.lines[sec] = line;
   read_grid(r, cfg.grid);
   read_time(r, raw, cfg.time);
-  read_boundary(r, cfg.grid.dims, cfg.boundary);
+  read_boundary(r, cfg.grid, cfg.boundary);
   read_materials(r, raw, cfg.grid.courant, cfg.materials);
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
@@ -662,6 +772,7 @@ RunConfig build_config(const Raw& raw) {
   read_snapshot(r, cfg);
   read_output_device(r, cfg);
   check_plane_config(cfg);
+  check_cyl_config(cfg);
   return cfg;
 }
 

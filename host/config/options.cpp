@@ -30,6 +30,12 @@ const Range kPosition = only("inside the domain [0, grid.size]");
 // The kernels take step indices as 32-bit ints.
 const Range kStep = closed(0, 2147483647, "<= the run's last step");
 const std::vector<std::string> kComponents{"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+// Probes also take the cylindrical names: Er Ephi Hr Hphi are words 6..9 (Ez, Hz are shared);
+// the loader maps them onto Ex Ey Hx Hy and refuses the other family's names.
+const std::vector<std::string> kProbeComponents{"Ex", "Ey", "Ez", "Hx",   "Hy",
+                                                "Hz", "Er", "Ephi", "Hr", "Hphi"};
+// Source axes: x y z (Cartesian) and r phi (cylindrical; words 3, 4 map onto x, y).
+const std::vector<std::string> kSourceAxes{"x", "y", "z", "r", "phi"};
 
 // One entry per key reads best as a table, so clang-format leaves it alone.
 // clang-format off
@@ -37,8 +43,14 @@ std::vector<OptionSpec> make_table() {
   return {
       // [grid]: patent steps 1-1-1 (cell size) and 1-1-2 (time step).
       {"grid.size", V::Number, {2, 3}, {}, "m", "required",
-       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included); two numbers x y make a 2D model in the x-y plane (docs/TWO_D.md), whose positions, centres and sizes then take two numbers too.",
+       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included); two numbers x y make a 2D model in the x-y plane (docs/TWO_D.md), whose positions, centres and sizes then take two numbers too. Cylindrical: R Z, the radius from the axis and the axial extent (docs/CYLINDRICAL.md).",
        kLength},
+      {"grid.coordinates", V::Word, {1}, {"cartesian", "cylindrical"}, "", "cartesian",
+       "cylindrical: a body of revolution about the z axis, solved as angular modes exp(i m phi), each a 2D (r, z) problem (docs/CYLINDRICAL.md); grid.size is then R Z, positions r phi z (phi in degrees), boundary.layers r_hi z_lo z_hi.",
+       Range{}},
+      {"grid.modes", V::Integer, {}, {}, "", "0",
+       "cylindrical only: the angular orders m simulated, each once, each >= 0 (m > 0 stands for the pair +-m); the time step follows the largest.",
+       closed(0, 1000)},
       {"grid.mode", V::Word, {1}, {"tm", "te"}, "", "tm",
        "2D only: the field family of the plane, tm (Ez Hx Hy) or te (Hz Ex Ey).", Range{}},
       {"grid.equation", V::Word, {1}, {"maxwell", "wave"}, "", "maxwell",
@@ -48,13 +60,13 @@ std::vector<OptionSpec> make_table() {
        "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength.",
        closed(1, 1e17)},
       {"grid.cell_size", V::Number, {1, 2, 3}, {}, "m", "derived from max_frequency",
-       "Explicit cell size: one value for cubic (2D: square) cells, or dx dy dz (2D: dx dy).",
+       "Explicit cell size: one value for cubic (2D: square) cells, or dx dy dz (2D: dx dy; cylindrical: dr dz).",
        closed(1e-12, 1e9)},
       {"grid.cells_per_wavelength", V::Number, {1}, {}, "", "10",
        "Cells per shortest wavelength when the cell size is derived (2 is the Nyquist limit; 10 to 20 is usual).",
        closed(2, 1000)},
       {"grid.courant", V::Number, {1}, {}, "", "0.9",
-       "Time step as a fraction of the Courant limit, 3D or, for a 2D model, 2D (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
+       "Time step as a fraction of the Courant limit, 3D or, for a 2D model, 2D, or for a cylindrical one 1 / (c sqrt(((m_max + 1) / dr)^2 + 1 / dz^2)) (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
        closed(0.01, 1)},
       // [time]
       {"time.steps", V::Integer, {1}, {}, "", "required (or time.duration)",
@@ -66,8 +78,8 @@ std::vector<OptionSpec> make_table() {
       // [boundary]
       {"boundary.type", V::Word, {1}, {"upml", "pec"}, "", "upml",
        "Outer boundary: uniaxial PML layers in front of the PEC wall, or a bare PEC wall.", Range{}},
-      {"boundary.layers", V::Integer, {1, 4, 6}, {}, "cells", "10 (0 with type = pec)",
-       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi (2D: x_lo x_hi y_lo y_hi).",
+      {"boundary.layers", V::Integer, {1, 3, 4, 6}, {}, "cells", "10 (0 with type = pec)",
+       "UPML thickness: one value for all faces, or x_lo x_hi y_lo y_hi z_lo z_hi (2D: x_lo x_hi y_lo y_hi; cylindrical: r_hi z_lo z_hi, a CPML, none on the axis).",
        closed(0, 1000, "low + high < the cells along the axis")},
       {"boundary.grading", V::Number, {1}, {}, "", "3",
        "Polynomial order m of the UPML profile sigma(rho) = sigma_max rho^m (2 to 4 is usual; past 20 all the loss sits in the last cell, which reflects).",
@@ -89,12 +101,12 @@ std::vector<OptionSpec> make_table() {
        "Perfect electric conductor (the other keys are then ignored).", Range{}},
       // [object.<name>]: later objects overwrite earlier ones where they overlap.
       {"object.*.shape", V::Word, {1}, {"box", "sphere", "cylinder"}, "", "required",
-       "Shape of the object (2D: box is a rectangle, sphere a disc; cylinder is refused).", Range{}},
+       "Shape of the object (2D: box is a rectangle, sphere a disc; cylinder is refused. Cylindrical: box is the ring r0..r1 x z0..z1, sphere and cylinder (axis z) are centred on the axis).", Range{}},
       {"object.*.center", V::Number, {2, 3}, {}, "m", "required",
-       "Centre x y z (2D: x y); must lie inside the domain [0, grid.size].",
+       "Centre x y z (2D: x y; cylindrical: r z, r = 0 for a sphere or cylinder); must lie inside the domain [0, grid.size].",
        kPosition},
       {"object.*.size", V::Number, {2, 3}, {}, "m", "required for a box",
-       "Box edge lengths x y z (2D: x y).",
+       "Box edge lengths x y z (2D: x y; cylindrical: the ring's radial and axial extents dr dz, center r - dr/2 >= 0).",
        kLength},
       {"object.*.radius", V::Number, {1}, {}, "m", "required for sphere, cylinder",
        "Radius.",
@@ -108,10 +120,10 @@ std::vector<OptionSpec> make_table() {
       // [source.<name>]: patent step 1-1-4.
       {"source.*.type", V::Word, {1}, {"dipole", "current"}, "", "dipole",
        "Point dipole (moment p(t), C*m) or current density J(t) (A/m^2) in one cell.", Range{}},
-      {"source.*.axis", V::Word, {1}, kAxes, "", "z (2D te: required)",
-       "Direction of the dipole or current; 2D: z in tm (a line current, J over one cell dx dy), x or y in te.", Range{}},
+      {"source.*.axis", V::Word, {1}, kSourceAxes, "", "z (2D te: required)",
+       "Direction of the dipole or current; 2D: z in tm (a line current, J over one cell dx dy), x or y in te; cylindrical: r, phi or z (r and phi not on the axis).", Range{}},
       {"source.*.position", V::Number, {2, 3}, {}, "m", "required",
-       "Position x y z (2D: x y) inside the domain [0, grid.size] (not in the UPML; in a wave model not in the absorber's frame either: the UPML and the one cell next to it).",
+       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size] (not in the UPML; in a wave model not in the absorber's frame either: the UPML and the one cell next to it).",
        only("inside the domain [0, grid.size], outside the UPML, off PEC")},
       {"source.*.waveform", V::Word, {1}, {"gaussian", "gaussian_pulse", "ricker", "sine"}, "",
        "gaussian_pulse", "Time function w(t), peak about 1 (see host/model/waveforms.hpp).", Range{}},
@@ -129,10 +141,10 @@ std::vector<OptionSpec> make_table() {
        open_closed(0, 1e17, "8 / (pi bandwidth) x frequency <= 1e10 without a delay")},
       // [probe.<name>]: patent step 5 outputs.
       {"probe.*.position", V::Number, {2, 3}, {}, "m", "required",
-       "Position x y z (2D: x y) inside the domain [0, grid.size].",
+       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size].",
        kPosition},
-      {"probe.*.fields", V::Word, {}, kComponents, "", "Ex Ey Ez Hx Hy Hz (2D: the model's)",
-       "Field components recorded, each at most once; 2D: among Ez Hx Hy (tm), Hz Ex Ey (te), Ez (wave).", Range{}},
+      {"probe.*.fields", V::Word, {}, kProbeComponents, "", "Ex Ey Ez Hx Hy Hz (2D, cylindrical: the model's)",
+       "Field components recorded, each at most once; 2D: among Ez Hx Hy (tm), Hz Ex Ey (te), Ez (wave); cylindrical: among Er Ephi Ez Hr Hphi Hz (the physical field at the probe's phi, summed over the modes).", Range{}},
       {"probe.*.steps", V::Integer, {2}, {}, "", "0 to the last step",
        "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
        closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
@@ -179,6 +191,9 @@ std::vector<OptionSpec> make_table() {
        "Steps at which the whole field is saved (each <= time.steps; 2D: the plane, the model's components only). When the command line shortens the run, later steps are dropped (a warning).",
        kStep},
       {"snapshot.fields", V::Word, {}, {"E", "H"}, "", "E H", "Fields saved in each snapshot.", Range{}},
+      {"snapshot.phi_samples", V::Integer, {1}, {}, "", "0",
+       "cylindrical only: with N > 0 each snapshot also holds a 3D reconstruction of the field at N angles phi = 360 k / N degrees (0: the per-mode (r, z) images only).",
+       closed(0, 3600)},
       // [output]
       {"output.dir", V::Text, {1}, {}, "", "out", "Directory for every output file.", Range{}},
       {"output.energy", V::Word, {1}, {"true", "false"}, "", "false",
@@ -201,7 +216,7 @@ std::vector<OptionSpec> make_table() {
        "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
        closed(1, 1024)},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
-       "GPU kernel form (OpenCL and CUDA; 2D: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
+       "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
        "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "

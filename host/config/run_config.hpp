@@ -24,11 +24,16 @@ struct Vec3 {
 // equation advances it (docs/TWO_D.md).
 enum class PlaneMode { Tm, Te };              // tm: Ez Hx Hy; te: Hz Ex Ey
 enum class Equation { Maxwell, Wave };        // wave: the scalar wave equation for Ez (tm only)
+// cylindrical: a body of revolution, fields as angular modes exp(i m phi), each an (r, z) problem
+// (docs/CYLINDRICAL.md); axis 0 = r, 1 = phi, 2 = z.
+enum class Coordinates { Cartesian, Cylindrical };
 
 struct GridConfig {
   int dims = 3;                               // 2 when grid.size has two numbers (x-y plane)
   PlaneMode mode = PlaneMode::Tm;             // 2D only
   Equation equation = Equation::Maxwell;      // 2D only
+  Coordinates coordinates = Coordinates::Cartesian;
+  std::vector<int> modes{0};                  // cylindrical: angular orders m >= 0, ascending
   // Domain extent (outer PEC wall to wall, UPML included). 2D: size_m.z and cell_size_m.z are
   // 1 m, so that every per-volume quantity comes out per metre of depth (J/m, W/m).
   Vec3 size_m;
@@ -115,6 +120,7 @@ struct MonitorConfig {
 struct SnapshotConfig {
   std::vector<long> steps;                    // steps n0 at which the whole 3D field is saved
   bool e = true, h = true;
+  int phi_samples = 0;                        // cylindrical: > 0 adds a 3D reconstruction (N angles)
 };
 
 struct OutputConfig {
@@ -159,6 +165,11 @@ struct RunConfig {
 
 inline const char* component_name(Component c) {
   static const char* names[] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+  return names[static_cast<int>(c)];
+}
+// Cylindrical models: Ex..Hz stand for Er, Ephi, Ez, Hr, Hphi, Hz.
+inline const char* cyl_component_name(Component c) {
+  static const char* names[] = {"Er", "Ephi", "Ez", "Hr", "Hphi", "Hz"};
   return names[static_cast<int>(c)];
 }
 inline bool is_electric(Component c) { return static_cast<int>(c) < 3; }

@@ -36,7 +36,7 @@ std::string DeviceEngine::variant_text(const std::string& name) const {
                      std::to_string(wg_[2]);
   const std::string& target = dev_->info().code_target;
   if (!target.empty()) text += " (" + target + ")";
-  return text;
+  return text + (tuned_ ? " (tuned)" : "");
 }
 
 void DeviceEngine::launch(const Stage& st, long value) {

@@ -36,7 +36,7 @@ public:
   int probe_batch_steps() const override { return kProbeBatchSteps; }
   bool fields_finite() override;
   void finish() override;
-  // Energy where the derived engine set energy_ (else Backend's refusal).
+  // Energy where the derived engine has it (has_energy_; else Backend's refusal).
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
   // Monitors (monitor_stages.hpp), once the derived engine started them (start_monitors).
@@ -67,7 +67,8 @@ protected:
   // Allocates the monitors' buffers (the derived engine checked their memory with its own) and
   // binds their stages over `in`'s field sets; nothing when the model has no monitors.
   void start_monitors(const MonitorInputs& in);
-  // "<name> WxHxD", then " (<code target>)" where the device has one (CUDA: "sm_90").
+  // "<name> WxHxD", then " (<code target>)" where the device has one (CUDA: "sm_90"), then
+  // " (tuned)" when the work-group came from the tuning cache (tuned_).
   std::string variant_text(const std::string& name) const;
   // Copies a field buffer in the model's layout to out, unpadded: 3D out[(i*ny + j)*nz + k]
   // from rows of nzp floats, 2D (FieldLayout::xy_plane) out[i*ny + j] from rows of nyp floats.
@@ -78,6 +79,7 @@ protected:
   const SimulationModel& m_;
   std::unique_ptr<device::Device> dev_;
   std::array<int, 3> wg_{};
+  bool tuned_ = false;  // wg_ (and the variant) came from the tuning cache
   int parity_ = 0;  // steps taken, mod 2: which field set is current (stage.hpp)
 
   // Set by the derived constructor. Probes: sample_probes (value = batch slot) filling

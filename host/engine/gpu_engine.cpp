@@ -63,7 +63,7 @@ std::string GpuEngine::kernel_variant() const {
                      : variant_ == KernelVariant::OnePass ? "onepass"
                                                           : "float4-tile";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name) + (tuned_ ? " (tuned)" : "");
+  return variant_text(name);
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {

@@ -41,7 +41,6 @@ public:
 
 private:
   KernelVariant variant_ = KernelVariant::Tile;
-  bool tuned_ = false;
   std::unique_ptr<YeeFields> fields_;
   StepPlan plan_;
 };

@@ -7,6 +7,11 @@
 namespace clfdtd {
 
 double GridGeometry::courant_limit_dt() const {
+  if (cylindrical) {
+    const int m_max = modes.empty() ? 0 : modes.back();
+    const double r = (m_max + 1) / d[0];
+    return 1.0 / (kC0 * std::sqrt(r * r + 1.0 / (d[2] * d[2])));
+  }
   double s = 0;
   for (int a = 0; a < dims; ++a) s += 1.0 / (d[a] * d[a]);
   return 1.0 / (kC0 * std::sqrt(s));
@@ -24,6 +29,12 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   }
   // 2D: one cell of 1 m along z, so that per-volume quantities come out per metre of depth.
   if (g.dims == 2) g.d[2] = 1.0;
+  // Cylindrical: phi is no grid axis; n = {nr, 1, nz}, d = {dr, 1, dz} (d[1] unused).
+  g.cylindrical = cfg.grid.coordinates == Coordinates::Cylindrical;
+  if (g.cylindrical) {
+    g.modes = cfg.grid.modes;
+    g.d[1] = 1.0;
+  }
   for (int a = 0; a < 3; ++a) {
     // Rounded in double first: a huge ratio must not overflow the int (build() rejects it later
     // through the cell-count check, so saturate instead of wrapping).
@@ -32,6 +43,7 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
     g.n[a] = std::isfinite(r) ? static_cast<int>(capped) : 1;
   }
   if (g.dims == 2) g.n[2] = 1;
+  if (g.cylindrical) g.n[1] = 1;
   g.dt = cfg.grid.courant * g.courant_limit_dt();
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;

@@ -1,6 +1,8 @@
 // Patent steps 1-1-1 and 1-1-2: the cell size from the highest frequency, the time step from the
 // Courant limit, and the grid dimensions. The one physical-constants header lives here too.
 #pragma once
+#include <vector>
+
 #include "config/run_config.hpp"
 
 namespace clfdtd {
@@ -20,7 +22,12 @@ struct GridGeometry {
   std::array<double, 3> d{};     // cell size, m
   double dt = 0;                 // time step, s
   long steps = 0;                // time steps to run
-  // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D).
+  // Cylindrical (a body of revolution): n = {nr, 1, nz}, d = {dr, 1, dz}, the angular orders in
+  // `modes` (ascending, each >= 0); the Courant limit is that of the largest m.
+  bool cylindrical = false;
+  std::vector<int> modes;
+  // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D);
+  // cylindrical: 1 / (c sqrt(((m_max + 1)/dr)^2 + 1/dz^2)).
   double courant_limit_dt() const;
   long cells() const { return static_cast<long>(n[0]) * n[1] * n[2]; }
 };

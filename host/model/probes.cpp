@@ -7,6 +7,10 @@
 
 namespace clfdtd {
 
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
+
 ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g) {
   ProbeSet set;
   bool any = false;
@@ -22,8 +26,17 @@ ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g
       ProbeSample s;
       s.probe = static_cast<int>(p);
       s.component = f;
-      s.cell = nearest_sample(f, c.position, g.n, g.d);
-      s.position_m = sample_position(f, s.cell, g.d);
+      if (g.cylindrical) {
+        // position = r, phi (degrees), z: the sample is the nearest in (r, z); position_m is
+        // (r, 0, z) of that sample, and the value is taken at the probe's own angle.
+        s.cell = nearest_sample(f, Vec3{c.position.x, 0, c.position.z}, g.n, g.d);
+        s.position_m = sample_position(f, s.cell, g.d);
+        s.position_m.y = 0;
+        s.phi_rad = c.position.y * kPi / 180;
+      } else {
+        s.cell = nearest_sample(f, c.position, g.n, g.d);
+        s.position_m = sample_position(f, s.cell, g.d);
+      }
       if (g.dims == 2) s.position_m.z = 0;  // in the plane (the z offset has no meaning there)
       set.samples.push_back(s);
     }

@@ -15,6 +15,7 @@ struct ProbeSample {
   Component component = Component::Ez;
   std::array<int, 3> cell{};
   Vec3 position_m;             // where the sample actually sits
+  double phi_rad = 0;          // cylindrical: the probe's angle; value = sum_q Re(F_q e^{i m_q phi})
 };
 
 struct ProbeModel {

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "config/cyl_checks.hpp"
 #include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/dft_decimation.hpp"
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
+#include "model/cyl_mesher.hpp"
 #include "model/mesher.hpp"
 #include "model/monitor_build.hpp"
 
@@ -18,6 +20,16 @@ namespace clfdtd {
 namespace {
 
 const char* kAxisName[] = {"x", "y", "z"};
+const char* kCylAxisName[] = {"r", "phi", "z"};
+
+const char* axis_name(const GridGeometry& g, int a) {
+  return g.cylindrical ? kCylAxisName[a] : kAxisName[a];
+}
+
+// Cylindrical models name Ex..Hz Er, Ephi, Ez, Hr, Hphi, Hz.
+const char* name_in(const GridGeometry& g, Component c) {
+  return g.cylindrical ? cyl_component_name(c) : component_name(c);
+}
 
 // Kernels index a component array with 32-bit arithmetic.
 constexpr double kMaxCellsPerComponent = 2147483648.0;  // 2^31
@@ -36,12 +48,13 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
   const int padded_axis = g.dims == 2 ? 1 : 2;
   double padded = 1;
   for (int a = 0; a < g.dims; ++a) {
+    if (g.cylindrical && a == 1) continue;  // phi is no grid axis: n = 1
     const double ratio = cfg.grid.size_m[a] / g.d[a];
     // A positive size below half a cell still gets one cell (derive_grid_geometry); only a
     // non-positive or non-finite extent or cell size leaves no grid at all.
     if (!std::isfinite(ratio) || !(g.d[a] > 0) || !(cfg.grid.size_m[a] > 0)) {
       fail(cfg, "grid.size", std::string("a positive, finite extent and cell size along ") +
-                                 kAxisName[a]);
+                                 axis_name(g, a));
     }
     const double n = std::max(1.0, std::round(ratio));
     padded *= (a == padded_axis) ? 4 * std::ceil(n / 4) : n;
@@ -58,10 +71,11 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
 void check_layers(const RunConfig& cfg, const GridGeometry& g) {
   if (cfg.boundary.type != BoundaryType::Upml) return;
   for (int a = 0; a < g.dims; ++a) {
+    if (g.cylindrical && a == 1) continue;  // no layers along phi
     const int lo = cfg.boundary.layers[2 * a], hi = cfg.boundary.layers[2 * a + 1];
     if (lo + hi >= g.n[a]) {
       fail(cfg, "boundary.layers",
-           std::string("UPML layers along ") + kAxisName[a] + " (" + std::to_string(lo) + " + " +
+           std::string("UPML layers along ") + axis_name(g, a) + " (" + std::to_string(lo) + " + " +
                std::to_string(hi) + ") thinner than the " + std::to_string(g.n[a]) +
                " cells of the domain");
     }
@@ -72,9 +86,17 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
   for (const auto& s : m.sources) {
     const std::string key = "source." + s.name + ".position";
     const auto& c = s.cell;
-    const std::string where = std::string(component_name(s.component)) + " sample (" +
-                              std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " +
-                              std::to_string(c[2]) + ")";
+    const std::string where =
+        std::string(name_in(m.grid, s.component)) + " sample (" + std::to_string(c[0]) + ", " +
+        (m.cylindrical() ? "" : std::to_string(c[1]) + ", ") + std::to_string(c[2]) + ")";
+    // The axis carries no r or phi direction: Ephi's sample at i = 0 lies on it.
+    if (m.cylindrical() && s.component != Component::Ez && c[0] == 0 &&
+        sample_position(s.component, c, m.grid.d).x == 0) {
+      fail(cfg, key,
+           std::string("a position off the axis for ") +
+               (s.component == Component::Ex ? "an r" : "a phi") +
+               "-directed source (its nearest " + where + " is on the axis, r = 0)");
+    }
     if (m.upml.in_pml(c[0], c[1], c[2], m.grid.n)) {
       fail(cfg, key, "a position outside the UPML layers (the driven " + where + " is in them)");
     }
@@ -155,6 +177,7 @@ bool SimulationModel::is_active(Component c) const {
 
 SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_plane_config(cfg);
+  check_cyl_config(cfg);
   SimulationModel m;
   m.grid = derive_grid_geometry(cfg);
   if (m.two_d()) {
@@ -182,8 +205,11 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic, m.monitors),
                     "the model (material ids, source tables, snapshot and monitor buffers)");
   try {
-    MeshedIds meshed = mesh_objects(cfg.objects, m.materials, m.grid, m.layout,
-                                    meshed_components(cfg, m.magnetic));
+    MeshedIds meshed = m.cylindrical()
+                           ? mesh_cyl_objects(cfg.objects, m.materials, m.grid, m.layout,
+                                              meshed_components(cfg, m.magnetic))
+                           : mesh_objects(cfg.objects, m.materials, m.grid, m.layout,
+                                          meshed_components(cfg, m.magnetic));
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
     m.cell_ids = std::move(meshed.cell_centre);
   } catch (const ConfigError& e) {
@@ -236,6 +262,7 @@ std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_b
 
 std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) const {
   if (two_d()) return plane_device_bytes(probe_batch_steps);
+  if (cylindrical()) return cyl_device_bytes(probe_batch_steps);
   const std::size_t cells = layout.cells();
   const std::size_t f = sizeof(float);
   std::size_t bytes = (one_pass ? 12 : 6) * f * cells;  // Ex..Hz (twice when double-buffered)
@@ -250,6 +277,33 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
   const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
   bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
   if (energy) bytes += 3 * f * cells + batch * 3 * f * kEnergyMaxGroups;  // H copy, partial sums
+  return bytes;
+}
+
+// The model's own count of what a cylindrical GPU engine needs (engine::CylEngine reports its
+// exact allocation through Backend::device_bytes): per mode six complex float fields, 48 B per
+// cell of the padded (nr, 1, nz) layout; the uint8 ids; per mode the CPML psi auxiliaries, one
+// complex float per stretched difference: 4 per cell of the r slab (Ephi, Ez, Hphi, Hz differ
+// along r) and 4 per cell of the z slabs (Er, Ephi, Hr, Hphi differ along z); the coefficient
+// and CPML tables; the source tables with their complex mode factors; the probe buffers; with
+// energy, a copy of the H fields per mode and the partial sums.
+std::size_t SimulationModel::cyl_device_bytes(int probe_batch_steps) const {
+  const std::size_t cells = layout.cells();
+  const std::size_t f = sizeof(float), cf = 2 * sizeof(float);
+  const std::size_t modes = grid.modes.size();
+  const std::size_t nr = static_cast<std::size_t>(grid.n[0]), nz = static_cast<std::size_t>(grid.n[2]);
+  std::size_t bytes = modes * 6 * cf * cells;          // Er..Hz per mode, complex
+  bytes += (magnetic ? 6 : 3) * cells;                 // uint8 ids
+  const std::size_t r_slab = static_cast<std::size_t>(upml.layers[static_cast<int>(Face::XHi)]) * nz;
+  const std::size_t z_slab = static_cast<std::size_t>(upml.layers[static_cast<int>(Face::ZLo)] +
+                                                      upml.layers[static_cast<int>(Face::ZHi)]) * nr;
+  bytes += modes * 4 * cf * (r_slab + z_slab);         // psi auxiliaries
+  bytes += materials.size() * 5 * f;                   // ca, cb, inv_eps_r, db, inv_mu_r
+  bytes += 2 * 3 * f * (nr + nz);                      // inv_kappa, b, c at integer and half positions
+  for (const auto& s : sources) bytes += s.j.size() * f + modes * cf + 4 * sizeof(int);
+  const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
+  bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));
+  if (energy) bytes += modes * 3 * cf * cells + batch * 3 * f * kEnergyMaxGroups;
   return bytes;
 }
 

@@ -45,6 +45,9 @@ struct SimulationModel {
   static SimulationModel build(const RunConfig& cfg);
 
   bool two_d() const { return grid.dims == 2; }
+  // A body of revolution (docs/CYLINDRICAL.md): layout (nr, 1, nz), one complex field set per
+  // angular mode in grid.modes; Ex..Hz stand for Er, Ephi, Ez, Hr, Hphi, Hz.
+  bool cylindrical() const { return grid.cylindrical; }
   // The components the model carries: all six in 3D; Ez Hx Hy (tm) or Ex Ey Hz (te) in 2D;
   // Ez alone for the wave equation. ids of the others are empty; reading them is an error.
   std::vector<Component> active_components() const;
@@ -60,6 +63,9 @@ struct SimulationModel {
   // components, 3 auxiliaries per PML cell (plane_device_bytes).
   std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;
   std::size_t plane_device_bytes(int probe_batch_steps) const;
+  // Cylindrical: per mode 6 complex float fields (48 B per cell), ids, the CPML psi of the slab
+  // cells, tables, sources, probes (simulation_model.cpp says each term).
+  std::size_t cyl_device_bytes(int probe_batch_steps) const;
   // Wave models with UPML: cells of the frame the wave engine advances with Yee tm
   // (UpmlProfile::in_wave_frame); 0 without UPML.
   std::size_t wave_frame_cells() const;

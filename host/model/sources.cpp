@@ -8,15 +8,46 @@
 
 namespace clfdtd {
 
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
+
+std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Component c,
+                                                   const std::array<int, 3>& cell, double phi_rad) {
+  const double dr = g.d[0], dz = g.d[2];
+  const double r_s = sample_position(c, cell, g.d).x;
+  const bool on_axis = r_s == 0;
+  // The point source's J is that of one cell dr dr dz; spread over the ring (or the axis disc)
+  // the same current gives the mode's current density.
+  const double volume = on_axis ? kPi * 0.25 * dr * dr * dz : 2 * kPi * r_s * dr * dz;
+  std::vector<std::complex<double>> out;
+  for (int m : g.modes) {
+    if (on_axis && (m > 0 || c != Component::Ez)) {
+      out.emplace_back(0.0, 0.0);
+      continue;
+    }
+    const double w = m == 0 ? 1.0 : 2.0;
+    out.push_back(w * std::polar(dr * dr * dz / volume, -m * phi_rad));
+  }
+  return out;
+}
+
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g) {
   std::vector<SourceModel> out;
   out.reserve(cfg.size());
-  const double dv = g.d[0] * g.d[1] * g.d[2];
+  // Cylindrical: the table is that of a point source in a cell dr dr dz (mode_factor spreads it).
+  const double dv = g.cylindrical ? g.d[0] * g.d[0] * g.d[2] : g.d[0] * g.d[1] * g.d[2];
   for (const auto& s : cfg) {
     SourceModel m;
     m.name = s.name;
     m.component = static_cast<Component>(static_cast<int>(s.axis));  // Ex/Ey/Ez share Axis order
-    m.cell = nearest_sample(m.component, s.position, g.n, g.d);
+    if (g.cylindrical) {
+      // position = r, phi (degrees), z: the sample is found in (r, z), phi enters the factors.
+      m.cell = nearest_sample(m.component, Vec3{s.position.x, 0, s.position.z}, g.n, g.d);
+      m.mode_factor = cyl_mode_factors(g, m.component, m.cell, s.position.y * kPi / 180);
+    } else {
+      m.cell = nearest_sample(m.component, s.position, g.n, g.d);
+    }
     m.j.resize(g.steps > 0 ? static_cast<std::size_t>(g.steps) : 0);
     for (std::size_t k = 0; k < m.j.size(); ++k) {
       const double t = static_cast<double>(k) * g.dt;

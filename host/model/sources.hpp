@@ -5,6 +5,7 @@
 //            difference (p((s+1) dt) - p(s dt)) / dt so the deposited charge is consistent.
 // The E update from step s to s+1 uses J at (s + 1/2) dt: E(cell) -= cb(material) * j[s].
 #pragma once
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,21 @@ struct SourceModel {
   std::array<int, 3> cell{};   // (i, j, k) of the driven sample
   std::vector<double> j;       // J at (s + 1/2) dt for s = 0 .. steps-1, A/m^2
   double peak_j_per_amplitude = 0;  // max |J| / |amplitude| over the table (A/m^2 per unit)
+  // Cylindrical models (empty otherwise): j is J of the point source as if in a cell of volume
+  // dr dr dz; mode slot q's current density at the sample is j[s] * mode_factor[q]
+  // (w_q exp(-i m_q phi_s) (dr dr dz) / ring volume, docs/CYLINDRICAL.md).
+  std::vector<std::complex<double>> mode_factor;
 };
 
+// Cylindrical models: the factors mode_factor[q] of a source driving component c (Er, Ephi, Ez)
+// at `cell`, at angle phi_rad: w_q exp(-i m_q phi) (dr dr dz) / V, w_q = 1 for m = 0 and 2 for
+// m > 0, V = 2 pi r_s dr dz the ring through the sample at r_s > 0, or on the axis (r_s = 0) the
+// disc pi (dr/2)^2 dz for Ez and m = 0 (0 for m > 0, where Ez vanishes on the axis, and for
+// Er / Ephi, which build() refuses there).
+std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Component c,
+                                                   const std::array<int, 3>& cell, double phi_rad);
+
+// Cylindrical models take the position as r, phi (degrees), z and fill mode_factor.
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
 
 }  // namespace clfdtd

@@ -55,7 +55,7 @@ TEST_CASE("each bad model file names file, line, key and what was expected") {
       {"bad_wrong_type", 7, "time.steps", "an integer in [1, 2147483647], got '100.5'"},
       {"bad_courant", 5, "grid.courant", "a number in [0.01, 1], got '1.2'"},
       {"bad_nonpositive", 16, "object.ball.radius", "a number in (0, 1e9], got '0'"},
-      {"bad_negative_layers", 10, "boundary.layers", "1, 4 or 6 integers, each in [0, 1000], got '4 4 4 -1 4 4'"},
+      {"bad_negative_layers", 10, "boundary.layers", "1, 3, 4 or 6 integers, each in [0, 1000], got '4 4 4 -1 4 4'"},
       {"bad_enum", 10, "boundary.type", "one of upml, pec, got 'mur'"},
       {"bad_material_name", 20, "object.ball.material", "[material.<name>] section, pec or vacuum"},
       {"bad_time_both", 8, "time.duration",
@@ -65,7 +65,7 @@ TEST_CASE("each bad model file names file, line, key and what was expected") {
       {"bad_object_outside", 15, "object.plate.center", "inside the domain [0, 0.1] x [0, 0.1]"},
       {"bad_source_outside", 10, "source.feed.position", "inside the domain"},
       {"bad_probe_outside", 14, "probe.far.position", "got '0.2 0.05 0.05'"},
-      {"bad_probe_fields", 15, "probe.p.fields", "any of Ex, Ey, Ez, Hx, Hy, Hz, got 'Ex Bz'"},
+      {"bad_probe_fields", 15, "probe.p.fields", "any of Ex, Ey, Ez, Hx, Hy, Hz, Er, Ephi, Hr, Hphi, got 'Ex Bz'"},
       {"bad_probe_steps", 15, "probe.p.steps", "0 <= n1 <= n2, got '50 10'"},
       {"bad_snapshot_steps", 14, "snapshot.steps", "within time.steps = 100, got '10 50 150'"},
   };
@@ -174,7 +174,7 @@ TEST_CASE("range, shape and cross-key checks") {
       {"[material.m]\nmu_r = 0.5\n", 7, "material.m.mu_r",
        "eps_r x mu_r >= grid.courant^2 = 0.81, got eps_r x mu_r = 0.5; lower grid.courant below "
        "sqrt(eps_r x mu_r) = 0.707107"},
-      {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1, 4 or 6 integers"},
+      {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3'"},
       {"[boundary]\nlayers = 1 2 3 4\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3 4'"},
       {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "a number in (0, 20], got '0'"},
       {"[boundary]\nkappa_max = 0.5\n", 7, "boundary.kappa_max", "a number in [1, 1000], got '0.5'"},

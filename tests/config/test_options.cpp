@@ -79,9 +79,10 @@ TEST_CASE("value descriptions name type and count") {
   CHECK(describe_value(*find_option("grid.cell_size")) == "1, 2 or 3 numbers");
   CHECK(describe_value(*find_option("time.steps")) == "an integer");
   CHECK(describe_value(*find_option("grid.courant")) == "a number");
-  CHECK(describe_value(*find_option("boundary.layers")) == "1, 4 or 6 integers");
+  CHECK(describe_value(*find_option("boundary.layers")) == "1, 3, 4 or 6 integers");
   CHECK(describe_value(*find_option("boundary.type")) == "one of upml, pec");
-  CHECK(describe_value(*find_option("probe.x.fields")) == "any of Ex, Ey, Ez, Hx, Hy, Hz");
+  CHECK(describe_value(*find_option("probe.x.fields")) ==
+        "any of Ex, Ey, Ez, Hx, Hy, Hz, Er, Ephi, Hr, Hphi");
   CHECK(describe_value(*find_option("snapshot.steps")) == "a list of integers");
 }
 

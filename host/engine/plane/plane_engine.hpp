@@ -26,7 +26,7 @@ public:
   ~PlaneEngine() override;
 
   // "plane-tile 8x16x1" (wx x wy4 x 1), "plane-rows 1x64x1" (W rows per group); then the
-  // device's code target where it has one ("... (sm_90)", CUDA).
+  // device's code target where it has one ("... (sm_90)", CUDA), and " (tuned)" for a cached group.
   std::string kernel_variant() const override;
 
   void step(long s) override;

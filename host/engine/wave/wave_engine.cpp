@@ -9,6 +9,7 @@
 #include "backends/device_tables.hpp"
 #include "engine/monitor_buffers.hpp"
 #include "engine/variant_choice.hpp"
+#include "engine/wave/wave_workgroup.hpp"
 #include "engine/yee_fields.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
@@ -202,8 +203,11 @@ WaveEngine::WaveEngine(const SimulationModel& m, const DeviceConfig& cfg, WaveKe
   // Work-group: X along x, Y along y (tile forms), or X * Y rows (rows).
   std::array<int, 3> want = kernel_ == WaveKernel::Rows ? std::array<int, 3>{1, kWaveRowsGroup, 1}
                                                         : kWavePairSumWorkgroup;
-  if (cfg.workgroup) {
-    const auto& w = *cfg.workgroup;
+  const WorkgroupRequest asked =
+      wave_workgroup_request(cfg, kernel_, name(), device_description(), info.driver);
+  tuned_ = asked.tuned;
+  if (asked.workgroup) {
+    const auto& w = *asked.workgroup;
     if (w[0] < 1 || w[1] < 1 || w[2] != 1) {
       throw wave_refuses("device.workgroup",
                          "X Y 1 with X, Y >= 1 for a 2D model, got " + std::to_string(w[0]) +

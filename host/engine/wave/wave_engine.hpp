@@ -48,7 +48,7 @@ public:
   ~WaveEngine() override;
 
   // "wave-pairsum 8x32x1", "wave-cross 8x32x1", "wave-rows 1x8x1"; then the code target where
-  // the device has one ("... (sm_90)", CUDA).
+  // the device has one ("... (sm_90)", CUDA), and " (tuned)" for a cached work-group.
   std::string kernel_variant() const override;
 
   void step(long s) override;

@@ -1,0 +1,109 @@
+#include "config/cyl_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "errors.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+[[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
+  // A key left at its default has no line: its section's header has.
+  int line = cfg.line_of(key);
+  if (line == 0) line = cfg.line_of(key.substr(0, key.rfind('.')));
+  throw ConfigError(cfg.source_file, line, key, what);
+}
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Round-off allowance where a position is compared with a wall or the axis.
+bool at_most(double a, double b) { return a <= b + 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
+
+// A point r phi z (phi in degrees) inside 0 <= r <= R, 0 <= z <= Z.
+void check_point(const RunConfig& cfg, const std::string& key, const Vec3& p) {
+  const Vec3& size = cfg.grid.size_m;
+  if (!(p.x >= 0 && p.x <= size.x && p.z >= 0 && p.z <= size.z))
+    fail(cfg, key,
+         "a point r phi z with 0 <= r <= " + fmt(size.x) + " m and 0 <= z <= " + fmt(size.z) +
+             " m, got r = " + fmt(p.x) + ", z = " + fmt(p.z));
+  if (!(std::fabs(p.y) <= kMaxPhiDeg))
+    fail(cfg, key, "an angle phi in [-360, 360] degrees, got " + fmt(p.y));
+}
+
+void check_objects(const RunConfig& cfg) {
+  for (const auto& o : cfg.objects) {
+    const std::string sec = "object." + o.name;
+    if (o.shape == ShapeKind::Box) {
+      if (!at_most(0, o.center.x - 0.5 * o.size.x))
+        fail(cfg, sec + ".size",
+             "a ring from r0 = center r - size r / 2 >= 0, got r0 = " +
+                 fmt(o.center.x - 0.5 * o.size.x) + " m");
+      continue;
+    }
+    if (o.shape == ShapeKind::Cylinder && o.axis != Axis::Z)
+      fail(cfg, sec + ".axis", "z in a cylindrical model (a body of revolution about the z axis)");
+    if (o.center.x != 0)
+      fail(cfg, sec + ".center",
+           std::string("a centre on the axis, r = 0, for a ") +
+               (o.shape == ShapeKind::Sphere ? "sphere" : "cylinder") +
+               " in a cylindrical model (a body of revolution about the z axis), got r = " +
+               fmt(o.center.x));
+  }
+}
+
+}  // namespace
+
+void check_cyl_config(const RunConfig& cfg) {
+  const GridConfig& g = cfg.grid;
+  if (g.coordinates != Coordinates::Cylindrical) {
+    if (g.modes != std::vector<int>{0})
+      fail(cfg, "grid.modes", "no grid.modes in a Cartesian model (grid.coordinates = cylindrical only)");
+    if (cfg.snapshot.phi_samples != 0)
+      fail(cfg, "snapshot.phi_samples",
+           "no snapshot.phi_samples in a Cartesian model (grid.coordinates = cylindrical only)");
+    return;
+  }
+  if (g.dims != 3) fail(cfg, "grid.size", "two numbers R Z in a cylindrical model (grid dims 3)");
+  if (g.modes.empty()) fail(cfg, "grid.modes", "at least one angular order m >= 0");
+  for (std::size_t q = 0; q < g.modes.size(); ++q) {
+    if (g.modes[q] < 0)
+      fail(cfg, "grid.modes",
+           "angular orders m >= 0 (m > 0 already carries -m), got " + std::to_string(g.modes[q]));
+    if (q > 0 && g.modes[q] <= g.modes[q - 1])
+      fail(cfg, "grid.modes", "each m once, in ascending order");
+  }
+  const BoundaryConfig& b = cfg.boundary;
+  if (b.type == BoundaryType::Upml && (b.layers[0] != 0 || b.layers[2] != 0 || b.layers[3] != 0))
+    fail(cfg, "boundary.layers",
+         "layers r_hi z_lo z_hi only in a cylindrical model (none at r = 0, the axis, nor along phi)");
+  if (cfg.device.variant == KernelVariant::OnePass)
+    fail(cfg, "device.variant", "auto, tile or rows in a cylindrical model (onepass is 3D only)");
+  for (const auto& m : cfg.monitors)
+    fail(cfg, "monitor." + m.name,
+         "no [monitor.<name>] sections in a cylindrical model (monitors are not supported there "
+         "yet)");
+  if (cfg.snapshot.phi_samples < 0 || cfg.snapshot.phi_samples > kMaxPhiSamples)
+    fail(cfg, "snapshot.phi_samples",
+         "an integer in [0, 3600], got " + std::to_string(cfg.snapshot.phi_samples));
+  check_objects(cfg);
+  for (const auto& s : cfg.sources) {
+    const std::string sec = "source." + s.name;
+    check_point(cfg, sec + ".position", s.position);
+    if (s.axis != Axis::Z && s.position.x == 0)
+      fail(cfg, sec + ".axis",
+           std::string("z for a source on the axis (r = 0): an ") +
+               (s.axis == Axis::X ? "r" : "phi") +
+               "-directed current has no direction there; move it off the axis");
+  }
+  for (const auto& p : cfg.probes) check_point(cfg, "probe." + p.name + ".position", p.position);
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,67 @@
+#include "model/cyl_mesher.hpp"
+
+#include <algorithm>
+
+#include "errors.hpp"
+#include "model/shapes.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+// Writes `id` at every sample (offsets off_r, off_z in cells, z stride `stride`) that lies in the
+// body of revolution. The shapes are tested at the point (r, 0, z): with the object's centre at
+// (r_c, 0, z_c) and a box's size (dr, 0, dz) the 3D tests become the ring, the sphere and the
+// z-axis cylinder about the axis (shapes.hpp).
+void paint_rz(const ObjectConfig& obj, std::uint8_t id, double off_r, double off_z,
+              const GridGeometry& g, std::size_t stride, std::vector<std::uint8_t>& ids) {
+  Vec3 p;
+  for (int i = 0; i < g.n[0]; ++i) {
+    p.x = (i + off_r) * g.d[0];
+    for (int k = 0; k < g.n[2]; ++k) {
+      p.z = (k + off_z) * g.d[2];
+      if (shape_contains(obj, p)) ids[static_cast<std::size_t>(i) * stride + k] = id;
+    }
+  }
+}
+
+}  // namespace
+
+MeshedIds mesh_cyl_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+                           const GridGeometry& g, const FieldLayout& layout,
+                           const std::vector<Component>& components) {
+  std::vector<std::uint8_t> obj_ids;
+  obj_ids.reserve(objects.size());
+  for (const auto& o : objects) {
+    const int id = table.find(o.material);
+    if (id < 0) {
+      throw ConfigError("", 0, "object." + o.name + ".material",
+                        "a defined material, \"pec\" or \"vacuum\" (got \"" + o.material + "\")");
+    }
+    obj_ids.push_back(static_cast<std::uint8_t>(id));
+  }
+
+  const std::uint8_t pec = MaterialTable::kPec;
+  const std::size_t nzp = layout.nzp();
+  MeshedIds m;
+  for (Component comp : components) {
+    auto& ids = m.component[static_cast<int>(comp)];
+    ids.assign(layout.cells(), MaterialTable::kVacuum);
+    const auto off = yee_offset(comp);  // [0]: r, [2]: z; the phi offset has no meaning here
+    for (std::size_t o = 0; o < objects.size(); ++o)
+      paint_rz(objects[o], obj_ids[o], off[0], off[2], g, nzp, ids);
+    if (!is_electric(comp)) continue;
+    for (int i = 0; i < layout.nx; ++i) {
+      const std::size_t row = layout.index(i, 0, 0);
+      if (component_axis(comp) != 2) ids[row] = pec;  // Er, Ephi on the wall z = 0
+      std::fill(ids.begin() + row + layout.nz, ids.begin() + row + nzp, pec);
+    }
+  }
+
+  m.cell_centre.assign(static_cast<std::size_t>(g.n[0]) * g.n[2], MaterialTable::kVacuum);
+  for (std::size_t o = 0; o < objects.size(); ++o)
+    paint_rz(objects[o], obj_ids[o], 0.5, 0.5, g, static_cast<std::size_t>(g.n[2]), m.cell_centre);
+  return m;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,221 @@
+// SimulationModel::build for cylindrical configs: the (nr, 1, nz) grid and its Courant step, ids of
+// a ring and a sphere at known (r, z) samples with the z = 0 wall and no wall on the axis, the
+// CPML layers, the sources' mode factors (off and on the axis), the probes' angle, the refusals
+// that need the grid, and the device byte count.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+#include "model/simulation_model.hpp"
+#include "model/waveforms.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr std::uint8_t kPec = MaterialTable::kPec;
+constexpr std::uint8_t kVac = MaterialTable::kVacuum;
+
+// R = 0.1 m in 10 cells of 1 cm, Z = 0.2 m in 10 cells of 2 cm, modes 0 and 2.
+const std::string kHead =
+    "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01 0.02\nmodes = 2 0\n"
+    "[time]\nsteps = 20\n[boundary]\nlayers = 3 2 1\n";
+
+SimulationModel build_text(const std::string& text) {
+  return SimulationModel::build(load_config_text(text, "c.ini", {}));
+}
+
+ConfigError build_error(const std::string& text) {
+  try {
+    build_text(text);
+  } catch (const ConfigError& e) {
+    return e;
+  }
+  FAIL("no ConfigError for " << text);
+  return ConfigError("", 0, "", "");
+}
+
+std::uint8_t id_at(const SimulationModel& m, Component c, int i, int k) {
+  return m.id(c)[m.layout.index(i, 0, k)];
+}
+
+}  // namespace
+
+TEST_CASE("cylindrical grid: n = {nr, 1, nz}, d = {dr, 1, dz}, dt from the largest mode") {
+  const SimulationModel m = build_text(kHead);
+  CHECK(m.cylindrical());
+  CHECK_FALSE(m.two_d());
+  CHECK(m.grid.dims == 3);
+  CHECK(m.grid.n == std::array<int, 3>{10, 1, 10});
+  CHECK(m.grid.d == std::array<double, 3>{0.01, 1.0, 0.02});
+  CHECK(m.grid.modes == std::vector<int>{0, 2});
+  const double limit = 1 / (kC0 * std::sqrt(std::pow(3 / 0.01, 2) + 1 / (0.02 * 0.02)));
+  CHECK(m.grid.dt == doctest::Approx(0.9 * limit).epsilon(1e-12));
+  CHECK(m.layout.nx == 10);
+  CHECK(m.layout.ny == 1);
+  CHECK(m.layout.nz == 10);
+  CHECK(m.layout.nzp() == 12);
+  CHECK(m.cell_ids.size() == 100u);
+  CHECK(m.active_components().size() == 6u);
+  for (Component c : {Component::Ex, Component::Ey, Component::Ez}) CHECK(m.id(c).size() == 120u);
+  CHECK(m.id(Component::Hz).empty());  // H ids only with a magnetic material
+  CHECK(m.upml.layers == std::array<int, 6>{0, 3, 0, 0, 2, 1});
+  // r slab 3 x 10 cells, z slabs (2 + 1) x 7 cells inside it.
+  CHECK(m.upml.cells == 3u * 10 + 3u * 7);
+  CHECK(m.upml.in_pml(7, 0, 5, m.grid.n));
+  CHECK_FALSE(m.upml.in_pml(0, 0, 5, m.grid.n));  // no layer on the axis
+  CHECK(m.upml.in_pml(0, 0, 1, m.grid.n));
+}
+
+TEST_CASE("cylindrical ids: a ring and a sphere at their (r, z) samples, walls and padding") {
+  const SimulationModel m = build_text(
+      kHead + "[material.glass]\neps_r = 4\n"
+              "[object.ring]\nshape = box\ncenter = 0.05 0.1\nsize = 0.02 0.04\nmaterial = glass\n"
+              "[object.ball]\nshape = sphere\ncenter = 0 0.1\nradius = 0.03\nmaterial = pec\n");
+  const std::uint8_t glass = static_cast<std::uint8_t>(m.materials.find("glass"));
+  using C = Component;
+  // The ring r 0.04..0.06, z 0.08..0.12. Er at ((i + 1/2) dr, k dz).
+  CHECK(id_at(m, C::Ex, 3, 5) == kVac);    // r 0.035
+  CHECK(id_at(m, C::Ex, 4, 5) == glass);   // r 0.045
+  CHECK(id_at(m, C::Ex, 5, 4) == glass);   // r 0.055, z 0.08 (the face counts as inside)
+  CHECK(id_at(m, C::Ex, 5, 6) == glass);   // z 0.12
+  CHECK(id_at(m, C::Ex, 5, 7) == kVac);    // z 0.14
+  CHECK(id_at(m, C::Ex, 6, 5) == kVac);    // r 0.065
+  // Ez at (i dr, (k + 1/2) dz): r 0.04 and 0.06 are on the ring's faces.
+  CHECK(id_at(m, C::Ez, 4, 4) == glass);   // z 0.09
+  CHECK(id_at(m, C::Ez, 6, 5) == glass);   // z 0.11
+  CHECK(id_at(m, C::Ez, 7, 5) == kVac);
+  CHECK(id_at(m, C::Ez, 5, 3) == kVac);    // z 0.07
+  // The sphere of radius 0.03 about (0, 0.1). Ez on the axis: z 0.07 is on the surface.
+  CHECK(id_at(m, C::Ez, 0, 3) == kPec);
+  CHECK(id_at(m, C::Ez, 0, 2) == kVac);    // z 0.05
+  CHECK(id_at(m, C::Ez, 0, 6) == kPec);    // z 0.13
+  // Ephi at (i dr, k dz): (0.03, 0.1) on the surface, (0.03, 0.08) outside, (0, 0.08) inside.
+  CHECK(id_at(m, C::Ey, 3, 5) == kPec);
+  CHECK(id_at(m, C::Ey, 3, 4) == kVac);
+  CHECK(id_at(m, C::Ey, 0, 4) == kPec);
+  // Cell centres ((i + 1/2) dr, (k + 1/2) dz), cell_ids[i * nz + k].
+  CHECK(m.cell_ids[4 * 10 + 4] == glass);  // (0.045, 0.09)
+  CHECK(m.cell_ids[0 * 10 + 4] == kPec);   // (0.005, 0.09)
+  CHECK(m.cell_ids[9 * 10 + 9] == kVac);
+  // The wall z = 0: Er and Ephi at k = 0 are PEC, Ez not; the axis is no wall.
+  for (int i = 0; i < 10; ++i) {
+    CHECK(id_at(m, C::Ex, i, 0) == kPec);
+    CHECK(id_at(m, C::Ey, i, 0) == kPec);
+    CHECK(id_at(m, C::Ez, i, 0) == kVac);
+    for (int k = 10; k < 12; ++k) {  // E padding
+      CHECK(id_at(m, C::Ex, i, k) == kPec);
+      CHECK(id_at(m, C::Ez, i, k) == kPec);
+    }
+  }
+  CHECK(id_at(m, C::Ey, 0, 8) == kVac);
+  CHECK(id_at(m, C::Ez, 0, 8) == kVac);
+  CHECK(m.id(C::Hx).empty());  // no magnetic material
+}
+
+TEST_CASE("cylindrical source mode factors: off the axis and an on-axis z source") {
+  const SimulationModel m = build_text(
+      kHead + "[source.off]\ntype = current\nposition = 0.03 30 0.105\nfrequency = 1e9\n"
+              "[source.axis]\ntype = current\nposition = 0 0 0.1\nfrequency = 1e9\n"
+              "[source.dip]\naxis = r\nposition = 0.057 -90 0.1\nfrequency = 1e9\n");
+  REQUIRE(m.sources.size() == 3);
+  const SourceModel& off = m.sources[0];
+  CHECK(off.component == Component::Ez);
+  CHECK(off.cell == std::array<int, 3>{3, 0, 5});  // r 0.03, z 0.11
+  REQUIRE(off.mode_factor.size() == 2);
+  // dr dr dz / (2 pi r dr dz) = dr / (2 pi r) = 1 / (6 pi); m = 2: twice that, e^{-i 2 pi/6}.
+  const double base = 0.01 / (2 * kPi * 0.03);
+  CHECK(off.mode_factor[0].real() == doctest::Approx(base).epsilon(1e-12));
+  CHECK(off.mode_factor[0].imag() == doctest::Approx(0).epsilon(1e-12));
+  const std::complex<double> f2 = 2 * base * std::exp(std::complex<double>(0, -2 * kPi / 6));
+  CHECK(off.mode_factor[1].real() == doctest::Approx(f2.real()).epsilon(1e-12));
+  CHECK(off.mode_factor[1].imag() == doctest::Approx(f2.imag()).epsilon(1e-12));
+  // On the axis: the disc pi (dr/2)^2 dz, so dr dr dz / V = 4 / pi for m = 0; Ez_2 is 0 there.
+  const SourceModel& axis = m.sources[1];
+  CHECK(axis.cell[0] == 0);
+  CHECK(axis.mode_factor[0].real() == doctest::Approx(4 / kPi).epsilon(1e-12));
+  CHECK(axis.mode_factor[0].imag() == 0);
+  CHECK(axis.mode_factor[1] == std::complex<double>(0, 0));
+  // An r-directed dipole at r = 0.057: Er sample i = 5 at r 0.055; the table is that of a point
+  // dipole in a cell dr dr dz.
+  const SourceModel& dip = m.sources[2];
+  CHECK(dip.component == Component::Ex);
+  CHECK(dip.cell[0] == 5);
+  const double r_s = 0.055;
+  const std::complex<double> d2 =
+      2 * (0.01 / (2 * kPi * r_s)) * std::exp(std::complex<double>(0, 2 * 2 * kPi / 4));
+  CHECK(dip.mode_factor[1].real() == doctest::Approx(d2.real()).epsilon(1e-12));
+  CHECK(dip.mode_factor[1].imag() == doctest::Approx(d2.imag()).epsilon(1e-9));
+  SourceConfig sc;
+  sc.kind = SourceKind::Dipole;
+  sc.frequency_hz = 1e9;
+  const double dt = m.grid.dt;
+  const double expect = (waveform_value(sc, 4 * dt) - waveform_value(sc, 3 * dt)) /
+                        (dt * 0.01 * 0.01 * 0.02);
+  REQUIRE(expect != 0);
+  CHECK(dip.j[3] / expect == doctest::Approx(1).epsilon(1e-12));
+}
+
+TEST_CASE("cylindrical probes: the nearest (r, z) sample and the angle in radians") {
+  const SimulationModel m =
+      build_text(kHead + "[probe.p]\nposition = 0.052 45 0.104\nfields = Er Hphi\n");
+  REQUIRE(m.probes.samples.size() == 2);
+  const ProbeSample& er = m.probes.samples[0];
+  CHECK(er.component == Component::Ex);
+  CHECK(er.cell == std::array<int, 3>{5, 0, 5});  // r 0.055, z 0.1
+  CHECK(er.phi_rad == doctest::Approx(kPi / 4).epsilon(1e-12));
+  CHECK(er.position_m.x == doctest::Approx(0.055));
+  CHECK(er.position_m.y == 0);
+  CHECK(er.position_m.z == doctest::Approx(0.1));
+  const ProbeSample& hphi = m.probes.samples[1];
+  CHECK(hphi.component == Component::Hy);
+  CHECK(hphi.cell == std::array<int, 3>{5, 0, 5});  // r 0.055, z 0.11
+}
+
+TEST_CASE("cylindrical refusals that need the grid") {
+  // A phi-directed source whose nearest Ephi sample is on the axis.
+  ConfigError e = build_error(kHead + "[source.s]\naxis = phi\nposition = 0.004 0 0.1\nfrequency = 1e9\n");
+  CHECK(e.key() == "source.s.position");
+  CHECK(e.line() == 12);
+  CHECK(e.expected().find("off the axis for a phi-directed source") != std::string::npos);
+  CHECK(e.expected().find("Ephi sample (0, 5) is on the axis") != std::string::npos);
+  // An r-directed one there is fine: Er's nearest sample is at dr / 2.
+  CHECK(build_text(kHead + "[source.s]\naxis = r\nposition = 0.004 0 0.1\nfrequency = 1e9\n")
+            .sources[0].cell[0] == 0);
+  // In the r layers.
+  e = build_error(kHead + "[source.s]\nposition = 0.09 0 0.1\nfrequency = 1e9\n");
+  CHECK(e.key() == "source.s.position");
+  CHECK(e.expected().find("Ez sample (9, 5)") != std::string::npos);
+  // Layers thicker than the grid, named by axis r.
+  e = build_error(
+      "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01\n[time]\nsteps = 4\n"
+      "[boundary]\nlayers = 10 2 2\n");
+  CHECK(e.key() == "boundary.layers");
+  CHECK(e.expected().find("along r (0 + 10)") != std::string::npos);
+  // A config made in code gets the same checks as a file.
+  RunConfig cfg = load_config_text(kHead, "c.ini", {});
+  cfg.grid.modes = {1, 1};
+  CHECK_THROWS_AS(SimulationModel::build(cfg), ConfigError);
+  cfg.grid.modes = {-1};
+  CHECK_THROWS_AS(SimulationModel::build(cfg), ConfigError);
+  cfg.grid.modes = {0};
+  cfg.boundary.layers = {1, 3, 0, 0, 2, 1};
+  CHECK_THROWS_AS(SimulationModel::build(cfg), ConfigError);
+}
+
+TEST_CASE("cylindrical device bytes: six complex fields per mode and cell, psi per slab cell") {
+  const std::string one = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01\n"
+                          "[time]\nsteps = 20\n[boundary]\nlayers = 3 2 1\n";
+  const SimulationModel m1 = build_text(one);
+  const SimulationModel m3 =
+      SimulationModel::build(load_config_text(one, "c.ini", {"--grid.modes=0 1 2"}));
+  // 10 x 20 cells (no padding); r slab 3 x 20 cells, z slabs 3 x 10: two more modes add
+  // 2 x (48 B x 200 + 4 psi x 8 B x 90).
+  CHECK(m3.device_bytes(0) - m1.device_bytes(0) == 2u * (48 * 200 + 32 * 90));
+  CHECK(m1.device_bytes(0) > 48u * 200);
+  CHECK(m1.device_bytes(0, true) == m1.device_bytes(0));  // no onepass variant here
+}

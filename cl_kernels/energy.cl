@@ -8,24 +8,10 @@
 //
 // One work-item per float4 of the padded layout (count4 = nx * ny * nz4), ENERGY_GROUP items per
 // group, looping with stride = the global size when there are more float4s than items. Each item
-// sums its float4s in registers; the group then adds its items' sums by a tree reduction in local
-// memory (log2(ENERGY_GROUP) halving steps, a barrier after each) and work-item 0 writes the
-// group's three partial sums to partial[(slot * 3 + t) * ngroups + group]. The host adds the
-// ngroups partial sums in double. Padding lanes hold zeros, so they add nothing.
+// sums its float4s in registers; the group adds them (energy_reduce.h) into
+// partial[(slot * 3 + t) * ngroups + group]. Padding lanes hold zeros, so they add nothing.
 // Bytes per cell: read E, H, H_prev 36 + write H_prev 12 + ids 3 = 51 B per launch.
-#include "fdtd_common.h"
-
-#ifndef ENERGY_GROUP
-#define ENERGY_GROUP 64 /* a power of two; the host launches exactly this local size */
-#endif
-
-/* w.x a.x b.x + ... over the four lanes. */
-DEVICE_FN float weighted_dot4(float4 w, float4 a, float4 b) {
-  return w.x * a.x * b.x + w.y * a.y * b.y + w.z * a.z * b.z + w.w * a.w * b.w;
-}
-
-#define TABLE4(table, id) \
-  MAKE_FLOAT4((table)[(id).x], (table)[(id).y], (table)[(id).z], (table)[(id).w])
+#include "energy_reduce.h"
 
 KERNEL void energy_sums(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* RESTRICT ey,
                         GLOBAL const float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
@@ -39,10 +25,6 @@ KERNEL void energy_sums(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* R
                         CONSTANT_PTR float* RESTRICT mu_r, /* per H material id, 256 entries */
                         GLOBAL float* RESTRICT partial, int count4, int stride, int ngroups,
                         int slot) {
-  LOCAL float sum_e[ENERGY_GROUP];
-  LOCAL float sum_m[ENERGY_GROUP];
-  LOCAL float sum_n[ENERGY_GROUP];
-
   float acc_e = 0.0f, acc_m = 0.0f, acc_n = 0.0f;
   for (int c = GLOBAL_ID(0); c < count4; c += stride) {
     const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
@@ -65,23 +47,5 @@ KERNEL void energy_sums(GLOBAL const float4* RESTRICT ex, GLOBAL const float4* R
     hz_prev[c] = h_z;
   }
 
-  const int lid = LOCAL_ID(0);
-  sum_e[lid] = acc_e;
-  sum_m[lid] = acc_m;
-  sum_n[lid] = acc_n;
-  LOCAL_BARRIER();
-  for (int width = ENERGY_GROUP / 2; width > 0; width /= 2) {
-    if (lid < width) {
-      sum_e[lid] += sum_e[lid + width];
-      sum_m[lid] += sum_m[lid + width];
-      sum_n[lid] += sum_n[lid + width];
-    }
-    LOCAL_BARRIER();
-  }
-  if (lid == 0) {
-    const int g = GROUP_ID(0);
-    partial[(slot * 3 + 0) * ngroups + g] = sum_e[0];
-    partial[(slot * 3 + 1) * ngroups + g] = sum_m[0];
-    partial[(slot * 3 + 2) * ngroups + g] = sum_n[0];
-  }
+  ENERGY_GROUP_STORE(acc_e, acc_m, acc_n, partial, ngroups, slot)
 }

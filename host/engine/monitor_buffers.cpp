@@ -103,8 +103,12 @@ std::size_t monitor_device_bytes(const SimulationModel& m, int batch_steps) {
 }
 
 MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, int batch_steps) {
-  auto zeros = [&dev](std::size_t bytes) {
-    device::Buffer b = dev.alloc(bytes);
+  auto alloc = [&dev, this](std::size_t bytes) {
+    allocated += bytes;
+    return dev.alloc(bytes);
+  };
+  auto zeros = [&alloc, &dev](std::size_t bytes) {
+    device::Buffer b = alloc(bytes);
     dev.fill_zero(b);
     return b;
   };
@@ -128,7 +132,7 @@ MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, in
       b.npoints = static_cast<int>(points);
       const std::vector<std::int32_t> table = region_table(mon, m.grid.n);
       b.nregions = static_cast<int>(table.size() / 8);
-      b.regions = dev.alloc(table.size() * sizeof(std::int32_t));
+      b.regions = alloc(table.size() * sizeof(std::int32_t));
       dev.upload(b.regions, table.data(), table.size() * sizeof(std::int32_t));
       b.ring = zeros(ring_bytes(mon, b.ring_slots));
       b.weights = zeros(weight_bytes(mon));
@@ -152,7 +156,7 @@ MonitorBuffers::MonitorBuffers(device::Device& dev, const SimulationModel& m, in
         throw DeviceError("monitor " + mon.name + ": " + std::to_string(b.nmodes) +
                           " modes exceed the projection kernel's 2^31 partial sums per batch");
       }
-      b.modes = dev.alloc(floats * kF);
+      b.modes = alloc(floats * kF);
       if (m.two_d()) {
         // The projection reads a carried E in place of one the model does not carry
         // (plan_monitors): zero mode data there keeps it out of the sum.

@@ -60,6 +60,7 @@ struct MonitorBuffers {
   MonitorBuffers(device::Device& dev, const SimulationModel& m, int batch_steps);
   std::vector<DftMonitorBuffers> dft;     // DFT monitors with at least one point
   std::vector<ModeMonitorBuffers> modes;  // modes monitors with at least one mode
+  std::size_t allocated = 0;              // bytes of every buffer above, as allocated
 };
 
 }  // namespace clfdtd::engine

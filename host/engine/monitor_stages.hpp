@@ -59,6 +59,7 @@ public:
   void read_dft(int monitor, std::vector<std::complex<double>>& out);
   void sample_modes(int monitor, int slot);
   void read_mode_batch(int monitor, int slots, std::vector<double>& out);
+  std::size_t allocated_bytes() const { return buf_.allocated; }  // the monitors' buffers
 
 private:
   void flush_dft(std::size_t d);  // accumulates monitor d's filled ring slots

@@ -14,15 +14,11 @@
 // (The other convention would need exp(-i k r_hat . r'); tests/monitors/test_near_to_far.cpp
 // tells them apart with two dipoles in phase quadrature, whose beam points one way only.)
 //
-// PEC walls. The currents on a face lying on a bare PEC wall are dropped, and every other face's
-// currents get their images in the wall: positions mirrored, J' = -R J (tangential reversed,
-// normal kept), M' = +R M (tangential kept, normal reversed), R the reflection of the wall's
-// axis. With walls on several axes (a corner) the images are those of every subset S of the walls:
-// J' = (-1)^|S| R_S J at R_S r. Mirroring the position turns into mirroring the direction:
+// PEC walls (near_to_far_images.hpp): the images of every subset S of the walls,
+// J' = (-1)^|S| R_S J at R_S r + t_S. Mirroring the position turns into mirroring the direction:
 //   N_S(u) = (-1)^|S| exp(i k u . t_S) R_S N(R_S u),   L_S(u) = exp(i k u . t_S) R_S L(R_S u),
 // t_S = sum over the walls in S of 2 x_wall e_axis; so the transform evaluates the real faces'
-// N and L at the mirrored directions and sums. Two walls on one axis (a parallel-plate guide:
-// infinitely many images) are refused.
+// N and L at the mirrored directions and sums.
 //
 // Cost. A face is a plane of n_b x n_c points at cell-face centres, so exp(i k u . r') is a
 // product of one factor per axis. For each face one tangential axis g is tabulated against the
@@ -38,6 +34,7 @@
 #include <string>
 
 #include "model/grid_geometry.hpp"
+#include "monitors/near_to_far_images.hpp"
 
 namespace clfdtd {
 namespace {
@@ -49,34 +46,6 @@ const char* const kAxisName[3] = {"x", "y", "z"};
 
 // The smallest directivity written: a pattern null (D = 0) is written as this, not as -inf.
 constexpr double kDirectivityFloorDbi = -300.0;
-
-// A bare PEC wall the surface touches: the plane x[axis] = position_m; directions with
-// u[axis] * outward > 0 point behind it.
-struct PecWall {
-  int axis = 0;
-  double position_m = 0;
-  int outward = 1;
-};
-
-std::vector<PecWall> pec_walls(const SurfaceFields& s) {
-  std::vector<PecWall> walls;
-  for (const MonitorFace& f : s.faces) {
-    if (!f.on_pec_wall) continue;
-    const PecWall w{f.axis, f.plane * s.cell_m[static_cast<std::size_t>(f.axis)], f.normal};
-    bool same = false;
-    for (const PecWall& o : walls) {
-      if (o.axis != w.axis) continue;
-      if (o.position_m != w.position_m)
-        throw std::invalid_argument(std::string("near_to_far: faces on PEC walls at both ends of axis ") +
-                                    kAxisName[w.axis] +
-                                    " (a parallel-plate guide has no finite set of images); at most "
-                                    "one PEC wall per axis");
-      same = true;
-    }
-    if (!same) walls.push_back(w);
-  }
-  return walls;
-}
 
 std::vector<double> angle_grid(double step_deg, double end_deg, bool include_end, const char* what) {
   if (!(step_deg > 0 && step_deg <= end_deg))
@@ -267,7 +236,7 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
   out.theta_deg = angle_grid(theta_step_deg, 180.0, true, "theta_step");
   out.phi_deg = angle_grid(phi_step_deg, 360.0, false, "phi_step");
   const std::size_t nt = out.theta_deg.size(), np = out.phi_deg.size();
-  const std::vector<PecWall> walls = pec_walls(s);
+  const std::vector<PecWall> walls = pec_walls(s, "near_to_far");
   const std::size_t nsub = std::size_t{1} << walls.size();
 
   // Directions of the grid, which of them are in front of every wall, and the directions the real
@@ -281,17 +250,16 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       const RVec u{std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th)};
       const std::size_t d = t * np + p;
       grid_u[d] = u;
-      for (const PecWall& w : walls)
-        if (u[static_cast<std::size_t>(w.axis)] * w.outward > 1e-12) out.included[d] = 0;
+      if (behind_pec_wall(walls, u)) out.included[d] = 0;
       if (out.included[d]) kept.push_back(d);
     }
   std::vector<RVec> eval_dirs;
   eval_dirs.reserve(kept.size() * nsub);
   for (std::size_t d : kept)
     for (std::size_t sub = 0; sub < nsub; ++sub) {
+      const PecImage im = pec_image(walls, sub);
       RVec v = grid_u[d];
-      for (std::size_t w = 0; w < walls.size(); ++w)
-        if (sub >> w & 1) v[static_cast<std::size_t>(walls[w].axis)] *= -1;
+      for (std::size_t ax = 0; ax < 3; ++ax) v[ax] *= im.mirror[ax];
       eval_dirs.push_back(v);
     }
 
@@ -335,23 +303,14 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       const RVec& u = grid_u[d];
       CVec3 n_tot{}, l_tot{};
       for (std::size_t sub = 0; sub < nsub; ++sub) {
-        double shift = 0;  // u . t_S
-        int parity = 1;
-        for (std::size_t w = 0; w < walls.size(); ++w)
-          if (sub >> w & 1) {
-            const auto ax = static_cast<std::size_t>(walls[w].axis);
-            shift += 2 * walls[w].position_m * u[ax];
-            parity = -parity;
-          }
-        const Complex ph = std::polar(1.0, k * shift);
+        const PecImage im = pec_image(walls, sub);
+        const Complex ph = std::polar(1.0, k * (u[0] * im.offset_m[0] + u[1] * im.offset_m[1] +
+                                                u[2] * im.offset_m[2]));  // u . t_S
         const CVec3& nv = n_eval[i * nsub + sub];
         const CVec3& lv = l_eval[i * nsub + sub];
         for (std::size_t ax = 0; ax < 3; ++ax) {
-          double mirror = 1;  // R_S on component ax
-          for (std::size_t w = 0; w < walls.size(); ++w)
-            if ((sub >> w & 1) && static_cast<std::size_t>(walls[w].axis) == ax) mirror = -1;
-          n_tot[ax] += static_cast<double>(parity) * mirror * ph * nv[ax];
-          l_tot[ax] += mirror * ph * lv[ax];
+          n_tot[ax] += static_cast<double>(im.parity) * im.mirror[ax] * ph * nv[ax];
+          l_tot[ax] += im.mirror[ax] * ph * lv[ax];
         }
       }
       const double th = out.theta_deg[d / np] * M_PI / 180, phi = out.phi_deg[d % np] * M_PI / 180;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/grid_geometry.hpp"
+#include "monitors/near_to_far_images.hpp"
 
 namespace clfdtd {
 namespace {
@@ -15,30 +16,6 @@ namespace {
 using Complex = std::complex<double>;
 
 constexpr double kDirectivityFloorDbi = -300.0;  // as in 3D: a null is written as this
-
-struct PecWall {
-  int axis = 0;
-  double position_m = 0;
-  int outward = 1;
-};
-
-std::vector<PecWall> pec_walls(const SurfaceFields& s) {
-  std::vector<PecWall> walls;
-  for (const MonitorFace& f : s.faces) {
-    if (!f.on_pec_wall) continue;
-    const PecWall w{f.axis, f.plane * s.cell_m[static_cast<std::size_t>(f.axis)], f.normal};
-    bool same = false;
-    for (const PecWall& o : walls) {
-      if (o.axis != w.axis) continue;
-      if (o.position_m != w.position_m)
-        throw std::invalid_argument(std::string("near_to_far_2d: sides on PEC walls at both ends of ") +
-                                    "xyz"[w.axis] + " (parallel plates: no finite set of images)");
-      same = true;
-    }
-    if (!same) walls.push_back(w);
-  }
-  return walls;
-}
 
 // One equivalent source point: position (x, y), J and M times the edge length dl.
 struct LinePoint {
@@ -84,13 +61,11 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
     out.phi_deg.push_back(a);
   }
   const std::size_t np = out.phi_deg.size();
-  const std::vector<PecWall> walls = pec_walls(s);
+  const std::vector<PecWall> walls = pec_walls(s, "near_to_far_2d");
   out.included.assign(np, 1);
   for (std::size_t q = 0; q < np; ++q) {
     const double ph = out.phi_deg[q] * M_PI / 180;
-    const double u[2] = {std::cos(ph), std::sin(ph)};
-    for (const PecWall& w : walls)
-      if (u[w.axis] * w.outward > 1e-12) out.included[q] = 0;
+    if (behind_pec_wall(walls, {std::cos(ph), std::sin(ph), 0.0})) out.included[q] = 0;
   }
   const double depth_m = s.cell_m[2] > 0 ? s.cell_m[2] : 1.0;  // area / depth = the edge's length
   const std::size_t nsub = std::size_t{1} << walls.size();
@@ -113,22 +88,13 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
       CVec3 mv = cross_axis(face.axis, face.normal, s.e[f][p]);
       for (Complex& c : mv) c = -c;
       for (std::size_t sub = 0; sub < nsub; ++sub) {
+        const PecImage im = pec_image(walls, sub);
         LinePoint lp;
-        lp.x = pt.r_m.x;
-        lp.y = pt.r_m.y;
-        int parity = 1;
-        std::array<double, 3> mirror{1, 1, 1};
-        for (std::size_t w = 0; w < walls.size(); ++w) {
-          if (!(sub >> w & 1)) continue;
-          const PecWall& wall = walls[w];
-          double& coord = wall.axis == 0 ? lp.x : lp.y;
-          coord = 2 * wall.position_m - coord;
-          mirror[static_cast<std::size_t>(wall.axis)] = -1;
-          parity = -parity;
-        }
+        lp.x = im.mirror[0] * pt.r_m.x + im.offset_m[0];
+        lp.y = im.mirror[1] * pt.r_m.y + im.offset_m[1];
         for (std::size_t a = 0; a < 3; ++a) {
-          lp.j[a] = static_cast<double>(parity) * mirror[a] * jv[a] * dl;
-          lp.m[a] = mirror[a] * mv[a] * dl;
+          lp.j[a] = static_cast<double>(im.parity) * im.mirror[a] * jv[a] * dl;
+          lp.m[a] = im.mirror[a] * mv[a] * dl;
         }
         src.push_back(lp);
       }

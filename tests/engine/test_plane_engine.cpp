@@ -308,7 +308,7 @@ TEST_CASE("plane engine device bytes: every buffer counted, checked before alloc
     for (device::Api api : apis()) {
       auto b = make_plane_engine(api, m, config(KernelVariant::Tile));
       const auto& engine = dynamic_cast<const PlaneEngine&>(*b);
-      CHECK(engine.fields().allocated == b->device_bytes(m));
+      CHECK(engine.allocated_bytes() == b->device_bytes(m));
       CHECK(b->device_bytes(m) == sum);
       // The same count is what the memory check refuses when the device is too small.
       device::DeviceInfo small;

@@ -250,3 +250,42 @@ TEST_CASE("2D engines run monitors: PlaneEngine (tm, te) and WaveEngine against 
     }
   }
 }
+
+TEST_CASE("2D engines' device bytes count the monitors' buffers as they are allocated") {
+  bool any = false;
+  for (device::Api api : {device::Api::OpenCL, device::Api::Cuda}) {
+    if (device::list_devices(api).empty()) continue;
+    any = true;
+    const std::string api_name = device::api_name(api);
+    CAPTURE(api_name);
+    for (auto [mode, eq] : {std::pair{PlaneMode::Tm, Equation::Maxwell},
+                            std::pair{PlaneMode::Te, Equation::Maxwell},
+                            std::pair{PlaneMode::Tm, Equation::Wave}}) {
+      CAPTURE(static_cast<int>(mode));
+      CAPTURE(static_cast<int>(eq));
+      const SimulationModel with = run_model(mode, eq);
+      SimulationModel without = with;
+      without.monitors.clear();
+      const int batch = engine::DeviceEngine::kProbeBatchSteps;
+      const std::size_t monitors = engine::monitor_device_bytes(with, batch);
+      REQUIRE(monitors > 0);
+      DeviceConfig cfg;
+      if (eq == Equation::Wave) {
+        auto a = engine::make_wave_engine(api, with, cfg, engine::WaveKernel::Cross);
+        auto b = engine::make_wave_engine(api, without, cfg, engine::WaveKernel::Cross);
+        CHECK(a->device_bytes(with) - b->device_bytes(without) == monitors);
+        CHECK(a->monitor_bytes_allocated() == monitors);
+        CHECK(b->monitor_bytes_allocated() == 0);
+      } else {
+        engine::PlaneEngine a(with, cfg, device::open_device(api, 0));
+        engine::PlaneEngine b(without, cfg, device::open_device(api, 0));
+        CHECK(a.device_bytes(with) - b.device_bytes(without) == monitors);
+        // What was allocated, the monitors' buffers included, is what device_bytes reports.
+        CHECK(a.allocated_bytes() == a.device_bytes(with));
+        CHECK(b.allocated_bytes() == b.device_bytes(without));
+        CHECK(a.monitor_bytes_allocated() == monitors);
+      }
+    }
+  }
+  if (!any) MESSAGE("no OpenCL or CUDA device: the 2D engines' device bytes were not checked");
+}

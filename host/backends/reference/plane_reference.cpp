@@ -41,7 +41,8 @@ PlaneReference::PlaneReference(const SimulationModel& m)
       ny_(m.layout.ny),
       dt_(m.grid.dt),
       inv_dx_(1.0 / m.grid.d[0]),
-      inv_dy_(1.0 / m.grid.d[1]) {
+      inv_dy_(1.0 / m.grid.d[1]),
+      batches_(kProbeBatchSteps, m.probes.samples.size()) {
   if (!m.two_d() || !m.layout.plane) {
     throw std::invalid_argument("PlaneReference needs a 2D model on the plane layout");
   }
@@ -79,7 +80,6 @@ PlaneReference::PlaneReference(const SimulationModel& m)
     hc_.push_back(m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt_));
   }
   h_vacuum_ = m.materials.h_coefficients(MaterialTable::kVacuum, dt_);
-  batch_.assign(static_cast<std::size_t>(kProbeBatchSteps) * m.probes.samples.size(), 0.0);
   init_monitors();
 }
 
@@ -240,18 +240,17 @@ void PlaneReference::step(long s) {
 // ---- Probes and read-back ----------------------------------------------------------------------
 void PlaneReference::sample_probes(int slot) {
   const auto& samples = m_.probes.samples;
-  const std::size_t base = static_cast<std::size_t>(slot) * samples.size();
+  double* out = batches_.probe_slot(slot);
   for (std::size_t p = 0; p < samples.size(); ++p) {
     const ProbeSample& smp = samples[p];
-    batch_[base + p] = m_.is_active(smp.component)
-                           ? f_[static_cast<int>(smp.component)][cell(smp.cell[0], smp.cell[1])]
-                           : 0.0;
+    out[p] = m_.is_active(smp.component)
+                 ? f_[static_cast<int>(smp.component)][cell(smp.cell[0], smp.cell[1])]
+                 : 0.0;
   }
 }
 
 void PlaneReference::read_probe_batch(int slots, std::vector<double>& out) {
-  const std::size_t n = static_cast<std::size_t>(slots) * m_.probes.samples.size();
-  out.assign(batch_.begin(), batch_.begin() + static_cast<std::ptrdiff_t>(n));
+  batches_.read_probes(slots, out);
 }
 
 void PlaneReference::read_field(Component c, std::vector<float>& out) {
@@ -276,14 +275,9 @@ void PlaneReference::sample_energy(int slot) {
   if (wave()) {
     throw DeviceError("output.energy is not supported by the wave equation (it keeps no H)");
   }
-  if (slot < 0 || slot >= kProbeBatchSteps) {
-    throw DeviceError("energy batch slot " + std::to_string(slot) + " outside 0.." +
-                      std::to_string(kProbeBatchSteps - 1));
-  }
   const std::size_t cells = m_.layout.cells();
-  if (energy_batch_.empty()) {
+  if (batches_.begin_energy(slot)) {
     for (Component k : h_comps_) h_prev_[static_cast<int>(k)].assign(cells, 0.0);
-    energy_batch_.assign(kProbeBatchSteps, EnergyTerms{});
   }
   double we = 0, wm = 0, wn = 0;  // sum eps_r E.E, sum mu_r H.H_prev, sum mu_r H.H
   for (Component k : e_comps_) {
@@ -305,18 +299,16 @@ void PlaneReference::sample_energy(int slot) {
     }
   }
   const double dv = m_.grid.d[0] * m_.grid.d[1];
-  energy_batch_[static_cast<std::size_t>(slot)] =
-      EnergyTerms{0.5 * kEps0 * dv * we, 0.5 * kMu0 * dv * wm, 0.5 * kMu0 * dv * wn};
+  batches_.store_energy(
+      slot, EnergyTerms{0.5 * kEps0 * dv * we, 0.5 * kMu0 * dv * wm, 0.5 * kMu0 * dv * wn});
 }
 
 void PlaneReference::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
-  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(slots, 0)),
-                                              energy_batch_.size());
-  out.assign(energy_batch_.begin(), energy_batch_.begin() + static_cast<std::ptrdiff_t>(n));
+  batches_.read_energy(slots, out);
 }
 
 std::size_t PlaneReference::device_bytes(const SimulationModel& /*m*/) const {
-  std::size_t values = batch_.size() + u_prev_.size();
+  std::size_t values = batches_.probe_values() + u_prev_.size();
   for (const auto* set : {&f_, &aux_})
     for (const auto& f : *set) values += f.size();
   // With output.energy, the H copy and the energy slots are allocated at the first sample.

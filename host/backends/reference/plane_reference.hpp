@@ -21,6 +21,7 @@
 
 #include "backends/backend.hpp"
 #include "backends/reference/monitor_sums.hpp"
+#include "backends/reference/reference_batches.hpp"
 
 namespace clfdtd {
 
@@ -137,9 +138,8 @@ private:
   std::vector<HCoefficients> hc_;  // per material id (used when m.magnetic)
   HCoefficients h_vacuum_;
 
-  std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
+  ReferenceBatches batches_;  // kProbeBatchSteps slots of probes and energy
   std::array<std::vector<double>, 6> h_prev_;  // H at the previous sample_energy()
-  std::vector<EnergyTerms> energy_batch_;
 
   void init_monitors();                   // plane_reference_monitors.cpp
   std::unique_ptr<MonitorSums> monitors_;  // null without monitors

@@ -25,7 +25,8 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
       inv_dx_(1.0 / m.grid.d[0]),
       inv_dy_(1.0 / m.grid.d[1]),
       inv_dz_(1.0 / m.grid.d[2]),
-      n_(m.grid.n) {
+      n_(m.grid.n),
+      batches_(kProbeBatchSteps, m.probes.samples.size()) {
   check_host_memory(6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
                     "the reference engine's double fields");
   for (auto& f : f_) f.assign(m.layout.cells(), 0.0);
@@ -38,7 +39,6 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
   }
   // No H ids (no magnetic material): every H sample uses the vacuum coefficients.
   h_vacuum_ = m.materials.h_coefficients(MaterialTable::kVacuum, dt_);
-  batch_.assign(static_cast<std::size_t>(kProbeBatchSteps) * m.probes.samples.size(), 0.0);
   std::size_t monitor_bytes = 0;
   for (const MonitorModel& mon : m.monitors) {
     const bool dft = mon.kind != MonitorKind::Modes;
@@ -233,17 +233,16 @@ void ReferenceBackend::step(long s) {
 
 void ReferenceBackend::sample_probes(int slot) {
   const auto& samples = m_.probes.samples;
-  const std::size_t base = static_cast<std::size_t>(slot) * samples.size();
+  double* out = batches_.probe_slot(slot);
   for (std::size_t p = 0; p < samples.size(); ++p) {
     const ProbeSample& smp = samples[p];
     const std::size_t c = m_.layout.index(smp.cell[0], smp.cell[1], smp.cell[2]);
-    batch_[base + p] = f_[static_cast<int>(smp.component)][c];
+    out[p] = f_[static_cast<int>(smp.component)][c];
   }
 }
 
 void ReferenceBackend::read_probe_batch(int slots, std::vector<double>& out) {
-  const std::size_t n = static_cast<std::size_t>(slots) * m_.probes.samples.size();
-  out.assign(batch_.begin(), batch_.begin() + static_cast<std::ptrdiff_t>(n));
+  batches_.read_probes(slots, out);
 }
 
 void ReferenceBackend::read_field(Component c, std::vector<float>& out) {
@@ -261,14 +260,9 @@ void ReferenceBackend::read_field(Component c, std::vector<float>& out) {
 
 // ---- Energy (EQUATIONS.md, Energy): sums over every sample, PEC E (always zero) weighted 0 ------
 void ReferenceBackend::sample_energy(int slot) {
-  if (slot < 0 || slot >= kProbeBatchSteps) {
-    throw DeviceError("energy batch slot " + std::to_string(slot) + " outside 0.." +
-                      std::to_string(kProbeBatchSteps - 1));
-  }
   const std::size_t cells = m_.layout.cells();
-  if (h_prev_[0].empty()) {
+  if (batches_.begin_energy(slot)) {
     for (auto& h : h_prev_) h.assign(cells, 0.0);  // no earlier H: the first magnetic term is 0
-    energy_batch_.assign(kProbeBatchSteps, EnergyTerms{});
   }
   double we = 0, wm = 0, wn = 0;  // sum eps_r E.E, sum mu_r H.H_prev, sum mu_r H.H
   for (std::size_t c = 0; c < cells; ++c) {
@@ -284,14 +278,12 @@ void ReferenceBackend::sample_energy(int slot) {
     }
   }
   const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
-  energy_batch_[static_cast<std::size_t>(slot)] =
-      EnergyTerms{0.5 * kEps0 * dv * we, 0.5 * kMu0 * dv * wm, 0.5 * kMu0 * dv * wn};
+  batches_.store_energy(
+      slot, EnergyTerms{0.5 * kEps0 * dv * we, 0.5 * kMu0 * dv * wm, 0.5 * kMu0 * dv * wn});
 }
 
 void ReferenceBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
-  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(slots, 0)),
-                                              energy_batch_.size());
-  out.assign(energy_batch_.begin(), energy_batch_.begin() + static_cast<std::ptrdiff_t>(n));
+  batches_.read_energy(slots, out);
 }
 
 bool ReferenceBackend::fields_finite() {

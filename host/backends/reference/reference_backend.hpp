@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/reference/reference_batches.hpp"
 
 namespace clfdtd {
 
@@ -91,10 +92,8 @@ private:
   std::vector<HCoefficients> hc_;  // per material id (only used when m.magnetic)
   HCoefficients h_vacuum_;
 
-  std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
-
+  ReferenceBatches batches_;  // kProbeBatchSteps slots of probes and energy
   std::array<std::vector<double>, 3> h_prev_;  // H at the previous sample_energy() (padded layout)
-  std::vector<EnergyTerms> energy_batch_;       // kProbeBatchSteps slots
 
   // Per monitor (model order): DFT sums [point * frequencies + f] (flux, dft, farfield) and the
   // projection batch [slot * nmodes + mode] (modes); empty for the other kind.

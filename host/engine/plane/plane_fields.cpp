@@ -85,7 +85,7 @@ std::vector<BufferNeed> plane_buffer_needs(const SimulationModel& m, int batch_s
     out.push_back(
         {"energy partial sums", batch * 3 * static_cast<std::size_t>(energy_group_count(m)) * f});
   }
-  // The monitors' buffers, which the engine's MonitorRunner allocates (not counted in allocated).
+  // The monitors' buffers, which the engine's MonitorRunner allocates (MonitorBuffers::allocated).
   for (BufferNeed& b : monitor_buffer_needs(m, batch_steps)) out.push_back(std::move(b));
   return out;
 }

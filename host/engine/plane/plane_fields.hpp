@@ -59,7 +59,7 @@ struct PlaneFields {
   int energy_groups = 0;
 
   device::Buffer placeholder;
-  std::size_t allocated = 0;  // bytes of every buffer above, as allocated
+  std::size_t allocated = 0;  // bytes of every buffer above, as allocated (not the monitors')
 };
 
 }  // namespace clfdtd::engine

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "backends/device_tables.hpp"
-#include "engine/gpu_engine.hpp"
 #include "engine/monitor_buffers.hpp"
 #include "engine/variant_choice.hpp"
 #include "engine/wave/wave_workgroup.hpp"
@@ -193,7 +192,7 @@ std::size_t wave_device_bytes(const SimulationModel& m, int probe_batch_steps) {
 
 WaveEngine::WaveEngine(const SimulationModel& m, const DeviceConfig& cfg, WaveKernel kernel,
                        std::unique_ptr<device::Device> dev)
-    : m_(m), dev_(std::move(dev)), kernel_(kernel) {
+    : DeviceEngine(m, std::move(dev)), kernel_(kernel) {
   check_wave_grid(m);
   frame_ = build_wave_frame(m);
   check_wave_model(m, frame_);
@@ -240,26 +239,18 @@ WaveEngine::WaveEngine(const SimulationModel& m, const DeviceConfig& cfg, WaveKe
 
   build_buffers();
   build_stages(program);
-  if (!m.monitors.empty()) {  // their buffers were checked with the engine's (wave_buffer_needs)
-    std::array<FieldSet, 2> sets;
-    for (std::size_t p = 0; p < 2; ++p) {
-      sets[p].fill(placeholder_);
-      sets[p][static_cast<int>(Component::Ez)] = u_[p];  // u after an even / odd number of steps
-    }
-    monitors_ = std::make_unique<MonitorRunner>(
-        MonitorInputs{*dev_, program, m, sets}, kProbeBatchSteps,
-        [this](const Stage& st, long value) { launch(st, value); });
+  // The monitors' buffers were checked with the engine's (wave_buffer_needs).
+  std::array<FieldSet, 2> sets;
+  for (std::size_t p = 0; p < 2; ++p) {
+    sets[p].fill(placeholder_);
+    sets[p][static_cast<int>(Component::Ez)] = u_[p];  // u after an even / odd number of steps
   }
+  start_monitors(MonitorInputs{*dev_, program, m, sets});
   dev_->finish();  // surface upload errors here, not in the first step
 }
 
-WaveEngine::~WaveEngine() {
-  try {
-    dev_->finish();
-  } catch (...) {
-    // Nothing can be reported from a destructor; the device frees what it can.
-  }
-}
+// Waits for queued work before the buffers and kernels go (they free themselves after this).
+WaveEngine::~WaveEngine() { wait_before_release(); }
 
 void WaveEngine::build_buffers() {
   const WaveSources src = wave_sources(m_);
@@ -345,7 +336,7 @@ void WaveEngine::build_buffers() {
     probe_cells_ = upload(tab.data(), tab.size() * sizeof(std::int32_t));
     probe_batch_ = zeros(static_cast<std::size_t>(nsamples_) * kProbeBatchSteps * fl);
   }
-  flag_ = zeros(sizeof(std::int32_t));
+  finite_flag_ = zeros(sizeof(std::int32_t));
 }
 
 void WaveEngine::build_stages(const device::Program& program) {
@@ -448,141 +439,42 @@ void WaveEngine::build_stages(const device::Program& program) {
   const int count4 = static_cast<int>(L.cells() / 4);
   finite_ = stage(Phase::Sample, "check_finite", [&](Args& a, const device::Buffer& u,
                                                      const device::Buffer&) {
-    a << u << u << u << u << u << u << flag_ << count4;
+    a << u << u << u << u << u << u << finite_flag_ << count4;
   });
   finite_.global = list_range(count4);
   finite_.local = device::Range(kWaveListGroup);
 }
 
-std::string WaveEngine::name() const { return device::api_name(dev_->info().api); }
-
-std::string WaveEngine::device_description() const {
-  const device::DeviceInfo& info = dev_->info();
-  std::string in = info.platform;
-  if (!info.version.empty()) in += (in.empty() ? "" : ", ") + info.version;
-  return info.name + " (" + in + ")";
-}
-
-std::string WaveEngine::kernel_variant() const {
-  std::string text = std::string(wave_kernel_name(kernel_)) + " " + std::to_string(wg_[0]) + "x" +
-                     std::to_string(wg_[1]) + "x" + std::to_string(wg_[2]);
-  const std::string& target = dev_->info().code_target;
-  if (!target.empty()) text += " (" + target + ")";
-  return text + (tuned_ ? " (tuned)" : "");
-}
+std::string WaveEngine::kernel_variant() const { return variant_text(wave_kernel_name(kernel_)); }
 
 std::size_t WaveEngine::device_bytes(const SimulationModel& m) const {
   return wave_device_bytes(m, kProbeBatchSteps);
 }
 
-void WaveEngine::launch(const Stage& st, long value) {
-  device::Kernel k = st.kernel[static_cast<std::size_t>(parity_)];
-  if (st.value_arg >= 0) k.set(static_cast<unsigned>(st.value_arg), static_cast<int>(value));
-  dev_->launch(k, st.global, st.local);
-}
-
 // One step s -> s + 1: the frame's H to (s + 1/2) dt, then Ez to (s + 1) dt (the frame by Yee,
 // the interior by the wave update, both into the other buffer), then the sources' differenced J.
 void WaveEngine::step(long s) {
-  for (Phase phase : {Phase::H, Phase::E, Phase::Sources}) {
-    for (const Stage& st : plan_) {
-      if (st.phase == phase && s >= 0 && s < st.runs_below) launch(st, s);
-    }
-  }
+  run_step_stages(plan_, s);
   parity_ ^= 1;
-}
-
-void WaveEngine::sample_probes(int slot) {
-  if (nsamples_ == 0) return;
-  if (slot < 0 || slot >= kProbeBatchSteps) {
-    throw DeviceError("probe batch slot " + std::to_string(slot) + " outside 0.." +
-                      std::to_string(kProbeBatchSteps - 1));
-  }
-  launch(probes_, slot);
-}
-
-void WaveEngine::read_probe_batch(int slots, std::vector<double>& out) {
-  out.clear();
-  if (nsamples_ == 0 || slots <= 0) return;
-  slots = std::min(slots, kProbeBatchSteps);
-  std::vector<float> buf(static_cast<std::size_t>(slots) * nsamples_);
-  dev_->read(probe_batch_, buf.data(), buf.size() * sizeof(float));
-  out.assign(buf.begin(), buf.end());
 }
 
 void WaveEngine::read_field(Component c, std::vector<float>& out) {
   const FieldLayout& L = m_.layout;
   out.assign(static_cast<std::size_t>(L.nx) * L.ny, 0.0f);
   if (c != Component::Ez || out.empty()) return;
-  // One rectangular read drops the y padding: rows of ny floats out of rows of nyp floats.
-  device::Rect r;
-  r.row_bytes = static_cast<std::size_t>(L.ny) * sizeof(float);
-  r.rows = static_cast<std::size_t>(L.nx);
-  r.row_pitch = L.nyp() * sizeof(float);
-  r.slice_pitch = r.row_pitch * r.rows;
-  dev_->read_rect(u_[static_cast<std::size_t>(parity_)], r, out.data());
+  read_unpadded(u_[static_cast<std::size_t>(parity_)], out);
 }
-
-bool WaveEngine::fields_finite() {
-  std::int32_t flag = 0;
-  dev_->fill_zero(flag_);
-  launch(finite_, 0);
-  dev_->read(flag_, &flag, sizeof flag);
-  return flag == 0;
-}
-
-void WaveEngine::finish() { dev_->finish(); }
-
-double WaveEngine::timed_steps(long first, long count) {
-  if (count <= 0) return 0;
-  finish();
-  dev_->timer_start();
-  for (long s = first; s < first + count; ++s) step(s);
-  return dev_->timer_stop();
-}
-
-double WaveEngine::copy_bandwidth() { return device_copy_bandwidth(*dev_); }
 
 std::unique_ptr<WaveEngine> make_wave_engine(device::Api api, const SimulationModel& m,
                                              const DeviceConfig& cfg, WaveKernel kernel) {
-  const std::vector<device::DeviceInfo> devices = device::list_devices(api);
-  if (devices.empty()) {
-    throw DeviceError(std::string("no ") + (api == device::Api::Cuda ? "CUDA" : "OpenCL") +
-                      " device found (no driver, platform or device on this machine)");
-  }
-  const auto at = static_cast<std::size_t>(device::choose_device(devices, cfg.select));
-  return std::make_unique<WaveEngine>(m, cfg, kernel, device::open_device(api, devices[at].index));
+  return std::make_unique<WaveEngine>(m, cfg, kernel, open_engine_device(api, cfg));
 }
 
 std::unique_ptr<Backend> make_wave_engine(device::Api api, const SimulationModel& m,
                                           const DeviceConfig& cfg) {
-  const std::vector<device::DeviceInfo> devices = device::list_devices(api);
-  if (devices.empty()) {
-    throw DeviceError(std::string("no ") + (api == device::Api::Cuda ? "CUDA" : "OpenCL") +
-                      " device found (no driver, platform or device on this machine)");
-  }
-  const auto at = static_cast<std::size_t>(device::choose_device(devices, cfg.select));
-  const WaveKernel kernel = choose_wave_kernel(m, cfg.variant, devices[at].type);
-  return std::make_unique<WaveEngine>(m, cfg, kernel, device::open_device(api, devices[at].index));
-}
-
-void WaveEngine::accumulate_dft(long step) {
-  if (monitors_) monitors_->accumulate_dft(step);
-}
-
-void WaveEngine::read_dft(int monitor, std::vector<std::complex<double>>& out) {
-  if (!monitors_) throw DeviceError("read_dft: the model has no monitors");
-  monitors_->read_dft(monitor, out);
-}
-
-void WaveEngine::sample_modes(int monitor, int slot) {
-  if (!monitors_) throw DeviceError("sample_modes: the model has no monitors");
-  monitors_->sample_modes(monitor, slot);
-}
-
-void WaveEngine::read_mode_batch(int monitor, int slots, std::vector<double>& out) {
-  if (!monitors_) throw DeviceError("read_mode_batch: the model has no monitors");
-  monitors_->read_mode_batch(monitor, slots, out);
+  std::unique_ptr<device::Device> dev = open_engine_device(api, cfg);
+  const WaveKernel kernel = choose_wave_kernel(m, cfg.variant, dev->info().type);
+  return std::make_unique<WaveEngine>(m, cfg, kernel, std::move(dev));
 }
 
 }  // namespace clfdtd::engine

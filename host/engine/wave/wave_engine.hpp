@@ -17,9 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "device/device.hpp"
-#include "engine/monitor_stages.hpp"
+#include "engine/device_engine.hpp"
 #include "engine/stage.hpp"
 #include "engine/wave/wave_frame.hpp"
 
@@ -39,7 +37,7 @@ WaveKernel choose_wave_kernel(const SimulationModel& m, KernelVariant v,
 // (no energy).
 std::size_t wave_device_bytes(const SimulationModel& m, int probe_batch_steps);
 
-class WaveEngine final : public Backend {
+class WaveEngine final : public DeviceEngine {
 public:
   // Runs `m` (2D, tm, equation = wave, non-magnetic) on `dev` with `kernel` and cfg's work-group
   // (device.workgroup = X Y 1: the pair-sum or cross tile, X along x, Y along y; rows: X rows a
@@ -49,47 +47,24 @@ public:
              std::unique_ptr<device::Device> dev);
   ~WaveEngine() override;
 
-  std::string name() const override;                // "opencl", "cuda"
-  std::string device_description() const override;  // "<device> (<platform>, <version>)"
   // "wave-pairsum 8x32x1", "wave-cross 8x32x1", "wave-rows 1x8x1"; then the code target where
   // the device has one ("... (sm_90)", CUDA), and " (tuned)" for a cached work-group.
   std::string kernel_variant() const override;
 
   void step(long s) override;
-  void sample_probes(int slot) override;
-  void read_probe_batch(int slots, std::vector<double>& out) override;
-  int probe_batch_steps() const override { return kProbeBatchSteps; }
   // Ez: u at s dt; the other components are not carried: zeros.
   void read_field(Component c, std::vector<float>& out) override;
-  bool fields_finite() override;
-  void finish() override;
-  double timed_steps(long first, long count) override;  // the device's timers
-  double copy_bandwidth() override;
-  bool has_device_timers() const override { return true; }
-  std::string driver_version() const override { return dev_->info().driver; }
   std::size_t device_bytes(const SimulationModel& m) const override;
-  // Monitors (engine/monitor_stages.hpp): dft and modes monitors of Ez (u) only.
-  void accumulate_dft(long step) override;
-  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
-  void sample_modes(int monitor, int slot) override;
-  void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
+  // Monitors (DeviceEngine): dft and modes monitors of Ez (u) only. No energy (no H).
 
   WaveKernel kernel() const { return kernel_; }
-  std::array<int, 3> workgroup() const { return wg_; }
   const WaveFrame& frame() const { return frame_; }
 
-  static constexpr int kProbeBatchSteps = 256;
-
 private:
-  void launch(const Stage& st, long value);
   void build_buffers();
   void build_stages(const device::Program& program);
 
-  const SimulationModel& m_;
-  std::unique_ptr<device::Device> dev_;
   WaveKernel kernel_ = WaveKernel::PairSum;
-  std::array<int, 3> wg_{};
-  bool tuned_ = false;  // wg_ came from the tuning cache (kernel_variant says so)
   WaveFrame frame_;
 
   // u[p]: Ez after an even (p = 0) or odd (p = 1) number of steps; the step from parity p reads
@@ -101,13 +76,9 @@ private:
   device::Buffer src_cells_, src_dj_;       // (2, index) per merged source; J[s] - J[s-1]
   int nsrc_ = 0;
   long src_steps_ = 0;                      // entries per source in src_dj_
-  device::Buffer probe_cells_, probe_batch_, flag_;
-  int nsamples_ = 0;
+  device::Buffer probe_cells_;
 
-  std::vector<Stage> plan_;  // H frame, E frame, interior, sources: kernel[parity]
-  Stage probes_, finite_;
-  int parity_ = 0;
-  std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors
+  StepPlan plan_;  // H frame, E frame, interior, sources: kernel[parity]
 };
 
 // The engine on the device of `api` that cfg.select names, with choose_wave_kernel's kernel (or

@@ -249,7 +249,17 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
   // back and writes fewer: the same bound holds).
-  if (snapshots) bytes += 15 * sizeof(float) * cells;
+  if (snapshots && g.cylindrical) {
+    // Per mode the six complex fields read back (48 B per cell) and the writer's real and
+    // imaginary images (15 floats each, as 3D); with phi_samples the 3D reconstruction, 15 floats
+    // per (cell, angle).
+    const std::size_t modes = g.modes.size();
+    bytes += modes * 6 * 2 * sizeof(float) * cells + 2 * 15 * sizeof(float) * cells;
+    bytes += 15 * sizeof(float) * cells * static_cast<std::size_t>(std::max(0, cfg.snapshot.phi_samples));
+  } else if (snapshots) {
+    bytes += 15 * sizeof(float) * cells;
+  }
+  if (g.cylindrical) bytes += cfg.sources.size() * g.modes.size() * 2 * sizeof(double);  // factors
   return bytes + monitor_host_bytes(monitors, layout);
 }
 

@@ -225,6 +225,8 @@ double GpuEngine::copy_bandwidth() { return device_copy_bandwidth(*dev_); }
 
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
                                            const DeviceConfig& cfg) {
+  if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
+    throw DeviceError("the 3D engine was given a cylindrical model (the cylindrical engine runs it)");
   const std::vector<device::DeviceInfo> devices = device::list_devices(api);
   if (devices.empty()) {
     throw DeviceError(std::string("no ") + (api == device::Api::Cuda ? "CUDA" : "OpenCL") +

@@ -6,6 +6,7 @@
 
 #include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
+#include "engine/cyl/cyl_engine.hpp"
 #include "engine/gpu_engine.hpp"
 #include "engine/plane/plane_engine.hpp"
 #include "engine/wave/wave_engine.hpp"
@@ -61,6 +62,10 @@ std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
   if (model.two_d()) return make_plane_backend(model, device);
+  // Cylindrical models on a device: the body-of-revolution engine, every mode in one launch.
+  if (model.cylindrical() && device.backend != BackendKind::Reference) {
+    return engine::make_cyl_engine(device_api(device.backend), model, device);
+  }
   if (device.backend == BackendKind::Reference) return std::make_unique<ReferenceBackend>(model);
   return engine::make_gpu_engine(device_api(device.backend), model, device);
 }

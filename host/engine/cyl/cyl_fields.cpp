@@ -1,0 +1,269 @@
+// The cylindrical solver's device buffers: counted, checked, allocated, zeroed and uploaded once.
+#include "engine/cyl/cyl_fields.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "backends/device_tables.hpp"
+#include "errors.hpp"
+#include "model/cyl_pml.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/host_memory.hpp"
+
+namespace clfdtd::engine {
+
+namespace {
+
+constexpr std::size_t kPlaceholderBytes = 4 * sizeof(float) * 8;
+constexpr std::size_t kTableBytes = 4 * sizeof(float) * 256;  // float4 per material id
+constexpr std::size_t kWeightBytes = sizeof(float) * 256;     // energy weight per id
+constexpr int kPsiPerCell = 8;                                // complex psi per cell and mode
+
+std::size_t mode_count(const SimulationModel& m) { return m.grid.modes.size(); }
+
+std::size_t merged_source_count(const SimulationModel& m) {
+  std::map<std::pair<int, std::size_t>, int> keys;
+  for (const auto& s : m.sources) {
+    keys[{static_cast<int>(s.component), m.layout.index(s.cell[0], 0, s.cell[2])}] = 0;
+  }
+  return m.sources.empty() || m.sources.front().j.empty() ? 0 : keys.size();
+}
+
+int energy_group_count(const SimulationModel& m) {
+  const std::size_t count4 = mode_count(m) * m.layout.nx * m.layout.nz4;
+  return static_cast<int>(std::min<std::size_t>(
+      kEnergyMaxGroups, std::max<std::size_t>(1, (count4 + kEnergyGroup - 1) / kEnergyGroup)));
+}
+
+// (inv_kappa, b, c, 0) per index.
+std::vector<float> pml_table(const CylPmlAxis& a) {
+  std::vector<float> t;
+  for (std::size_t i = 0; i < a.b.size(); ++i) {
+    for (double v : {a.inv_kappa[i], a.b[i], a.c[i], 0.0}) t.push_back(static_cast<float>(v));
+  }
+  return t;
+}
+
+// V / (dr dz) of the ring through each row's samples: integer r (pi dr / 4 on the axis, whose
+// samples own the disc of radius dr/2), then half r.
+std::vector<float> ring_weights(const SimulationModel& m) {
+  const double dr = m.grid.d[0], pi = std::acos(-1.0);
+  std::vector<float> w;
+  for (int i = 0; i < m.layout.nx; ++i) {
+    w.push_back(static_cast<float>(i == 0 ? pi * dr / 4 : 2 * pi * i * dr));
+    w.push_back(static_cast<float>(2 * pi * (i + 0.5) * dr));
+  }
+  return w;
+}
+
+}  // namespace
+
+std::size_t cyl_pml_cells(const SimulationModel& m) {
+  const CylPml p = build_cyl_pml(m.upml, m.grid.n);
+  const auto nr = static_cast<std::size_t>(m.layout.nx), nz = static_cast<std::size_t>(m.layout.nz);
+  const auto rhi = static_cast<std::size_t>(p.layers_r);
+  return rhi * nz + (nr - rhi) * static_cast<std::size_t>(p.layers_z_lo + p.layers_z_hi);
+}
+
+CylMergedSources cyl_merge_sources(const SimulationModel& m) {
+  CylMergedSources out;
+  const std::size_t nq = mode_count(m);
+  std::map<std::pair<int, std::size_t>, std::vector<double>> sums;  // [(q * steps + s) * 2 + part]
+  for (const auto& s : m.sources) {
+    if (s.mode_factor.size() != nq) {
+      throw DeviceError("source " + s.name + " has " + std::to_string(s.mode_factor.size()) +
+                        " mode factors for " + std::to_string(nq) + " mode slots");
+    }
+    out.steps = static_cast<long>(s.j.size());
+    auto& sum = sums[{static_cast<int>(s.component), m.layout.index(s.cell[0], 0, s.cell[2])}];
+    sum.resize(nq * s.j.size() * 2, 0.0);
+    for (std::size_t q = 0; q < nq; ++q) {
+      for (std::size_t t = 0; t < s.j.size(); ++t) {
+        const std::complex<double> v = s.j[t] * s.mode_factor[q];
+        sum[(q * s.j.size() + t) * 2] += v.real();
+        sum[(q * s.j.size() + t) * 2 + 1] += v.imag();
+      }
+    }
+  }
+  if (out.steps == 0) return out;
+  for (const auto& [key, sum] : sums) {
+    out.cells.push_back(key.first);
+    out.cells.push_back(static_cast<std::int32_t>(key.second));
+    for (double v : sum) out.j.push_back(static_cast<float>(v));
+  }
+  return out;
+}
+
+std::vector<BufferNeed> cyl_buffer_needs(const SimulationModel& m, int batch_steps) {
+  const std::size_t nq = mode_count(m), cells = m.layout.cells(), f = sizeof(float);
+  const std::size_t planes = 2 * nq * cells * f;
+  const auto batch = static_cast<std::size_t>(std::max(batch_steps, 0));
+  std::vector<BufferNeed> out;
+  out.push_back({"placeholder", kPlaceholderBytes});
+  for (int c = 0; c < 6; ++c) {
+    out.push_back({cyl_component_name(static_cast<Component>(c)), planes});
+  }
+  for (int c = 0; c < 6; ++c) {
+    if (c < 3 || m.magnetic) {
+      out.push_back({std::string("material ids ") + cyl_component_name(static_cast<Component>(c)),
+                     cells});
+    }
+  }
+  out.push_back({"E coefficients", kTableBytes});
+  if (m.magnetic) out.push_back({"H coefficients", kTableBytes});
+  out.push_back({"mode orders", nq * sizeof(std::int32_t)});
+  const std::size_t pml = cyl_pml_cells(m);
+  if (pml > 0) {
+    out.push_back({"CPML psi", pml * nq * kPsiPerCell * 2 * f});
+    const auto nr = static_cast<std::size_t>(m.layout.nx), nz = static_cast<std::size_t>(m.layout.nz);
+    out.push_back({"CPML tables", 2 * (nr + nz) * 4 * f});
+  }
+  const std::size_t nsrc = merged_source_count(m);
+  if (nsrc > 0) {
+    out.push_back({"source cells", nsrc * 2 * sizeof(std::int32_t)});
+    out.push_back({"source table", nsrc * nq * m.sources.front().j.size() * 2 * f});
+  }
+  const std::size_t ns = m.probes.samples.size();
+  if (ns > 0) {
+    out.push_back({"probe cells", ns * 2 * sizeof(std::int32_t)});
+    out.push_back({"probe phases", ns * nq * 2 * f});
+    out.push_back({"probe batch", ns * batch * f});
+  }
+  out.push_back({"finite flag", sizeof(std::int32_t)});
+  if (m.energy) {
+    for (int c = 3; c < 6; ++c) {
+      out.push_back(
+          {std::string("energy copy of ") + cyl_component_name(static_cast<Component>(c)), planes});
+    }
+    out.push_back({"energy eps_r", kWeightBytes});
+    if (m.magnetic) out.push_back({"energy mu_r", kWeightBytes});
+    out.push_back({"energy ring weights", 2 * static_cast<std::size_t>(m.layout.nx) * f});
+    out.push_back(
+        {"energy partial sums", batch * 3 * static_cast<std::size_t>(energy_group_count(m)) * f});
+  }
+  return out;
+}
+
+std::size_t cyl_device_bytes(const SimulationModel& m, int batch_steps) {
+  std::size_t total = 0;
+  for (const auto& b : cyl_buffer_needs(m, batch_steps)) total += b.bytes;
+  return total;
+}
+
+CylFields::CylFields(device::Device& dev, const SimulationModel& m, int batch_steps) {
+  modes = static_cast<int>(mode_count(m));
+  cells = m.layout.cells();
+  const CylMergedSources src = cyl_merge_sources(m);  // checks the mode factors first
+  const std::size_t device_bytes = cyl_device_bytes(m, batch_steps);
+  check_device_memory(device_bytes, cyl_buffer_needs(m, batch_steps), dev.info(),
+                      dev.available_bytes());
+  check_host_memory(gpu_engine_host_bytes(m, device_bytes, dev.info().type == "cpu") +
+                        src.j.size() * sizeof(float),
+                    std::string("the cylindrical ") +
+                        (dev.info().api == device::Api::Cuda ? "CUDA" : "OpenCL") + " engine on " +
+                        dev.info().name);
+  // The kernels index every plane set with 32-bit ints.
+  if (2 * static_cast<std::size_t>(modes) * cells >
+      static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw DeviceError("the cylindrical fields of " + std::to_string(modes) + " modes x " +
+                      std::to_string(cells) + " cells exceed 2^31 values per component");
+  }
+  auto upload = [&](const void* data, std::size_t bytes) {
+    device::Buffer b = dev.alloc(bytes);
+    dev.upload(b, data, bytes);
+    allocated += bytes;
+    return b;
+  };
+  auto zeros = [&](std::size_t bytes) {
+    device::Buffer b = dev.alloc(bytes);
+    dev.fill_zero(b);
+    allocated += bytes;
+    return b;
+  };
+  const std::size_t planes = 2 * static_cast<std::size_t>(modes) * cells * sizeof(float);
+
+  placeholder = zeros(kPlaceholderBytes);
+  for (int c = 0; c < 6; ++c) field[c] = zeros(planes);
+  for (int c = 0; c < 6; ++c) {
+    ids[c] = c < 3 || m.magnetic ? upload(m.ids[c].data(), cells) : placeholder;
+  }
+
+  const double dt = m.grid.dt;
+  std::vector<float> etab(4 * 256, 0.0f), htab(4 * 256, 0.0f);
+  for (std::size_t id = 0; id < m.materials.size(); ++id) {
+    const auto e = m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt);
+    const auto h = m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt);
+    etab[4 * id] = static_cast<float>(e.ca);
+    etab[4 * id + 1] = static_cast<float>(e.cb);
+    etab[4 * id + 2] = static_cast<float>(e.inv_eps_r);
+    htab[4 * id] = static_cast<float>(h.db);
+    htab[4 * id + 1] = static_cast<float>(h.inv_mu_r);
+  }
+  ecoef = upload(etab.data(), etab.size() * sizeof(float));
+  hcoef = m.magnetic ? upload(htab.data(), htab.size() * sizeof(float)) : placeholder;
+  db_vacuum = static_cast<float>(m.materials.h_coefficients(MaterialTable::kVacuum, dt).db);
+  const std::vector<std::int32_t> orders(m.grid.modes.begin(), m.grid.modes.end());
+  mode_m = upload(orders.data(), orders.size() * sizeof(std::int32_t));
+
+  pml_cells = cyl_pml_cells(m);
+  psi = placeholder;
+  for (auto& t : pml_tables) t = placeholder;
+  if (pml_cells > 0) {
+    psi = zeros(pml_cells * modes * kPsiPerCell * 2 * sizeof(float));
+    const CylPml p = build_cyl_pml(m.upml, m.grid.n);
+    const std::vector<float> t[4] = {pml_table(p.r[0]), pml_table(p.r[1]), pml_table(p.z[0]),
+                                     pml_table(p.z[1])};
+    for (int a = 0; a < 4; ++a) pml_tables[a] = upload(t[a].data(), t[a].size() * sizeof(float));
+  }
+
+  if (src.j.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw DeviceError("source table of " + std::to_string(src.j.size()) +
+                      " entries exceeds 2^31 (fewer steps, sources or modes)");
+  }
+  nsrc = static_cast<int>(src.cells.size() / 2);
+  src_steps = src.steps;
+  src_cells = src_j = placeholder;
+  if (nsrc > 0) {
+    src_cells = upload(src.cells.data(), src.cells.size() * sizeof(std::int32_t));
+    src_j = upload(src.j.data(), src.j.size() * sizeof(float));
+  }
+
+  nsamples = static_cast<int>(m.probes.samples.size());
+  probe_cells = probe_phase = probe_batch = placeholder;
+  if (nsamples > 0) {
+    std::vector<std::int32_t> tab;
+    std::vector<float> phase;
+    for (const auto& s : m.probes.samples) {
+      tab.push_back(static_cast<int>(s.component));
+      tab.push_back(static_cast<std::int32_t>(m.layout.index(s.cell[0], 0, s.cell[2])));
+      for (int order : m.grid.modes) {
+        phase.push_back(static_cast<float>(std::cos(order * s.phi_rad)));
+        phase.push_back(static_cast<float>(std::sin(order * s.phi_rad)));
+      }
+    }
+    probe_cells = upload(tab.data(), tab.size() * sizeof(std::int32_t));
+    probe_phase = upload(phase.data(), phase.size() * sizeof(float));
+    probe_batch = zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
+  }
+  flag = zeros(sizeof(std::int32_t));
+
+  for (auto& h : h_prev) h = placeholder;
+  energy_eps = energy_mu = energy_rweight = energy_partial = placeholder;
+  if (m.energy) {
+    energy_groups = energy_group_count(m);
+    for (auto& h : h_prev) h = zeros(planes);  // no earlier H: 0
+    const std::vector<float> eps = energy_weights(m, true), mu = energy_weights(m, false);
+    energy_eps = upload(eps.data(), eps.size() * sizeof(float));
+    energy_mu = m.magnetic ? upload(mu.data(), mu.size() * sizeof(float)) : placeholder;
+    const std::vector<float> w = ring_weights(m);
+    energy_rweight = upload(w.data(), w.size() * sizeof(float));
+    energy_partial =
+        zeros(static_cast<std::size_t>(batch_steps) * 3 * energy_groups * sizeof(float));
+  }
+}
+
+}  // namespace clfdtd::engine

@@ -250,12 +250,14 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
   // back and writes fewer: the same bound holds).
   if (snapshots && g.cylindrical) {
-    // Per mode the six complex fields read back (48 B per cell) and the writer's real and
-    // imaginary images (15 floats each, as 3D); with phi_samples the 3D reconstruction, 15 floats
-    // per (cell, angle).
+    // Per mode the six complex fields read back (48 B per cell); the writer's image of one mode,
+    // 12 float arrays (<C>_re, <C>_im) and VTK's copy; with phi_samples = N the 3D
+    // reconstruction (output/cyl_snapshot.hpp): 17 floats per point at N + 1 angles, and VTK's
+    // copy while it is written.
     const std::size_t modes = g.modes.size();
-    bytes += modes * 6 * 2 * sizeof(float) * cells + 2 * 15 * sizeof(float) * cells;
-    bytes += 15 * sizeof(float) * cells * static_cast<std::size_t>(std::max(0, cfg.snapshot.phi_samples));
+    bytes += modes * 6 * 2 * sizeof(float) * cells + 2 * 12 * sizeof(float) * cells;
+    const int n_phi = cfg.snapshot.phi_samples;
+    if (n_phi > 0) bytes += 2 * 17 * sizeof(float) * cells * static_cast<std::size_t>(n_phi + 1);
   } else if (snapshots) {
     bytes += 15 * sizeof(float) * cells;
   }

@@ -86,7 +86,8 @@ std::vector<Component> meshed_components(const RunConfig& cfg, bool magnetic);
 // the mode arrays are read).
 // Cylindrical: snapshots read back six complex fields per mode (48 B per cell and mode), the
 // writer's real and imaginary images, and with snapshot.phi_samples = N a 3D reconstruction of
-// 15 floats per cell and angle; each source adds its complex mode factors.
+// 17 floats per cell and angle at N + 1 angles, twice (VTK's copy); each source adds its complex
+// mode factors.
 std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic,
                              const std::vector<MonitorModel>& monitors = {});
 

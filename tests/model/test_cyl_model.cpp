@@ -230,7 +230,7 @@ TEST_CASE("cylindrical host bytes: snapshots per mode and the phi reconstruction
   const std::size_t cells = 10 * 20;  // nz 20 is a whole number of float4 lanes
   CHECK(model_host_bytes(three, g3, false) - model_host_bytes(one, g1, false) == 2 * 48 * cells);
   CHECK(model_host_bytes(phi, derive_grid_geometry(phi), false) - model_host_bytes(one, g1, false) ==
-        8 * 15 * 4 * cells);
+        2 * 17 * 4 * cells * 9);  // 8 angles and the closing one
 }
 
 TEST_CASE("cylindrical limits use dr and dz only (no cell along phi)") {

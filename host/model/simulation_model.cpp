@@ -221,6 +221,15 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_source_amplitudes(cfg, m.grid, m.sources);
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
+  for (const auto& s : m.sources) {
+    // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
+    const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),
+                                    [](const std::complex<double>& f) { return f != 0.0; });
+    if (m.cylindrical() && !drives)
+      m.warnings.push_back("source '" + s.name +
+                           "' is on the axis, where only m = 0 has Ez, and grid.modes lists no "
+                           "m = 0: it drives nothing");
+  }
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
   load_mode_shapes(m.grid, m.layout, m.monitors);

@@ -243,3 +243,12 @@ TEST_CASE("cylindrical limits use dr and dz only (no cell along phi)") {
   const ConfigError e = build_error(text + "sigma_max = " + std::to_string(1.5 * limit) + "\n");
   CHECK(e.key() == "boundary.sigma_max");
 }
+
+TEST_CASE("an on-axis source with no m = 0 listed drives nothing: a warning says so") {
+  const std::string src = "[source.s]\nposition = 0 0 0.1\nfrequency = 1e9\n";
+  const SimulationModel m = SimulationModel::build(
+      load_config_text(kHead + src, "c.ini", {"--grid.modes=1 2"}));
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(m.warnings[0].find("source 's' is on the axis") != std::string::npos);
+  CHECK(build_text(kHead + src).warnings.empty());  // modes 0 2: m = 0 takes it
+}

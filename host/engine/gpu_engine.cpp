@@ -87,6 +87,8 @@ void GpuEngine::read_field(Component c, std::vector<float>& out) {
 
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
                                            const DeviceConfig& cfg) {
+  if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
+    throw DeviceError("the 3D engine was given a cylindrical model (the cylindrical engine runs it)");
   return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg));
 }
 

@@ -26,7 +26,10 @@ std::string num(double v) {
   throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
 }
 
-double smallest_cell(const GridGeometry& g) { return std::min({g.d[0], g.d[1], g.d[2]}); }
+// Cylindrical grids have no cell along phi (d[1] is a placeholder 1): only dr and dz count.
+double smallest_cell(const GridGeometry& g) {
+  return g.cylindrical ? std::min(g.d[0], g.d[2]) : std::min({g.d[0], g.d[1], g.d[2]});
+}
 
 }  // namespace
 

@@ -221,6 +221,15 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_source_amplitudes(cfg, m.grid, m.sources);
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
+  for (const auto& s : m.sources) {
+    // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
+    const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),
+                                    [](const std::complex<double>& f) { return f != 0.0; });
+    if (m.cylindrical() && !drives)
+      m.warnings.push_back("source '" + s.name +
+                           "' is on the axis, where only m = 0 has Ez, and grid.modes lists no "
+                           "m = 0: it drives nothing");
+  }
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
   load_mode_shapes(m.grid, m.layout, m.monitors);
@@ -249,7 +258,19 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
   // back and writes fewer: the same bound holds).
-  if (snapshots) bytes += 15 * sizeof(float) * cells;
+  if (snapshots && g.cylindrical) {
+    // Per mode the six complex fields read back (48 B per cell); the writer's image of one mode,
+    // 12 float arrays (<C>_re, <C>_im) and VTK's copy; with phi_samples = N the 3D
+    // reconstruction (output/cyl_snapshot.hpp): 17 floats per point at N + 1 angles, and VTK's
+    // copy while it is written.
+    const std::size_t modes = g.modes.size();
+    bytes += modes * 6 * 2 * sizeof(float) * cells + 2 * 12 * sizeof(float) * cells;
+    const int n_phi = cfg.snapshot.phi_samples;
+    if (n_phi > 0) bytes += 2 * 17 * sizeof(float) * cells * static_cast<std::size_t>(n_phi + 1);
+  } else if (snapshots) {
+    bytes += 15 * sizeof(float) * cells;
+  }
+  if (g.cylindrical) bytes += cfg.sources.size() * g.modes.size() * 2 * sizeof(double);  // factors
   return bytes + monitor_host_bytes(monitors, layout);
 }
 

@@ -84,6 +84,10 @@ std::vector<Component> meshed_components(const RunConfig& cfg, bool magnetic);
 // snapshots the read-back fields and the .vti writer's copies, and the monitors' mode arrays and
 // read-back transforms (monitor_host_bytes(); `monitors` as build_monitors() gives them, before
 // the mode arrays are read).
+// Cylindrical: snapshots read back six complex fields per mode (48 B per cell and mode), the
+// writer's real and imaginary images, and with snapshot.phi_samples = N a 3D reconstruction of
+// 17 floats per cell and angle at N + 1 angles, twice (VTK's copy); each source adds its complex
+// mode factors.
 std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool magnetic,
                              const std::vector<MonitorModel>& monitors = {});
 

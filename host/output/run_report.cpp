@@ -22,12 +22,16 @@ RunReport report_from_model(const SimulationModel& m) {
     r.mode = m.mode == PlaneMode::Tm ? "tm" : "te";
     r.equation = m.equation == Equation::Wave ? "wave" : "maxwell";
   }
+  r.cylindrical = m.cylindrical();
+  if (r.cylindrical) r.modes = m.grid.modes;
   r.n = m.grid.n;
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
   r.steps = m.grid.steps;
   for (const ProbeSample& s : m.probes.samples)
-    r.probes.push_back({m.probes.probes.at(s.probe).name, component_name(s.component), s.position_m});
+    r.probes.push_back({m.probes.probes.at(s.probe).name,
+                        r.cylindrical ? cyl_component_name(s.component) : component_name(s.component),
+                        s.position_m, s.phi_rad * 180 / 3.14159265358979323846});
   r.monitors = monitor_reports(m);
   return r;
 }
@@ -35,9 +39,11 @@ RunReport report_from_model(const SimulationModel& m) {
 void write_run_json(const std::string& path, const RunReport& r) {
   using nlohmann::json;
   json probes = json::array();
-  for (const ProbeReport& p : r.probes)
+  for (const ProbeReport& p : r.probes) {
     probes.push_back({{"name", p.name}, {"field", p.field},
                       {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}}});
+    if (r.cylindrical) probes.back()["phi_deg"] = p.phi_deg;
+  }
   json monitors = json::array();
   for (const MonitorReport& m : r.monitors) {
     json entry = {{"name", m.name}, {"type", m.type}, {"file", m.file}};
@@ -72,7 +78,9 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"probes", probes},
       {"monitors", monitors},
       {"dims", r.dims},
+      {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
   };
+  if (r.cylindrical) j["modes"] = r.modes;
   if (r.dims == 2) {
     j["mode"] = r.mode;
     j["equation"] = r.equation;

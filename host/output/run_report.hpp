@@ -15,8 +15,10 @@ namespace clfdtd {
 
 struct ProbeReport {
   std::string name;   // the probe's name
-  std::string field;  // "Ex" .. "Hz"
-  Vec3 position_m;    // where the Yee sample actually sits (may differ from the requested point)
+  std::string field;  // "Ex" .. "Hz"; cylindrical: "Er", "Ephi", "Ez", "Hr", "Hphi", "Hz"
+  Vec3 position_m;    // where the Yee sample actually sits (may differ from the requested point);
+                      // cylindrical: (r, 0, z) of the sample
+  double phi_deg = 0; // cylindrical: the probe's angle, degrees
 };
 
 struct RunReport {
@@ -29,6 +31,8 @@ struct RunReport {
   int dims = 3;                      // 2: a 2D model in the x-y plane (n z = 1, cell z = 1 m)
   std::string mode;                  // 2D: "tm" | "te" ("" in 3D)
   std::string equation;              // 2D: "maxwell" | "wave" ("" in 3D)
+  bool cylindrical = false;          // a body of revolution: n = {nr, 1, nz}, d = {dr, 1, dz}
+  std::vector<int> modes;            // cylindrical: the angular orders m simulated
   std::array<int, 3> n{};            // cells along x, y, z
   std::array<double, 3> cell_size_m{};
   double dt_s = 0;
@@ -49,8 +53,10 @@ double mcells_per_second(const std::array<int, 3>& n, long steps_done, double lo
 // the caller adds backend, device, timing and status.
 RunReport report_from_model(const SimulationModel& m);
 
-// Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims"
-// always, "mode" and "equation" for a 2D model only. Throws OutputError on a write error.
+// Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
+// "coordinates" ("cartesian" | "cylindrical") always, "mode" and "equation" for a 2D model only,
+// "modes" and each probe's "phi_deg" for a cylindrical model only. Throws OutputError on a
+// write error.
 void write_run_json(const std::string& path, const RunReport& r);
 
 }  // namespace clfdtd

@@ -219,3 +219,36 @@ TEST_CASE("cylindrical device bytes: six complex fields per mode and cell, psi p
   CHECK(m1.device_bytes(0) > 48u * 200);
   CHECK(m1.device_bytes(0, true) == m1.device_bytes(0));  // no onepass variant here
 }
+
+TEST_CASE("cylindrical host bytes: snapshots per mode and the phi reconstruction") {
+  const std::string text = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01\n"
+                           "[time]\nsteps = 20\n[boundary]\ntype = pec\n[snapshot]\nsteps = 10\n";
+  const RunConfig one = load_config_text(text, "c.ini", {});
+  const RunConfig three = load_config_text(text, "c.ini", {"--grid.modes=0 1 2"});
+  const RunConfig phi = load_config_text(text, "c.ini", {"--snapshot.phi_samples=8"});
+  const GridGeometry g1 = derive_grid_geometry(one), g3 = derive_grid_geometry(three);
+  const std::size_t cells = 10 * 20;  // nz 20 is a whole number of float4 lanes
+  CHECK(model_host_bytes(three, g3, false) - model_host_bytes(one, g1, false) == 2 * 48 * cells);
+  CHECK(model_host_bytes(phi, derive_grid_geometry(phi), false) - model_host_bytes(one, g1, false) ==
+        2 * 17 * 4 * cells * 9);  // 8 angles and the closing one
+}
+
+TEST_CASE("cylindrical limits use dr and dz only (no cell along phi)") {
+  // Cells of 2 m: the sigma_max limit is 1000 x 0.8 (m+1) / (eta0 2 m), not that of a 1 m cell.
+  const double limit = 1000 * 0.8 * 4 / (kEta0 * 2.0);
+  const std::string text = "[grid]\ncoordinates = cylindrical\nsize = 40 40\ncell_size = 2\n"
+                           "[time]\nsteps = 4\n[boundary]\nlayers = 3\n";
+  CHECK_NOTHROW(SimulationModel::build(
+      load_config_text(text, "c.ini", {"--boundary.sigma_max=" + std::to_string(0.99 * limit)})));
+  const ConfigError e = build_error(text + "sigma_max = " + std::to_string(1.5 * limit) + "\n");
+  CHECK(e.key() == "boundary.sigma_max");
+}
+
+TEST_CASE("an on-axis source with no m = 0 listed drives nothing: a warning says so") {
+  const std::string src = "[source.s]\nposition = 0 0 0.1\nfrequency = 1e9\n";
+  const SimulationModel m = SimulationModel::build(
+      load_config_text(kHead + src, "c.ini", {"--grid.modes=1 2"}));
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(m.warnings[0].find("source 's' is on the axis") != std::string::npos);
+  CHECK(build_text(kHead + src).warnings.empty());  // modes 0 2: m = 0 takes it
+}

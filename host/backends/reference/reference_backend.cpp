@@ -27,6 +27,9 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
       inv_dz_(1.0 / m.grid.d[2]),
       n_(m.grid.n),
       batches_(kProbeBatchSteps, m.probes.samples.size()) {
+  if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
+    throw DeviceError(
+        "the 3D reference engine was given a cylindrical model (the cylindrical reference runs it)");
   check_host_memory(6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
                     "the reference engine's double fields");
   for (auto& f : f_) f.assign(m.layout.cells(), 0.0);

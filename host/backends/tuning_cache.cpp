@@ -107,13 +107,10 @@ std::optional<TunedChoice> lookup_tuning(const std::string& key) {
   }
 }
 
-void store_tuning(const std::string& key, const TunedChoice& c) {
-  const std::string path = tuning_file();
-  nlohmann::json all = read_all(path);
-  all[key] = {{"variant", variant_name(c.variant)},
-              {"workgroup", c.workgroup},
-              {"gcells_per_s", c.gcells_per_s},
-              {"n", c.n}};
+namespace {
+
+// Writes `all` to `path` through a temporary file and a rename.
+void write_all(const std::string& path, const nlohmann::json& all) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   const std::string tmp = path + ".tmp-" + std::to_string(static_cast<long>(::getpid()));
@@ -124,6 +121,55 @@ void store_tuning(const std::string& key, const TunedChoice& c) {
   }
   fs::rename(tmp, path, ec);
   if (ec) throw std::runtime_error("tuning cache: cannot replace '" + path + "': " + ec.message());
+}
+
+}  // namespace
+
+void store_tuning(const std::string& key, const TunedChoice& c) {
+  const std::string path = tuning_file();
+  nlohmann::json all = read_all(path);
+  all[key] = {{"variant", variant_name(c.variant)},
+              {"workgroup", c.workgroup},
+              {"gcells_per_s", c.gcells_per_s},
+              {"n", c.n}};
+  write_all(path, all);
+}
+
+std::string plane_tuning_key(const std::string& backend, const std::string& device,
+                             const std::string& driver, const std::string& kind,
+                             const std::string& kernel) {
+  return tuning_key(backend, device, driver) + "|2d " + kind + "|" + kernel;
+}
+
+std::optional<TunedWorkgroup> lookup_workgroup_tuning(const std::string& key,
+                                                      const std::string& kernel) {
+  const nlohmann::json all = read_all(tuning_file());
+  if (!all.contains(key)) return std::nullopt;
+  try {
+    const auto& e = all.at(key);
+    TunedWorkgroup c;
+    c.kernel = e.at("kernel").get<std::string>();
+    c.workgroup = e.at("workgroup").get<std::array<int, 3>>();
+    if (c.kernel != kernel || c.workgroup[0] < 1 || c.workgroup[1] < 1 || c.workgroup[2] < 1)
+      return std::nullopt;
+    c.gcells_per_s = e.value("gcells_per_s", 0.0);
+    c.n = e.value("n", 0);
+    c.problem = e.value("problem", std::string());
+    return c;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+void store_workgroup_tuning(const std::string& key, const TunedWorkgroup& c) {
+  const std::string path = tuning_file();
+  nlohmann::json all = read_all(path);
+  all[key] = {{"kernel", c.kernel},
+              {"workgroup", c.workgroup},
+              {"gcells_per_s", c.gcells_per_s},
+              {"n", c.n},
+              {"problem", c.problem}};
+  write_all(path, all);
 }
 
 }  // namespace clfdtd

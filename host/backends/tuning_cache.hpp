@@ -39,4 +39,29 @@ void store_tuning(const std::string& key, const TunedChoice& choice);
 
 const char* variant_name(KernelVariant v);  // "auto", "tile", "onepass", "rows"
 
+// 2D entries (issue 19): the fastest work-group of one 2D kernel for one device and one kind of
+// 2D model. The kernel itself stays the one device.variant picks; only its work-group is tuned.
+struct TunedWorkgroup {
+  std::string kernel;              // "plane-tile", "plane-rows", "wave-pairsum", "wave-cross", ...
+  std::array<int, 3> workgroup{};  // x y z as device.workgroup reads it
+  double gcells_per_s = 0;         // what the tuner measured
+  int n = 0;                       // on an n x n plane with UPML (bench problem plane_<kind>)
+  std::string problem;             // the bench problem measured, e.g. "plane_tm"
+};
+
+// tuning_key(backend, device, driver) + "|2d <kind>|<kernel>", kind "tm", "te" or "wave": a 3D
+// lookup (the bare tuning_key) never finds a 2D entry, a 2D lookup never a 3D one, and tm, te and
+// wave, or two kernels of one kind, never share an entry.
+std::string plane_tuning_key(const std::string& backend, const std::string& device,
+                             const std::string& driver, const std::string& kind,
+                             const std::string& kernel);
+
+// The stored 2D entry for `key` when it names `kernel`, or nullopt (as lookup_tuning).
+std::optional<TunedWorkgroup> lookup_workgroup_tuning(const std::string& key,
+                                                      const std::string& kernel);
+
+// Adds or replaces the 2D entry for `key` (the other entries, 3D ones included, are kept).
+// Throws std::runtime_error naming the file on a write failure.
+void store_workgroup_tuning(const std::string& key, const TunedWorkgroup& choice);
+
 }  // namespace clfdtd

@@ -12,6 +12,8 @@
 #include "backends/backend.hpp"
 #include "bench/bench_problems.hpp"
 #include "bench/roofline.hpp"
+#include "errors.hpp"
+#include "engine/wave/wave_engine.hpp"
 #include "model/simulation_model.hpp"
 #include "output/vti_writer.hpp"
 #include "solver/time_loop.hpp"
@@ -67,6 +69,13 @@ private:
   std::string dir_;
 };
 
+// The device API of a GPU backend (the reference backend has no wave kernels to choose).
+device::Api device_api_of(BackendKind kind) {
+  if (kind == BackendKind::OpenCl) return device::Api::OpenCL;
+  if (kind == BackendKind::Cuda) return device::Api::Cuda;
+  throw ConfigError("", 0, "device.backend", "opencl or cuda to time one wave kernel, got reference");
+}
+
 }  // namespace
 
 BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
@@ -76,7 +85,11 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   RunConfig cfg = bench_problem(c.problem, c.n, model_steps);
   cfg.device = c.device;
   const SimulationModel model = SimulationModel::build(cfg);
-  std::unique_ptr<Backend> backend = make_backend(model, cfg.device);
+  std::unique_ptr<Backend> backend =
+      c.wave_kernel && model.equation == Equation::Wave
+          ? engine::make_wave_engine(device_api_of(cfg.device.backend), model, cfg.device,
+                                     *c.wave_kernel)
+          : make_backend(model, cfg.device);
 
   BenchRow r;
   r.device = backend->device_description();

@@ -10,6 +10,10 @@
 
 #include "config/run_config.hpp"
 
+namespace clfdtd::engine {
+enum class WaveKernel;  // engine/wave/wave_engine.hpp
+}
+
 namespace clfdtd {
 
 struct BenchCase {
@@ -18,6 +22,9 @@ struct BenchCase {
   DeviceConfig device;                  // backend, select, variant, workgroup
   int repeats = 5;
   long steps = 0;                       // per repeat; 0 = about 0.25 s worth
+  // A wave problem's interior kernel regardless of device.variant (the tuner times pair-sum and
+  // cross on every device; device.variant reaches cross only through auto on a GPU).
+  std::optional<engine::WaveKernel> wave_kernel;
 };
 
 struct BenchRow {

@@ -14,6 +14,12 @@ const std::vector<std::string>& plane_problem_names() {
 
 bool is_plane_problem(const std::string& name) { return name.rfind("plane_", 0) == 0; }
 
+std::string plane_problem_kind(const std::string& name) {
+  const RunConfig cfg = plane_bench_problem(name, 24, 1);
+  if (cfg.grid.equation == Equation::Wave) return "wave";
+  return cfg.grid.mode == PlaneMode::Te ? "te" : "tm";
+}
+
 RunConfig plane_bench_problem(const std::string& name, int n, long steps) {
   const std::string pec_suffix = "_pec";
   const bool pec = name.size() > pec_suffix.size() &&

@@ -18,6 +18,10 @@ const std::vector<std::string>& plane_problem_names();
 // Whether `name` (a bench problem name, outputs suffix included) is one of the 2D problems.
 bool is_plane_problem(const std::string& name);
 
+// The kind of 2D model problem `name` is, as the tuning cache keys it: "tm", "te" or "wave".
+// Throws ConfigError (key "bench.problem") for a name that is not a 2D problem.
+std::string plane_problem_kind(const std::string& name);
+
 // The RunConfig of 2D problem `name` on an n x n grid for `steps` steps. Throws ConfigError (key
 // "bench.problem") for an unknown name or an outputs suffix (the 2D problems have none).
 RunConfig plane_bench_problem(const std::string& name, int n, long steps);

@@ -1,7 +1,16 @@
 // The auto-tuner: see tuner.hpp.
 #include "bench/tuner.hpp"
 
+#include <algorithm>
 #include <set>
+
+#include "bench/plane_problems.hpp"
+#include "device/device.hpp"
+#include "engine/plane/plane_variant.hpp"
+#include "engine/wave/wave_engine.hpp"
+#include "engine/wave/wave_workgroup.hpp"
+#include "errors.hpp"
+#include "model/simulation_model.hpp"
 
 namespace clfdtd {
 
@@ -49,6 +58,105 @@ TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double cop
     }
   }
   if (!out.key.empty() && out.best.gcells_per_s > 0) store_tuning(out.key, out.best);
+  return out;
+}
+
+namespace {
+
+// The type ("gpu", "cpu", ...) of the device `base` selects: what auto resolves by.
+std::string device_type(const DeviceConfig& base) {
+  const device::Api api =
+      base.backend == BackendKind::Cuda ? device::Api::Cuda : device::Api::OpenCL;
+  const std::vector<device::DeviceInfo> devices = device::list_devices(api);
+  if (devices.empty()) {
+    throw DeviceError(std::string("bench --tune: no ") +
+                      (api == device::Api::Cuda ? "CUDA" : "OpenCL") + " device found");
+  }
+  return devices[static_cast<std::size_t>(device::choose_device(devices, base.select))].type;
+}
+
+// The kernel name of a kernel_variant() string: its first word ("wave-cross 8x32x1" -> wave-cross).
+std::string kernel_of(const std::string& variant) { return variant.substr(0, variant.find(' ')); }
+
+// One kernel to tune: how the bench case asks for it, and the shapes to try.
+struct KernelToTune {
+  KernelVariant variant = KernelVariant::Tile;
+  std::optional<engine::WaveKernel> wave_kernel;
+  std::vector<std::array<int, 3>> candidates;
+};
+
+}  // namespace
+
+PlaneTuneOutcome tune_plane(const DeviceConfig& base, const std::string& problem, int n,
+                            const std::vector<KernelVariant>& variants, int repeats,
+                            double copy_gbs, const std::function<void(const BenchRow&)>& on_row) {
+  if (base.backend == BackendKind::Reference) {
+    throw ConfigError("", 0, "bench --tune",
+                      "opencl or cuda for a 2D problem (the reference backend has no work-groups)");
+  }
+  const RunConfig cfg = plane_bench_problem(problem, std::min(n, 64), 1);  // which kernels run
+  const SimulationModel small = SimulationModel::build(cfg);
+  const std::string kind =
+      small.equation == Equation::Wave ? "wave" : engine::plane_kind_name(small.mode);
+  const std::string type = device_type(base);
+
+  std::vector<KernelToTune> kernels;
+  auto add = [&kernels](KernelToTune k) {
+    for (const auto& have : kernels)
+      if (have.variant == k.variant && have.wave_kernel == k.wave_kernel) return;
+    kernels.push_back(std::move(k));
+  };
+  for (KernelVariant asked : variants) {
+    DeviceConfig d = base;
+    d.variant = asked;
+    if (small.equation == Equation::Wave) {
+      const engine::WaveKernel k = engine::choose_wave_kernel(small, asked, type);
+      add({KernelVariant::Auto, k, engine::wave_tuning_candidates(k)});
+    } else {
+      const KernelVariant v = engine::resolve_plane_variant(d, type);
+      add({v, std::nullopt, engine::plane_tuning_candidates(v)});
+    }
+  }
+  if (small.equation == Equation::Wave) {
+    for (engine::WaveKernel k : {engine::WaveKernel::PairSum, engine::WaveKernel::Cross})
+      add({KernelVariant::Auto, k, engine::wave_tuning_candidates(k)});
+  }
+
+  PlaneTuneOutcome out;
+  for (const KernelToTune& k : kernels) {
+    std::set<std::string> seen;  // kernel_variant strings: clamping can map shapes onto each other
+    TunedWorkgroup best;
+    std::string key;
+    for (const auto& wg : k.candidates) {
+      BenchCase c;
+      c.problem = problem;
+      c.n = n;
+      c.repeats = repeats;
+      c.device = base;
+      c.device.variant = k.variant;
+      c.device.workgroup = wg;  // given, so the engine does not read the cache being written
+      c.wave_kernel = k.wave_kernel;
+      BenchRow row = run_bench_case(c, copy_gbs);
+      if (!seen.insert(row.variant).second) continue;
+      if (key.empty()) {
+        best.kernel = kernel_of(row.variant);
+        key = plane_tuning_key(row.backend, row.device, row.driver, kind, best.kernel);
+      }
+      if (on_row) on_row(row);
+      if (row.gcells_per_s > best.gcells_per_s) {
+        best.workgroup = wg;
+        best.gcells_per_s = row.gcells_per_s;
+        best.n = n;
+        best.problem = problem;
+      }
+      out.rows.push_back(row);
+    }
+    if (!key.empty() && best.gcells_per_s > 0) {
+      store_workgroup_tuning(key, best);
+      out.best.push_back(best);
+      out.keys.push_back(key);
+    }
+  }
   return out;
 }
 

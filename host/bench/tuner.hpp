@@ -1,7 +1,9 @@
 // The auto-tuner: every kernel variant with a list of work-group shapes on one device, timed on
-// the vacuum cube with UPML; the fastest becomes the device's default (tuning_cache.hpp).
+// the vacuum cube with UPML; the fastest becomes the device's default (tuning_cache.hpp). In 2D
+// (tune_plane) the kernel stays the one device.variant picks and only its work-group is tuned.
 #pragma once
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "backends/tuning_cache.hpp"
@@ -22,5 +24,21 @@ struct TuneOutcome {
 // n^3 cells and stores the winner with store_tuning(). on_row is called after each measurement.
 TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double copy_gbs,
                         const std::function<void(const BenchRow&)>& on_row);
+
+struct PlaneTuneOutcome {
+  std::vector<TunedWorkgroup> best;  // one per kernel tuned, each stored under its own key
+  std::vector<std::string> keys;     // plane_tuning_key() of each, in the same order
+  std::vector<BenchRow> rows;        // every candidate measured (duplicates after clamping skipped)
+};
+
+// Tunes the work-group of the 2D kernels that `variants` (auto, tile, rows) run for 2D problem
+// `problem` (plane_tm, plane_te, plane_wave, or their _pec forms) on `base`'s device, on an
+// n x n plane, and stores each kernel's fastest under plane_tuning_key(..., kind, kernel), kind
+// tm, te or wave. plane_wave also tunes both wave-pairsum and wave-cross whatever `variants`
+// says (the two forms of the tile variant's stencil; auto takes cross on a GPU). Throws
+// ConfigError (key "bench --tune") for the reference backend, which has no work-groups.
+PlaneTuneOutcome tune_plane(const DeviceConfig& base, const std::string& problem, int n,
+                            const std::vector<KernelVariant>& variants, int repeats,
+                            double copy_gbs, const std::function<void(const BenchRow&)>& on_row);
 
 }  // namespace clfdtd

@@ -178,7 +178,9 @@ int bench_command(const std::vector<std::string>& args) {
       ("projection", po::value<std::string>()->implicit_value("128,100"),
        "time the projection of an n^3 field on m modes on the device and in the reference engine "
        "(n,m; default 128,100: seed 004's 2 million cells on 100 modes) and exit")
-      ("tune", "search work-group shapes of every variant and store the device's fastest")
+      ("tune", "search work-group shapes of every variant and store the device's fastest (3D); "
+               "with 2D problems, the work-group of each 2D kernel --variant runs (auto for all; "
+               "plane_wave: also wave-pairsum and wave-cross), stored per device, tm/te/wave and kernel")
       ("csv", po::value<std::string>(), "append the rows to this CSV file (header written if new)")
       ("json", po::value<std::string>(), "write the rows to this JSON file");
   po::variables_map vm;
@@ -217,7 +219,7 @@ int bench_command(const std::vector<std::string>& args) {
   const auto problems = split_list(vm["problem"].as<std::string>());
   for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
   const bool any_plane = std::any_of(problems.begin(), problems.end(), is_plane_problem);
-  const bool any_cube = vm.count("outputs") || vm.count("monitors") || vm.count("tune") ||
+  const bool any_cube = vm.count("outputs") || vm.count("monitors") ||
                         !std::all_of(problems.begin(), problems.end(), is_plane_problem);
   if (any_plane && std::count(variants.begin(), variants.end(), KernelVariant::OnePass))
     throw ConfigError("", 0, "bench --variant",
@@ -292,12 +294,31 @@ int bench_command(const std::vector<std::string>& args) {
                   pt.device_s > 0 ? pt.host_s / pt.device_s : 0.0, pt.max_rel_diff);
       continue;
     }
-    if (vm.count("tune")) {
+    // --tune: the 3D search when a 3D problem is asked for, and the 2D work-groups of each kind
+    // of 2D problem asked for (tm, te, wave; the first problem of a kind is measured).
+    if (vm.count("tune") && any_cube) {
       const TuneOutcome t_out =
           tune_device(dev, size_of("vacuum_upml", sizes.front()), std::min(repeats, 3), copy_gbs, keep);
       std::printf("tuned: %s %dx%dx%d, %.2f Gcells/s, stored in %s\n", variant_name(t_out.best.variant),
                   t_out.best.workgroup[0], t_out.best.workgroup[1], t_out.best.workgroup[2],
                   t_out.best.gcells_per_s, tuning_file().c_str());
+    }
+    if (vm.count("tune")) {
+      std::vector<std::string> kinds_done;
+      for (const auto& p : problems) {
+        if (!is_plane_problem(p)) continue;
+        const std::string kind = plane_problem_kind(p);
+        if (std::count(kinds_done.begin(), kinds_done.end(), kind)) continue;
+        kinds_done.push_back(kind);
+        const PlaneTuneOutcome p_out =
+            tune_plane(dev, p, size_of(p, sizes.front()),
+                       all_variants ? std::vector<KernelVariant>{KernelVariant::Auto} : variants,
+                       std::min(repeats, 3), copy_gbs, keep);
+        for (const TunedWorkgroup& b : p_out.best)
+          std::printf("tuned 2D %s: %s %dx%dx%d, %.2f Gcells/s, stored in %s\n", kind.c_str(),
+                      b.kernel.c_str(), b.workgroup[0], b.workgroup[1], b.workgroup[2],
+                      b.gcells_per_s, tuning_file().c_str());
+      }
     }
     for (int n : sizes) {
       for (const auto& p : problems) {

@@ -163,7 +163,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     write_run_json(out.file("run.json"), report);  // first: it marks the folder as clfdtd's
     if (vtk_available()) write_model_vti(out.file("model.vti"), model);
     // Patent step 4: the time loop.
-    RunOutputs sink(out.path(), model);
+    RunOutputs sink(out.path(), model, cfg.snapshot.phi_samples);
     ProgressLine progress(cfg.quiet);
     LoopOptions options;
     options.stop_requested = [] { return stop_signal() != 0; };

@@ -7,19 +7,28 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "output/cyl_snapshot.hpp"
 #include "output/vti_writer.hpp"
 
 namespace clfdtd::cli {
 
-RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model)
-    : dir_(dir), model_(model) {
+RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model, int phi_samples)
+    : dir_(dir), model_(model), phi_samples_(phi_samples) {
   if (!model.probes.empty())
-    csv_ = std::make_unique<ProbeCsvWriter>(dir + "/probes.csv", model.probes, model.grid.dt);
+    csv_ = std::make_unique<ProbeCsvWriter>(dir + "/probes.csv", model.probes, model.grid.dt,
+                                            model.cylindrical());
   if (!model.snapshot_steps.empty() && vtk_available()) {
     std::error_code ec;
     std::filesystem::create_directories(dir + "/snapshots", ec);
     if (ec) throw OutputError("create", dir + "/snapshots", ec.message());
-    pvd_ = std::make_unique<PvdWriter>(dir + "/fields.pvd");
+    if (!model.cylindrical()) {
+      pvd_ = std::make_unique<PvdWriter>(dir + "/fields.pvd");
+    } else {
+      for (int m : model.grid.modes)
+        mode_pvds_.push_back(
+            std::make_unique<PvdWriter>(dir + "/fields_m" + std::to_string(m) + ".pvd"));
+      if (phi_samples_ > 0) pvd_3d_ = std::make_unique<PvdWriter>(dir + "/fields_3d.pvd");
+    }
   }
   if (model.energy) {
     const std::string path = dir + "/energy.csv";
@@ -88,6 +97,24 @@ void RunOutputs::snapshot(long step, const std::array<std::vector<float>, 6>& fi
   const std::string name = "snapshots/fields_" + std::to_string(step) + ".vti";
   write_fields_vti(dir_ + "/" + name, model_, fields, step, model_.grid.dt);
   pvd_->add(static_cast<double>(step) * model_.grid.dt, name);
+}
+
+void RunOutputs::mode_snapshot(
+    long step, const std::vector<std::array<std::vector<std::complex<float>>, 6>>& modes) {
+  if (mode_pvds_.empty()) return;  // no VTK: no snapshots (the run says so up front)
+  const double t = static_cast<double>(step) * model_.grid.dt;
+  const std::string stem = "snapshots/fields_" + std::to_string(step);
+  for (std::size_t q = 0; q < mode_pvds_.size(); ++q) {
+    const std::string name = stem + "_m" + std::to_string(model_.grid.modes[q]) + ".vti";
+    write_cyl_mode_vti(dir_ + "/" + name, model_, static_cast<int>(q), modes.at(q), step,
+                       model_.grid.dt);
+    mode_pvds_[q]->add(t, name);
+  }
+  if (pvd_3d_) {
+    const std::string name = stem + "_3d.vts";
+    write_cyl_3d_vts(dir_ + "/" + name, model_, modes, phi_samples_, step, model_.grid.dt);
+    pvd_3d_->add(t, name);
+  }
 }
 
 }  // namespace clfdtd::cli

@@ -10,9 +10,10 @@
 
 namespace clfdtd {
 
-std::string probe_column_name(const ProbeSet& probes, std::size_t sample) {
+std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool cylindrical) {
   const ProbeSample& s = probes.samples.at(sample);
-  const std::string raw = probes.probes.at(s.probe).name + "." + component_name(s.component);
+  const std::string raw = probes.probes.at(s.probe).name + "." +
+                          (cylindrical ? cyl_component_name(s.component) : component_name(s.component));
   if (raw.find_first_of(",\"\r\n") == std::string::npos) return raw;
   std::string q = "\"";
   for (char ch : raw) {
@@ -22,7 +23,8 @@ std::string probe_column_name(const ProbeSet& probes, std::size_t sample) {
   return q + "\"";
 }
 
-ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt)
+ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt,
+                               bool cylindrical)
     : path_(path), samples_(probes.samples), probes_(probes.probes), dt_(dt) {
   for (const ProbeSample& s : samples_)
     if (s.probe < 0 || static_cast<std::size_t>(s.probe) >= probes_.size())
@@ -32,7 +34,7 @@ ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, 
   if (!file_)
     throw OutputError::from_errno("create", path, errno);
   std::string header = "step,time_s";
-  for (std::size_t i = 0; i < samples_.size(); ++i) header += "," + probe_column_name(probes, i);
+  for (std::size_t i = 0; i < samples_.size(); ++i) header += "," + probe_column_name(probes, i, cylindrical);
   header += "\n";
   if (std::fputs(header.c_str(), file_) < 0 || std::fflush(file_) != 0)
     throw OutputError::from_errno("write", path, errno);

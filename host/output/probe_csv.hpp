@@ -4,6 +4,8 @@
 // time_s - dt/2 (leapfrog: step s holds H at (s - 1/2) dt). A cell is empty where the step lies
 // outside that probe's n1..n2 window. The header line is the only non-data line, so the file loads
 // directly into spreadsheets, pandas or ParaView's CSV reader; units are documented, not embedded.
+// Cylindrical models name the cylindrical components (<probe>.Er, .Ephi, .Ez, .Hr, .Hphi, .Hz):
+// the physical field at the probe's (r, phi, z), sum over modes of Re(F_m e^{i m phi}).
 #pragma once
 #include <cstdio>
 #include <string>
@@ -16,7 +18,9 @@ namespace clfdtd {
 class ProbeCsvWriter {
 public:
   // Creates (truncates) the file and writes the header. Throws std::runtime_error on failure.
-  ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt);
+  // cylindrical: the columns name Er .. Hz (SimulationModel::cylindrical()).
+  ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt,
+                 bool cylindrical = false);
   ~ProbeCsvWriter();
   ProbeCsvWriter(const ProbeCsvWriter&) = delete;
   ProbeCsvWriter& operator=(const ProbeCsvWriter&) = delete;
@@ -37,7 +41,8 @@ private:
   std::FILE* file_ = nullptr;
 };
 
-// "<probe>.<field>", quoted as CSV requires when the probe name holds a comma, quote or newline.
-std::string probe_column_name(const ProbeSet& probes, std::size_t sample);
+// "<probe>.<field>", quoted as CSV requires when the probe name holds a comma, quote or newline;
+// <field> is Ex .. Hz, or Er .. Hz for a cylindrical model.
+std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool cylindrical = false);
 
 }  // namespace clfdtd

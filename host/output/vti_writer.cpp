@@ -2,11 +2,8 @@
 // data is x fastest (i + nx*(j + ny*k)), so every array is transposed on the way out.
 #include "output/vti_writer.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <complex>
-#include <cstring>
-#include <filesystem>
 #include <stdexcept>
 
 #include "errors.hpp"
@@ -14,14 +11,13 @@
 #ifdef CLFDTD_HAVE_VTK
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
-#include <vtkErrorCode.h>
-#include <vtkFieldData.h>
-#include <vtkFloatArray.h>
 #include <vtkImageData.h>
 #include <vtkSmartPointer.h>
 #include <vtkStringArray.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkXMLImageDataWriter.h>
+
+#include "output/vtk_xml.hpp"
 #endif
 
 namespace clfdtd {
@@ -98,7 +94,9 @@ vtkSmartPointer<vtkImageData> make_image(const SimulationModel& m) {
     throw std::invalid_argument(".vti: the model has an empty grid");
   auto img = vtkSmartPointer<vtkImageData>::New();
   // Points; cells are the Yee cells. A 2D model is one layer of points: its cells are pixels.
-  img->SetDimensions(n[0] + 1, n[1] + 1, m.two_d() ? 1 : n[2] + 1);
+  // A cylindrical model is the (r, z) half-plane phi = 0 (x = r, z = z), one layer of points
+  // along y, so that it lies inside its 3D reconstruction (cyl_snapshot.hpp).
+  img->SetDimensions(n[0] + 1, m.cylindrical() ? 1 : n[1] + 1, m.two_d() ? 1 : n[2] + 1);
   img->SetSpacing(m.grid.d[0], m.grid.d[1], m.grid.d[2]);
   img->SetOrigin(0, 0, 0);
   return img;
@@ -113,60 +111,13 @@ void for_each_cell(const std::array<int, 3>& n, Put put) {
       for (int i = 0; i < n[0]; ++i) put(out++, (static_cast<std::size_t>(i) * n[1] + j) * n[2] + k);
 }
 
-vtkSmartPointer<vtkFloatArray> float_array(const char* name, int comps, std::size_t cells) {
-  auto a = vtkSmartPointer<vtkFloatArray>::New();
-  a->SetName(name);
-  a->SetNumberOfComponents(comps);
-  a->SetNumberOfTuples(static_cast<vtkIdType>(cells));
-  return a;
-}
-
-void add_field_double(vtkFieldData* fd, const char* name, double value) {
-  auto a = vtkSmartPointer<vtkDoubleArray>::New();
-  a->SetName(name);
-  a->InsertNextValue(value);
-  fd->AddArray(a);
-}
-
-void add_field_string(vtkFieldData* fd, const char* name, const std::string& value) {
-  auto a = vtkSmartPointer<vtkStringArray>::New();
-  a->SetName(name);
-  a->InsertNextValue(value);
-  fd->AddArray(a);
-}
-
-// VTK's error codes below FirstVTKErrorCode are errno values (a failed open); above it, its own.
-std::string vtk_error_reason(unsigned long code) {
-  if (code > 0 && code < vtkErrorCode::FirstVTKErrorCode) return std::strerror(static_cast<int>(code));
-  switch (code) {
-    case vtkErrorCode::OutOfDiskSpaceError: return std::strerror(ENOSPC);
-    case vtkErrorCode::CannotOpenFileError: return "the file cannot be opened";
-    default: return "VTK error code " + std::to_string(code);
-  }
-}
+using vtk_xml::add_field_double;
+using vtk_xml::add_field_string;
+using vtk_xml::float_array;
 
 void write_image(const std::string& path, vtkImageData* img) {
-  // VTK prints each failure as a multi-line pipeline dump on stderr; the error code below says all
-  // a user needs, in one line.
-  vtkObject::GlobalWarningDisplayOff();
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw OutputError("write", path, "folder '" + parent.string() + "' does not exist");
   auto w = vtkSmartPointer<vtkXMLImageDataWriter>::New();
-  w->SetFileName(path.c_str());
-  w->SetInputData(img);
-  w->SetDataModeToAppended();  // raw binary after the XML header: fast to write and to load
-  w->EncodeAppendedDataOff();
-  w->SetCompressorTypeToNone();
-  w->SetHeaderTypeToUInt64();  // arrays over 4 GiB stay valid
-  errno = 0;
-  if (w->Write() != 1 || w->GetErrorCode() != 0) {
-    const unsigned long code = w->GetErrorCode();
-    // A failed write sets only OutOfDiskSpaceError; errno still tells which (EFBIG, EIO, ...).
-    if (code == vtkErrorCode::OutOfDiskSpaceError && errno != 0 && errno != ENOSPC)
-      throw OutputError::from_errno("write", path, errno);
-    throw OutputError("write", path, vtk_error_reason(code));
-  }
+  vtk_xml::write(path, w, img);
 }
 
 // Cell arrays "<name>" (3 components, cell-centred) and "<name>_magnitude" from f[c0..c0+2].
@@ -263,12 +214,18 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
   fd->AddArray(pec);
   add_field_string(fd, "units", std::string("lengths m; sigma S/m; eps_r, mu_r relative; material = id, "
                                 "named by material_names[id]; PEC cells: material_pec[id] = 1") +
-                                    (m.two_d() ? "; 2D model: the x-y plane, one cell per pixel" : ""));
+                                    (m.two_d() ? "; 2D model: the x-y plane, one cell per pixel" : "") +
+                                    (m.cylindrical() ? "; cylindrical model (a body of revolution "
+                                                       "about z): the (r, z) half-plane phi = 0, "
+                                                       "x = r, z = z, one cell per pixel" : ""));
   write_image(path, img);
 }
 
 void write_fields_vti(const std::string& path, const SimulationModel& m,
                       const std::array<std::vector<float>, 6>& f, long step, double dt) {
+  if (m.cylindrical())
+    throw std::invalid_argument("fields .vti: a cylindrical model's snapshots are per mode "
+                                "(write_cyl_mode_vti), not '" + path + "'");
   const auto& n = m.grid.n;
   const std::size_t cells = cell_count(n);
   auto img = make_image(m);

@@ -16,6 +16,8 @@ namespace clfdtd {
 bool vtk_available();
 
 // 2D models: the same arrays on an image of nx x ny cells one point thick (pixels).
+// Cylindrical models: on an image of nr x nz cells in the x-z plane, one point thick along y
+// (x = r, z = z: the half-plane phi = 0), from cell_ids (nr*nz, index i*nz + k).
 // model.vti: cell arrays eps_r, mu_r, sigma (float32) and material (uint8 id) from m.cell_ids
 // (nx*ny*nz, z fastest) and m.materials; field data "material_names" (string per id, index = id)
 // and "material_pec" (1 = perfect conductor) so ids can be mapped to the model file's names.
@@ -29,6 +31,7 @@ void write_model_vti(const std::string& path, const SimulationModel& m);
 // 2D models (m.two_d()): an image of nx x ny cells one point thick (pixels), with one scalar cell
 // array per component the model carries (Ez Hx Hy, Ex Ey Hz, or Ez), named by it, each averaged
 // to the cell centre in the plane; f of the other components is ignored (backends give zeros).
+// Cylindrical models throw std::invalid_argument: their snapshots are per mode (cyl_snapshot.hpp).
 void write_fields_vti(const std::string& path, const SimulationModel& m,
                       const std::array<std::vector<float>, 6>& f, long step, double dt);
 

@@ -20,8 +20,9 @@ double seconds_since(Clock::time_point t0) {
 // noting the first step at which a sample is NaN or infinite.
 class ProbeBatcher {
 public:
-  ProbeBatcher(const ProbeSet& probes, Backend& backend, LoopSink& sink)
-      : probes_(probes), backend_(backend), sink_(sink), capacity_(backend.probe_batch_steps()) {}
+  ProbeBatcher(const ProbeSet& probes, bool cylindrical, Backend& backend, LoopSink& sink)
+      : probes_(probes), cylindrical_(cylindrical), backend_(backend), sink_(sink),
+        capacity_(backend.probe_batch_steps()) {}
 
   void record(long step) {
     if (!probes_.active(step)) return;
@@ -49,13 +50,15 @@ private:
           const ProbeSample& sample = probes_.samples[k];
           first_nonfinite_step_ = first_step_ + slot;
           nonfinite_sample_ = probes_.probes.at(static_cast<std::size_t>(sample.probe)).name +
-                              "." + component_name(sample.component);
+                              "." + (cylindrical_ ? cyl_component_name(sample.component)
+                                                  : component_name(sample.component));
           return;
         }
       }
   }
 
   const ProbeSet& probes_;
+  bool cylindrical_;  // names the sample Er .. Hz
   Backend& backend_;
   LoopSink& sink_;
   int capacity_;
@@ -150,6 +153,16 @@ bool has_dft_monitor(const SimulationModel& model) {
 }
 
 void take_snapshot(const SimulationModel& model, Backend& backend, LoopSink& sink, long step) {
+  if (model.cylindrical()) {  // one complex field set per mode slot
+    std::vector<std::array<std::vector<std::complex<float>>, 6>> modes(model.grid.modes.size());
+    for (std::size_t q = 0; q < modes.size(); ++q)
+      for (int c = 0; c < 6; ++c) {
+        const bool wanted = c < 3 ? model.snapshot_e : model.snapshot_h;
+        if (wanted) backend.read_mode_field(static_cast<int>(q), static_cast<Component>(c), modes[q][c]);
+      }
+    sink.mode_snapshot(step, modes);
+    return;
+  }
   std::array<std::vector<float>, 6> fields;
   for (int c = 0; c < 6; ++c) {
     const bool wanted = c < 3 ? model.snapshot_e : model.snapshot_h;
@@ -165,7 +178,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
                          const LoopOptions& options) {
   const long total = model.grid.steps;
   const double cells = static_cast<double>(model.grid.cells());
-  ProbeBatcher probes(model.probes, backend, sink);
+  ProbeBatcher probes(model.probes, model.cylindrical(), backend, sink);
   EnergyBatcher energy(model.energy, backend, sink);
   const bool dft = has_dft_monitor(model);
   std::vector<ModeBatcher> modes;

@@ -5,6 +5,7 @@
 // stay on the backend: the caller reads them with Backend::read_dft after the loop.
 #pragma once
 #include <array>
+#include <complex>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ public:
   virtual void probe_rows(long first_step, int count, const std::vector<double>& values) = 0;
   // fields[c]: component c unpadded ((i*ny + j)*nz + k); empty for components not saved.
   virtual void snapshot(long step, const std::array<std::vector<float>, 6>& fields) = 0;
+  // Cylindrical models take this instead of snapshot(): modes[q][c] is mode slot q's complex
+  // component c (Backend::read_mode_field, i*nz + k); empty for components not saved.
+  virtual void mode_snapshot(
+      long /*step*/, const std::vector<std::array<std::vector<std::complex<float>>, 6>>& /*modes*/) {}
   // Energy rows in step order (only when model.energy); the last row is step steps_done - 1,
   // because the energy of a step needs H from the step after it.
   virtual void energy_rows(const std::vector<EnergyRow>& /*rows*/) {}

@@ -49,3 +49,48 @@ TEST_CASE("tuning cache: a stored choice is found under its key only") {
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("tuning cache: 2D entries per kind and kernel, never read as 3D ones or the reverse") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "clfdtd_test_tuning_cache_2d";
+  fs::remove_all(dir);
+  const char* before = std::getenv("CLFDTD_CACHE_DIR");
+  const std::string saved = before ? before : "";
+  ::setenv("CLFDTD_CACHE_DIR", dir.c_str(), 1);
+  const std::string key3d = tuning_key("opencl", "GPU X", "1.2");
+  const std::string tm = plane_tuning_key("opencl", "GPU X", "1.2", "tm", "plane-tile");
+  const std::string te = plane_tuning_key("opencl", "GPU X", "1.2", "te", "plane-tile");
+  const std::string cross = plane_tuning_key("opencl", "GPU X", "1.2", "wave", "wave-cross");
+  CHECK(tm == key3d + "|2d tm|plane-tile");
+  CHECK(te != tm);
+  CHECK(cross != plane_tuning_key("opencl", "GPU X", "1.2", "wave", "wave-pairsum"));
+
+  TunedChoice c3;
+  c3.variant = KernelVariant::Rows;
+  c3.workgroup = {1, 8, 1};
+  store_tuning(key3d, c3);
+  TunedWorkgroup w;
+  w.kernel = "plane-tile";
+  w.workgroup = {4, 32, 1};
+  w.gcells_per_s = 3.5;
+  w.n = 256;
+  w.problem = "plane_tm";
+  store_workgroup_tuning(tm, w);
+  const auto got = lookup_workgroup_tuning(tm, "plane-tile");
+  REQUIRE(got.has_value());
+  CHECK(got->workgroup == std::array<int, 3>{4, 32, 1});
+  CHECK(got->problem == "plane_tm");
+  CHECK_FALSE(lookup_workgroup_tuning(te, "plane-tile").has_value());  // tm is not te
+  CHECK_FALSE(lookup_workgroup_tuning(tm, "plane-rows").has_value());  // another kernel's shape
+  CHECK_FALSE(lookup_workgroup_tuning(key3d, "plane-tile").has_value());  // 3D is not 2D
+  CHECK_FALSE(lookup_tuning(tm).has_value());                              // 2D is not 3D
+  const auto still = lookup_tuning(key3d);  // the 3D entry survived the 2D write
+  REQUIRE(still.has_value());
+  CHECK(still->workgroup == std::array<int, 3>{1, 8, 1});
+  if (before) {
+    ::setenv("CLFDTD_CACHE_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("CLFDTD_CACHE_DIR");
+  }
+  fs::remove_all(dir);
+}

@@ -5,7 +5,12 @@
 analytic frequency first; float32 matches float64; the shipped models/cavity_modes.vti and .csv
 are what the tool writes for models/cavity_modes.ini; bad input exits 2 with one line.
 
-Usage: tests/tools/cavity_modes.py <scratch folder>   (run from anywhere)
+2D: the tm and te modes of a rectangle are eigenmodes of the 2D curl-curl (d/dz = 0) at their
+Yee resonances, orthonormal over dx dy, an nx x ny x 1 image; with the clfdtd program given, a 2D
+PEC cavity (tm and te) driven at mode 2's resonance projects mode 2 above the others through a
+modes monitor reading the tool's file.
+
+Usage: tests/tools/cavity_modes.py <scratch folder> [<clfdtd program>]   (run from anywhere)
 """
 
 import csv
@@ -180,6 +185,146 @@ def check_grid_modes(scratch):
           'Spacing="0.01 0.012 0.009"' in head, "Float32 arrays, UInt64 headers, exact spacing")
 
 
+def curl_curl_2d(e, d, mode):
+    """The 2D update equations' two curls (d/dz = 0; contract: tm Ez -> Hx Hy -> Ez, te Ex Ey ->
+    Hz -> Ex Ey), without coefficients, on (nx, ny, 1, 3) arrays."""
+    dx, dy = d
+    out = np.zeros_like(e)
+    if mode == "tm":
+        ez = e[..., 2]
+        hx = -(nxt(ez, 1) - ez) / dy
+        hy = (nxt(ez, 0) - ez) / dx
+        out[..., 2] = -((hy - prv(hy, 0)) / dx - (hx - prv(hx, 1)) / dy)
+    else:
+        ex, ey = e[..., 0], e[..., 1]
+        hz = -((nxt(ey, 0) - ey) / dx - (nxt(ex, 1) - ex) / dy)
+        out[..., 0] = -(hz - prv(hz, 1)) / dy
+        out[..., 1] = (hz - prv(hz, 0)) / dx
+    return out
+
+
+def check_2d_modes(scratch):
+    n = np.array([7, 5])
+    d = np.array([0.01, 0.012])
+    courant = 0.8
+    dt = courant / (C0 * math.sqrt(np.sum(1 / d ** 2)))
+    base = ["--size", *[f"{v:g}" for v in n * d], "--cell", ",".join(map(str, d)),
+            "--courant", str(courant), "--float64"]
+    for mode, total in (("tm", (n[0] - 1) * (n[1] - 1)), ("te", n[0] * n[1] - 1)):
+        path = os.path.join(scratch, f"rect_{mode}.vti")
+        r = run(*base, "--mode", mode, str(total), path)
+        check(r.returncode == 0, f"2D {mode}: all {total} modes: exit 0 ({r.stderr.strip()})")
+        modes = modes_of(path)
+        table = read_table(os.path.join(scratch, f"rect_{mode}.csv"))
+        check(len(modes) == len(table) == total and
+              all(m.shape == (7, 5, 1, 3) for m in modes),
+              f"2D {mode}: {total} arrays of 7x5x1 cells x 3 components, {len(table)} CSV rows")
+        with open(path, "rb") as f:
+            head = f.read(400).decode(errors="replace")
+        check('WholeExtent="0 7 0 5 0 1"' in head and 'Spacing="0.01 0.012 1.0"' in head,
+              f"2D {mode}: an image of 7 x 5 x 1 cells, Spacing dx dy 1 (1 m of depth)")
+        carried = [2] if mode == "tm" else [0, 1]
+        other = max(np.abs(m[..., [c for c in range(3) if c not in carried]]).max()
+                    for m in modes)
+        check(other == 0.0, f"2D {mode}: only the {'Ez' if mode == 'tm' else 'Ex Ey'} "
+                            f"components are set (others max {other:g})")
+        flat = np.array([m.ravel() for m in modes])
+        err = np.abs(flat @ flat.T * float(np.prod(d)) - np.eye(total)).max()
+        check(err < 1e-10, f"2D {mode}: orthonormal over dx dy (max error {err:.1e})")
+        # Tangential E on the low walls: Ez at i = 0 or j = 0; Ex at j = 0; Ey at i = 0.
+        wall = np.zeros((7, 5, 1, 3), dtype=bool)
+        wall[0, :, :, 2] = wall[:, 0, :, 2] = wall[:, 0, :, 0] = wall[0, :, :, 1] = True
+        keep = ~wall
+        keep[..., [c for c in range(3) if c not in carried]] = False
+        worst_res, worst_f, on_wall = 0.0, 0.0, 0.0
+        for m, row in zip(modes, table):
+            on_wall = max(on_wall, np.abs(m[wall]).max())
+            cc = curl_curl_2d(m, d, mode)
+            lam = float(np.sum(cc[keep] * m[keep]) / np.sum(m[keep] ** 2))
+            res = np.abs(cc - lam * m)[keep].max() / (abs(lam) * np.abs(m).max())
+            worst_res = max(worst_res, res)
+            f = math.asin(C0 * dt * math.sqrt(lam) / 2) / (math.pi * dt)
+            worst_f = max(worst_f, abs(f / float(row["f_yee_hz"]) - 1))
+        check(on_wall == 0.0, f"2D {mode}: tangential E on the low walls is zero")
+        check(worst_res < 1e-9, f"2D {mode}: curl curl mode = lambda mode (max relative residual "
+                                f"{worst_res:.1e}, bound 1e-9)")
+        check(worst_f < 1e-9, f"2D {mode}: lambda's Yee frequency (2D dt) = the CSV's f_yee_hz "
+                              f"(max relative difference {worst_f:.1e})")
+        want = sorted((mode.upper(), m, q) for m in range(7) for q in range(5)
+                      if (mode == "tm" and m >= 1 and q >= 1) or (mode == "te" and (m or q)))
+        got = sorted((r["type"], int(r["m"]), int(r["n"])) for r in table)
+        fa = [float(r["f_analytic_hz"]) for r in table]
+        check(got == want and fa == sorted(fa) and all(r["p"] == "0" for r in table),
+              f"2D {mode}: each {mode.upper()}_mn the grid holds once, lowest first, p = 0")
+
+
+def write_2d_cavity(path, mode, f_hz, steps, out_vti):
+    """A 2D PEC rectangle (0.2 x 0.15 m, 1 cm cells) driven by a sine line current at f_hz away
+    from every nodal line of the low modes, with a modes monitor on out_vti."""
+    axis = "z" if mode == "tm" else "x"
+    with open(path, "w") as f:
+        f.write(f"""[grid]
+size = 0.2 0.15
+cell_size = 0.01
+mode = {mode}
+courant = 0.9
+
+[time]
+steps = {steps}
+
+[boundary]
+type = pec
+
+[source.drive]
+type = current
+axis = {axis}
+position = 0.063 0.047
+waveform = sine
+frequency = {f_hz!r}
+amplitude = 1
+
+[monitor.modes]
+type = modes
+modes_file = {out_vti}
+every = 1
+""")
+
+
+def check_2d_run(scratch, binary):
+    """A 2D cavity run whose modes monitor reads the tool's file: driven at the Yee resonance of
+    mode 2, the projection on mode 2 grows above every other mode's (tm and te)."""
+    for mode in ("tm", "te"):
+        model = os.path.join(scratch, f"cavity_{mode}.ini")
+        vti = os.path.join(scratch, f"cavity_{mode}.vti")
+        write_2d_cavity(model, mode, 1e9, 1, vti)  # the tool reads the grid from it
+        r = run(model, "6", vti)
+        check(r.returncode == 0, f"2D {mode} model: 6 modes from the model file ({r.stderr.strip()})")
+        table = read_table(vti[:-4] + ".csv")
+        check(all(row["type"] == mode.upper() for row in table),
+              f"2D {mode} model: the model's grid.mode picks {mode.upper()} modes")
+        f2 = float(table[2]["f_yee_hz"])
+        write_2d_cavity(model, mode, f2, 1500, vti)
+        out = os.path.join(scratch, f"run_{mode}")
+        r = subprocess.run([binary, "run", model, "--backend=reference", "--quiet",
+                            f"--output.dir={out}"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode == 2 and "VTK" in r.stdout:
+            print(f"skip  2D {mode} run: this build reads no modes files ({r.stdout.strip()})")
+            continue
+        check(r.returncode == 0, f"2D {mode} run with the tool's modes file: exit 0" +
+              ("" if r.returncode == 0 else f" ({r.stdout.strip()[-300:]})"))
+        if r.returncode != 0:
+            continue
+        with open(os.path.join(out, "monitors", "modes.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        peak = [max(abs(float(row[f"mode_{k}"])) for row in rows) for k in range(6)]
+        rest = max(p for k, p in enumerate(peak) if k != 2)
+        check(peak[2] > 5 * rest, f"2D {mode} run driven at {table[2]['type']}"
+                                  f"{table[2]['m']}{table[2]['n']}'s Yee resonance: its projection "
+                                  f"peaks at {peak[2]:.3g}, the others at most {rest:.3g} "
+                                  f"(bound: 5x)")
+
+
 def check_shipped_model(scratch):
     out = os.path.join(scratch, "model.vti")
     r = run(os.path.join(ROOT, "models", "cavity_modes.ini"), "10", out)
@@ -211,6 +356,10 @@ def check_errors(scratch):
         (["--size", "0.05", "0.04", "0.03", "--cell", "0.01", "2",
           os.path.join(scratch, "no", "such", "x.vti")], "does not exist"),
         (["3", "x.vti"], "MODEL.ini COUNT OUT.vti"),
+        (["--size", "0.05", "0.04", "0.03", "--cell", "0.01", "--mode", "te", "1", "x.vti"],
+         "--mode: 2D only"),
+        (["--size", "0.05", "0.04", "--cell", "0.01", "--mode", "tm", "13", "x.vti"],
+         "at most 12 tm modes on a 5x4-cell grid"),
     ]
     for args, expect in cases:
         r = run(*args)
@@ -222,10 +371,14 @@ def check_errors(scratch):
 
 def main():
     scratch = os.path.abspath(sys.argv[1])
+    binary = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     os.chdir(scratch)  # a stray x.vti from an error case would land here
     check_grid_modes(scratch)
+    check_2d_modes(scratch)
+    if binary:
+        check_2d_run(scratch, binary)
     check_shipped_model(scratch)
     check_errors(scratch)
     if failures:

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
-monitor_dft.ini and cavity_modes.ini: it prints exactly the PNGs each monitor type gives (flux.png;
-pattern_<f>GHz.png per frequency; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
+monitor_dft.ini, cavity_modes.ini and a 2D model with a farfield monitor (a tm line source over a
+PEC wall; the 2D file has theta = 90 on every row and no directions behind the wall): it prints
+exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png per frequency, 3D: four
+panels, 2D: one polar plot; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
 inches x dpi) with more than a few colours inside (not blank), and the picked frequency alone with
 --frequency. Bad input exits 2 with a message: an unknown monitor, a field the file lacks, a run
 folder without run.json.
@@ -27,6 +29,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TOOL = os.path.join(ROOT, "tools", "plot_monitor")
 DPI = 50  # small pictures: faster, and the size check still tells figure size x dpi
 
+# A 2D tm line source half a wavelength (at 1.5 GHz) over a PEC wall at y = 0, 8 UPML layers on the
+# other three sides; the farfield contour stands on the wall (docs/MONITORS.md, 2D models).
+FARFIELD_2D = """[grid]
+size = 0.6 0.4
+cell_size = 0.01
+[time]
+steps = 300
+[boundary]
+type = upml
+layers = 8 8 0 8
+[source.line]
+type = current
+axis = z
+position = 0.3 0.1
+waveform = gaussian_pulse
+frequency = 1.5e9
+[monitor.pattern]
+type = farfield
+box = 0.15 0.0 0.45 0.25
+frequencies = 1e9 1.5e9
+phi_step = 5
+"""
+
 
 def run(cmd):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -37,8 +62,14 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     problems = []
-    # model, steps, extra tool arguments, {PNG name: (width, height) in pixels}
+    farfield_2d = os.path.join(scratch, "farfield_2d.ini")
+    with open(farfield_2d, "w") as f:
+        f.write(FARFIELD_2D)
+    # model (models/<name>.ini, or a path), steps, extra tool arguments,
+    # {PNG name: (width, height) in pixels}
     cases = [
+        (farfield_2d, 300, [], {f"pattern_{f}GHz.png": (320, 320) for f in ("1", "1.5")}),
+        (farfield_2d, 300, ["--frequency", "1.6e9"], {"pattern_1.5GHz.png": (320, 320)}),
         ("monitor_flux", 200, [], {"flux.png": (350, 210)}),
         ("monitor_farfield", 200, [],
          {f"pattern_{f}GHz.png": (550, 450) for f in ("1", "1.5", "2")}),
@@ -49,10 +80,11 @@ def main():
     ]
     done = {}
     for k, (model, steps, extra, want) in enumerate(cases):
-        run_dir = os.path.join(scratch, model)
+        run_dir = os.path.join(scratch, os.path.basename(model).replace(".ini", ""))
         if model not in done:
-            r = run([binary, "run", os.path.join(ROOT, "models", model + ".ini"),
-                     f"--time.steps={steps}", f"--output.dir={run_dir}", "--quiet"])
+            path = model if model.endswith(".ini") else os.path.join(ROOT, "models", model + ".ini")
+            r = run([binary, "run", path, f"--time.steps={steps}", f"--output.dir={run_dir}",
+                     "--quiet"])
             if r.returncode != 0:
                 sys.exit(f"FAIL: clfdtd run {model} exited {r.returncode}:\n{r.stdout}{r.stderr}")
             done[model] = run_dir

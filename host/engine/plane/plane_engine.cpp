@@ -32,7 +32,10 @@ PlaneEngine::PlaneEngine(const SimulationModel& m, const DeviceConfig& cfg,
   for (const std::string& k : plane_main_kernels(m, variant_)) {
     max_group = std::min(max_group, program.kernel(k).max_group_size());
   }
-  wg_ = choose_plane_workgroup(variant_, cfg.workgroup, m.layout, max_group, max_items);
+  const WorkgroupRequest asked =
+      plane_workgroup_request(cfg, variant_, m.mode, name(), device_description(), info.driver);
+  tuned_ = asked.tuned;
+  wg_ = choose_plane_workgroup(variant_, asked.workgroup, m.layout, max_group, max_items);
   // Checks the memory before allocating anything, then uploads.
   fields_ = std::make_unique<PlaneFields>(*dev_, m, kProbeBatchSteps);
   plan_ = plan_plane(program, m, *fields_, variant_, wg_);
@@ -68,7 +71,7 @@ std::string PlaneEngine::kernel_variant() const {
                      std::to_string(wg_[2]);
   const std::string& target = dev_->info().code_target;
   if (!target.empty()) text += " (" + target + ")";
-  return text;
+  return text + (tuned_ ? " (tuned)" : "");
 }
 
 std::size_t PlaneEngine::device_bytes(const SimulationModel& m) const {

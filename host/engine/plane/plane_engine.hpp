@@ -30,7 +30,7 @@ public:
   std::string name() const override;                // "opencl", "cuda"
   std::string device_description() const override;  // "<device> (<platform>, <version>)"
   // "plane-tile 8x16x1" (wx x wy4 x 1), "plane-rows 1x64x1" (W rows per group); then the
-  // device's code target where it has one ("... (sm_90)", CUDA).
+  // device's code target where it has one ("... (sm_90)", CUDA), and " (tuned)" for a cached group.
   std::string kernel_variant() const override;
 
   void step(long s) override;
@@ -69,6 +69,7 @@ private:
   std::unique_ptr<device::Device> dev_;
   KernelVariant variant_ = KernelVariant::Tile;
   std::array<int, 3> wg_{};
+  bool tuned_ = false;  // wg_ came from the tuning cache (kernel_variant says so)
   std::unique_ptr<PlaneFields> fields_;
   PlanePlan plan_;
   std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors

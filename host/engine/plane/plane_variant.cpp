@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "backends/tuning_cache.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::engine {
@@ -44,6 +45,32 @@ std::array<int, 3> choose_plane_workgroup(KernelVariant v,
     larger = (larger + 1) / 2;
   }
   return {wx, wy4, 1};
+}
+
+const char* plane_kernel_name(KernelVariant v) {
+  return v == KernelVariant::Rows ? "plane-rows" : "plane-tile";
+}
+
+const char* plane_kind_name(PlaneMode mode) { return mode == PlaneMode::Te ? "te" : "tm"; }
+
+WorkgroupRequest plane_workgroup_request(const DeviceConfig& cfg, KernelVariant v, PlaneMode mode,
+                                         const std::string& backend, const std::string& device,
+                                         const std::string& driver) {
+  if (cfg.workgroup) return {cfg.workgroup, false};
+  const std::string kernel = plane_kernel_name(v);
+  const auto tuned = lookup_workgroup_tuning(
+      plane_tuning_key(backend, device, driver, plane_kind_name(mode), kernel), kernel);
+  if (!tuned) return {};
+  return {tuned->workgroup, true};
+}
+
+std::vector<std::array<int, 3>> plane_tuning_candidates(KernelVariant v) {
+  if (v == KernelVariant::Rows) {
+    return {kPlaneRowsWorkgroup, {1, 8, 1}, {1, 16, 1}, {1, 32, 1}, {1, 128, 1}, {1, 256, 1}};
+  }
+  // Rows of the tile along x by float4s along y: from one long row (1 x 64) to squat tiles.
+  return {kPlaneTileWorkgroup, {4, 16, 1}, {2, 32, 1}, {1, 64, 1}, {4, 32, 1}, {8, 8, 1},
+          {16, 8, 1}, {8, 32, 1}, {16, 16, 1}, {32, 8, 1}, {4, 64, 1}, {2, 128, 1}};
 }
 
 }  // namespace clfdtd::engine

@@ -10,6 +10,7 @@
 #include "engine/gpu_engine.hpp"
 #include "engine/monitor_buffers.hpp"
 #include "engine/variant_choice.hpp"
+#include "engine/wave/wave_workgroup.hpp"
 #include "engine/yee_fields.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
@@ -203,8 +204,11 @@ WaveEngine::WaveEngine(const SimulationModel& m, const DeviceConfig& cfg, WaveKe
   // Work-group: X along x, Y along y (tile forms), or X * Y rows (rows).
   std::array<int, 3> want = kernel_ == WaveKernel::Rows ? std::array<int, 3>{1, kWaveRowsGroup, 1}
                                                         : kWavePairSumWorkgroup;
-  if (cfg.workgroup) {
-    const auto& w = *cfg.workgroup;
+  const WorkgroupRequest asked =
+      wave_workgroup_request(cfg, kernel_, name(), device_description(), info.driver);
+  tuned_ = asked.tuned;
+  if (asked.workgroup) {
+    const auto& w = *asked.workgroup;
     if (w[0] < 1 || w[1] < 1 || w[2] != 1) {
       throw wave_refuses("device.workgroup",
                          "X Y 1 with X, Y >= 1 for a 2D model, got " + std::to_string(w[0]) +
@@ -464,7 +468,7 @@ std::string WaveEngine::kernel_variant() const {
                      std::to_string(wg_[1]) + "x" + std::to_string(wg_[2]);
   const std::string& target = dev_->info().code_target;
   if (!target.empty()) text += " (" + target + ")";
-  return text;
+  return text + (tuned_ ? " (tuned)" : "");
 }
 
 std::size_t WaveEngine::device_bytes(const SimulationModel& m) const {

@@ -52,7 +52,7 @@ public:
   std::string name() const override;                // "opencl", "cuda"
   std::string device_description() const override;  // "<device> (<platform>, <version>)"
   // "wave-pairsum 8x32x1", "wave-cross 8x32x1", "wave-rows 1x8x1"; then the code target where
-  // the device has one ("... (sm_90)", CUDA).
+  // the device has one ("... (sm_90)", CUDA), and " (tuned)" for a cached work-group.
   std::string kernel_variant() const override;
 
   void step(long s) override;
@@ -89,6 +89,7 @@ private:
   std::unique_ptr<device::Device> dev_;
   WaveKernel kernel_ = WaveKernel::PairSum;
   std::array<int, 3> wg_{};
+  bool tuned_ = false;  // wg_ came from the tuning cache (kernel_variant says so)
   WaveFrame frame_;
 
   // u[p]: Ez after an even (p = 0) or odd (p = 1) number of steps; the step from parity p reads

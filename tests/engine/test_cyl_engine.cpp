@@ -20,6 +20,10 @@
 #include "engine/cyl_engine_models.hpp"
 #include "errors.hpp"
 
+#ifdef CLFDTD_HAVE_CUDA
+#include "device/cuda/cuda_device.hpp"
+#endif
+
 using namespace clfdtd;
 using namespace clfdtd::engine;
 using namespace clfdtd::test;
@@ -310,3 +314,19 @@ TEST_CASE("cylindrical engine: make_backend runs a model from SimulationModel::b
     CHECK(b->device_bytes(m) == cyl_device_bytes(m, b->probe_batch_steps()));
   }
 }
+
+#ifdef CLFDTD_HAVE_CUDA
+// NVRTC needs no GPU: the cylindrical kernels compile in every CUDA build and keep their names.
+TEST_CASE("cylindrical engine kernels: NVRTC compiles them, magnetic and not") {
+  for (int magnetic : {0, 1}) {
+    const std::string ptx = device::compile_cuda_program(
+        {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", magnetic}}, "compute_90");
+    for (const char* k : {"cyl_tile_h", "cyl_tile_e", "cyl_rows_h", "cyl_rows_e", "cyl_pml_h",
+                          "cyl_pml_e", "cyl_add_sources", "cyl_sample_probes",
+                          "cyl_energy_sums"}) {
+      INFO(std::string(k) << ", MAGNETIC " << magnetic);
+      CHECK(ptx.find(std::string(".entry ") + k + "(") != std::string::npos);
+    }
+  }
+}
+#endif

@@ -4,8 +4,8 @@
 // c g; inv_kappa g + psi) by the tables of the cell's positions: r_int / r_half per row, z_int /
 // z_half per z cell, float4 (inv_kappa, b, c, 0); outside the layers (1, 0, 0), where psi stays 0.
 // psi: complex, 8 per cell and mode slot, psi[((q * 8 + slot) * 2 + part) * npml + r].
-// Per PML cell, mode and step: the plain update's ~147 B plus 8 psi read and written (64 B) and the
-// tables (from the caches).
+// Per PML cell, mode and step: the plain update's ~147 B plus the 8 complex psi (64 B) read and
+// written (128 B), and the tables (from the caches).
 #include "cyl_cell.h"
 
 #define CYL_PML_GRID                                                                              \

@@ -166,21 +166,23 @@ TEST_CASE("cylindrical engine: PEC cavity TM010, TM110, TM210 at the Bessel zero
 }
 
 TEST_CASE("cylindrical engine: energy conserved in a closed cavity, drained by the CPML") {
-  // m = 1 is left out of the closed cavity: its axis rules (Ephi(0) from Hz(1/2), Hr(0) from
-  // Ez(1)) have no partner term in Hz(1/2) and Ez(1), so its discrete energy is not exactly
-  // conserved. The CPML run takes m = 0 alone: with the contract's CPML (1/r and i m / r not
-  // stretched) m >= 2 grows again after ~500 steps (CylReference does the same; see the report).
+  // The closed cavity takes m = 0, 2, 3 (m = 1's axis samples Ephi, Hr are left out of the
+  // energy, CylReference's invariant; the reference tests m = 1). The CPML run takes m = 1..3
+  // with off-axis sources (m = 0's slow low-frequency tail would hide the others): with 1/r~ in
+  // the r slab the energy falls and never rises again (1/r unstretched, m = 2 rose ~40x from
+  // its minimum between steps 500 and 1000 in this box).
   auto spec = [](bool absorber) {
     CylSpec s;
     s.nr = 15;
     s.nz = 17;
-    s.modes = absorber ? std::vector<int>{0} : std::vector<int>{0, 2, 3};
-    s.steps = 600;
+    s.modes = absorber ? std::vector<int>{1, 2, 3} : std::vector<int>{0, 2, 3};
+    s.steps = absorber ? 1000 : 600;
     s.energy = true;
     if (absorber) s.layers = {5, 5, 5};
     s.materials = {MaterialConfig{"glass", 2.0, 1.0, 0.0, false}};
     s.regions = {{"glass", 0.0, 4.0, 6.0, 10.0}};
-    s.sources = {{Component::Ez, 0, 8}, {Component::Ex, 3, 8, 20.0}, {Component::Ey, 4, 9, 50.0}};
+    s.sources = {{Component::Ez, absorber ? 2 : 0, 8}, {Component::Ex, 3, 8, 20.0},
+                 {Component::Ey, 4, 9, 50.0}};
     return s;
   };
   for (device::Api api : apis()) {
@@ -204,11 +206,14 @@ TEST_CASE("cylindrical engine: energy conserved in a closed cavity, drained by t
     const auto& closed = total[0];
     const double peak = *std::max_element(closed.begin(), closed.end());
     const double lowest = *std::min_element(closed.begin(), closed.end());
-    INFO("closed: " << lowest << " .. " << peak << " J; CPML: " << total[1].front() << " -> "
-                    << total[1].back() << " J");
+    const auto& open = total[1];
+    const double open_min = *std::min_element(open.begin(), open.end());
+    INFO("closed: " << lowest << " .. " << peak << " J; CPML: " << open.front() << " -> "
+                    << open.back() << " J (min " << open_min << ")");
     REQUIRE(lowest > 0);
     CHECK((peak - lowest) <= 1e-4 * peak);
-    CHECK(total[1].back() < 0.1 * total[1].front());
+    CHECK(open.back() < 1e-2 * open.front());
+    CHECK(open.back() <= 10 * std::max(open_min, 1e-12 * open.front()));
   }
 }
 

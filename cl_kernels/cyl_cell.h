@@ -13,7 +13,13 @@
 // With `pml` the d/dr and d/dz difference quotients go through cyl_stretch, psi slot s of this cell
 // at psi[ps + (2 s + part) * pstride]: H 0 Hr dz, 1 Hphi dz, 2 Hphi dr, 3 Hz dr; E 4 Er dz,
 // 5 Ephi dz, 6 Ephi dr, 7 Ez dr; tr / tz the (inv_kappa, b, c) of the cell's r and z positions
-// (H: half r, half z; E: integer r, integer z). The rows kernel passes pml = 0 (no psi).
+// (H: half r, half z; E: integer r, integer z). In the r slab (rslab) the 1/r terms of Er, Ez,
+// Hr, Hz become 1/r~ (r~ = r_kappa + S / (i w), S the integral of sigma / eps0 along r): with
+// F the term's numerator, G = F / r~ advances as G <- a G + b (F - F_prev), F_prev <- F, where
+// a = (r_kappa - S dt/2) / (r_kappa + S dt/2), b = 1 / (r_kappa + S dt/2) at the sample's r
+// (ro = (a, b) at integer r, (a, b) at half r); G and F_prev of slot u (0 Er, 1 Ez, 2 Hr, 3 Hz)
+// at g[gs + (4 u + p) * gstride] and g[gs + (4 u + 2 + p) * gstride] (CylReference::over_r).
+// The rows kernel passes pml = 0 (no psi, no r slab).
 #ifndef CLFDTD_CYL_CELL_H
 #define CLFDTD_CYL_CELL_H
 #include "cyl_common.h"
@@ -21,12 +27,27 @@
 #define CYL_D(g, t, slot, part) \
   (pml ? cyl_stretch((g), (t), psi, ps + (2 * (slot) + (part)) * pstride) : (g))
 
+/* F / r, or F / r~ in the r slab (see above); a, b the sample position's entries of ro. */
+DEVICE_FN float cyl_over_r_tilde(float f, float a, float b, GLOBAL float* RESTRICT g, int at,
+                                 int stride) {
+  const float next = a * g[at] + b * (f - g[at + 2 * stride]);
+  g[at] = next;
+  g[at + 2 * stride] = f;
+  return next;
+}
+#define CYL_R(f, inv_r, u, part, a, b)                                                        \
+  (pml && rslab ? cyl_over_r_tilde((f), (a), (b), gr, gs + (4 * (u) + (part)) * pstride_r, \
+                                   pstride_r)                                                \
+                : (f) * (inv_r))
+#define CYL_RSLAB_ARGS int rslab, GLOBAL float *RESTRICT gr, int gs, int pstride_r, float4 ro
+
 DEVICE_FN void cyl_cell_h(GLOBAL float* RESTRICT hr, GLOBAL float* RESTRICT hphi,
                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT er,
                           GLOBAL const float* RESTRICT ephi, GLOBAL const float* RESTRICT ez,
                           int pr, int pim, int i, int k, int nr, int nz, int nzp, int m, float dr,
                           float inv_dr, float inv_dz, float db_r, float db_phi, float db_z, int pml,
-                          GLOBAL float* RESTRICT psi, int ps, int pstride, float4 tr, float4 tz) {
+                          GLOBAL float* RESTRICT psi, int ps, int pstride, float4 tr, float4 tz,
+                          CYL_RSLAB_ARGS) {
   const float fm = (float)m;
   const float ez_r = ez[pr], ez_i = ez[pim];
   const float ephi_r = ephi[pr], ephi_i = ephi[pim];
@@ -41,9 +62,9 @@ DEVICE_FN void cyl_cell_h(GLOBAL float* RESTRICT hr, GLOBAL float* RESTRICT hphi
   const float dephi_r = CYL_D((ephi_r_kp - ephi_r) * inv_dz, tz, 0, 0);
   const float dephi_i = CYL_D((ephi_i_kp - ephi_i) * inv_dz, tz, 0, 1);
   if (i > 0) {
-    const float s = fm / ((float)i * dr);
-    hr[pr] -= db_r * (-s * ez_i - dephi_r);
-    hr[pim] -= db_r * (s * ez_r - dephi_i);
+    const float inv_r = 1.0f / ((float)i * dr);
+    hr[pr] -= db_r * (CYL_R(-fm * ez_i, inv_r, 2, 0, ro.x, ro.y) - dephi_r);
+    hr[pim] -= db_r * (CYL_R(fm * ez_r, inv_r, 2, 1, ro.x, ro.y) - dephi_i);
   } else if (m == 1) {
     hr[pr] -= db_r * (-ez_i_ip * inv_dr - dephi_r);
     hr[pim] -= db_r * (ez_r_ip * inv_dr - dephi_i);
@@ -61,12 +82,11 @@ DEVICE_FN void cyl_cell_h(GLOBAL float* RESTRICT hr, GLOBAL float* RESTRICT hphi
   hphi[pim] -= db_phi * (der_i - dez_i);
 
   /* Hz (i+1/2, k) */
-  const float rh = ((float)i + 0.5f) * dr;
-  const float s = fm / rh, half_inv_r = 0.5f / rh;
+  const float inv_rh = 1.0f / (((float)i + 0.5f) * dr);
   const float d_r = CYL_D((ephi_r_ip - ephi_r) * inv_dr, tr, 3, 0);
   const float d_i = CYL_D((ephi_i_ip - ephi_i) * inv_dr, tr, 3, 1);
-  hz[pr] -= db_z * (d_r + (ephi_r_ip + ephi_r) * half_inv_r + s * er_i);
-  hz[pim] -= db_z * (d_i + (ephi_i_ip + ephi_i) * half_inv_r - s * er_r);
+  hz[pr] -= db_z * (d_r + CYL_R(0.5f * (ephi_r_ip + ephi_r) + fm * er_i, inv_rh, 3, 0, ro.z, ro.w));
+  hz[pim] -= db_z * (d_i + CYL_R(0.5f * (ephi_i_ip + ephi_i) - fm * er_r, inv_rh, 3, 1, ro.z, ro.w));
 }
 
 DEVICE_FN void cyl_cell_e(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ephi,
@@ -74,7 +94,8 @@ DEVICE_FN void cyl_cell_e(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ephi
                           GLOBAL const float* RESTRICT hphi, GLOBAL const float* RESTRICT hz,
                           int pr, int pim, int i, int k, int nzp, int m, float dr, float inv_dr,
                           float inv_dz, float4 coef_r, float4 coef_phi, float4 coef_z, int pml,
-                          GLOBAL float* RESTRICT psi, int ps, int pstride, float4 tr, float4 tz) {
+                          GLOBAL float* RESTRICT psi, int ps, int pstride, float4 tr, float4 tz,
+                          CYL_RSLAB_ARGS) {
   const float fm = (float)m;
   const float hr_r = hr[pr], hr_i = hr[pim];
   const float hphi_r = hphi[pr], hphi_i = hphi[pim];
@@ -86,12 +107,11 @@ DEVICE_FN void cyl_cell_e(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ephi
   const float hphi_r_im = im_ ? hphi[pr - nzp] : 0.0f, hphi_i_im = im_ ? hphi[pim - nzp] : 0.0f;
 
   /* Er (i+1/2, k) */
-  const float rh = ((float)i + 0.5f) * dr;
-  const float sh = fm / rh;
+  const float inv_rh = 1.0f / (((float)i + 0.5f) * dr);
   const float dhphi_r = CYL_D((hphi_r - hphi_r_km) * inv_dz, tz, 4, 0);
   const float dhphi_i = CYL_D((hphi_i - hphi_i_km) * inv_dz, tz, 4, 1);
-  er[pr] = coef_r.x * er[pr] + coef_r.y * (-sh * hz_i - dhphi_r);
-  er[pim] = coef_r.x * er[pim] + coef_r.y * (sh * hz_r - dhphi_i);
+  er[pr] = coef_r.x * er[pr] + coef_r.y * (CYL_R(-fm * hz_i, inv_rh, 0, 0, ro.z, ro.w) - dhphi_r);
+  er[pim] = coef_r.x * er[pim] + coef_r.y * (CYL_R(fm * hz_r, inv_rh, 0, 1, ro.z, ro.w) - dhphi_i);
 
   /* Ephi (i, k) */
   const float dhr_r = CYL_D((hr_r - hr_r_km) * inv_dz, tz, 5, 0);
@@ -111,12 +131,13 @@ DEVICE_FN void cyl_cell_e(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ephi
 
   /* Ez (i, k+1/2) */
   if (i > 0) {
-    const float ri = (float)i * dr;
-    const float s = fm / ri, half_inv_r = 0.5f / ri;
+    const float inv_r = 1.0f / ((float)i * dr);
     const float d_r = CYL_D((hphi_r - hphi_r_im) * inv_dr, tr, 7, 0);
     const float d_i = CYL_D((hphi_i - hphi_i_im) * inv_dr, tr, 7, 1);
-    ez[pr] = coef_z.x * ez[pr] + coef_z.y * (d_r + (hphi_r + hphi_r_im) * half_inv_r + s * hr_i);
-    ez[pim] = coef_z.x * ez[pim] + coef_z.y * (d_i + (hphi_i + hphi_i_im) * half_inv_r - s * hr_r);
+    ez[pr] = coef_z.x * ez[pr] +
+             coef_z.y * (d_r + CYL_R(0.5f * (hphi_r + hphi_r_im) + fm * hr_i, inv_r, 1, 0, ro.x, ro.y));
+    ez[pim] = coef_z.x * ez[pim] +
+              coef_z.y * (d_i + CYL_R(0.5f * (hphi_i + hphi_i_im) - fm * hr_r, inv_r, 1, 1, ro.x, ro.y));
   } else if (m == 0) {
     ez[pr] = coef_z.x * ez[pr] + coef_z.y * (4.0f * hphi_r * inv_dr);
     ez[pim] = coef_z.x * ez[pim] + coef_z.y * (4.0f * hphi_i * inv_dr);

@@ -26,7 +26,7 @@ KERNEL void cyl_rows_h(GLOBAL float* RESTRICT hr, GLOBAL float* RESTRICT hphi,
     const float db_r = db_vacuum, db_phi = db_vacuum, db_z = db_vacuum;
 #endif
     cyl_cell_h(hr, hphi, hz, er, ephi, ez, base + c, base + cells + c, i, k, nr, nz, nzp, m, dr,
-               inv_dr, inv_dz, db_r, db_phi, db_z, 0, hr, 0, 0, none, none);
+               inv_dr, inv_dz, db_r, db_phi, db_z, 0, hr, 0, 0, none, none, 0, hr, 0, 0, none);
   }
 }
 
@@ -44,6 +44,6 @@ KERNEL void cyl_rows_e(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ephi,
     const int c = i * nzp + k;
     cyl_cell_e(er, ephi, ez, hr, hphi, hz, base + c, base + cells + c, i, k, nzp, m, dr, inv_dr,
                inv_dz, ecoef[id_er[c]], ecoef[id_ephi[c]], ecoef[id_ez[c]], 0, er, 0, 0, none,
-               none);
+               none, 0, er, 0, 0, none);
   }
 }

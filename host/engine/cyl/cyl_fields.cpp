@@ -60,7 +60,44 @@ std::vector<float> ring_weights(const SimulationModel& m) {
   return w;
 }
 
+std::size_t r_slab_cells(const SimulationModel& m) {
+  const CylPml p = build_cyl_pml(m.upml, m.grid.n);
+  return static_cast<std::size_t>(p.layers_r) * static_cast<std::size_t>(m.layout.nz);
+}
+
 }  // namespace
+
+std::vector<float> cyl_r_tilde_table(const SimulationModel& m) {
+  const CylPml p = build_cyl_pml(m.upml, m.grid.n);
+  const int nr = m.layout.nx;
+  const double dr = m.grid.d[0];
+  // kappa and s = sigma dt / eps0 at j dr/2 from the tables (b = exp(-s / kappa)); the wall
+  // (j = 2 nr) takes the last entry.
+  auto kappa_s = [&](int j, double& kappa, double& sdt) {
+    j = std::min(j, 2 * nr - 1);
+    const CylPmlAxis& a = p.r[j % 2];
+    const auto i = static_cast<std::size_t>(j / 2);
+    kappa = 1 / a.inv_kappa[i];
+    sdt = a.b[i] > 0 ? -kappa * std::log(a.b[i]) : 0.0;
+  };
+  std::vector<double> rk(2 * static_cast<std::size_t>(nr) + 1, 0.0), sh(rk.size(), 0.0);
+  for (std::size_t j = 1; j < rk.size(); ++j) {
+    double k0, s0, k1, s1;
+    kappa_s(static_cast<int>(j) - 1, k0, s0);
+    kappa_s(static_cast<int>(j), k1, s1);
+    rk[j] = rk[j - 1] + 0.25 * dr * (k0 + k1);
+    sh[j] = sh[j - 1] + 0.125 * dr * (s0 + s1);
+  }
+  std::vector<float> t;
+  for (int i = 0; i < nr; ++i) {
+    for (std::size_t j : {2 * static_cast<std::size_t>(i), 2 * static_cast<std::size_t>(i) + 1}) {
+      const double den = rk[j] + sh[j];
+      t.push_back(static_cast<float>(den > 0 ? (rk[j] - sh[j]) / den : 0.0));
+      t.push_back(static_cast<float>(den > 0 ? 1 / den : 0.0));
+    }
+  }
+  return t;
+}
 
 std::size_t cyl_pml_cells(const SimulationModel& m) {
   const CylPml p = build_cyl_pml(m.upml, m.grid.n);
@@ -121,6 +158,9 @@ std::vector<BufferNeed> cyl_buffer_needs(const SimulationModel& m, int batch_ste
     out.push_back({"CPML psi", pml * nq * kPsiPerCell * 2 * f});
     const auto nr = static_cast<std::size_t>(m.layout.nx), nz = static_cast<std::size_t>(m.layout.nz);
     out.push_back({"CPML tables", 2 * (nr + nz) * 4 * f});
+    out.push_back({"CPML 1/r~ factors", nr * 4 * f});
+    const std::size_t slab = r_slab_cells(m);
+    if (slab > 0) out.push_back({"CPML 1/r~ state", slab * nq * 16 * f});
   }
   const std::size_t nsrc = merged_source_count(m);
   if (nsrc > 0) {
@@ -210,10 +250,14 @@ CylFields::CylFields(device::Device& dev, const SimulationModel& m, int batch_st
   mode_m = upload(orders.data(), orders.size() * sizeof(std::int32_t));
 
   pml_cells = cyl_pml_cells(m);
-  psi = placeholder;
+  psi = r_tilde = r_over = placeholder;
   for (auto& t : pml_tables) t = placeholder;
   if (pml_cells > 0) {
     psi = zeros(pml_cells * modes * kPsiPerCell * 2 * sizeof(float));
+    const std::vector<float> ro = cyl_r_tilde_table(m);
+    r_over = upload(ro.data(), ro.size() * sizeof(float));
+    const std::size_t slab = r_slab_cells(m);
+    if (slab > 0) r_tilde = zeros(slab * modes * 16 * sizeof(float));
     const CylPml p = build_cyl_pml(m.upml, m.grid.n);
     const std::vector<float> t[4] = {pml_table(p.r[0]), pml_table(p.r[1]), pml_table(p.z[0]),
                                      pml_table(p.z[1])};

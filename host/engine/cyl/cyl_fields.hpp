@@ -34,6 +34,13 @@ struct CylMergedSources {
 };
 CylMergedSources cyl_merge_sources(const SimulationModel& m);
 
+// Per row i, the factors of the r slab's G <- a G + b (F - F_prev) (G = F / r~,
+// r~ = r_kappa + S / (i w)) at i dr and at (i + 1/2) dr: (a, b, a, b) with
+// a = (r_kappa - S dt/2) / (r_kappa + S dt/2), b = 1 / (r_kappa + S dt/2); r_kappa and S dt/2 are
+// the trapezoid integrals of kappa and sigma dt / (2 eps0) over the CPML table entries at j dr/2
+// (CylReference's r~, the same sums).
+std::vector<float> cyl_r_tilde_table(const SimulationModel& m);
+
 struct CylFields {
   // Throws OutOfMemoryError (model or one buffer too large for `dev`, or the host's memory too
   // small) before allocating; DeviceError for a source without a mode_factor per mode slot.
@@ -50,6 +57,10 @@ struct CylFields {
   std::size_t pml_cells = 0;  // psi: [((q * 8 + slot) * 2 + part) * pml_cells + cell]
   device::Buffer psi;
   std::array<device::Buffer, 4> pml_tables;  // r integer, r half, z integer, z half
+  // The r slab's 1/r~ state (G and the last input of Er, Ez, Hr, Hz, complex: 16 floats per
+  // r-slab cell and mode) and its per-row factors (a, b) at integer r, (a, b) at half r
+  // (cyl_r_tilde_table).
+  device::Buffer r_tilde, r_over;
 
   device::Buffer src_cells, src_j;
   int nsrc = 0;

@@ -150,7 +150,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
   Stage pml_h, pml_e;
   if (f.pml_cells > 0) {
     auto grid = [&](Args& a) {
-      a << f.psi;
+      a << f.psi << f.r_tilde << f.r_over;
       for (const auto& t : f.pml_tables) a << t;
       a << f.mode_m << dr << inv_dr << inv_dz << nr << nz << nzp << cells << nq << pml.layers_r
         << pml.layers_z_lo << pml.layers_z_hi << static_cast<int>(f.pml_cells);

@@ -3,7 +3,7 @@
 // ring-volume-weighted sums of energy.cl (launched after step s, E at s dt, H at (s - 1/2) dt):
 //   e = sum c_q w eps_r |E_q|^2,  m = sum c_q w mu_r Re(H_q conj(H_q,prev)),  n = sum c_q w mu_r |H_q|^2
 // then H_prev = H. w = V / (dr dz) of the sample's ring, from rweight[2 i] (integer r: Ephi Ez Hr,
-// pi dr / 4 on the axis) and rweight[2 i + 1] (half r: Er Hphi Hz); the host scales by
+// pi dr / 4 on the axis, where only Ez counts) and rweight[2 i + 1] (half r: Er Hphi Hz); the host scales by
 // eps0 dr dz / 2 and mu0 dr dz / 2 (energy_terms_from_partials with d = {dr, 1, dz}).
 // One work-item per float4 of one plane (count4 = nq * nr * nz4), ENERGY_GROUP items per group,
 // energy.cl's tree reduction, partial[(slot * 3 + t) * ngroups + group]. Padding lanes hold zeros.
@@ -62,14 +62,18 @@ KERNEL void cyl_energy_sums(GLOBAL const float4* RESTRICT er, GLOBAL const float
     const float cq = modes[q] == 0 ? 1.0f : 0.5f;
     const float wi = cq * rweight[2 * i], wh = cq * rweight[2 * i + 1];
     const float4 vi = MAKE_FLOAT4(wi, wi, wi, wi), vh = MAKE_FLOAT4(wh, wh, wh, wh);
+    /* Ephi and Hr on the axis (m = 1's followers, which feed nothing back) are not counted:
+       without them the sum is the scheme's invariant (CylReference::sample_energy). */
+    const float wa = i == 0 ? 0.0f : wi;
+    const float4 va = MAKE_FLOAT4(wa, wa, wa, wa);
     acc_e += cyl_norm4(er, pr, cells4, vh * CYL_TABLE4(eps_r, id_er[c]));
-    acc_e += cyl_norm4(ephi, pr, cells4, vi * CYL_TABLE4(eps_r, id_ephi[c]));
+    acc_e += cyl_norm4(ephi, pr, cells4, va * CYL_TABLE4(eps_r, id_ephi[c]));
     acc_e += cyl_norm4(ez, pr, cells4, vi * CYL_TABLE4(eps_r, id_ez[c]));
 #if MAGNETIC
-    const float4 w_r = vi * CYL_TABLE4(mu_r, id_hr[c]), w_phi = vh * CYL_TABLE4(mu_r, id_hphi[c]),
+    const float4 w_r = va * CYL_TABLE4(mu_r, id_hr[c]), w_phi = vh * CYL_TABLE4(mu_r, id_hphi[c]),
                  w_z = vh * CYL_TABLE4(mu_r, id_hz[c]);
 #else
-    const float4 w_r = vi, w_phi = vh, w_z = vh;
+    const float4 w_r = va, w_phi = vh, w_z = vh;
 #endif
     cyl_h_sums(hr, hr_prev, pr, cells4, w_r, &acc_m, &acc_n);
     cyl_h_sums(hphi, hphi_prev, pr, cells4, w_phi, &acc_m, &acc_n);

@@ -1,9 +1,11 @@
 // The backend factory: device.backend picks the engine, the reference or the GPU engine on one
 // device API; a 2D model (issue 19) gets the plane engines: PlaneReference, or on a device the
-// Yee tm/te PlaneEngine or the scalar WaveEngine (equation = wave). An API that this build leaves
+// Yee tm/te PlaneEngine or the scalar WaveEngine (equation = wave); a cylindrical model (issue 20)
+// gets CylReference, or on a device the CylEngine. An API that this build leaves
 // out is reported as bad input (exit 2), naming the build option that brings it in.
 #include "backends/backend.hpp"
 
+#include "backends/reference/cyl_reference.hpp"
 #include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
 #include "engine/cyl/cyl_engine.hpp"
@@ -58,14 +60,18 @@ std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
   return engine::make_plane_engine(api, model, device);
 }
 
+std::unique_ptr<Backend> make_cyl_backend(const SimulationModel& model,
+                                          const DeviceConfig& device) {
+  if (device.backend == BackendKind::Reference) return std::make_unique<CylReference>(model);
+  // On a device: the body-of-revolution engine, every mode in one launch.
+  return engine::make_cyl_engine(device_api(device.backend), model, device);
+}
+
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
+  if (model.cylindrical()) return make_cyl_backend(model, device);
   if (model.two_d()) return make_plane_backend(model, device);
-  // Cylindrical models on a device: the body-of-revolution engine, every mode in one launch.
-  if (model.cylindrical() && device.backend != BackendKind::Reference) {
-    return engine::make_cyl_engine(device_api(device.backend), model, device);
-  }
   if (device.backend == BackendKind::Reference) return std::make_unique<ReferenceBackend>(model);
   return engine::make_gpu_engine(device_api(device.backend), model, device);
 }

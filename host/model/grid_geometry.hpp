@@ -27,7 +27,7 @@ struct GridGeometry {
   bool cylindrical = false;
   std::vector<int> modes;
   // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D);
-  // cylindrical: 1 / (c sqrt(((m_max + 1)/dr)^2 + 1/dz^2)).
+  // cylindrical: 1 / (c sqrt(((m_max + 1)^2 + 1/4)/dr^2 + 1/dz^2)).
   double courant_limit_dt() const;
   long cells() const { return static_cast<long>(n[0]) * n[1] * n[2]; }
 };

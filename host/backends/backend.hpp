@@ -1,6 +1,7 @@
 // The engine interface (patent step 4). A backend owns the field state for one SimulationModel
 // and advances it; the time loop (solver/time_loop.cpp) decides when, and what to read back.
-// One level of inheritance: ReferenceBackend and engine::GpuEngine (OpenCL or CUDA, docs/ARCHITECTURE.md).
+// Implemented by the reference backends and by the device engines, which all derive from
+// engine::DeviceEngine (OpenCL or CUDA alike, docs/ARCHITECTURE.md).
 #pragma once
 #include <complex>
 #include <memory>

@@ -31,12 +31,27 @@ std::string DeviceEngine::device_description() const {
   return info.name + " (" + in + ")";
 }
 
-std::string DeviceEngine::variant_text(const std::string& name) const {
+std::string DeviceEngine::variant_text(const std::string& name, const std::string& detail) const {
   std::string text = name + " " + std::to_string(wg_[0]) + "x" + std::to_string(wg_[1]) + "x" +
-                     std::to_string(wg_[2]);
+                     std::to_string(wg_[2]) + detail;
   const std::string& target = dev_->info().code_target;
   if (!target.empty()) text += " (" + target + ")";
   return text + (tuned_ ? " (tuned)" : "");
+}
+
+DeviceEngine::UntiledProgram DeviceEngine::untiled_program(
+    const std::array<std::string, 2>& main_kernels) {
+  const device::DeviceInfo& info = dev_->info();
+  UntiledProgram out;
+  for (std::size_t d = 0; d < 3; ++d)
+    out.max_items[d] = std::max<std::size_t>(1, info.max_group_dims[d]);
+  out.program = dev_->program(
+      {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", m_.magnetic ? 1 : 0}});
+  out.max_group = info.max_group_size;
+  for (const std::string& k : main_kernels) {
+    out.max_group = std::min(out.max_group, out.program.kernel(k).max_group_size());
+  }
+  return out;
 }
 
 void DeviceEngine::launch(const Stage& st, long value) {

@@ -5,8 +5,8 @@
 // drive those (names, probe and energy batches, monitors, timers, bandwidth). A derived engine
 // builds its buffers and stage lists in its constructor, fills the members below, and keeps
 // only what differs: step(), read_field(), kernel_variant(), device_bytes().
-// The 3D Yee engine (gpu_engine.hpp), the 2D Yee engine (plane/plane_engine.hpp) and the 2D wave
-// engine (wave/wave_engine.hpp) derive from it.
+// The 3D Yee engine (gpu_engine.hpp), the 2D Yee engine (plane/plane_engine.hpp), the 2D wave
+// engine (wave/wave_engine.hpp) and the cylindrical engine (cyl/cyl_engine.hpp) derive from it.
 #pragma once
 #include <array>
 #include <memory>
@@ -67,12 +67,36 @@ protected:
   // Allocates the monitors' buffers (the derived engine checked their memory with its own) and
   // binds their stages over `in`'s field sets; nothing when the model has no monitors.
   void start_monitors(const MonitorInputs& in);
-  // "<name> WxHxD", then " (<code target>)" where the device has one (CUDA: "sm_90"), then
-  // " (tuned)" when the work-group came from the tuning cache (tuned_).
-  std::string variant_text(const std::string& name) const;
+  // "<name> WxHxD<detail>", then " (<code target>)" where the device has one (CUDA: "sm_90"),
+  // then " (tuned)" when the work-group came from the tuning cache (tuned_).
+  std::string variant_text(const std::string& name, const std::string& detail = "") const;
   // Copies a field buffer in the model's layout to out, unpadded: 3D out[(i*ny + j)*nz + k]
   // from rows of nzp floats, 2D (FieldLayout::xy_plane) out[i*ny + j] from rows of nyp floats.
   void read_unpadded(const device::Buffer& field, std::vector<float>& out);
+  // The program of the untiled kernels (TILE_* = 1, MAGNETIC as the model) and the largest
+  // work-group the device and both `main_kernels` allow (they may allow fewer items than the
+  // device: registers), with the device's per-dimension limits.
+  struct UntiledProgram {
+    device::Program program;
+    std::size_t max_group = 1;
+    std::array<std::size_t, 3> max_items{1, 1, 1};
+  };
+  UntiledProgram untiled_program(const std::array<std::string, 2>& main_kernels);
+  // Takes the samplers of a plan and the buffers they fill from the engine's fields (any type
+  // with probe_batch, flag, nsamples, energy_partial and energy_groups), energy included.
+  template <class Fields>
+  void take_samplers(const Stage& probes, const Stage& finite, const Stage& energy,
+                     const Fields& f) {
+    probes_ = probes;
+    finite_ = finite;
+    probe_batch_ = f.probe_batch;
+    finite_flag_ = f.flag;
+    nsamples_ = f.nsamples;
+    has_energy_ = true;
+    energy_ = energy;
+    energy_partial_ = f.energy_partial;
+    energy_groups_ = f.energy_groups;
+  }
   // What the derived destructor calls before its buffers go: finish(), errors swallowed.
   void wait_before_release() noexcept;
 

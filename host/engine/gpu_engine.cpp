@@ -41,16 +41,8 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   plan_ = variant_ == KernelVariant::OnePass ? plan_onepass(in)
           : variant_ == KernelVariant::Rows  ? plan_rows(in)
                                              : plan_tile(in);
-  Samplers samplers = plan_samplers(in);
-  probes_ = samplers.probes;
-  finite_ = samplers.finite;
-  probe_batch_ = fields_->probe_batch;
-  finite_flag_ = fields_->flag;
-  nsamples_ = fields_->nsamples;
-  has_energy_ = true;
-  energy_ = samplers.energy;
-  energy_partial_ = fields_->energy_partial;
-  energy_groups_ = fields_->energy_groups;
+  const Samplers samplers = plan_samplers(in);
+  take_samplers(samplers.probes, samplers.finite, samplers.energy, *fields_);
   start_monitors(monitor_inputs(in));
   dev_->finish();  // surface upload errors here, not in the first step
 }

@@ -2,8 +2,9 @@
 // grid.modes as a complex (r, z) field set, all modes in each launch, on any device of the device
 // API, OpenCL or CUDA alike, from the same kernels (cl_kernels/cyl_*.cl with check_finite.cl).
 // Setup happens once in the constructor: the variant and work-group (cyl_plan.hpp), the device
-// buffers (cyl_fields.hpp), and the stage list of one step with every argument bound. The engine
-// is destroyed before the SimulationModel it refers to.
+// buffers (cyl_fields.hpp), and the stage list of one step with every argument bound; the rest
+// is the device engine's (device_engine.hpp). The engine is destroyed before the SimulationModel
+// it refers to.
 #pragma once
 #include <array>
 #include <complex>
@@ -11,14 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "device/device.hpp"
 #include "engine/cyl/cyl_fields.hpp"
 #include "engine/cyl/cyl_plan.hpp"
+#include "engine/device_engine.hpp"
 
 namespace clfdtd::engine {
 
-class CylEngine final : public Backend {
+class CylEngine final : public DeviceEngine {
 public:
   // Runs the cylindrical model `m` on `dev` with cfg's variant and work-group. Throws ConfigError
   // (device.variant = onepass; monitors, which this solver does not run), OutOfMemoryError,
@@ -26,46 +26,27 @@ public:
   CylEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev);
   ~CylEngine() override;
 
-  std::string name() const override;                // "opencl", "cuda"
-  std::string device_description() const override;  // "<device> (<platform>, <version>)"
   // "cyl-tile 8x16x1 (3 modes)" (wr x wz4 x 1), "cyl-rows 1x64x1 (1 mode)"; then the device's
   // code target where it has one ("... (sm_90)", CUDA).
   std::string kernel_variant() const override;
 
   void step(long s) override;
-  void sample_probes(int slot) override;
-  void read_probe_batch(int slots, std::vector<double>& out) override;
-  int probe_batch_steps() const override { return kProbeBatchSteps; }
   // The physical field at phi = 0, sum_q Re F_q: out[i * nz + k], nr * nz floats.
   void read_field(Component c, std::vector<float>& out) override;
   void read_mode_field(int slot, Component c, std::vector<std::complex<float>>& out) override;
-  bool fields_finite() override;
-  void finish() override;
-  void sample_energy(int slot) override;
-  void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
-  double timed_steps(long first, long count) override;  // the device's timers
-  double copy_bandwidth() override;
-  bool has_device_timers() const override { return true; }
-  std::string driver_version() const override { return dev_->info().driver; }
   // cyl_device_bytes: every buffer this engine allocated (m: the model it was built for).
   std::size_t device_bytes(const SimulationModel& m) const override;
 
-  KernelVariant variant() const { return variant_; }    // Tile or Rows
-  std::array<int, 3> workgroup() const { return wg_; }  // tile (wr, wz4, 1), rows (1, W, 1)
+  KernelVariant variant() const { return variant_; }  // Tile or Rows
+  // workgroup(): tile (wr, wz4, 1), rows (1, W, 1)
   const CylFields& fields() const { return *fields_; }
   const StepPlan& plan() const { return plan_.step; }
 
-  static constexpr int kProbeBatchSteps = 256;
-
 private:
-  void launch(const Stage& st, long value);
   // Every plane (mode slot, part) of component c, padded: [2 q + part][nr * nzp].
   std::vector<float> read_planes(Component c);
 
-  const SimulationModel& m_;
-  std::unique_ptr<device::Device> dev_;
   KernelVariant variant_ = KernelVariant::Tile;
-  std::array<int, 3> wg_{};
   std::unique_ptr<CylFields> fields_;
   CylPlan plan_;
 };

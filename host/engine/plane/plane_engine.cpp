@@ -21,34 +21,18 @@ PlaneEngine::PlaneEngine(const SimulationModel& m, const DeviceConfig& cfg,
   }
   const device::DeviceInfo& info = dev_->info();
   variant_ = resolve_plane_variant(cfg, info.type);
-  std::array<std::size_t, 3> max_items{1, 1, 1};
-  for (std::size_t d = 0; d < 3; ++d)
-    max_items[d] = std::max<std::size_t>(1, info.max_group_dims[d]);
-  const device::Program program = dev_->program(
-      {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", m.magnetic ? 1 : 0}});
-  // The main kernels may allow fewer work-items than the device (registers).
-  std::size_t max_group = info.max_group_size;
-  for (const std::string& k : plane_main_kernels(m, variant_)) {
-    max_group = std::min(max_group, program.kernel(k).max_group_size());
-  }
+  const UntiledProgram built = untiled_program(plane_main_kernels(m, variant_));
   const WorkgroupRequest asked =
       plane_workgroup_request(cfg, variant_, m.mode, name(), device_description(), info.driver);
   tuned_ = asked.tuned;
-  wg_ = choose_plane_workgroup(variant_, asked.workgroup, m.layout, max_group, max_items);
+  wg_ = choose_plane_workgroup(variant_, asked.workgroup, m.layout, built.max_group,
+                               built.max_items);
   // Checks the memory before allocating anything, then uploads.
   fields_ = std::make_unique<PlaneFields>(*dev_, m, kProbeBatchSteps);
-  plan_ = plan_plane(program, m, *fields_, variant_, wg_);
-  probes_ = plan_.probes;
-  finite_ = plan_.finite;
-  probe_batch_ = fields_->probe_batch;
-  finite_flag_ = fields_->flag;
-  nsamples_ = fields_->nsamples;
-  has_energy_ = true;
-  energy_ = plan_.energy;
-  energy_partial_ = fields_->energy_partial;
-  energy_groups_ = fields_->energy_groups;
+  plan_ = plan_plane(built.program, m, *fields_, variant_, wg_);
+  take_samplers(plan_.probes, plan_.finite, plan_.energy, *fields_);
   // The monitors' buffers were checked with the fields' (plane_buffer_needs).
-  start_monitors(MonitorInputs{*dev_, program, m, {fields_->field, fields_->field}});
+  start_monitors(MonitorInputs{*dev_, built.program, m, {fields_->field, fields_->field}});
   dev_->finish();  // surface upload errors here, not in the first step
 }
 

@@ -66,7 +66,7 @@ std::vector<OptionSpec> make_table() {
        "Cells per shortest wavelength when the cell size is derived (2 is the Nyquist limit; 10 to 20 is usual).",
        closed(2, 1000)},
       {"grid.courant", V::Number, {1}, {}, "", "0.9",
-       "Time step as a fraction of the Courant limit, 3D or, for a 2D model, 2D, or for a cylindrical one 1 / (c sqrt(((m_max + 1) / dr)^2 + 1 / dz^2)) (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
+       "Time step as a fraction of the Courant limit, 3D or, for a 2D model, 2D, or for a cylindrical one 1 / (c sqrt(((m_max + 1)^2 + 1/4) / dr^2 + 1 / dz^2)) (1 is the stability limit; below 0.01 a run only takes more steps and more float round-off).",
        closed(0.01, 1)},
       // [time]
       {"time.steps", V::Integer, {1}, {}, "", "required (or time.duration)",

@@ -4,8 +4,10 @@
 // (model/upml_profile.hpp; recovered exactly from its a, b entries). For a sample whose update
 // differentiates along r (or z), with diff the central difference of the neighbours:
 //   psi <- b psi + c * diff / d,    curl term = inv_kappa * diff / d + psi
-// Outside the layers inv_kappa = 1, b = 0, c = 0 (psi stays 0). The 1/r and i m / r terms are not
-// stretched (docs/CYLINDRICAL.md).
+// Outside the layers inv_kappa = 1, b = 0, c = 0 (psi stays 0). In the r slab the 1/r factors are
+// stretched too (1/r -> 1/r~, r~ = integral of s_r dr, which the reference builds from these
+// tables: unstretched, m >= 1 is unstable there); the z slabs leave 1/r alone
+// (docs/CYLINDRICAL.md).
 #pragma once
 #include <array>
 #include <vector>

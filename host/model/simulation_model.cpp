@@ -306,7 +306,8 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
 // cell of the padded (nr, 1, nz) layout; the uint8 ids; per mode the CPML psi auxiliaries, one
 // complex float per stretched difference: 4 per cell of the r slab (Ephi, Ez, Hphi, Hz differ
 // along r) and 4 per cell of the z slabs (Er, Ephi, Hr, Hphi differ along z); the coefficient
-// and CPML tables; the source tables with their complex mode factors; the probe buffers; with
+// and CPML tables; per mode the r slab's 1/r~ auxiliaries (16 floats per cell); the source tables
+// with their complex mode factors; the probe buffers; with
 // energy, a copy of the H fields per mode and the partial sums.
 std::size_t SimulationModel::cyl_device_bytes(int probe_batch_steps) const {
   const std::size_t cells = layout.cells();
@@ -319,6 +320,9 @@ std::size_t SimulationModel::cyl_device_bytes(int probe_batch_steps) const {
   const std::size_t z_slab = static_cast<std::size_t>(upml.layers[static_cast<int>(Face::ZLo)] +
                                                       upml.layers[static_cast<int>(Face::ZHi)]) * nr;
   bytes += modes * 4 * cf * (r_slab + z_slab);         // psi auxiliaries
+  // The stretched 1/r~ of the r slab: G = F / r~ and the previous F, complex, for each of the
+  // four 1/r terms (Er, Ez, Hr, Hz): 16 floats per r-slab cell and mode.
+  bytes += modes * 16 * f * r_slab;
   bytes += materials.size() * 5 * f;                   // ca, cb, inv_eps_r, db, inv_mu_r
   bytes += 2 * 3 * f * (nr + nz);                      // inv_kappa, b, c at integer and half positions
   for (const auto& s : sources) bytes += s.j.size() * f + modes * cf + 4 * sizeof(int);

@@ -63,8 +63,8 @@ struct SimulationModel {
   // components, 3 auxiliaries per PML cell (plane_device_bytes).
   std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;
   std::size_t plane_device_bytes(int probe_batch_steps) const;
-  // Cylindrical: per mode 6 complex float fields (48 B per cell), ids, the CPML psi of the slab
-  // cells, tables, sources, probes (simulation_model.cpp says each term).
+  // Cylindrical: per mode 6 complex float fields (48 B per cell), ids, the CPML psi and 1/r~
+  // auxiliaries of the slab cells, tables, sources, probes (simulation_model.cpp says each term).
   std::size_t cyl_device_bytes(int probe_batch_steps) const;
   // Wave models with UPML: cells of the frame the wave engine advances with Yee tm
   // (UpmlProfile::in_wave_frame); 0 without UPML.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the cylindrical example models and draws the README's pictures of them.
 
-  tools/cyl_models.py --bin build/clfdtd [--out docs/img] [--work /tmp/cyl_models]
+  tools/cyl_models.py --bin build/clfdtd [--backend reference] [--out docs/img] [--work /tmp/cyl_models]
 
 models/cyl_cavity.ini: the probe's spectrum (Ez and Hz) against the closed PEC cylinder's
 resonances f = c/(2 pi) sqrt((x/R)^2 + (p pi/L)^2), x the zeros of J_m (TM_mnp, p >= 0) and of
@@ -45,9 +45,10 @@ def read_vtk_xml(path):
     return root, arrays
 
 
-def run(binary, model, out_dir):
+def run(binary, model, out_dir, backend):
     subprocess.run([binary, "run", model, "--output.dir=" + out_dir, "--quiet",
-                    "--output.overwrite=true"], check=True)
+                    "--output.overwrite=true"] + (["--backend=" + backend] if backend else []),
+                   check=True)
 
 
 def cavity_picture(run_dir, png):
@@ -132,11 +133,12 @@ def main():
     ap.add_argument("--bin", required=True, help="the clfdtd program")
     ap.add_argument("--out", default="docs/img", help="folder for the PNGs")
     ap.add_argument("--work", default="/tmp/cyl_models", help="folder for the runs")
+    ap.add_argument("--backend", default="", help="device.backend (reference, opencl, cuda)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     cavity, lens = os.path.join(args.work, "cyl_cavity"), os.path.join(args.work, "cyl_lens")
-    run(args.bin, "models/cyl_cavity.ini", cavity)
-    run(args.bin, "models/cyl_lens.ini", lens)
+    run(args.bin, "models/cyl_cavity.ini", cavity, args.backend)
+    run(args.bin, "models/cyl_lens.ini", lens, args.backend)
     for path in (os.path.join(args.out, "cyl_cavity_spectrum.png"),
                  os.path.join(args.out, "cyl_lens.png")):
         (cavity_picture if "cavity" in path else lens_picture)(cavity if "cavity" in path else lens, path)

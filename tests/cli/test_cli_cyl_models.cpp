@@ -74,3 +74,19 @@ TEST_CASE("a cylindrical run that does not complete keeps the previous output") 
   CHECK(fs::exists(dir + ".partial/snapshots/fields_5_m2.vti"));  // written before step 10
 #endif
 }
+
+TEST_CASE("the reference backend writes the same cylindrical outputs") {
+  const std::string dir = scratch_dir("cyl_reference");
+  const auto r = run_clfdtd("run models/cyl_cavity.ini --backend=reference --time.steps=20 "
+                            "--snapshot.steps=10 --snapshot.phi_samples=4 --output.dir=" + dir +
+                            " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  CHECK(report["status"] == "completed");
+  CHECK(report["backend"] == "reference");
+  CHECK(read_text(dir + "/probes.csv").rfind("step,time_s,p.Er,p.Ephi,p.Ez,p.Hr,p.Hphi,p.Hz\n", 0) == 0);
+#ifdef CLFDTD_HAVE_VTK
+  for (const char* f : {"fields_10_m0.vti", "fields_10_m1.vti", "fields_10_m2.vti", "fields_10_3d.vts"})
+    CHECK_MESSAGE(fs::exists(dir + "/snapshots/" + f), f);
+#endif
+}

@@ -74,6 +74,25 @@ def main():
                          text=True)
     if bad.returncode != 2 or "no array 'nope'" not in bad.stderr:
         problems.append(f"unknown array: exit {bad.returncode}, {bad.stderr.strip()}")
+    # A cylindrical run: model.vti and the per-mode images are one cell thick along y; slice cuts
+    # them there by default and draws each mode's E components.
+    cyl_dir = os.path.join(scratch, "cyl")
+    r = subprocess.run([binary, "run", os.path.join(ROOT, "models", "cyl_cavity.ini"),
+                        "--time.steps=40", "--snapshot.steps=40", "--snapshot.phi_samples=0",
+                        "--output.dir=" + cyl_dir, "--quiet"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        problems.append(f"cyl_cavity run: exit {r.returncode}: {r.stdout[-400:]}")
+    else:
+        r = subprocess.run([os.path.join(ROOT, "tools", "slice"), cyl_dir, "--out",
+                            os.path.join(scratch, "cyl_png")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        pngs = [os.path.basename(x) for x in r.stdout.split()]
+        want_cyl = {"model_material_y0.png", "fields_40_m0_Ez_re_y0.png",
+                    "fields_40_m2_Ephi_re_y0.png"}
+        if r.returncode != 0 or not want_cyl <= set(pngs):
+            problems.append(f"cylindrical slice: exit {r.returncode}, got {pngs}, "
+                            f"want {sorted(want_cyl)}: {r.stderr.strip()}")
     for p in problems:
         print("FAIL", p)
     if not problems:

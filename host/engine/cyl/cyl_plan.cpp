@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/plane/plane_variant.hpp"
+#include "engine/in_place_stage.hpp"
 #include "engine/variant_choice.hpp"
 #include "errors.hpp"
 #include "model/cyl_pml.hpp"
@@ -13,38 +14,14 @@ namespace clfdtd::engine {
 
 namespace {
 
-struct Bound {
-  device::Kernel kernel;
-  int value_arg = -1;
-};
-
-template <class Bind>
-Bound bind(const device::Program& program, const std::string& name, Bind&& args) {
-  Bound b{program.kernel(name)};
-  Args a(b.kernel);
-  args(a);
-  b.value_arg = a.value_arg();
-  return b;
-}
-
-Stage make_stage(Phase phase, const Bound& b, device::Range global, device::Range local) {
-  Stage s;
-  s.phase = phase;
-  s.kernel = {b.kernel, b.kernel};
-  s.value_arg = b.value_arg;
-  s.global = global;
-  s.local = local;
-  return s;
-}
-
-std::size_t linear_group(const Bound& b) {
+std::size_t linear_group(const InPlaceKernel& b) {
   return std::max<std::size_t>(1, std::min<std::size_t>(64, b.kernel.max_group_size()));
 }
 
 // n items along dimension 0 (groups of up to 64), `slots` along dimension 1.
-Stage linear(Phase phase, const Bound& b, std::size_t n, std::size_t slots = 1) {
+Stage linear(Phase phase, const InPlaceKernel& b, std::size_t n, std::size_t slots = 1) {
   const std::size_t group = linear_group(b);
-  return make_stage(phase, b, device::Range(round_up(std::max<std::size_t>(n, 1), group), slots),
+  return in_place_stage(phase, b, device::Range(round_up(std::max<std::size_t>(n, 1), group), slots),
                     device::Range(group, 1));
 }
 
@@ -112,29 +89,29 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
         a << f.mode_m << dr << inv_dr << inv_dz << nr << nz << nzp << cells << nq << i1 << klo
           << khi;
       };
-      const Bound h = bind(program, names[0], [&](Args& a) {
+      const InPlaceKernel h = bind_in_place(program, names[0], [&](Args& a) {
         h_args(a);
         grid(a);
       });
-      const Bound e = bind(program, names[1], [&](Args& a) {
+      const InPlaceKernel e = bind_in_place(program, names[1], [&](Args& a) {
         e_args(a);
         grid(a);
       });
       const device::Range global(round_up(static_cast<std::size_t>(i1), wg[1]), nq),
           local(wg[1], 1);
-      main_h = make_stage(Phase::H, h, global, local);
-      main_e = make_stage(Phase::E, e, global, local);
+      main_h = in_place_stage(Phase::H, h, global, local);
+      main_e = in_place_stage(Phase::E, e, global, local);
     } else {
       const int kq0 = klo / 4, kq1 = (khi + 3) / 4;
       auto grid = [&](Args& a) {
         a << f.mode_m << dr << inv_dr << inv_dz << nr << L.nz4 << cells4 << nq << i1 << kq0 << kq1
           << klo << khi;
       };
-      const Bound h = bind(program, names[0], [&](Args& a) {
+      const InPlaceKernel h = bind_in_place(program, names[0], [&](Args& a) {
         h_args(a);
         grid(a);
       });
-      const Bound e = bind(program, names[1], [&](Args& a) {
+      const InPlaceKernel e = bind_in_place(program, names[1], [&](Args& a) {
         e_args(a);
         grid(a);
       });
@@ -142,8 +119,8 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
       const device::Range global(round_up(static_cast<std::size_t>(kq1 - kq0), wg[1]),
                                  round_up(static_cast<std::size_t>(i1), wg[0]), nq);
       const device::Range local(wg[1], wg[0], 1);
-      main_h = make_stage(Phase::H, h, global, local);
-      main_e = make_stage(Phase::E, e, global, local);
+      main_h = in_place_stage(Phase::H, h, global, local);
+      main_e = in_place_stage(Phase::E, e, global, local);
     }
   }
 
@@ -155,11 +132,11 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
       a << f.mode_m << dr << inv_dr << inv_dz << nr << nz << nzp << cells << nq << pml.layers_r
         << pml.layers_z_lo << pml.layers_z_hi << static_cast<int>(f.pml_cells);
     };
-    const Bound h = bind(program, "cyl_pml_h", [&](Args& a) {
+    const InPlaceKernel h = bind_in_place(program, "cyl_pml_h", [&](Args& a) {
       h_args(a);
       grid(a);
     });
-    const Bound e = bind(program, "cyl_pml_e", [&](Args& a) {
+    const InPlaceKernel e = bind_in_place(program, "cyl_pml_e", [&](Args& a) {
       e_args(a);
       grid(a);
     });
@@ -172,7 +149,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
   if (f.pml_cells > 0) out.step.push_back(pml_e);
 
   if (f.nsrc > 0) {
-    const Bound s = bind(program, "cyl_add_sources", [&](Args& a) {
+    const InPlaceKernel s = bind_in_place(program, "cyl_add_sources", [&](Args& a) {
       a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Ez) << Id(f, Component::Ex)
         << Id(f, Component::Ey) << Id(f, Component::Ez) << f.ecoef << f.src_cells << f.src_j
         << f.nsrc << nq << cells << static_cast<int>(f.src_steps);
@@ -184,7 +161,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
   }
 
   if (f.nsamples > 0) {
-    const Bound p = bind(program, "cyl_sample_probes", [&](Args& a) {
+    const InPlaceKernel p = bind_in_place(program, "cyl_sample_probes", [&](Args& a) {
       for (const auto& c : f.field) a << c;
       a << f.probe_cells << f.probe_phase << f.probe_batch << f.nsamples << nq << cells;
       a.value();
@@ -194,7 +171,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
 
   {
     const int count4 = 2 * nq * cells4;
-    const Bound k = bind(program, "check_finite", [&](Args& a) {
+    const InPlaceKernel k = bind_in_place(program, "check_finite", [&](Args& a) {
       for (const auto& c : f.field) a << c;
       a << f.flag << count4;
     });
@@ -202,7 +179,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
   }
 
   if (m.energy) {
-    const Bound k = bind(program, "cyl_energy_sums", [&](Args& a) {
+    const InPlaceKernel k = bind_in_place(program, "cyl_energy_sums", [&](Args& a) {
       for (const auto& c : f.field) a << c;
       for (const auto& h : f.h_prev) a << h;
       for (const auto& id : f.ids) a << id;
@@ -215,7 +192,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
                         std::to_string(kEnergyGroup) + " items; the device allows " +
                         std::to_string(k.kernel.max_group_size()));
     }
-    out.energy = make_stage(Phase::Sample, k,
+    out.energy = in_place_stage(Phase::Sample, k,
                             device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup),
                             device::Range(kEnergyGroup));
   }

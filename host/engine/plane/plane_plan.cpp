@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/in_place_stage.hpp"
 #include "engine/variant_choice.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
@@ -12,36 +13,11 @@ namespace clfdtd::engine {
 
 namespace {
 
-// A kernel with its arguments bound, the same object for both parities (in place).
-struct Bound {
-  device::Kernel kernel;
-  int value_arg = -1;
-};
-
-template <class Bind>
-Bound bind(const device::Program& program, const std::string& name, Bind&& args) {
-  Bound b{program.kernel(name)};
-  Args a(b.kernel);
-  args(a);
-  b.value_arg = a.value_arg();
-  return b;
-}
-
-Stage make_stage(Phase phase, const Bound& b, device::Range global, device::Range local) {
-  Stage s;
-  s.phase = phase;
-  s.kernel = {b.kernel, b.kernel};
-  s.value_arg = b.value_arg;
-  s.global = global;
-  s.local = local;
-  return s;
-}
-
 // One work-item per item of n, in groups of up to 64 (whole groups; the kernels bound-check).
-Stage linear(Phase phase, const Bound& b, std::size_t n) {
+Stage linear(Phase phase, const InPlaceKernel& b, std::size_t n) {
   const std::size_t group =
       std::max<std::size_t>(1, std::min<std::size_t>(64, b.kernel.max_group_size()));
-  return make_stage(phase, b, device::Range(round_up(std::max<std::size_t>(n, 1), group)),
+  return in_place_stage(phase, b, device::Range(round_up(std::max<std::size_t>(n, 1), group)),
                     device::Range(group));
 }
 
@@ -108,32 +84,32 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
       auto grid = [&](Args& a) {
         a << inv_dx << inv_dy << L.nx << L.ny << nyp << i0 << i1 << jlo << jhi;
       };
-      const Bound h = bind(program, names[0], [&](Args& a) {
+      const InPlaceKernel h = bind_in_place(program, names[0], [&](Args& a) {
         h_fields(a);
         h_ids(a);
         a << f.db_vacuum;
         grid(a);
       });
-      const Bound e = bind(program, names[1], [&](Args& a) {
+      const InPlaceKernel e = bind_in_place(program, names[1], [&](Args& a) {
         e_fields(a);
         e_ids(a);
         grid(a);
       });
       const device::Range global(round_up(static_cast<std::size_t>(i1 - i0), wg[1])), local(wg[1]);
-      main_h = make_stage(Phase::H, h, global, local);
-      main_e = make_stage(Phase::E, e, global, local);
+      main_h = in_place_stage(Phase::H, h, global, local);
+      main_e = in_place_stage(Phase::E, e, global, local);
     } else {
       const int jq0 = jlo / 4, jq1 = (jhi + 3) / 4;
       auto grid = [&](Args& a) {
         a << inv_dx << inv_dy << L.nx << L.ny4 << i0 << i1 << jq0 << jq1 << jlo << jhi;
       };
-      const Bound h = bind(program, names[0], [&](Args& a) {
+      const InPlaceKernel h = bind_in_place(program, names[0], [&](Args& a) {
         h_fields(a);
         h_ids(a);
         a << f.db_vacuum;
         grid(a);
       });
-      const Bound e = bind(program, names[1], [&](Args& a) {
+      const InPlaceKernel e = bind_in_place(program, names[1], [&](Args& a) {
         e_fields(a);
         e_ids(a);
         grid(a);
@@ -142,8 +118,8 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
       const device::Range global(round_up(static_cast<std::size_t>(jq1 - jq0), wg[1]),
                                  round_up(static_cast<std::size_t>(i1 - i0), wg[0]));
       const device::Range local(wg[1], wg[0]);
-      main_h = make_stage(Phase::H, h, global, local);
-      main_e = make_stage(Phase::E, e, global, local);
+      main_h = in_place_stage(Phase::H, h, global, local);
+      main_e = in_place_stage(Phase::E, e, global, local);
     }
   }
 
@@ -155,7 +131,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
         << layers[1] << layers[2] << layers[3] << static_cast<int>(f.pml_cells);
     };
     // Auxiliaries in the kernels' order: tm Bx By | Dz, te Bz | Dx Dy (plane_fields.hpp).
-    const Bound h = bind(program, te ? "plane_upml_h_te" : "plane_upml_h_tm", [&](Args& a) {
+    const InPlaceKernel h = bind_in_place(program, te ? "plane_upml_h_te" : "plane_upml_h_tm", [&](Args& a) {
       h_fields(a);
       if (te) {
         a << f.aux[2];
@@ -165,7 +141,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
       h_ids(a);
       grid(a, -m.grid.dt / kMu0);
     });
-    const Bound e = bind(program, te ? "plane_upml_e_te" : "plane_upml_e_tm", [&](Args& a) {
+    const InPlaceKernel e = bind_in_place(program, te ? "plane_upml_e_te" : "plane_upml_e_tm", [&](Args& a) {
       e_fields(a);
       if (te) {
         a << f.aux[0] << f.aux[1];
@@ -184,7 +160,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   if (f.pml_cells > 0) out.step.push_back(pml_e);
 
   if (f.nsrc > 0) {
-    const Bound s = bind(program, "add_sources", [&](Args& a) {
+    const InPlaceKernel s = bind_in_place(program, "add_sources", [&](Args& a) {
       a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Ez) << Id(f, Component::Ex)
         << Id(f, Component::Ey) << Id(f, Component::Ez) << f.ecoef << f.src_cells << f.src_j
         << f.nsrc << static_cast<int>(f.src_steps);
@@ -196,7 +172,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   }
 
   if (f.nsamples > 0) {
-    const Bound p = bind(program, "sample_probes", [&](Args& a) {
+    const InPlaceKernel p = bind_in_place(program, "sample_probes", [&](Args& a) {
       for (const auto& c : f.field) a << c;
       a << f.probe_cells << f.probe_batch << f.nsamples;
       a.value();
@@ -208,7 +184,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   {
     // Each inactive component's slot gets an active one (checked twice, harmlessly).
     const std::vector<Component> active = m.active_components();
-    const Bound k = bind(program, "check_finite", [&](Args& a) {
+    const InPlaceKernel k = bind_in_place(program, "check_finite", [&](Args& a) {
       for (int c = 0; c < 6; ++c) {
         const auto comp = static_cast<Component>(c);
         a << (m.is_active(comp) ? F(f, comp) : F(f, active.front()));
@@ -219,7 +195,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   }
 
   if (m.energy) {
-    const Bound k = bind(program, "plane_energy_sums", [&](Args& a) {
+    const InPlaceKernel k = bind_in_place(program, "plane_energy_sums", [&](Args& a) {
       if (te) {
         a << F(f, Component::Ex) << F(f, Component::Ey) << Id(f, Component::Ex)
           << Id(f, Component::Ey) << f.energy_eps << 2;
@@ -239,7 +215,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
                         std::to_string(kEnergyGroup) + " items; the device allows " +
                         std::to_string(k.kernel.max_group_size()));
     }
-    out.energy = make_stage(Phase::Sample, k,
+    out.energy = in_place_stage(Phase::Sample, k,
                             device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup),
                             device::Range(kEnergyGroup));
   }

@@ -53,6 +53,12 @@ std::vector<DeviceInfo> list_devices(Api api);
 // DeviceError when the list is empty.
 int choose_device(const std::vector<DeviceInfo>& devices, const std::string& select);
 
+// device.select as a list: entries separated by commas, each trimmed of spaces ("0, 1" gives
+// {"0", "1"}; a name part may contain spaces: "NVIDIA H100, 1"). One entry per device of a
+// multi-device run (cylindrical modes spread over devices, MPI ranks in turn); "" gives {""}.
+// Throws ConfigError (key device.select) for an empty entry between commas.
+std::vector<std::string> split_device_select(const std::string& select);
+
 // A fixed-width table with a header, the device choose_device(devices, "") takes marked '*'.
 std::string format_device_table(const std::vector<DeviceInfo>& devices);
 

@@ -251,6 +251,29 @@ int choose_device(const std::vector<DeviceInfo>& devices, const std::string& sel
   return best_of(devices, candidates);
 }
 
+std::vector<std::string> split_device_select(const std::string& select) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = select.find(',', start);
+    std::string entry = select.substr(start, comma == std::string::npos ? std::string::npos
+                                                                        : comma - start);
+    const auto first = entry.find_first_not_of(" \t");
+    const auto last = entry.find_last_not_of(" \t");
+    entry = first == std::string::npos ? "" : entry.substr(first, last - first + 1);
+    out.push_back(entry);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() > 1)
+    for (const std::string& e : out)
+      if (e.empty())
+        throw ConfigError("", 0, "device.select",
+                          "a comma-separated list of devices without empty entries, got \"" +
+                              select + "\"");
+  return out;
+}
+
 std::string format_device_table(const std::vector<DeviceInfo>& devices) {
   if (devices.empty()) return "No device found.\n";
   std::vector<int> all(devices.size());

@@ -69,7 +69,7 @@ TEST_CASE("choose_device: no match is a ConfigError on device.select listing the
       CHECK(what.find("2 = NVIDIA H100 80GB HBM3 (gpu, NVIDIA CUDA)") != std::string::npos);
     }
   }
-  CHECK_THROWS_AS(device::choose_device({kMixed[0]}, "gpu"), ConfigError);
+  CHECK_THROWS_AS(device::choose_device({kMixed[0]}, "gpu"), clfdtd::ConfigError);
   CHECK_THROWS_AS(device::choose_device({}, ""), DeviceError);
 }
 
@@ -84,3 +84,13 @@ TEST_CASE("format_device_table: one row per device, the default marked") {
 }
 
 }  // namespace clfdtd::test
+
+TEST_CASE("split_device_select: a comma-separated list, entries trimmed") {
+  CHECK(clfdtd::device::split_device_select("") == std::vector<std::string>{""});
+  CHECK(clfdtd::device::split_device_select("gpu") == std::vector<std::string>{"gpu"});
+  CHECK(clfdtd::device::split_device_select("0, 1") == std::vector<std::string>{"0", "1"});
+  CHECK(clfdtd::device::split_device_select(" NVIDIA H100 ,1") ==
+        std::vector<std::string>{"NVIDIA H100", "1"});
+  CHECK_THROWS_AS(clfdtd::device::split_device_select("0,,1"), clfdtd::ConfigError);
+  CHECK_THROWS_AS(clfdtd::device::split_device_select("0,"), clfdtd::ConfigError);
+}

@@ -11,7 +11,7 @@ spectrum's largest peak), refined by golden-section search on the windowed DTFT 
 import numpy as np
 
 from . import spectrum
-from .common import C0, CaseResult, fmt_pct
+from .common import C0, CaseResult, fmt_pct, ini_vector, read_ini
 
 MODEL = "cyl_cavity.ini"
 T_START = 1e-9        # s; the sources (Gaussian moment, e^-1 at 4 GHz, t0 = 0.32 ns) have ended
@@ -73,10 +73,14 @@ def measure_resonance(xws, dt, freqs, combined, f_exact):
     return spectrum.refine_peak(xws[k], dt, freqs[i], freqs[1] - freqs[0]), height
 
 
+def model_radius(ctx):
+    return ini_vector(read_ini(ctx.model(MODEL)), "grid", "size")[0]
+
+
 def run_mode(ctx, cells, m, tag):
     """The cavity with `cells` cells across the radius, mode m alone."""
     return ctx.run(ctx.model(MODEL), f"{tag}/n{cells}_m{m}",
-                   [f"--grid.cell_size={0.1 / cells!r}", f"--grid.modes={m}"])
+                   [f"--grid.cell_size={model_radius(ctx) / cells!r}", f"--grid.modes={m}"])
 
 
 CAVITY_TEXT = """\
@@ -100,7 +104,8 @@ log(e1/e2) / log(N2/N1) between consecutive sizes, and the extrapolated frequenc
 
 
 def case_cyl_cavity(ctx):
-    r = CaseResult("cyl_cavity", "Cylindrical solver: PEC cylinder cavity, TM and TE for m = 0, 1, 2")
+    r = CaseResult("cyl_cavity",
+                   "Cylindrical solver: PEC cylinder cavity, TM and TE for m = 0, 1, 2")
     r.notes += [CAVITY_TEXT]
     sizes = [10, 20, 40] if ctx.reduced else [10, 20, 30, 40, 60, 80]
     modes = [mode for m in CHECKED for mode in CHECKED[m]]

@@ -107,7 +107,6 @@ def case_cyl_dipole(ctx):
                 "|---|---|---|---|---|"]
     r.notes += [f"| {n} | {dist:.2f} | {fl} | {100 * e:.3f}% | {'yes' if far else 'no (near)'} |"
                 for n, dist, fl, e, far in rows]
-    r.notes.append("")
     r.check(f"relative L2 error over the pulse, probes off the axis at >= {FAR_CELLS:g} cells "
             "(max)", f"<= {100 * BOUND:g}%", fmt_pct(worst_far, 3), worst_far <= BOUND)
     r.check(f"the same, probes on the axis (near field only) at >= {FAR_CELLS:g} cells (max)",

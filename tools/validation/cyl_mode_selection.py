@@ -4,9 +4,9 @@ and that run is exactly the sum of a modes = 0 and a modes = 1 run at the same t
 
 import numpy as np
 
-from .common import CaseResult
-from .cyl_cavity import (MODEL, combined_spectrum, cylinder_frequency, cavity_size, mode_name,
-                         probe_records)
+from .common import C0, CaseResult
+from .cyl_cavity import (MODEL, cavity_size, combined_spectrum, cylinder_frequency, mode_name,
+                         model_radius, probe_records)
 
 DURATION = 120e-9  # s: bins of 8.3 MHz, TM110 (m = 1) 5.6 bins from TM011 (m = 0)
 COURANT = 0.9
@@ -30,7 +30,6 @@ Re(F_m exp(i m phi)) over the simulated modes).
 
 def courant_limit_dt(m_max, dr, dz):
     """docs/CYLINDRICAL.md, Time step: the stable step of the largest listed mode."""
-    from .common import C0
     return 1 / (C0 * np.sqrt(((m_max + 1) ** 2 + 0.25) / dr ** 2 + 1 / dz ** 2))
 
 
@@ -38,12 +37,13 @@ def case_cyl_mode_selection(ctx):
     r = CaseResult("cyl_mode_selection", "Cylindrical solver: mode selection (modes = 0 vs 0 1)")
     r.notes += [SELECTION_TEXT]
     cells = 20 if ctx.reduced else 30
-    dr = 0.1 / cells
+    dr = model_radius(ctx) / cells
     dt = COURANT * courant_limit_dt(1, dr, dr)
     runs = {}
     for modes, m_max in (("0 1", 1), ("0", 0), ("1", 1)):
         courant = dt / courant_limit_dt(m_max, dr, dr)
-        runs[modes] = ctx.run(ctx.model(MODEL), f"cyl_mode_selection/modes_{modes.replace(' ', '')}",
+        tag = modes.replace(" ", "")
+        runs[modes] = ctx.run(ctx.model(MODEL), f"cyl_mode_selection/modes_{tag}",
                               [f"--grid.cell_size={dr!r}", f"--grid.modes={modes}",
                                f"--grid.courant={courant!r}", f"--time.duration={DURATION!r}"])
     both, zero, one = runs["0 1"], runs["0"], runs["1"]
@@ -55,7 +55,8 @@ def case_cyl_mode_selection(ctx):
     for name, run in runs.items():
         xws, _ = probe_records(run)
         spectra[name] = combined_spectrum(xws, run.dt)
-    lines = ["| resonance | frequency (GHz) | modes = 0: spectrum / peak | modes = 0 1 | modes = 1 |",
+    lines = ["| resonance | frequency (GHz) | modes = 0: spectrum / peak | modes = 0 1 | "
+             "modes = 1 |",
              "|---|---|---|---|---|"]
     absent, present = [], []
     for mode in HIGHER:
@@ -71,7 +72,7 @@ def case_cyl_mode_selection(ctx):
                      f"{level['0 1']:.1e} | {level['1']:.1e} |")
         print(f"    {mode_name(mode)} {f / 1e9:.4f} GHz: spectrum / peak with modes = 0 "
               f"{level['0']:.1e}, modes = 0 1 {level['0 1']:.1e}, modes = 1 {level['1']:.1e}")
-    r.notes += lines + [""]
+    r.notes += lines
     r.check("modes = 0: spectrum within +-0.3% of the m = 1, 2 resonances TE111 TM110 TE211 TM210 "
             "/ its peak (max)", f"<= {ABSENT:g}", f"{max(absent):.1e}", max(absent) <= ABSENT)
     r.check("modes = 0 1: the same at the m = 1 resonances TE111 TM110 (min)", f">= {PRESENT:g}",

@@ -142,7 +142,8 @@ def equivalent_radii(n3, nc, centre3, centre_c, radius):
     axes = [np.arange(n) for n in n3]
     for comp, off in (("Ex", (0.5, 0, 0)), ("Ey", (0, 0.5, 0)), ("Ez", (0, 0, 0.5))):
         x, y, z = np.meshgrid(*(a + o for a, o in zip(axes, off)), indexing="ij")
-        inside = (x - centre3[0]) ** 2 + (y - centre3[1]) ** 2 + (z - centre3[2]) ** 2 <= radius ** 2
+        d2 = (x - centre3[0]) ** 2 + (y - centre3[1]) ** 2 + (z - centre3[2]) ** 2
+        inside = d2 <= radius ** 2
         out[f"3D {comp}"] = eff(inside.sum())
     for comp, (ro, zo) in (("Er", (0.5, 0)), ("Ephi", (0, 0)), ("Ez", (0, 0.5))):
         r, z = np.meshgrid(np.arange(nc[0] + 1) + ro, np.arange(nc[1] + 1) + zo, indexing="ij")
@@ -164,7 +165,8 @@ def case_cyl_vs_3d(ctx):
     f3 = ctx.run(model_3, "cyl_vs_3d/cartesian_free", free)
     sc = ctx.run(model_c, "cyl_vs_3d/cyl_sphere")
     fc = ctx.run(model_c, "cyl_vs_3d/cyl_free", free)
-    big = ctx.run(model_c, "cyl_vs_3d/cyl_sphere_plus", [f"--object.ball.radius={radius + h / 2!r}"])
+    big = ctx.run(model_c, "cyl_vs_3d/cyl_sphere_plus",
+                  [f"--object.ball.radius={radius + h / 2!r}"])
     small = ctx.run(model_c, "cyl_vs_3d/cyl_sphere_minus",
                     [f"--object.ball.radius={radius - h / 2!r}"])
     more = ctx.run(model_c, "cyl_vs_3d/cyl_sphere_m8", ["--grid.modes=0 1 2 3 4 5 6 7 8"])
@@ -218,17 +220,20 @@ def case_cyl_vs_3d(ctx):
                      f"{fmt_pct(d_free, 2)} | {trunc:.1e} | {fmt_pct(stair, 2)} | "
                      f"{fmt_pct(d_sphere, 2)} | {fmt_pct(bound, 2)} | {fmt_pct(scat, 1)} | "
                      f"{fmt_pct(d_scat, 2)} |")
-        print(f"    {name:8s} phi {phi:3d}, {dist:4.1f} cells: free cyl/analytic {fmt_pct(e_fc, 2)}, "
+        print(f"    {name:8s} phi {phi:3d}, {dist:4.1f} cells: free cyl/analytic "
+              f"{fmt_pct(e_fc, 2)}, "
               f"3D/analytic {fmt_pct(e_f3, 2)}, cyl/3D {fmt_pct(d_free, 2)}; truncation "
               f"{trunc:.1e}; staircase {fmt_pct(stair, 2)}; sphere cyl/3D {fmt_pct(d_sphere, 2)} "
-              f"(bound {fmt_pct(bound, 2)}); scattered {fmt_pct(scat, 1)}, cyl/3D {fmt_pct(d_scat, 2)}")
+              f"(bound {fmt_pct(bound, 2)}); scattered {fmt_pct(scat, 1)}, "
+              f"cyl/3D {fmt_pct(d_scat, 2)}")
     c3 = ini_vector(ini_3, "object.ball", "center") / h
     cc = ini_vector(ini_c, "object.ball", "center") / h
     eq = equivalent_radii(s3.n, (sc.n[0], sc.n[2]), c3, cc[1], radius / h)
     lines += ["", f"The sphere (radius {radius / h:.2f} cells) as each grid samples it, "
               "volume-equivalent radius in cells: " +
               ", ".join(f"{k} {v:.3f}" for k, v in eq.items()) + "."]
-    print("    volume-equivalent radii (cells): " + ", ".join(f"{k} {v:.3f}" for k, v in eq.items()))
+    print("    volume-equivalent radii (cells): " +
+          ", ".join(f"{k} {v:.3f}" for k, v in eq.items()))
     t3, tc = s3.report["loop_time_s"], sc.report["loop_time_s"]
     b3, bc = s3.report["device_bytes"], sc.report["device_bytes"]
     lines += ["", f"Cost of the sphere runs on {s3.report['device']} ({s3.report['backend']}): "
@@ -236,11 +241,13 @@ def case_cyl_vs_3d(ctx):
               f"{t3:.2f} s, {b3 / 2 ** 20:.1f} MiB on the device; cylindrical {sc.n[0]}x{sc.n[2]} "
               f"(r, z) cells x {len(sc.report['modes'])} modes, {sc.report['steps_done']} steps, "
               f"{tc:.2f} s, {bc / 2 ** 20:.2f} MiB. Ratios 3D / cylindrical for the same 5 ns: "
-              f"time {t3 / tc:.1f}, memory {b3 / bc:.1f}.", ""]
-    print(f"    time loop 3D {t3:.2f} s, cylindrical {tc:.2f} s (ratio {t3 / tc:.1f}); device bytes "
+              f"time {t3 / tc:.1f}, memory {b3 / bc:.1f}."]
+    print(f"    time loop 3D {t3:.2f} s, cylindrical {tc:.2f} s (ratio {t3 / tc:.1f}); "
+          f"device bytes "
           f"3D {b3}, cylindrical {bc} (ratio {b3 / bc:.1f})")
     r.notes += lines
-    r.check("free space: cylindrical (m <= 6, off-axis source) vs analytic dipole (max over probes)",
+    r.check("free space: cylindrical (m <= 6, off-axis source) vs analytic dipole "
+            "(max over probes)",
             f"<= {100 * FREE_BOUND:g}%", fmt_pct(worst["fc"], 3), worst["fc"] <= FREE_BOUND)
     r.check("free space: 3D vs analytic dipole (max over probes)", f"<= {100 * FREE_BOUND:g}%",
             fmt_pct(worst["f3"], 3), worst["f3"] <= FREE_BOUND)
@@ -251,7 +258,8 @@ def case_cyl_vs_3d(ctx):
             f"(worst: {name_w})", f"<= {fmt_pct(b_w, 2)} there", fmt_pct(d_w, 2),
             all(d <= b for _, d, b in over))
     r.size = (f"3D {s3.n[0]}x{s3.n[1]}x{s3.n[2]} cells ({s3.report['steps_done']} steps); "
-              f"cylindrical {sc.n[0]}x{sc.n[2]} cells, modes 0..6 ({sc.report['steps_done']} steps) "
+              f"cylindrical {sc.n[0]}x{sc.n[2]} cells, modes 0..6 "
+              f"({sc.report['steps_done']} steps) "
               f"and 0..8; 5 mm cells, 5 ns; 2 3D and 5 cylindrical runs")
     path = ctx.plot_path("cyl_vs_3d.png")
     if path:

@@ -56,3 +56,22 @@ TEST_CASE("device API: an API not compiled into this build lists no device and o
 #endif
 
 }  // namespace clfdtd::test
+
+namespace clfdtd::test {
+// Transfers larger than one piece (the OpenCL device moves 256 MiB at a time) arrive whole, at an
+// offset too.
+TEST_CASE("device API: an upload and a read of more than 256 MiB") {
+  for (const auto api : kApis) {
+    on_every_device(api, [](Device& dev) {
+      const std::size_t n = (std::size_t{256} << 20) / 4 + 5;  // floats
+      std::vector<std::uint32_t> v(n);
+      for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint32_t>(i * 2654435761u);
+      Buffer b = dev.alloc((n + 3) * 4);
+      dev.upload(b, v.data(), n * 4, 12);
+      std::vector<std::uint32_t> back(n, 0);
+      dev.read(b, back.data(), n * 4, 12);
+      CHECK(back == v);
+    });
+  }
+}
+}  // namespace clfdtd::test

@@ -16,6 +16,9 @@ namespace clfdtd::device {
 
 namespace {
 
+// Host <-> device transfers go in pieces of at most this many bytes (upload, read).
+constexpr std::size_t kTransferPieceBytes = std::size_t{256} << 20;
+
 bool allocation_failure(cl_int code) {
   return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
          code == CL_OUT_OF_HOST_MEMORY || code == CL_INVALID_BUFFER_SIZE;
@@ -168,7 +171,13 @@ public:
     check_span(dst, offset, bytes, "upload");
     if (bytes == 0) return;
     try {
-      queue_.enqueueWriteBuffer(mem, CL_TRUE, offset, bytes, src);
+      // In pieces: NVIDIA's OpenCL (H100, driver 580.159) spun for minutes on one 2.2 GB write
+      // and then failed it with CL_OUT_OF_RESOURCES (docs/BENCHMARKS.md, grids past 2^31 cells).
+      const auto* from = static_cast<const unsigned char*>(src);
+      for (std::size_t done = 0; done < bytes; done += kTransferPieceBytes) {
+        const std::size_t n = std::min(kTransferPieceBytes, bytes - done);
+        queue_.enqueueWriteBuffer(mem, CL_TRUE, offset + done, n, from + done);
+      }
     } catch (const cl::Error& e) {
       fail(e, "uploading " + std::to_string(bytes) + " bytes");
     }
@@ -208,7 +217,11 @@ public:
     check_span(src, offset, bytes, "read");
     if (bytes == 0) return;
     try {
-      queue_.enqueueReadBuffer(mem, CL_TRUE, offset, bytes, dst);
+      auto* to = static_cast<unsigned char*>(dst);  // in pieces, as upload()
+      for (std::size_t done = 0; done < bytes; done += kTransferPieceBytes) {
+        const std::size_t n = std::min(kTransferPieceBytes, bytes - done);
+        queue_.enqueueReadBuffer(mem, CL_TRUE, offset + done, n, to + done);
+      }
     } catch (const cl::Error& e) {
       throw_device_error(e, "reading " + std::to_string(bytes) + " bytes");
     }

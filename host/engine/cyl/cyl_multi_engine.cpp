@@ -22,7 +22,24 @@ std::string device_list_text(const std::vector<std::string>& selects) {
   return text;
 }
 
+EnergyTerms& operator+=(EnergyTerms& a, const EnergyTerms& b) {
+  a.electric += b.electric;
+  a.magnetic += b.magnetic;
+  a.magnetic_now += b.magnetic_now;
+  return a;
+}
+
 }  // namespace
+
+template <class T, class Read>
+void CylMultiEngine::sum_over_devices(std::vector<T>& out, Read read) {
+  read(*engines_.front(), out);
+  std::vector<T> part;
+  for (std::size_t d = 1; d < engines_.size(); ++d) {
+    read(*engines_[d], part);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] += part[i];
+  }
+}
 
 std::vector<std::vector<int>> split_mode_slots(std::size_t modes, std::size_t devices) {
   if (devices == 0 || devices > modes) {
@@ -140,21 +157,11 @@ void CylMultiEngine::sample_probes(int slot) {
 }
 
 void CylMultiEngine::read_probe_batch(int slots, std::vector<double>& out) {
-  std::vector<double> part;
-  engines_.front()->read_probe_batch(slots, out);
-  for (std::size_t d = 1; d < engines_.size(); ++d) {
-    engines_[d]->read_probe_batch(slots, part);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] += part[i];
-  }
+  sum_over_devices(out, [&](CylEngine& e, std::vector<double>& v) { e.read_probe_batch(slots, v); });
 }
 
 void CylMultiEngine::read_field(Component c, std::vector<float>& out) {
-  std::vector<float> part;
-  engines_.front()->read_field(c, out);
-  for (std::size_t d = 1; d < engines_.size(); ++d) {
-    engines_[d]->read_field(c, part);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] += part[i];
-  }
+  sum_over_devices(out, [&](CylEngine& e, std::vector<float>& v) { e.read_field(c, v); });
 }
 
 void CylMultiEngine::read_mode_field(int slot, Component c, std::vector<std::complex<float>>& out) {
@@ -181,16 +188,9 @@ void CylMultiEngine::sample_energy(int slot) {
 }
 
 void CylMultiEngine::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
-  std::vector<EnergyTerms> part;
-  engines_.front()->read_energy_batch(slots, out);
-  for (std::size_t d = 1; d < engines_.size(); ++d) {
-    engines_[d]->read_energy_batch(slots, part);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      out[i].electric += part[i].electric;
-      out[i].magnetic += part[i].magnetic;
-      out[i].magnetic_now += part[i].magnetic_now;
-    }
-  }
+  sum_over_devices(out, [&](CylEngine& e, std::vector<EnergyTerms>& v) {
+    e.read_energy_batch(slots, v);
+  });
 }
 
 double CylMultiEngine::copy_bandwidth() {

@@ -69,6 +69,10 @@ public:
   const std::vector<int>& slots(std::size_t d) const { return slots_.at(d); }
 
 private:
+  // out = the first device's read, then each other device's added element by element.
+  template <class T, class Read>
+  void sum_over_devices(std::vector<T>& out, Read read);
+
   // Each part's model, owned here and kept at a fixed address (the engines refer to them).
   std::vector<std::unique_ptr<SimulationModel>> parts_;
   std::vector<std::vector<int>> slots_;       // the full model's mode slots of each part

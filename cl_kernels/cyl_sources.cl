@@ -41,15 +41,16 @@ KERNEL void cyl_add_sources(GLOBAL float* RESTRICT er, GLOBAL float* RESTRICT ep
 KERNEL void cyl_sample_probes(GLOBAL const float* RESTRICT er, GLOBAL const float* RESTRICT ephi,
                               GLOBAL const float* RESTRICT ez, GLOBAL const float* RESTRICT hr,
                               GLOBAL const float* RESTRICT hphi, GLOBAL const float* RESTRICT hz,
-                              GLOBAL const int* RESTRICT samples, /* (component, cell) */
+                              GLOBAL const int* RESTRICT samples, /* cell entries (fdtd_common.h) */
                               GLOBAL const float* RESTRICT phase, GLOBAL float* RESTRICT batch,
                               int nsamples, int nq, int cells, int slot) {
   const int n = GLOBAL_ID(0);
   if (n >= nsamples) return;
-  const int comp = samples[2 * n], c = samples[2 * n + 1];
+  const int comp = entry_component(samples[2 * n]);
+  const long c = entry_cell(samples[2 * n], samples[2 * n + 1]);
   float v = 0.0f;
   for (int q = 0; q < nq; ++q) {
-    const int pr = 2 * q * cells + c;
+    const long pr = 2L * q * cells + c;
     const float re = component_at(er, ephi, ez, hr, hphi, hz, comp, pr);
     const float im = component_at(er, ephi, ez, hr, hphi, hz, comp, pr + cells);
     v += re * phase[2 * (n * nq + q)] - im * phase[2 * (n * nq + q) + 1];

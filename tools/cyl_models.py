@@ -2,6 +2,11 @@
 """Runs the cylindrical example models and draws the README's pictures of them.
 
   tools/cyl_models.py --bin build/clfdtd [--backend reference] [--out docs/img] [--work /tmp/cyl_models]
+                      [--steps N]
+
+--steps N shortens both runs to N steps, with the lens snapshots at N/2 and N and 12 angles (a
+quick check of the script: tests/tools/cyl_models_png.py; the README's pictures take the models'
+own steps).
 
 models/cyl_cavity.ini: the probe's spectrum (Ez and Hz) against the closed PEC cylinder's
 resonances f = c/(2 pi) sqrt((x/R)^2 + (p pi/L)^2), x the zeros of J_m (TM_mnp, p >= 0) and of
@@ -45,10 +50,10 @@ def read_vtk_xml(path):
     return root, arrays
 
 
-def run(binary, model, out_dir, backend):
+def run(binary, model, out_dir, backend, extra=()):
     subprocess.run([binary, "run", model, "--output.dir=" + out_dir, "--quiet",
-                    "--output.overwrite=true"] + (["--backend=" + backend] if backend else []),
-                   check=True)
+                    "--output.overwrite=true"] + (["--backend=" + backend] if backend else []) +
+                   list(extra), check=True)
 
 
 def cavity_picture(run_dir, png):
@@ -134,11 +139,19 @@ def main():
     ap.add_argument("--out", default="docs/img", help="folder for the PNGs")
     ap.add_argument("--work", default="/tmp/cyl_models", help="folder for the runs")
     ap.add_argument("--backend", default="", help="device.backend (reference, opencl, cuda)")
+    ap.add_argument("--steps", type=int, default=0,
+                    help="shorten each run to this many steps (>= 2; the lens snapshots at N/2, N)")
     args = ap.parse_args()
+    if args.steps == 1 or args.steps < 0:
+        ap.error(f"--steps: at least 2 steps, got {args.steps}")
+    short = [f"--time.steps={args.steps}"] if args.steps else []
     os.makedirs(args.out, exist_ok=True)
     cavity, lens = os.path.join(args.work, "cyl_cavity"), os.path.join(args.work, "cyl_lens")
-    run(args.bin, "models/cyl_cavity.ini", cavity, args.backend)
-    run(args.bin, "models/cyl_lens.ini", lens, args.backend)
+    run(args.bin, "models/cyl_cavity.ini", cavity, args.backend, short + (
+        ["--snapshot.steps=" + str(args.steps), "--snapshot.phi_samples=0"] if args.steps else []))
+    run(args.bin, "models/cyl_lens.ini", lens, args.backend, short + (
+        [f"--snapshot.steps={args.steps // 2},{args.steps}", "--snapshot.phi_samples=12"]
+        if args.steps else []))
     for path in (os.path.join(args.out, "cyl_cavity_spectrum.png"),
                  os.path.join(args.out, "cyl_lens.png")):
         (cavity_picture if "cavity" in path else lens_picture)(cavity if "cavity" in path else lens, path)

@@ -29,6 +29,13 @@ public:
   virtual std::string name() const = 0;                // "reference", "opencl", "cuda"
   virtual std::string device_description() const = 0;  // e.g. "NVIDIA H200 (NVIDIA CUDA, OpenCL 3.0)"
   virtual std::string kernel_variant() const = 0;      // e.g. "float4-tile 2x2x30" or "double loops"
+  // Every device the backend runs on (run.json's "devices"): its description and, for a
+  // cylindrical model spread over several devices, the angular orders m it runs (empty: all).
+  struct DevicePart {
+    std::string description;
+    std::vector<int> modes;
+  };
+  virtual std::vector<DevicePart> device_parts() const { return {{device_description(), {}}}; }
 
   // Advance from step s to s+1: H to (s+1/2) dt (plain + UPML), E to (s+1) dt (plain + UPML),
   // then the sources' J at (s+1/2) dt. May return before the device has finished.

@@ -1,14 +1,16 @@
 // The backend factory: device.backend picks the engine, the reference or the GPU engine on one
 // device API; a 2D model (issue 19) gets the plane engines: PlaneReference, or on a device the
 // Yee tm/te PlaneEngine or the scalar WaveEngine (equation = wave); a cylindrical model (issue 20)
-// gets CylReference, or on a device the CylEngine. An API that this build leaves
-// out is reported as bad input (exit 2), naming the build option that brings it in.
+// gets CylReference, or on a device the CylEngine (with a list in device.select, one per device,
+// the modes spread over them: CylMultiEngine). An API that this build leaves out is reported as
+// bad input (exit 2), naming the build option that brings it in; so is a device list for any
+// other model (docs/CYLINDRICAL.md, "Modes over several devices").
 #include "backends/backend.hpp"
 
 #include "backends/reference/cyl_reference.hpp"
 #include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
-#include "engine/cyl/cyl_engine.hpp"
+#include "engine/cyl/cyl_multi_engine.hpp"
 #include "engine/gpu_engine.hpp"
 #include "engine/plane/plane_engine.hpp"
 #include "engine/wave/wave_engine.hpp"
@@ -63,13 +65,27 @@ std::unique_ptr<Backend> make_plane_backend(const SimulationModel& model,
 std::unique_ptr<Backend> make_cyl_backend(const SimulationModel& model,
                                           const DeviceConfig& device) {
   if (device.backend == BackendKind::Reference) return std::make_unique<CylReference>(model);
-  // On a device: the body-of-revolution engine, every mode in one launch.
-  return engine::make_cyl_engine(device_api(device.backend), model, device);
+  // On a device: the body-of-revolution engine, every mode in one launch; with a list of
+  // devices, the modes spread over them.
+  return engine::make_cyl_device_backend(device_api(device.backend), model, device);
+}
+
+// A list in device.select spreads a cylindrical model's modes over devices; mpirun gives each
+// rank its entry before a backend is made. Anything else runs on one device.
+void refuse_device_list(const SimulationModel& model, const DeviceConfig& device) {
+  if (model.cylindrical() && device.backend != BackendKind::Reference) return;
+  if (device::split_device_select(device.select).size() <= 1) return;
+  throw ConfigError("", 0, "device.select",
+                    model.cylindrical()
+                        ? "one device for device.backend = reference (a list of devices needs "
+                          "device.backend = opencl or cuda)"
+                        : "one device: a list of devices needs a cylindrical model, or mpirun");
 }
 
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device) {
+  refuse_device_list(model, device);
   if (model.cylindrical()) return make_cyl_backend(model, device);
   if (model.two_d()) return make_plane_backend(model, device);
   if (device.backend == BackendKind::Reference) return std::make_unique<ReferenceBackend>(model);

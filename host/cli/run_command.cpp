@@ -37,11 +37,21 @@ std::string mib(std::size_t bytes) {
 
 // Patent steps 1-1-1..1-1-3 as derived: what the user should check before a long run (the device
 // memory follows once the backend has chosen its kernel variant).
+// A cylindrical grid reads "nr (r) x nz (z) cells, modes 0 1 2": its n[1] = 1 and d[1] = 1 are
+// placeholders, and each mode is a field set of its own.
 void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   const auto& g = m.grid;
   std::printf("model      %s\n", cfg.source_file.empty() ? "(command line)" : cfg.source_file.c_str());
-  std::printf("cell size  %.6g x %.6g x %.6g m\n", g.d[0], g.d[1], g.d[2]);
-  std::printf("grid       %d x %d x %d cells (%ld cells)\n", g.n[0], g.n[1], g.n[2], g.cells());
+  if (m.cylindrical()) {
+    std::string orders;
+    for (int order : g.modes) orders += " " + std::to_string(order);
+    std::printf("cell size  %.6g (r) x %.6g (z) m\n", g.d[0], g.d[2]);
+    std::printf("grid       %d (r) x %d (z) cells, modes%s (%ld cells x %zu modes)\n", g.n[0],
+                g.n[2], orders.c_str(), g.cells(), g.modes.size());
+  } else {
+    std::printf("cell size  %.6g x %.6g x %.6g m\n", g.d[0], g.d[1], g.d[2]);
+    std::printf("grid       %d x %d x %d cells (%ld cells)\n", g.n[0], g.n[1], g.n[2], g.cells());
+  }
   std::printf("time step  %.6g s (%.3g of the Courant limit), %ld steps, %.6g s simulated\n", g.dt,
               g.dt / g.courant_limit_dt(), g.steps, g.dt * static_cast<double>(g.steps));
   if (m.upml.enabled())
@@ -153,6 +163,8 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   RunReport report = report_from_model(model);
   report.backend = backend->name();
   report.device = backend->device_description();
+  for (const Backend::DevicePart& part : backend->device_parts())
+    report.devices.push_back({part.description, part.modes.empty() ? report.modes : part.modes});
   report.kernel_variant = backend->kernel_variant();
   report.model_file = cfg.source_file;
   report.device_bytes = device_bytes;
@@ -180,7 +192,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     }
     report.steps_done = result.steps_done;
     report.loop_seconds = result.loop_seconds;
-    report.mcells_per_s = mcells_per_second(model.grid.n, result.steps_done, result.loop_seconds);
+    report.mcells_per_s =
+        mcells_per_second(static_cast<double>(report.cell_updates_per_step), result.steps_done,
+                          result.loop_seconds);
     if (result.finite && !result.stopped) {
       report.status = "completed";
       write_run_json(out.file("run.json"), report);
@@ -217,9 +231,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   for (const MonitorReport& m : report.monitors)
     std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
                 out.final_path().c_str(), m.file.c_str());
-  std::printf("done       %ld steps in %.3f s of time loop, %.1f Mcells/s; outputs in %s\n",
+  // Cylindrical: every mode's (r, z) cells count, as in run.json's mcells_per_s.
+  std::printf("done       %ld steps in %.3f s of time loop, %.1f %s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,
-              out.final_path().c_str());
+              model.cylindrical() ? "M cell-mode updates/s" : "Mcells/s", out.final_path().c_str());
   return 0;
 }
 

@@ -208,7 +208,9 @@ std::vector<OptionSpec> make_table() {
       {"device.backend", V::Word, {1}, {"opencl", "reference", "cuda"}, "", "opencl",
        "Compute engine; reference is the plain C++ engine. Alias: --backend=X.", Range{}},
       {"device.select", V::Text, {1}, {}, "", "(best device)",
-       "Device: empty for the best, an index, gpu, cpu, or part of a device name. "
+       "Device: empty for the best, an index, gpu, cpu, or part of a device name. A "
+       "comma-separated list of those names several devices: a cylindrical model's modes are "
+       "spread over them (docs/CYLINDRICAL.md); any other model needs mpirun for a list. "
        "Alias: --device=X.", Range{}},
       {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1",
        "Work-group size x y z; z counts float4s for the tile and onepass variants, 1 for rows; "

@@ -189,6 +189,11 @@ double device_copy_bandwidth(device::Device& dev) {
 double DeviceEngine::copy_bandwidth() { return device_copy_bandwidth(*dev_); }
 
 std::unique_ptr<device::Device> open_engine_device(device::Api api, const DeviceConfig& cfg) {
+  // One engine, one device: a list is the cylindrical multi-device engine's (or mpirun's).
+  if (device::split_device_select(cfg.select).size() > 1) {
+    throw ConfigError("", 0, "device.select",
+                      "one device: a list of devices needs a cylindrical model, or mpirun");
+  }
   const std::vector<device::DeviceInfo> devices = device::list_devices(api);
   if (devices.empty()) {
     throw DeviceError(std::string("no ") + (api == device::Api::Cuda ? "CUDA" : "OpenCL") +

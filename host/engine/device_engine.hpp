@@ -129,7 +129,7 @@ private:
 double device_copy_bandwidth(device::Device& dev);
 
 // Opens the device of `api` that cfg.select names (device::choose_device), for an engine.
-// Throws ConfigError (no such device), DeviceError (none at all).
+// Throws ConfigError (no such device, or a list of devices), DeviceError (none at all).
 std::unique_ptr<device::Device> open_engine_device(device::Api api, const DeviceConfig& cfg);
 
 }  // namespace clfdtd::engine

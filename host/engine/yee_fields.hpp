@@ -13,6 +13,7 @@
 
 #include "config/run_config.hpp"
 #include "device/device.hpp"
+#include "engine/field_buffers.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd::engine {
@@ -61,26 +62,9 @@ struct YeeFields {
   int energy_groups = 0;
 };
 
-// Work-items per group of energy.cl's reduction (its ENERGY_GROUP default).
-constexpr int kEnergyGroup = 64;
-
-// The named buffers of variant v for m and their total (variant_device_bytes), for the check
+// The named buffers of variant v for m (their total: variant_device_bytes), for the check
 // before allocation.
-struct BufferNeed {
-  BufferNeed(std::string name_, std::size_t bytes_, std::string monitor_ = {})
-      : name(std::move(name_)), bytes(bytes_), monitor(std::move(monitor_)) {}
-  std::string name;
-  std::size_t bytes = 0;
-  std::string monitor;  // the [monitor.<name>] it belongs to; empty for the solver's buffers
-};
 std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant v,
                                          int batch_steps);
-
-// Throws OutOfMemoryError when total_bytes exceeds what the device has available
-// ("model needs X bytes (Y MiB), device <name> has Z bytes ...", naming each monitor's share
-// when there are monitors: "... of which monitor <name> N bytes (M MiB)") or one buffer exceeds
-// its largest allocation.
-void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
-                         const device::DeviceInfo& info, std::size_t available_bytes);
 
 }  // namespace clfdtd::engine

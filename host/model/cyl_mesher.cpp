@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "errors.hpp"
 #include "model/shapes.hpp"
 
 namespace clfdtd {
@@ -30,16 +29,7 @@ void paint_rz(const ObjectConfig& obj, std::uint8_t id, double off_r, double off
 MeshedIds mesh_cyl_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
                            const GridGeometry& g, const FieldLayout& layout,
                            const std::vector<Component>& components) {
-  std::vector<std::uint8_t> obj_ids;
-  obj_ids.reserve(objects.size());
-  for (const auto& o : objects) {
-    const int id = table.find(o.material);
-    if (id < 0) {
-      throw ConfigError("", 0, "object." + o.name + ".material",
-                        "a defined material, \"pec\" or \"vacuum\" (got \"" + o.material + "\")");
-    }
-    obj_ids.push_back(static_cast<std::uint8_t>(id));
-  }
+  const std::vector<std::uint8_t> obj_ids = object_material_ids(objects, table);
 
   const std::uint8_t pec = MaterialTable::kPec;
   const std::size_t nzp = layout.nzp();

@@ -131,9 +131,8 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
 
 }  // namespace
 
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
-                       const GridGeometry& g, const FieldLayout& layout,
-                       const std::vector<Component>& components) {
+std::vector<std::uint8_t> object_material_ids(const std::vector<ObjectConfig>& objects,
+                                              const MaterialTable& table) {
   std::vector<std::uint8_t> obj_ids;
   obj_ids.reserve(objects.size());
   for (const auto& o : objects) {
@@ -142,11 +141,20 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialT
       throw ConfigError("", 0, "object." + o.name + ".material",
                         "a defined material, \"pec\" or \"vacuum\" (got \"" + o.material + "\")");
     }
+    obj_ids.push_back(static_cast<std::uint8_t>(id));
+  }
+  return obj_ids;
+}
+
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+                       const GridGeometry& g, const FieldLayout& layout,
+                       const std::vector<Component>& components) {
+  const std::vector<std::uint8_t> obj_ids = object_material_ids(objects, table);
+  for (const auto& o : objects) {
     if (layout.plane && o.shape == ShapeKind::Cylinder) {
       throw ConfigError("", 0, "object." + o.name + ".shape",
                         "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
     }
-    obj_ids.push_back(static_cast<std::uint8_t>(id));
   }
 
   MeshedIds m;

@@ -22,6 +22,11 @@ struct MeshedIds {
   std::vector<std::uint8_t> cell_centre;               // nx*ny*nz (unpadded, z fastest), for model.vti
 };
 
+// The material id of each object, in order. Throws ConfigError (object.<name>.material) for a
+// material the table does not define.
+std::vector<std::uint8_t> object_material_ids(const std::vector<ObjectConfig>& objects,
+                                              const MaterialTable& table);
+
 // Ids of the listed components only (the others stay empty).
 MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout,

@@ -9,10 +9,18 @@
 
 namespace clfdtd {
 
-double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds) {
+double mcells_per_second(double cell_updates_per_step, long steps_done, double loop_seconds) {
   if (!(loop_seconds > 0)) return 0;
-  const double cells = static_cast<double>(n[0]) * n[1] * n[2];
-  return cells * static_cast<double>(steps_done) / loop_seconds / 1e6;
+  return cell_updates_per_step * static_cast<double>(steps_done) / loop_seconds / 1e6;
+}
+
+double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds) {
+  return mcells_per_second(static_cast<double>(n[0]) * n[1] * n[2], steps_done, loop_seconds);
+}
+
+long long cell_updates_per_step(const SimulationModel& m) {
+  const long long cells = m.grid.cells();
+  return m.cylindrical() ? cells * static_cast<long long>(m.grid.modes.size()) : cells;
 }
 
 RunReport report_from_model(const SimulationModel& m) {
@@ -27,6 +35,7 @@ RunReport report_from_model(const SimulationModel& m) {
   r.n = m.grid.n;
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
+  r.cell_updates_per_step = cell_updates_per_step(m);
   r.steps = m.grid.steps;
   for (const ProbeSample& s : m.probes.samples)
     r.probes.push_back({m.probes.probes.at(s.probe).name,
@@ -43,6 +52,11 @@ void write_run_json(const std::string& path, const RunReport& r) {
     probes.push_back({{"name", p.name}, {"field", p.field},
                       {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}}});
     if (r.cylindrical) probes.back()["phi_deg"] = p.phi_deg;
+  }
+  json devices = json::array();
+  for (const DeviceReport& d : r.devices) {
+    devices.push_back({{"device", d.description}});
+    if (r.cylindrical) devices.back()["modes"] = d.modes;
   }
   json monitors = json::array();
   for (const MonitorReport& m : r.monitors) {
@@ -64,6 +78,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"reason", r.reason},
       {"backend", r.backend},
       {"device", r.device},
+      {"devices", devices},
       {"kernel_variant", r.kernel_variant},
       {"model_file", r.model_file},
       {"cells", {r.n[0], r.n[1], r.n[2]}},
@@ -73,6 +88,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"steps_planned", r.steps},
       {"steps_done", r.steps_done},
       {"loop_time_s", r.loop_seconds},
+      {"cell_updates_per_step", r.cell_updates_per_step},
       {"mcells_per_s", r.mcells_per_s},
       {"device_bytes", r.device_bytes},
       {"probes", probes},

@@ -21,11 +21,19 @@ struct ProbeReport {
   double phi_deg = 0; // cylindrical: the probe's angle, degrees
 };
 
+// One device of the run (Backend::device_parts).
+struct DeviceReport {
+  std::string description;  // Backend::device_description() of that device
+  std::vector<int> modes;   // cylindrical: the angular orders m it ran
+};
+
 struct RunReport {
   std::string status = "completed";  // "running" | "completed" | "non-finite" | "interrupted" | "failed"
   std::string reason;                // why it stopped early, one line ("" when completed)
   std::string backend;               // "opencl", "reference", "cuda"
   std::string device;                // Backend::device_description()
+  std::vector<DeviceReport> devices; // one per device (several: a cylindrical model's modes
+                                     // spread over the devices of device.select)
   std::string kernel_variant;        // Backend::kernel_variant()
   std::string model_file;            // "" when the model came from the command line only
   int dims = 3;                      // 2: a 2D model in the x-y plane (n z = 1, cell z = 1 m)
@@ -39,7 +47,10 @@ struct RunReport {
   long steps = 0;                    // planned time steps
   long steps_done = 0;
   double loop_seconds = 0;           // wall time of the time loop
-  double mcells_per_s = 0;           // cells * steps_done / loop_seconds / 1e6
+  // Cell updates per step: the cells; cylindrical: (r, z) cells times modes, each mode being
+  // its own complex field set (a "cell-mode update").
+  long long cell_updates_per_step = 0;
+  double mcells_per_s = 0;           // cell_updates_per_step * steps_done / loop_seconds / 1e6
   std::size_t device_bytes = 0;
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
   std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
@@ -47,6 +58,9 @@ struct RunReport {
 
 // Throughput in millions of cell updates per second; 0 when no time was measured.
 double mcells_per_second(const std::array<int, 3>& n, long steps_done, double loop_seconds);
+double mcells_per_second(double cell_updates_per_step, long steps_done, double loop_seconds);
+// The cells a step updates: nx ny nz; cylindrical nr nz times the number of modes.
+long long cell_updates_per_step(const SimulationModel& m);
 
 // A report with the model's geometry, time step, planned steps, probe sample positions and
 // monitors filled;
@@ -55,7 +69,8 @@ RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "mode" and "equation" for a 2D model only,
-// "modes" and each probe's "phi_deg" for a cylindrical model only. Throws OutputError on a
+// "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists each device
+// as {"device": description} with, for a cylindrical model, its "modes". Throws OutputError on a
 // write error.
 void write_run_json(const std::string& path, const RunReport& r);
 

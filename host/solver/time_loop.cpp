@@ -177,7 +177,9 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
                          const std::function<void(const LoopProgress&)>& on_progress,
                          const LoopOptions& options) {
   const long total = model.grid.steps;
-  const double cells = static_cast<double>(model.grid.cells());
+  // Cylindrical: every mode's (r, z) cells, as run.json's mcells_per_s counts them.
+  const double cells = static_cast<double>(model.grid.cells()) *
+                       (model.cylindrical() ? static_cast<double>(model.grid.modes.size()) : 1.0);
   ProbeBatcher probes(model.probes, model.cylindrical(), backend, sink);
   EnergyBatcher energy(model.energy, backend, sink);
   const bool dft = has_dft_monitor(model);

@@ -48,7 +48,7 @@ public:
 struct LoopProgress {
   long step = 0, total = 0;     // steps done, steps planned
   double elapsed_s = 0;         // wall time of the loop so far (outputs included)
-  double mcells_per_s = 0;      // cells * steps / compute seconds (outputs excluded)
+  double mcells_per_s = 0;      // cells (cylindrical: x modes) * steps / compute seconds (outputs excluded)
 };
 
 struct LoopResult {

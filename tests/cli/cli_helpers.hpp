@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace clfdtd_test {
 
@@ -45,6 +46,23 @@ inline std::string scratch_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(std::filesystem::path(dir).parent_path());
   return dir;
+}
+
+// A CSV file's text (probes.csv, monitor tables) as numbers, one row per line; `header` gets the
+// first line.
+inline std::vector<std::vector<double>> csv_rows(const std::string& text, std::string& header) {
+  std::istringstream in(text);
+  std::getline(in, header);
+  std::vector<std::vector<double>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::istringstream cells(line);
+    std::string cell;
+    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 }  // namespace clfdtd_test

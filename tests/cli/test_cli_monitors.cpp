@@ -13,25 +13,6 @@
 
 using namespace clfdtd_test;
 
-namespace {
-
-std::vector<std::vector<double>> csv_rows(const std::string& text, std::string& header) {
-  std::istringstream in(text);
-  std::getline(in, header);
-  std::vector<std::vector<double>> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::istringstream cells(line);
-    std::string cell;
-    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-}  // namespace
-
 TEST_CASE("clfdtd run writes flux, farfield and dft monitors and lists them in run.json") {
   const std::string dir = scratch_dir("monitors");
   const Ran r = run_clfdtd("run tests/data/monitors_small.ini --quiet --output.dir=" + dir);

@@ -54,21 +54,6 @@ std::string write_model(const std::string& dir, const std::string& text) {
   return path;
 }
 
-std::vector<std::vector<double>> csv_rows(const std::string& text, std::string& header) {
-  std::istringstream in(text);
-  std::getline(in, header);
-  std::vector<std::vector<double>> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::istringstream cells(line);
-    std::string cell;
-    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 }  // namespace
 
 TEST_CASE("clfdtd run: 2D flux, farfield and dft monitors, plane engine and reference alike") {

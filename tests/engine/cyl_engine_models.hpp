@@ -186,6 +186,11 @@ inline double max_abs(const std::vector<std::complex<float>>& v) {
   for (const auto& x : v) out = std::max(out, static_cast<double>(std::abs(x)));
   return out;
 }
+inline double max_abs(const std::vector<double>& v) {
+  double out = 0;
+  for (double x : v) out = std::max(out, std::abs(x));
+  return out;
+}
 
 // Every component of every mode slot of a and b within rel_tol of the component's largest value.
 inline void check_same_fields(const SimulationModel& m, CylEngine& a, CylEngine& b, double rel_tol) {

@@ -22,8 +22,7 @@ from system_python import reexec_with_system_python  # noqa: E402
 
 reexec_with_system_python("numpy", "PIL")
 
-import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402
+from png_checks import colour_count, open_png  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "plot_monitor")
@@ -97,19 +96,10 @@ def main():
         if printed != sorted(want):
             problems.append(f"{model} {extra}: printed {printed}, expected {sorted(want)}")
         for name, size in want.items():
-            path = os.path.join(png_dir, name)
-            if not os.path.isfile(path):
-                problems.append(f"{model}: {name} not written")
+            img = open_png(os.path.join(png_dir, name), size, problems, f"{model}: {name}")
+            if img is None:
                 continue
-            with open(path, "rb") as f:
-                if f.read(8) != b"\x89PNG\r\n\x1a\n":
-                    problems.append(f"{model}: {name} is not a PNG")
-                    continue
-            img = Image.open(path)
-            if img.size != size:
-                problems.append(f"{model}: {name} is {img.size[0]}x{img.size[1]} pixels, "
-                                f"expected {size[0]}x{size[1]}")
-            colours = len(np.unique(np.asarray(img.convert("RGB")).reshape(-1, 3), axis=0))
+            colours = colour_count(img)
             if colours < 20:
                 problems.append(f"{model}: {name} has {colours} colours (blank?)")
     bad = [([done["monitor_flux"], "--monitor", "nope"], "no monitor 'nope'"),

@@ -19,7 +19,7 @@ from system_python import reexec_with_system_python  # noqa: E402
 reexec_with_system_python("numpy", "PIL")
 
 import numpy as np  # noqa: E402
-from PIL import Image  # noqa: E402
+from png_checks import colour_count, open_png  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -46,20 +46,11 @@ def main():
     if sorted(os.path.basename(p) for p in printed) != sorted(want):
         problems.append(f"printed {printed}, expected {sorted(want)} in {png_dir}")
     for name, min_colours in want.items():
-        path = os.path.join(png_dir, name)
-        if not os.path.isfile(path):
-            problems.append(f"{name}: not written")
+        img = open_png(os.path.join(png_dir, name), (640, 520), problems, name)
+        if img is None:
             continue
-        with open(path, "rb") as f:
-            if f.read(8) != b"\x89PNG\r\n\x1a\n":
-                problems.append(f"{name}: not a PNG")
-                continue
-        img = Image.open(path)
-        if img.size != (640, 520):
-            problems.append(f"{name}: {img.size[0]}x{img.size[1]} pixels, expected 640x520")
         x0, y0, x1, y1 = (int(v) for v in img.text.get("Description", "").split(";")[0].split()[1:5])
-        inside = np.asarray(img.convert("RGB"))[y0 + 2:y1 - 2, x0 + 2:x1 - 2].reshape(-1, 3)
-        colours = len(np.unique(inside, axis=0))
+        colours = colour_count(np.asarray(img.convert("RGB"))[y0 + 2:y1 - 2, x0 + 2:x1 - 2])
         if colours < min_colours:
             problems.append(f"{name}: {colours} colours inside the plot, expected >= {min_colours}")
         if name.startswith("model_material") and "soil" not in img.text.get("Description", ""):

@@ -12,15 +12,11 @@
 #include "errors.hpp"
 #include "model/cyl_pml.hpp"
 #include "model/grid_geometry.hpp"
-#include "model/host_memory.hpp"
 
 namespace clfdtd::engine {
 
 namespace {
 
-constexpr std::size_t kPlaceholderBytes = 4 * sizeof(float) * 8;
-constexpr std::size_t kTableBytes = 4 * sizeof(float) * 256;  // float4 per material id
-constexpr std::size_t kWeightBytes = sizeof(float) * 256;     // energy weight per id
 constexpr int kPsiPerCell = 8;                                // complex psi per cell and mode
 
 std::size_t mode_count(const SimulationModel& m) { return m.grid.modes.size(); }
@@ -33,10 +29,8 @@ std::size_t merged_source_count(const SimulationModel& m) {
   return m.sources.empty() || m.sources.front().j.empty() ? 0 : keys.size();
 }
 
-int energy_group_count(const SimulationModel& m) {
-  const std::size_t count4 = mode_count(m) * m.layout.nx * m.layout.nz4;
-  return static_cast<int>(std::min<std::size_t>(
-      kEnergyMaxGroups, std::max<std::size_t>(1, (count4 + kEnergyGroup - 1) / kEnergyGroup)));
+int cyl_energy_groups(const SimulationModel& m) {
+  return energy_group_count(mode_count(m) * m.layout.nx * m.layout.nz4);
 }
 
 // (inv_kappa, b, c, 0) per index.
@@ -183,131 +177,92 @@ std::vector<BufferNeed> cyl_buffer_needs(const SimulationModel& m, int batch_ste
     if (m.magnetic) out.push_back({"energy mu_r", kWeightBytes});
     out.push_back({"energy ring weights", 2 * static_cast<std::size_t>(m.layout.nx) * f});
     out.push_back(
-        {"energy partial sums", batch * 3 * static_cast<std::size_t>(energy_group_count(m)) * f});
+        {"energy partial sums", batch * 3 * static_cast<std::size_t>(cyl_energy_groups(m)) * f});
   }
   return out;
 }
 
 std::size_t cyl_device_bytes(const SimulationModel& m, int batch_steps) {
-  std::size_t total = 0;
-  for (const auto& b : cyl_buffer_needs(m, batch_steps)) total += b.bytes;
-  return total;
+  return total_bytes(cyl_buffer_needs(m, batch_steps));
 }
 
 CylFields::CylFields(device::Device& dev, const SimulationModel& m, int batch_steps) {
   modes = static_cast<int>(mode_count(m));
   cells = m.layout.cells();
   const CylMergedSources src = cyl_merge_sources(m);  // checks the mode factors first
-  const std::size_t device_bytes = cyl_device_bytes(m, batch_steps);
-  check_device_memory(device_bytes, cyl_buffer_needs(m, batch_steps), dev.info(),
-                      dev.available_bytes());
-  check_host_memory(gpu_engine_host_bytes(m, device_bytes, dev.info().type == "cpu") +
-                        src.j.size() * sizeof(float),
-                    std::string("the cylindrical ") +
-                        (dev.info().api == device::Api::Cuda ? "CUDA" : "OpenCL") + " engine on " +
-                        dev.info().name);
+  const std::vector<BufferNeed> needs = cyl_buffer_needs(m, batch_steps);
+  check_engine_memory(dev, m, needs, total_bytes(needs), "cylindrical", src.j.size() * sizeof(float));
   // The kernels index every plane set with 32-bit ints.
   if (2 * static_cast<std::size_t>(modes) * cells >
       static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     throw DeviceError("the cylindrical fields of " + std::to_string(modes) + " modes x " +
                       std::to_string(cells) + " cells exceed 2^31 values per component");
   }
-  auto upload = [&](const void* data, std::size_t bytes) {
-    device::Buffer b = dev.alloc(bytes);
-    dev.upload(b, data, bytes);
-    allocated += bytes;
-    return b;
-  };
-  auto zeros = [&](std::size_t bytes) {
-    device::Buffer b = dev.alloc(bytes);
-    dev.fill_zero(b);
-    allocated += bytes;
-    return b;
-  };
+  BufferAllocator alloc(dev);
   const std::size_t planes = 2 * static_cast<std::size_t>(modes) * cells * sizeof(float);
 
-  placeholder = zeros(kPlaceholderBytes);
-  for (int c = 0; c < 6; ++c) field[c] = zeros(planes);
-  for (int c = 0; c < 6; ++c) {
-    ids[c] = c < 3 || m.magnetic ? upload(m.ids[c].data(), cells) : placeholder;
-  }
-
-  const double dt = m.grid.dt;
-  std::vector<float> etab(4 * 256, 0.0f), htab(4 * 256, 0.0f);
-  for (std::size_t id = 0; id < m.materials.size(); ++id) {
-    const auto e = m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt);
-    const auto h = m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt);
-    etab[4 * id] = static_cast<float>(e.ca);
-    etab[4 * id + 1] = static_cast<float>(e.cb);
-    etab[4 * id + 2] = static_cast<float>(e.inv_eps_r);
-    htab[4 * id] = static_cast<float>(h.db);
-    htab[4 * id + 1] = static_cast<float>(h.inv_mu_r);
-  }
-  ecoef = upload(etab.data(), etab.size() * sizeof(float));
-  hcoef = m.magnetic ? upload(htab.data(), htab.size() * sizeof(float)) : placeholder;
-  db_vacuum = static_cast<float>(m.materials.h_coefficients(MaterialTable::kVacuum, dt).db);
+  placeholder = alloc.zeros(kPlaceholderBytes);
+  for (int c = 0; c < 6; ++c) field[c] = alloc.zeros(planes);
+  MaterialBuffers mat = upload_materials(alloc, m, placeholder);
+  ids = mat.ids;
+  ecoef = mat.ecoef;
+  hcoef = mat.hcoef;
+  db_vacuum = mat.db_vacuum;
   const std::vector<std::int32_t> orders(m.grid.modes.begin(), m.grid.modes.end());
-  mode_m = upload(orders.data(), orders.size() * sizeof(std::int32_t));
+  mode_m = alloc.upload(orders);
 
   pml_cells = cyl_pml_cells(m);
   psi = r_tilde = r_over = placeholder;
   for (auto& t : pml_tables) t = placeholder;
   if (pml_cells > 0) {
-    psi = zeros(pml_cells * modes * kPsiPerCell * 2 * sizeof(float));
+    psi = alloc.zeros(pml_cells * modes * kPsiPerCell * 2 * sizeof(float));
     const std::vector<float> ro = cyl_r_tilde_table(m);
-    r_over = upload(ro.data(), ro.size() * sizeof(float));
+    r_over = alloc.upload(ro);
     const std::size_t slab = r_slab_cells(m);
-    if (slab > 0) r_tilde = zeros(slab * modes * 16 * sizeof(float));
+    if (slab > 0) r_tilde = alloc.zeros(slab * modes * 16 * sizeof(float));
     const CylPml p = build_cyl_pml(m.upml, m.grid.n);
     const std::vector<float> t[4] = {pml_table(p.r[0]), pml_table(p.r[1]), pml_table(p.z[0]),
                                      pml_table(p.z[1])};
-    for (int a = 0; a < 4; ++a) pml_tables[a] = upload(t[a].data(), t[a].size() * sizeof(float));
+    for (int a = 0; a < 4; ++a) pml_tables[a] = alloc.upload(t[a]);
   }
 
-  if (src.j.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    throw DeviceError("source table of " + std::to_string(src.j.size()) +
-                      " entries exceeds 2^31 (fewer steps, sources or modes)");
-  }
-  nsrc = static_cast<int>(src.cells.size() / 2);
+  const SourceBuffers sources =
+      upload_sources(alloc, src.cells, src.j, placeholder, "steps, sources or modes");
+  src_cells = sources.cells;
+  src_j = sources.j;
+  nsrc = sources.count;
   src_steps = src.steps;
-  src_cells = src_j = placeholder;
-  if (nsrc > 0) {
-    src_cells = upload(src.cells.data(), src.cells.size() * sizeof(std::int32_t));
-    src_j = upload(src.j.data(), src.j.size() * sizeof(float));
-  }
 
   nsamples = static_cast<int>(m.probes.samples.size());
   probe_cells = probe_phase = probe_batch = placeholder;
   if (nsamples > 0) {
-    std::vector<std::int32_t> tab;
     std::vector<float> phase;
     for (const auto& s : m.probes.samples) {
-      tab.push_back(static_cast<int>(s.component));
-      tab.push_back(static_cast<std::int32_t>(m.layout.index(s.cell[0], 0, s.cell[2])));
       for (int order : m.grid.modes) {
         phase.push_back(static_cast<float>(std::cos(order * s.phi_rad)));
         phase.push_back(static_cast<float>(std::sin(order * s.phi_rad)));
       }
     }
-    probe_cells = upload(tab.data(), tab.size() * sizeof(std::int32_t));
-    probe_phase = upload(phase.data(), phase.size() * sizeof(float));
-    probe_batch = zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
+    probe_cells = alloc.upload(probe_cell_table(m));
+    probe_phase = alloc.upload(phase);
+    probe_batch = alloc.zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
   }
-  flag = zeros(sizeof(std::int32_t));
+  flag = alloc.zeros(sizeof(std::int32_t));
 
   for (auto& h : h_prev) h = placeholder;
   energy_eps = energy_mu = energy_rweight = energy_partial = placeholder;
   if (m.energy) {
-    energy_groups = energy_group_count(m);
-    for (auto& h : h_prev) h = zeros(planes);  // no earlier H: 0
+    energy_groups = cyl_energy_groups(m);
+    for (auto& h : h_prev) h = alloc.zeros(planes);  // no earlier H: 0
     const std::vector<float> eps = energy_weights(m, true), mu = energy_weights(m, false);
-    energy_eps = upload(eps.data(), eps.size() * sizeof(float));
-    energy_mu = m.magnetic ? upload(mu.data(), mu.size() * sizeof(float)) : placeholder;
+    energy_eps = alloc.upload(eps);
+    energy_mu = m.magnetic ? alloc.upload(mu) : placeholder;
     const std::vector<float> w = ring_weights(m);
-    energy_rweight = upload(w.data(), w.size() * sizeof(float));
+    energy_rweight = alloc.upload(w);
     energy_partial =
-        zeros(static_cast<std::size_t>(batch_steps) * 3 * energy_groups * sizeof(float));
+        alloc.zeros(static_cast<std::size_t>(batch_steps) * 3 * energy_groups * sizeof(float));
   }
+  allocated = alloc.allocated();
 }
 
 }  // namespace clfdtd::engine

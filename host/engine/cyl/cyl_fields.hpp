@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "device/device.hpp"
-#include "engine/yee_fields.hpp"
+#include "engine/field_buffers.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd::engine {

@@ -11,15 +11,10 @@
 #include "engine/monitor_buffers.hpp"
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
-#include "model/host_memory.hpp"
 
 namespace clfdtd::engine {
 
 namespace {
-
-constexpr std::size_t kPlaceholderBytes = 4 * sizeof(float) * 8;
-constexpr std::size_t kTableBytes = 4 * sizeof(float) * 256;  // float4 per material id
-constexpr std::size_t kWeightBytes = sizeof(float) * 256;     // energy weight per id
 
 std::size_t merged_source_count(const SimulationModel& m) {
   std::set<std::pair<int, std::size_t>> keys;
@@ -29,10 +24,8 @@ std::size_t merged_source_count(const SimulationModel& m) {
   return m.sources.empty() || m.sources.front().j.empty() ? 0 : keys.size();
 }
 
-int energy_group_count(const SimulationModel& m) {
-  const std::size_t count4 = static_cast<std::size_t>(m.layout.nx) * m.layout.ny4;
-  return static_cast<int>(std::min<std::size_t>(
-      kEnergyMaxGroups, std::max<std::size_t>(1, (count4 + kEnergyGroup - 1) / kEnergyGroup)));
+int plane_energy_groups(const SimulationModel& m) {
+  return energy_group_count(static_cast<std::size_t>(m.layout.nx) * m.layout.ny4);
 }
 
 }  // namespace
@@ -83,7 +76,7 @@ std::vector<BufferNeed> plane_buffer_needs(const SimulationModel& m, int batch_s
     out.push_back({"energy eps_r", kWeightBytes});
     if (m.magnetic) out.push_back({"energy mu_r", kWeightBytes});
     out.push_back(
-        {"energy partial sums", batch * 3 * static_cast<std::size_t>(energy_group_count(m)) * f});
+        {"energy partial sums", batch * 3 * static_cast<std::size_t>(plane_energy_groups(m)) * f});
   }
   // The monitors' buffers, which the engine's MonitorRunner allocates (MonitorBuffers::allocated).
   for (BufferNeed& b : monitor_buffer_needs(m, batch_steps)) out.push_back(std::move(b));
@@ -91,9 +84,7 @@ std::vector<BufferNeed> plane_buffer_needs(const SimulationModel& m, int batch_s
 }
 
 std::size_t plane_device_bytes(const SimulationModel& m, int batch_steps) {
-  std::size_t total = 0;
-  for (const auto& b : plane_buffer_needs(m, batch_steps)) total += b.bytes;
-  return total;
+  return total_bytes(plane_buffer_needs(m, batch_steps));
 }
 
 PlaneFields::PlaneFields(device::Device& dev, const SimulationModel& m, int batch_steps) {
@@ -111,102 +102,62 @@ PlaneFields::PlaneFields(device::Device& dev, const SimulationModel& m, int batc
                             " is not in this mode)");
     }
   }
-  const std::size_t device_bytes = plane_device_bytes(m, batch_steps);
-  check_device_memory(device_bytes, plane_buffer_needs(m, batch_steps), dev.info(),
-                      dev.available_bytes());
-  check_host_memory(gpu_engine_host_bytes(m, device_bytes, dev.info().type == "cpu"),
-                    std::string("the 2D ") +
-                        (dev.info().api == device::Api::Cuda ? "CUDA" : "OpenCL") + " engine on " +
-                        dev.info().name);
+  const std::vector<BufferNeed> needs = plane_buffer_needs(m, batch_steps);
+  check_engine_memory(dev, m, needs, total_bytes(needs), "2D");
   const std::size_t cells = m.layout.cells();
-  auto upload = [&](const void* data, std::size_t bytes) {
-    device::Buffer b = dev.alloc(bytes);
-    dev.upload(b, data, bytes);
-    allocated += bytes;
-    return b;
-  };
-  auto zeros = [&](std::size_t bytes) {
-    device::Buffer b = dev.alloc(bytes);
-    dev.fill_zero(b);
-    allocated += bytes;
-    return b;
-  };
+  BufferAllocator alloc(dev);
 
-  placeholder = zeros(kPlaceholderBytes);
-  for (int c = 0; c < 6; ++c) field[c] = ids[c] = placeholder;
+  placeholder = alloc.zeros(kPlaceholderBytes);
+  field.fill(placeholder);
   for (Component c : m.active_components())
-    field[static_cast<int>(c)] = zeros(cells * sizeof(float));
-  for (Component c : m.active_components()) {
-    if (is_electric(c) || m.magnetic) ids[static_cast<int>(c)] = upload(m.id(c).data(), cells);
-  }
-
-  // Coefficient tables cover all 256 possible ids, so no id can read past the end.
-  const double dt = m.grid.dt;
-  std::vector<float> etab(4 * 256, 0.0f), htab(4 * 256, 0.0f);
-  for (std::size_t id = 0; id < m.materials.size(); ++id) {
-    const auto e = m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt);
-    const auto h = m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt);
-    etab[4 * id] = static_cast<float>(e.ca);
-    etab[4 * id + 1] = static_cast<float>(e.cb);
-    etab[4 * id + 2] = static_cast<float>(e.inv_eps_r);
-    htab[4 * id] = static_cast<float>(h.db);
-    htab[4 * id + 1] = static_cast<float>(h.inv_mu_r);
-  }
-  ecoef = upload(etab.data(), etab.size() * sizeof(float));
-  hcoef = m.magnetic ? upload(htab.data(), htab.size() * sizeof(float)) : placeholder;
-  db_vacuum = static_cast<float>(m.materials.h_coefficients(MaterialTable::kVacuum, dt).db);
+    field[static_cast<int>(c)] = alloc.zeros(cells * sizeof(float));
+  MaterialBuffers mat = upload_materials(alloc, m, placeholder);
+  ids = mat.ids;
+  ecoef = mat.ecoef;
+  hcoef = mat.hcoef;
+  db_vacuum = mat.db_vacuum;
 
   pml_cells = plane_pml_cells(m);
   for (auto& a : aux) a = placeholder;
   for (auto& p : profiles) p = placeholder;
   if (pml_cells > 0) {
-    for (auto& a : aux) a = zeros(pml_cells * sizeof(float));
+    for (auto& a : aux) a = alloc.zeros(pml_cells * sizeof(float));
     const std::vector<float> t[4] = {profile_table(m.upml.integer[0]),
                                      profile_table(m.upml.integer[1]),
                                      profile_table(m.upml.half[0]), profile_table(m.upml.half[1])};
-    for (int p = 0; p < 4; ++p) profiles[p] = upload(t[p].data(), t[p].size() * sizeof(float));
+    for (int p = 0; p < 4; ++p) profiles[p] = alloc.upload(t[p]);
   }
 
   const MergedSources src = merge_sources(m);
-  // The kernel indexes J[src * steps + s] with 32-bit ints.
-  if (src.j.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    throw DeviceError("source table of " + std::to_string(src.j.size()) +
-                      " entries exceeds 2^31 (fewer steps or sources)");
-  }
-  nsrc = static_cast<int>(src.cells.size() / 2);
+  const SourceBuffers sources = upload_sources(alloc, src.cells, src.j, placeholder, "steps or sources");
+  src_cells = sources.cells;
+  src_j = sources.j;
+  nsrc = sources.count;
   src_steps = src.steps;
-  src_cells = src_j = placeholder;
-  if (nsrc > 0) {
-    src_cells = upload(src.cells.data(), src.cells.size() * sizeof(std::int32_t));
-    src_j = upload(src.j.data(), src.j.size() * sizeof(float));
-  }
 
   nsamples = static_cast<int>(m.probes.samples.size());
   probe_cells = probe_batch = placeholder;
   if (nsamples > 0) {
-    std::vector<std::int32_t> tab;
-    for (const auto& s : m.probes.samples) {
-      push_cell_entry(tab, static_cast<int>(s.component), m.layout.index(s.cell[0], s.cell[1], 0));
-    }
-    probe_cells = upload(tab.data(), tab.size() * sizeof(std::int32_t));
-    probe_batch = zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
+    probe_cells = alloc.upload(probe_cell_table(m));
+    probe_batch = alloc.zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));
   }
-  flag = zeros(sizeof(std::int32_t));
+  flag = alloc.zeros(sizeof(std::int32_t));
 
   for (auto& h : h_prev) h = placeholder;
   energy_eps = energy_mu = energy_partial = placeholder;
   if (m.energy) {
-    energy_groups = energy_group_count(m);
+    energy_groups = plane_energy_groups(m);
     int n = 0;
     for (Component c : m.active_components()) {
-      if (!is_electric(c)) h_prev[n++] = zeros(cells * sizeof(float));  // no earlier H: 0
+      if (!is_electric(c)) h_prev[n++] = alloc.zeros(cells * sizeof(float));  // no earlier H: 0
     }
     const std::vector<float> eps = energy_weights(m, true), mu = energy_weights(m, false);
-    energy_eps = upload(eps.data(), eps.size() * sizeof(float));
-    energy_mu = m.magnetic ? upload(mu.data(), mu.size() * sizeof(float)) : placeholder;
+    energy_eps = alloc.upload(eps);
+    energy_mu = m.magnetic ? alloc.upload(mu) : placeholder;
     energy_partial =
-        zeros(static_cast<std::size_t>(batch_steps) * 3 * energy_groups * sizeof(float));
+        alloc.zeros(static_cast<std::size_t>(batch_steps) * 3 * energy_groups * sizeof(float));
   }
+  allocated = alloc.allocated();
 }
 
 }  // namespace clfdtd::engine

@@ -145,12 +145,6 @@ std::vector<BufferNeed> wave_buffer_needs(const SimulationModel& m, const WaveFr
   return b;
 }
 
-std::size_t total_bytes(const std::vector<BufferNeed>& needs) {
-  std::size_t sum = 0;
-  for (const auto& n : needs) sum += n.bytes;
-  return sum;
-}
-
 std::vector<float> profile_floats(const AxisProfile& p) {
   std::vector<float> t = profile_table(p);
   if (t.empty()) t.assign(4, 0.0f);

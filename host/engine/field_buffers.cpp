@@ -1,0 +1,151 @@
+// The engines' shared buffer setup (field_buffers.hpp).
+#include "engine/field_buffers.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "backends/device_tables.hpp"
+#include "errors.hpp"
+#include "model/host_memory.hpp"
+
+namespace clfdtd::engine {
+
+namespace {
+
+std::string bytes_text(unsigned long long bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%llu bytes (%.1f MiB)", bytes,
+                static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+}  // namespace
+
+std::size_t total_bytes(const std::vector<BufferNeed>& needs) {
+  std::size_t total = 0;
+  for (const BufferNeed& b : needs) total += b.bytes;
+  return total;
+}
+
+void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
+                         const device::DeviceInfo& info, std::size_t available_bytes) {
+  if (total_bytes > available_bytes) {
+    std::string has = bytes_text(available_bytes);
+    if (available_bytes < info.global_mem_bytes) has += " free of " + bytes_text(info.global_mem_bytes);
+    // The monitors' shares by name, in model order: a user can drop or shrink one of them.
+    std::vector<std::pair<std::string, std::size_t>> monitors;
+    for (const auto& b : buffers) {
+      if (b.monitor.empty()) continue;
+      if (monitors.empty() || monitors.back().first != b.monitor) monitors.push_back({b.monitor, 0});
+      monitors.back().second += b.bytes;
+    }
+    std::string shares;
+    for (const auto& [name, bytes] : monitors) {
+      shares += (shares.empty() ? " (of which " : ", ") + std::string("monitor ") + name + " " +
+                bytes_text(bytes);
+    }
+    if (!shares.empty()) shares += ")";
+    throw OutOfMemoryError("model needs " + bytes_text(total_bytes) + shares + ", device " +
+                           info.name + " has " + has +
+                           "; use a coarser grid, fewer or smaller monitors, or a larger device");
+  }
+  for (const auto& b : buffers) {
+    if (b.bytes > info.max_alloc_bytes) {
+      throw OutOfMemoryError("buffer " + b.name + " needs " + bytes_text(b.bytes) + ", device " +
+                             info.name + " allows " + bytes_text(info.max_alloc_bytes) +
+                             " per buffer");
+    }
+  }
+}
+
+void check_engine_memory(device::Device& dev, const SimulationModel& m,
+                         const std::vector<BufferNeed>& needs, std::size_t device_bytes,
+                         const std::string& solver, std::size_t extra_host_bytes) {
+  const device::DeviceInfo& info = dev.info();
+  check_device_memory(device_bytes, needs, info, dev.available_bytes());
+  // The copies uploaded from the host, and on a CPU device (PoCL) every buffer, are host memory.
+  check_host_memory(gpu_engine_host_bytes(m, device_bytes, info.type == "cpu") + extra_host_bytes,
+                    "the " + (solver.empty() ? std::string() : solver + " ") +
+                        (info.api == device::Api::Cuda ? "CUDA" : "OpenCL") + " engine on " +
+                        info.name);
+}
+
+device::Buffer BufferAllocator::upload(const void* data, std::size_t bytes) {
+  device::Buffer b = dev_.alloc(bytes);
+  dev_.upload(b, data, bytes);
+  allocated_ += bytes;
+  return b;
+}
+
+device::Buffer BufferAllocator::zeros(std::size_t bytes) {
+  device::Buffer b = dev_.alloc(bytes);
+  dev_.fill_zero(b);
+  allocated_ += bytes;
+  return b;
+}
+
+CoefficientTables coefficient_tables(const SimulationModel& m) {
+  const double dt = m.grid.dt;
+  CoefficientTables t;
+  t.e.assign(4 * 256, 0.0f);
+  t.h.assign(4 * 256, 0.0f);
+  for (std::size_t id = 0; id < m.materials.size(); ++id) {
+    const auto e = m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt);
+    const auto h = m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt);
+    t.e[4 * id] = static_cast<float>(e.ca);
+    t.e[4 * id + 1] = static_cast<float>(e.cb);
+    t.e[4 * id + 2] = static_cast<float>(e.inv_eps_r);
+    t.h[4 * id] = static_cast<float>(h.db);
+    t.h[4 * id + 1] = static_cast<float>(h.inv_mu_r);
+  }
+  t.db_vacuum = static_cast<float>(m.materials.h_coefficients(MaterialTable::kVacuum, dt).db);
+  return t;
+}
+
+MaterialBuffers upload_materials(BufferAllocator& alloc, const SimulationModel& m,
+                                 const device::Buffer& placeholder) {
+  MaterialBuffers out;
+  out.ids.fill(placeholder);
+  for (Component c : m.active_components()) {
+    if (is_electric(c) || m.magnetic) out.ids[static_cast<int>(c)] = alloc.upload(m.id(c));
+  }
+  const CoefficientTables coef = coefficient_tables(m);
+  out.ecoef = alloc.upload(coef.e);
+  out.hcoef = m.magnetic ? alloc.upload(coef.h) : placeholder;
+  out.db_vacuum = coef.db_vacuum;
+  return out;
+}
+
+SourceBuffers upload_sources(BufferAllocator& alloc, const std::vector<std::int32_t>& cells,
+                             const std::vector<float>& j, const device::Buffer& placeholder,
+                             const std::string& fewer) {
+  if (j.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw DeviceError("source table of " + std::to_string(j.size()) + " entries exceeds 2^31 (fewer " +
+                      fewer + ")");
+  }
+  SourceBuffers out;
+  out.count = static_cast<int>(cells.size() / 2);
+  out.cells = out.j = placeholder;
+  if (out.count > 0) {
+    out.cells = alloc.upload(cells);
+    out.j = alloc.upload(j);
+  }
+  return out;
+}
+
+std::vector<std::int32_t> probe_cell_table(const SimulationModel& m) {
+  std::vector<std::int32_t> tab;
+  for (const auto& s : m.probes.samples) {
+    push_cell_entry(tab, static_cast<int>(s.component),
+                    m.layout.index(s.cell[0], s.cell[1], s.cell[2]));
+  }
+  return tab;
+}
+
+int energy_group_count(std::size_t float4_items) {
+  return static_cast<int>(std::min<std::size_t>(
+      kEnergyMaxGroups, std::max<std::size_t>(1, (float4_items + kEnergyGroup - 1) / kEnergyGroup)));
+}
+
+}  // namespace clfdtd::engine

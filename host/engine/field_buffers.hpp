@@ -1,0 +1,104 @@
+// What the engines' buffer sets (YeeFields, PlaneFields, CylFields) do alike when they set up:
+// name each buffer with its size and check the total against the device and the host before
+// anything is allocated, allocate counting the bytes, and build the tables every solver's
+// kernels read in one format (coefficients per material id, probe cells, energy groups).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device/device.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd::engine {
+
+// A valid, never-read buffer for the arguments a model does not use.
+constexpr std::size_t kPlaceholderBytes = 4 * sizeof(float) * 8;
+constexpr std::size_t kTableBytes = 4 * sizeof(float) * 256;  // float4 per material id
+constexpr std::size_t kWeightBytes = sizeof(float) * 256;     // energy weight per material id
+// Work-items per group of the energy reductions (energy.cl's ENERGY_GROUP default).
+constexpr int kEnergyGroup = 64;
+
+// One buffer an engine allocates, by name, with its exact size, for the check before allocation.
+struct BufferNeed {
+  BufferNeed(std::string name_, std::size_t bytes_, std::string monitor_ = {})
+      : name(std::move(name_)), bytes(bytes_), monitor(std::move(monitor_)) {}
+  std::string name;
+  std::size_t bytes = 0;
+  std::string monitor;  // the [monitor.<name>] it belongs to; empty for the solver's buffers
+};
+
+std::size_t total_bytes(const std::vector<BufferNeed>& needs);
+
+// Throws OutOfMemoryError when total_bytes exceeds what the device has available
+// ("model needs X bytes (Y MiB), device <name> has Z bytes ...", naming each monitor's share
+// when there are monitors: "... of which monitor <name> N bytes (M MiB)") or one buffer exceeds
+// its largest allocation.
+void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
+                         const device::DeviceInfo& info, std::size_t available_bytes);
+
+// check_device_memory on `dev`, then the host's memory for what the engine adds there while it
+// sets up (gpu_engine_host_bytes, plus extra_host_bytes), named "the <solver> <API> engine on
+// <device>" ("the CUDA engine on ..." when solver is empty).
+void check_engine_memory(device::Device& dev, const SimulationModel& m,
+                         const std::vector<BufferNeed>& needs, std::size_t device_bytes,
+                         const std::string& solver, std::size_t extra_host_bytes = 0);
+
+// Allocates buffers on one device and counts their bytes.
+class BufferAllocator {
+public:
+  explicit BufferAllocator(device::Device& dev) : dev_(dev) {}
+  device::Buffer upload(const void* data, std::size_t bytes);  // a copy of host data
+  template <class T>
+  device::Buffer upload(const std::vector<T>& v) {
+    return upload(v.data(), v.size() * sizeof(T));
+  }
+  device::Buffer zeros(std::size_t bytes);
+  std::size_t allocated() const { return allocated_; }
+
+private:
+  device::Device& dev_;
+  std::size_t allocated_ = 0;
+};
+
+// The material coefficients of the time step, float4 per id over all 256 ids (so no id reads
+// past the end): E (ca, cb, inv_eps_r, 0), H (db, inv_mu_r, 0, 0); and db of vacuum, which
+// serves every H sample of a model without magnetic material.
+struct CoefficientTables {
+  std::vector<float> e, h;
+  float db_vacuum = 0;
+};
+CoefficientTables coefficient_tables(const SimulationModel& m);
+
+// The material ids of the components the model carries (E always, H when a material is
+// magnetic; the others `placeholder`) and the coefficient tables (H: `placeholder` when not
+// magnetic, db_vacuum serves then), uploaded.
+struct MaterialBuffers {
+  std::array<device::Buffer, 6> ids;
+  device::Buffer ecoef, hcoef;
+  float db_vacuum = 0;
+};
+MaterialBuffers upload_materials(BufferAllocator& alloc, const SimulationModel& m,
+                                 const device::Buffer& placeholder);
+
+// The merged sources' cell table and current table uploaded (both `placeholder` when there is
+// no source) and their count. Throws DeviceError for a table past 2^31 entries (the kernels
+// index it with 32-bit ints), naming what to reduce (`fewer`: "steps or sources").
+struct SourceBuffers {
+  device::Buffer cells, j;
+  int count = 0;
+};
+SourceBuffers upload_sources(BufferAllocator& alloc, const std::vector<std::int32_t>& cells,
+                             const std::vector<float>& j, const device::Buffer& placeholder,
+                             const std::string& fewer);
+
+// The probe kernels' cell table: device_tables.hpp's cell_entry per probe sample.
+std::vector<std::int32_t> probe_cell_table(const SimulationModel& m);
+
+// Work-groups of an energy reduction over `float4_items` float4s (at most kEnergyMaxGroups).
+int energy_group_count(std::size_t float4_items);
+
+}  // namespace clfdtd::engine

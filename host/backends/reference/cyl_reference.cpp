@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "model/cyl_monitor_build.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
 
@@ -359,6 +360,8 @@ std::size_t CylReference::device_bytes(const SimulationModel& /*m*/) const {
   for (const ModeState& st : modes_)
     for (const auto* set : {&st.f, &st.psi_r, &st.psi_z, &st.g_r, &st.f_prev})
       for (const auto& f : *set) values += f.size();
+  for (const MonitorModel& mon : m_.monitors)  // the flux monitors' sums
+    values += cyl_monitor_points(mon, static_cast<int>(modes_.size())) * mon.frequencies_hz.size();
   // With output.energy, the H copy and the energy slots are allocated at the first sample.
   const std::size_t h_copy = m_.energy ? modes_.size() * 3 * m_.layout.cells() : 0;
   return (values + h_copy) * sizeof(cplx) + batch_.size() * sizeof(double) +

@@ -1,6 +1,8 @@
 // The cylindrical solver's device buffers: counted, checked, allocated, zeroed and uploaded once.
 #include "engine/cyl/cyl_fields.hpp"
 
+#include "engine/cyl/cyl_monitors.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -185,6 +187,7 @@ std::vector<BufferNeed> cyl_buffer_needs(const SimulationModel& m, int batch_ste
     out.push_back(
         {"energy partial sums", batch * 3 * static_cast<std::size_t>(energy_group_count(m)) * f});
   }
+  for (BufferNeed& b : cyl_monitor_buffer_needs(m, batch_steps)) out.push_back(std::move(b));
   return out;
 }
 

@@ -12,13 +12,16 @@
 // (i m / r) F = (m / r) (-Im F + i Re F). The real and imaginary parts sit at pr and pim.
 // With `pml` the d/dr and d/dz difference quotients go through cyl_stretch, psi slot s of this cell
 // at psi[ps + (2 s + part) * pstride]: H 0 Hr dz, 1 Hphi dz, 2 Hphi dr, 3 Hz dr; E 4 Er dz,
-// 5 Ephi dz, 6 Ephi dr, 7 Ez dr; tr / tz the (inv_kappa, b, c) of the cell's r and z positions
+// 5 Ephi dz, 6 Ephi dr, 7 Ez dr; tr / tz the (inv_kappa, b, c, keep) of the cell's r and z positions
 // (H: half r, half z; E: integer r, integer z). In the r slab (rslab) the 1/r terms of Er, Ez,
-// Hr, Hz become 1/r~ (r~ = r_kappa + S / (i w), S the integral of sigma / eps0 along r): with
-// F the term's numerator, G = F / r~ advances as G <- a G + b (F - F_prev), F_prev <- F, where
-// a = (r_kappa - S dt/2) / (r_kappa + S dt/2), b = 1 / (r_kappa + S dt/2) at the sample's r
-// (ro = (a, b) at integer r, (a, b) at half r); G and F_prev of slot u (0 Er, 1 Ez, 2 Hr, 3 Hz)
-// at g[gs + (4 u + p) * gstride] and g[gs + (4 u + 2 + p) * gstride] (CylReference::over_r).
+// Hr, Hz become 1/r~ (r~ = r_kappa + S / (alpha / eps0 + i w), S the integral of sigma / eps0
+// along r, alpha the CFS alpha): with F the term's numerator, G = F / r~ advances as
+// G <- a G + b (F - P), P <- keep F, where with A = alpha dt / (2 eps0)
+// a = (r_kappa (1 - A) - S dt/2) / D, b = (1 + A) / D, D = r_kappa (1 + A) + S dt/2 at the
+// sample's r (ro = (a, b) at integer r, (a, b) at half r) and keep = (1 - A) / (1 + A) (tr.w):
+// that is CylReference::over_r's G <- [(r_kappa (1 - A) - S dt/2) G + F - F_prev
+// + A (F + F_prev)] / D. G and P of slot u (0 Er, 1 Ez, 2 Hr, 3 Hz) at g[gs + (4 u + p) * gstride]
+// and g[gs + (4 u + 2 + p) * gstride].
 // The rows kernel passes pml = 0 (no psi, no r slab).
 #ifndef CLFDTD_CYL_CELL_H
 #define CLFDTD_CYL_CELL_H
@@ -27,17 +30,18 @@
 #define CYL_D(g, t, slot, part) \
   (pml ? cyl_stretch((g), (t), psi, ps + (2 * (slot) + (part)) * pstride) : (g))
 
-/* F / r, or F / r~ in the r slab (see above); a, b the sample position's entries of ro. */
-DEVICE_FN float cyl_over_r_tilde(float f, float a, float b, GLOBAL float* RESTRICT g, int at,
-                                 int stride) {
+/* F / r, or F / r~ in the r slab (see above); a, b the sample position's entries of ro, keep
+   the CFS factor (tr.w). */
+DEVICE_FN float cyl_over_r_tilde(float f, float a, float b, float keep, GLOBAL float* RESTRICT g,
+                                 int at, int stride) {
   const float next = a * g[at] + b * (f - g[at + 2 * stride]);
   g[at] = next;
-  g[at + 2 * stride] = f;
+  g[at + 2 * stride] = keep * f;
   return next;
 }
-#define CYL_R(f, inv_r, u, part, a, b)                                                        \
-  (pml && rslab ? cyl_over_r_tilde((f), (a), (b), gr, gs + (4 * (u) + (part)) * pstride_r, \
-                                   pstride_r)                                                \
+#define CYL_R(f, inv_r, u, part, a, b)                                                          \
+  (pml && rslab ? cyl_over_r_tilde((f), (a), (b), tr.w, gr, gs + (4 * (u) + (part)) * pstride_r, \
+                                   pstride_r)                                                  \
                 : (f) * (inv_r))
 #define CYL_RSLAB_ARGS int rslab, GLOBAL float *RESTRICT gr, int gs, int pstride_r, float4 ro
 

@@ -2,7 +2,8 @@
 // variant: one work-item per PML cell and mode slot (NDRange dimension 0 = cells, 1 = mode slots),
 // cyl_cell.h's scalar update with the d/dr and d/dz difference quotients stretched (psi <- b psi +
 // c g; inv_kappa g + psi) by the tables of the cell's positions: r_int / r_half per row, z_int /
-// z_half per z cell, float4 (inv_kappa, b, c, 0); outside the layers (1, 0, 0), where psi stays 0.
+// z_half per z cell, float4 (inv_kappa, b, c, keep); outside the layers (1, 0, 0), where psi
+// stays 0; keep = (1 - A) / (1 + A), A = alpha dt / (2 eps0), the CFS term of 1/r~ (cyl_cell.h).
 // psi: complex, 8 per cell and mode slot, psi[((q * 8 + slot) * 2 + part) * npml + r].
 // The r slab's cells (r < rhi * nz) also carry the 1/r~ state of Er, Ez, Hr, Hz (cyl_cell.h):
 // g[(q * 16 + n) * nrs + r], nrs = rhi * nz, with r_over[i] = (a, b) at i dr, (a, b) at (i+1/2) dr.

@@ -87,9 +87,9 @@ void check_cyl_config(const RunConfig& cfg) {
   if (cfg.device.variant == KernelVariant::OnePass)
     fail(cfg, "device.variant", "auto, tile or rows in a cylindrical model (onepass is 3D only)");
   for (const auto& m : cfg.monitors)
-    fail(cfg, "monitor." + m.name,
-         "no [monitor.<name>] sections in a cylindrical model (monitors are not supported there "
-         "yet)");
+    if (m.kind != MonitorKind::Flux)
+      fail(cfg, "monitor." + m.name + ".type",
+           "flux in a cylindrical model (dft, farfield and modes monitors are Cartesian only)");
   if (cfg.snapshot.phi_samples < 0 || cfg.snapshot.phi_samples > kMaxPhiSamples)
     fail(cfg, "snapshot.phi_samples",
          "an integer in [0, 3600], got " + std::to_string(cfg.snapshot.phi_samples));

@@ -6,6 +6,7 @@
 //   grid.size_m = {R, 1, Z}, grid.cell_size_m = {dr, 1, dz}, grid.dims = 3;
 //   source / probe position = {r, phi in degrees, z};
 //   object center = {r, 0, z}, box size = {radial extent, 0, axial extent};
+//   flux monitor box_lo = {r0, 0, z0}, box_hi = {r1, 0, z1};
 //   boundary.layers = {0, r_hi, 0, 0, z_lo, z_hi} (no layer on the axis or along phi).
 #pragma once
 #include "config/run_config.hpp"

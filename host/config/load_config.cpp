@@ -608,6 +608,19 @@ void read_monitor_box(const Reader& r, const std::string& key, const std::string
   const auto v = r.numbers(key);
   const int dims = grid.dims;
   const Vec3& size = grid.size_m;
+  if (cylindrical(grid)) {  // r0 z0 r1 z1: a ring section (phi stays 0 .. 0: all of it)
+    r.check(v.size() == 4, key, "four numbers r0 z0 r1 z1 in a cylindrical model");
+    m.box_lo = Vec3{v[0], 0, v[1]};
+    m.box_hi = Vec3{v[2], 0, v[3]};
+    r.check(v[0] >= 0 && v[2] <= size.x && v[1] >= 0 && v[3] <= size.z, key,
+            "corners inside 0 <= r <= " + fmt(size.x) + " m, 0 <= z <= " + fmt(size.z) + " m");
+    r.check(v[0] <= v[2] && v[1] <= v[3], key, "corners r0 z0 r1 z1 with r0 <= r1, z0 <= z1");
+    r.check(v[0] < v[2] || v[1] < v[3], key,
+            "a ring section (r0 < r1, z0 < z1), a disc (z0 = z1) or a tube (r0 = r1 > 0): a "
+            "circle has no area");
+    r.check(v[0] < v[2] || v[0] > 0, key, "a tube of radius r0 = r1 > 0: the axis has no area");
+    return;
+  }
   // 2D: x0 y0 x1 y1, the rectangle over the plane's whole depth (z stays 0 .. 0).
   r.check(static_cast<int>(v.size()) == 2 * dims, key,
           dims == 2 ? "four numbers x0 y0 x1 y1 in a 2D model (grid.size has two)"
@@ -648,9 +661,6 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
   static const char* type_names[] = {"flux", "dft", "farfield", "modes"};
   std::map<std::string, std::string> lower_names;  // lower-case name -> the name as given
   for (const auto& sec : sections_of(raw, "monitor")) {
-    if (cylindrical(cfg.grid))
-      r.fail(sec, "no [monitor.<name>] sections in a cylindrical model (monitors are not supported "
-                  "there yet)");
     MonitorConfig m;
     m.name = sec.substr(sec.find('.') + 1);
     r.check(m.name.size() <= kMaxMonitorName, sec,
@@ -667,6 +677,10 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
     m.kind = static_cast<MonitorKind>(r.word(sec + ".type", 0));
     const std::string type = type_names[static_cast<int>(m.kind)];
     const bool modes = m.kind == MonitorKind::Modes;
+    if (cylindrical(cfg.grid) && m.kind != MonitorKind::Flux)
+      r.fail(sec + ".type",
+             "flux in a cylindrical model (dft, farfield and modes monitors are Cartesian only), "
+             "got " + type);
     // Each key belongs to some types only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
       const std::string key = sec + "." + field;

@@ -153,13 +153,16 @@ std::vector<OptionSpec> make_table() {
        "What the monitor computes: flux (Poynting flux through a plane or a closed box, per "
        "frequency), dft (the Fourier-transformed fields in a box, a .vti), farfield (directivity "
        "by the near-to-far-field transform of a closed box) or modes (E projected on the mode "
-       "shapes of modes_file). Written to <output.dir>/monitors/<name>.csv (dft: .vti).", Range{}},
+       "shapes of modes_file). Written to <output.dir>/monitors/<name>.csv (dft: .vti). "
+       "Cylindrical models: flux only.", Range{}},
       {"monitor.*.box", V::Number, {4, 6}, {}, "m", "required for flux, dft, farfield",
        "Corners x0 y0 z0 x1 y1 z1, each rounded to the nearest grid node. flux, dft: a plane when "
        "exactly one extent is zero (normal +axis), else a closed box (flux: outward normals); "
        "farfield: a closed box. Every other extent spans at least one cell. 2D models: x0 y0 x1 "
        "y1, a rectangle of the plane over its 1 m depth (flux, dft: a line when one extent is "
-       "zero; farfield: a rectangle).",
+       "zero; farfield: a rectangle). Cylindrical models: r0 z0 r1 z1, a flux monitor's ring "
+       "section r0..r1 x z0..z1 (from r0 = 0 a cylinder closed by the axis), a disc when z0 = z1 "
+       "or a tube when r0 = r1 > 0 (docs/CYLINDRICAL.md).",
        only("corners inside the domain [0, grid.size], x0 <= x1, y0 <= y1, z0 <= z1")},
       {"monitor.*.frequencies", V::Number, {}, {}, "Hz", "required for flux, dft, farfield",
        "Frequencies of the transform, at most 1000, each at most the highest frequency the grid "

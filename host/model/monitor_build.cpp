@@ -1,6 +1,8 @@
 // [monitor.<name>] -> MonitorModel by the region rules of monitor_build.hpp.
 #include "model/monitor_build.hpp"
 
+#include "model/cyl_monitor_build.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -15,6 +17,8 @@ namespace clfdtd {
 namespace {
 
 const char* kAxisName[] = {"x", "y", "z"};
+const char* kCylAxisName[] = {"r", "phi", "z"};
+const char* axis_name(const GridGeometry& g, int a) { return (g.cylindrical ? kCylAxisName : kAxisName)[a]; }
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
   throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
@@ -51,7 +55,7 @@ void check_extents(const RunConfig& cfg, const MonitorConfig& c, const GridGeome
   for (int a = 0; a < (g.dims == 2 ? 2 : 3); ++a) {
     if (c.box_lo[a] == c.box_hi[a] || lo[a] < hi[a]) continue;
     fail(cfg, "monitor." + c.name + ".box",
-         std::string("a box whose ") + kAxisName[a] + " extent spans at least one cell (" +
+         std::string("a box whose ") + axis_name(g, a) + " extent spans at least one cell (" +
              num(g.d[a]) + " m) or is zero: " + num(c.box_lo[a]) + " to " + num(c.box_hi[a]) +
              " m both round to node " + std::to_string(lo[a]));
   }
@@ -81,9 +85,9 @@ void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector
   }
 }
 
-std::string face_label(const MonitorFace& f, int nfaces) {
+std::string face_label(const MonitorFace& f, int nfaces, const GridGeometry& g) {
   if (nfaces == 1) return "plane";
-  return std::string(kAxisName[f.axis]) + (f.normal < 0 ? "-low" : "-high");
+  return std::string(axis_name(g, f.axis)) + (f.normal < 0 ? "-low" : "-high");
 }
 
 // One line per monitor naming the faces whose samples lie in UPML cells.
@@ -99,7 +103,7 @@ void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
       return touches_upml(r, g.n, layers);
     });
     if (!in_upml) continue;
-    faces += std::string(count++ ? ", " : "") + face_label(f, nfaces) + " (" + kAxisName[f.axis] +
+    faces += std::string(count++ ? ", " : "") + face_label(f, nfaces, g) + " (" + axis_name(g, f.axis) +
              " = " + num(f.plane * g.d[f.axis]) + " m)";
   }
   if (count == 0) return;
@@ -284,6 +288,18 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
     }
     m.lo = box_nodes(c.box_lo, g);
     m.hi = box_nodes(c.box_hi, g);
+    if (g.cylindrical) {  // flux only (config/cyl_checks): the ring section's faces, one phi cell
+      m.lo[1] = 0;
+      m.hi[1] = 1;
+      check_extents(cfg, c, g, m.lo, m.hi);
+      check_frequencies(cfg, c, g);
+      m.frequencies_hz = c.frequencies_hz;
+      m.faces = cyl_monitor_faces(m.lo, m.hi);
+      m.regions = cyl_monitor_regions(m.faces, g.n);
+      warn_faces_in_upml(m, g, layers, components, warnings);
+      out.push_back(std::move(m));
+      continue;
+    }
     if (plane) {  // the whole depth: z nodes 0..1, its one cell
       m.lo[2] = 0;
       m.hi[2] = 1;

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "monitors/cyl_flux.hpp"
 #include "monitors/near_to_far.hpp"
 #include "monitors/near_to_far_2d.hpp"
 #include "monitors/surface_sampling.hpp"
@@ -83,6 +84,11 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
     const std::string path = dir + "/" + reports.at(i).file;
     if (mon.kind == MonitorKind::Dft) {
       write_dft_vti(path, mon, m.grid, dft);
+      continue;
+    }
+    if (m.cylindrical()) {  // flux only (config/cyl_checks)
+      reports[i].flux = cyl_surface_flux(mon, m.grid, dft);
+      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux));
       continue;
     }
     const SurfaceFields surface = sample_surface(mon, m.grid, dft);

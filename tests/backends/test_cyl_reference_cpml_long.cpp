@@ -2,8 +2,11 @@
 // the energy in the domain stays far below its start. With 1/r left unstretched in the slab (the
 // first contract) this model with 8 layers on r and on both z faces grew x 4e10 over 4000 steps
 // for m = 1, x 1e4 for m = 2 (z layers alone are stable); with 1/r~ the energy
-// falls to 1e-5..1e-6 and then creeps up slowly for m = 2, 3 (x 3 over the last 1500 steps):
-// the second check bounds that creep.
+// falls to 1e-5..1e-6 and then, with alpha = 0, rose again for m = 2, 3 (x 3.8 and x 6 over the
+// last 2500 steps: the CPML integrates what is left constant in time). With the CFS alpha
+// (model/cyl_pml.hpp, alpha dt / eps0 = 0.01) the energy falls to the end: m = 0 1.6e-9,
+// m = 1 9.5e-6, m = 2 3.9e-8, m = 3 2.5e-9 of its start at step 4000, each at most 1.12 x its
+// minimum; the second check bounds any late rise at 1.5 x.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,7 +19,7 @@
 using namespace clfdtd;
 using namespace clfdtd::test;
 
-TEST_CASE("cylindrical reference: the r CPML drains the energy over 4000 steps for m = 0..3") {
+TEST_CASE("cylindrical reference: the r CPML drains the energy over 4000 steps for m = 0..3, no late rise") {
   for (int mq = 0; mq <= 3; ++mq) {
     CAPTURE(mq);
     CylSpec s;
@@ -48,6 +51,6 @@ TEST_CASE("cylindrical reference: the r CPML drains the energy over 4000 steps f
     for (double v : w) trace += " " + std::to_string(v / w.front());
     MESSAGE("m = " << mq << ": energy / energy at step 100, every 250 steps:" << trace);
     CHECK(w.back() < 1e-4 * w.front());
-    CHECK(w.back() <= *std::min_element(w.begin(), w.end()) * 10);
+    CHECK(w.back() <= *std::min_element(w.begin(), w.end()) * 1.5);
   }
 }

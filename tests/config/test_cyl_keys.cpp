@@ -124,8 +124,8 @@ TEST_CASE("cylindrical grid refusals: modes, sizes, 2D keys, layers, variant, mo
                 "1 or 3 integers (r_hi z_lo z_hi)");
   check_error(error_of_text(kHeadCyl + "[device]\nvariant = onepass\n"), 9, "device.variant",
               "auto, tile or rows in a cylindrical model");
-  check_error(error_of_text(kHeadCyl + "[monitor.f]\ntype = flux\nbox = 0 0 0.1 0.1\n"), 8,
-              "monitor.f", "no [monitor.<name>] sections in a cylindrical model");
+  check_error(error_of_text(kHeadCyl + "[monitor.f]\ntype = dft\nbox = 0 0 0.1 0.1\n"), 9,
+              "monitor.f.type", "flux in a cylindrical model");
 }
 
 TEST_CASE("cylindrical position refusals: outside 0 <= r <= R, 0 <= z <= Z, phi, axis words") {

@@ -1,5 +1,6 @@
-// The cylindrical CPML tables: sigma and kappa recovered from the UPML profile, b = exp(-s/kappa),
-// c = (b - 1)/kappa, neutral (1, 0, 0) outside the layers.
+// The cylindrical CPML tables: sigma and kappa recovered from the UPML profile, the CFS
+// b = exp(-(s/kappa + alpha dt/eps0)), c = s / (s kappa + kappa^2 alpha dt/eps0) (b - 1)
+// ((b - 1)/kappa for alpha = 0), neutral (1, 0, 0) outside the layers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -41,9 +42,21 @@ TEST_CASE("cylindrical CPML tables from the UPML profile") {
     CHECK(kappa > 1.5);
     CHECK(s > 0.01);
     CHECK(pml.r[half].inv_kappa[i] == doctest::Approx(1 / kappa));
-    CHECK(pml.r[half].b[i] == doctest::Approx(std::exp(-s / kappa)));
-    CHECK(pml.r[half].c[i] == doctest::Approx((std::exp(-s / kappa) - 1) / kappa));
+    CHECK(pml.r[half].kappa[i] == doctest::Approx(kappa));
+    CHECK(pml.r[half].sigma_dt[i] == doctest::Approx(s));
+    // The CFS alpha (alpha dt / eps0 = kCylPmlAlphaDt in every layer).
+    const double ad = kCylPmlAlphaDt, b = std::exp(-(s / kappa + ad));
+    CHECK(pml.alpha_dt == ad);
+    CHECK(ad > 0);
+    CHECK(pml.r[half].b[i] == doctest::Approx(b));
+    CHECK(pml.r[half].c[i] == doctest::Approx(s / (s * kappa + kappa * kappa * ad) * (b - 1)));
+    // alpha = 0: the plain CPML's b = exp(-s / kappa), c = (b - 1) / kappa.
+    const CylPml plain = build_cyl_pml(upml, g.n, 0.0);
+    CHECK(plain.r[half].b[i] == doctest::Approx(std::exp(-s / kappa)));
+    CHECK(plain.r[half].c[i] == doctest::Approx((std::exp(-s / kappa) - 1) / kappa));
   }
+  CHECK(pml.r[0].kappa[5] == 1.0);
+  CHECK(pml.r[0].sigma_dt[5] == 0.0);
   CHECK(pml.z[0].b[1] > 0.0);
   CHECK(pml.z[0].b[1] < 1.0);
 }

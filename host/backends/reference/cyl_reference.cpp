@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "model/cyl_monitor_build.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
 
@@ -59,16 +60,15 @@ CylReference::CylReference(const SimulationModel& m)
     }
     modes_.push_back(std::move(st));
   }
-  // kappa and s = sigma dt / eps0 at j dr/2 from the tables (b = exp(-s / kappa)), integrated.
+  // kappa and s = sigma dt / eps0 at j dr/2 from the tables, integrated.
   r_kappa_.assign(2 * static_cast<std::size_t>(nr_) + 1, 0.0);
   s_half_dt_.assign(r_kappa_.size(), 0.0);
   auto kappa_s = [&](int j, double& kappa, double& sdt) {
     j = std::min(j, 2 * nr_ - 1);  // the wall (j = 2 nr): the profile's last entry
-    const int i = j / 2;
+    const auto i = static_cast<std::size_t>(j / 2);
     const CylPmlAxis& a = pml_.r[j % 2];
-    kappa = 1 / a.inv_kappa[static_cast<std::size_t>(i)];
-    const double b = a.b[static_cast<std::size_t>(i)];
-    sdt = b > 0 ? -kappa * std::log(b) : 0.0;
+    kappa = a.kappa[i];
+    sdt = a.sigma_dt[i];
   };
   for (std::size_t j = 1; j < r_kappa_.size(); ++j) {
     double k0, s0, k1, s1;
@@ -126,10 +126,12 @@ CylReference::cplx CylReference::stretched(const CylPmlAxis& axis, int index, cp
 }
 
 // ---- 1/r terms: F / r, or F / r~ in the r slab ---------------------------------------------------
-// With r~ = r_kappa + S / (i w) (S the integral of sigma / eps0), G = F / r~ obeys
-//   r_kappa dG/dt + S G = dF/dt,
-// centred between the last and the current input:
-//   G <- [(r_kappa - S dt/2) G + F - F_prev] / (r_kappa + S dt/2),   F_prev <- F.
+// With r~ = r_kappa + S / (a + i w) (S the integral of sigma / eps0, a = alpha / eps0 the CFS
+// alpha, the same in every layer), G = F / r~ obeys
+//   r_kappa dG/dt + (a r_kappa + S) G = dF/dt + a F,
+// centred between the last and the current input (A = a dt/2):
+//   G <- [(r_kappa (1 - A) - S dt/2) G + F - F_prev + A (F + F_prev)] / (r_kappa (1 + A) + S dt/2),
+//   F_prev <- F.
 // Outside the absorber r_kappa = r, S = 0, and G stays F / r exactly (up to rounding).
 CylReference::cplx CylReference::over_r(ModeState& st, int comp, int i, int k, bool half, cplx f) {
   const long slot = r_slot(i, k);
@@ -138,8 +140,8 @@ CylReference::cplx CylReference::over_r(ModeState& st, int comp, int i, int k, b
   const auto q = static_cast<std::size_t>(slot);
   cplx& g = st.g_r[comp][q];
   cplx& fp = st.f_prev[comp][q];
-  const double rk = r_kappa_[j], sh = s_half_dt_[j];
-  g = ((rk - sh) * g + f - fp) / (rk + sh);
+  const double rk = r_kappa_[j], sh = s_half_dt_[j], ah = 0.5 * pml_.alpha_dt;
+  g = ((rk * (1 - ah) - sh) * g + f - fp + ah * (f + fp)) / (rk * (1 + ah) + sh);
   fp = f;
   return g;
 }
@@ -359,6 +361,8 @@ std::size_t CylReference::device_bytes(const SimulationModel& /*m*/) const {
   for (const ModeState& st : modes_)
     for (const auto* set : {&st.f, &st.psi_r, &st.psi_z, &st.g_r, &st.f_prev})
       for (const auto& f : *set) values += f.size();
+  for (const MonitorModel& mon : m_.monitors)  // the flux monitors' sums
+    values += cyl_monitor_points(mon, static_cast<int>(modes_.size())) * mon.frequencies_hz.size();
   // With output.energy, the H copy and the energy slots are allocated at the first sample.
   const std::size_t h_copy = m_.energy ? modes_.size() * 3 * m_.layout.cells() : 0;
   return (values + h_copy) * sizeof(cplx) + batch_.size() * sizeof(double) +

@@ -64,6 +64,12 @@ public:
   void sample_energy(int slot) override;
   void read_energy_batch(int slots, std::vector<EnergyTerms>& out) override;
 
+  // Flux monitors (cyl_reference_monitors.cpp): the plain double sum of every field plane's
+  // samples (mode slot q, Re and Im of F_q: model/cyl_monitor_build.hpp) times
+  // exp(-i 2 pi f t) D dt, in read_dft's order out[(plane * P + p) * frequencies + f].
+  void accumulate_dft(long step) override;
+  void read_dft(int monitor, std::vector<std::complex<double>>& out) override;
+
   // The bytes this engine holds (complex double fields, psi, batches): what it allocates.
   std::size_t device_bytes(const SimulationModel& m) const override;
 
@@ -122,6 +128,7 @@ private:
 
   std::vector<double> batch_;  // kProbeBatchSteps * samples, [slot * samples + sample]
   std::vector<EnergyTerms> energy_batch_;
+  std::vector<std::vector<cplx>> dft_;  // per monitor (model order), allocated at the first sum
 };
 
 }  // namespace clfdtd

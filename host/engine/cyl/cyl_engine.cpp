@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backends/device_tables.hpp"
+#include "engine/cyl/cyl_monitors.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::engine {
@@ -14,10 +15,6 @@ CylEngine::CylEngine(const SimulationModel& m, const DeviceConfig& cfg,
   if (!m.cylindrical()) {
     throw DeviceError("the cylindrical engine was given a Cartesian model (the 3D or 2D engine runs it)");
   }
-  if (!m.monitors.empty()) {
-    throw ConfigError("", 0, "monitor." + m.monitors.front().name,
-                      "no monitors in a cylindrical model (not supported yet)");
-  }
   if (m.grid.modes.empty()) throw DeviceError("the cylindrical model lists no mode");
   const device::DeviceInfo& info = dev_->info();
   variant_ = resolve_cyl_variant(cfg, info.type);
@@ -27,6 +24,9 @@ CylEngine::CylEngine(const SimulationModel& m, const DeviceConfig& cfg,
   plan_ = plan_cyl(built.program, m, *fields_, variant_, wg_);
   // DeviceEngine adds the energy partial sums: the model's d = {dr, 1, dz} gives dr dz.
   take_samplers(plan_.probes, plan_.finite, plan_.energy, *fields_);
+  // Flux monitors: the 3D runner over the planes stacked as one tall layout (cyl_monitors.hpp).
+  monitor_model_ = cyl_monitor_model(m);
+  start_monitors(MonitorInputs{*dev_, built.program, *monitor_model_, {fields_->field, fields_->field}});
   dev_->finish();  // surface upload errors here, not in the first step
 }
 

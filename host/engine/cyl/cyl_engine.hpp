@@ -20,8 +20,9 @@ namespace clfdtd::engine {
 
 class CylEngine final : public DeviceEngine {
 public:
-  // Runs the cylindrical model `m` on `dev` with cfg's variant and work-group. Throws ConfigError
-  // (device.variant = onepass; monitors, which this solver does not run), OutOfMemoryError,
+  // Runs the cylindrical model `m` on `dev` with cfg's variant and work-group (flux monitors
+  // through the 3D monitors' stages: cyl_monitors.hpp). Throws ConfigError
+  // (device.variant = onepass), OutOfMemoryError,
   // DeviceError (also for a model that is not cylindrical).
   CylEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev);
   ~CylEngine() override;
@@ -48,6 +49,8 @@ private:
 
   KernelVariant variant_ = KernelVariant::Tile;
   std::unique_ptr<CylFields> fields_;
+  // What the flux monitors' runner reads (cyl_monitors.hpp); it outlives the runner's work.
+  std::unique_ptr<SimulationModel> monitor_model_;
   CylPlan plan_;
 };
 

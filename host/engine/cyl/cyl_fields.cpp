@@ -1,6 +1,8 @@
 // The cylindrical solver's device buffers: counted, checked, allocated, zeroed and uploaded once.
 #include "engine/cyl/cyl_fields.hpp"
 
+#include "engine/cyl/cyl_monitors.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -34,10 +36,13 @@ int cyl_energy_groups(const SimulationModel& m) {
 }
 
 // (inv_kappa, b, c, 0) per index.
-std::vector<float> pml_table(const CylPmlAxis& a) {
+// (inv_kappa, b, c, keep) per entry; keep = (1 - A) / (1 + A), A = alpha dt / (2 eps0): the
+// factor the r slab's 1/r~ applies to the input it keeps (cl_kernels/cyl_cell.h).
+std::vector<float> pml_table(const CylPmlAxis& a, double alpha_dt) {
+  const double keep = (1 - 0.5 * alpha_dt) / (1 + 0.5 * alpha_dt);
   std::vector<float> t;
   for (std::size_t i = 0; i < a.b.size(); ++i) {
-    for (double v : {a.inv_kappa[i], a.b[i], a.c[i], 0.0}) t.push_back(static_cast<float>(v));
+    for (double v : {a.inv_kappa[i], a.b[i], a.c[i], keep}) t.push_back(static_cast<float>(v));
   }
   return t;
 }
@@ -65,14 +70,14 @@ std::vector<float> cyl_r_tilde_table(const SimulationModel& m) {
   const CylPml p = build_cyl_pml(m.upml, m.grid.n);
   const int nr = m.layout.nx;
   const double dr = m.grid.d[0];
-  // kappa and s = sigma dt / eps0 at j dr/2 from the tables (b = exp(-s / kappa)); the wall
-  // (j = 2 nr) takes the last entry.
+  // kappa and s = sigma dt / eps0 at j dr/2 from the tables; the wall (j = 2 nr) takes the last
+  // entry.
   auto kappa_s = [&](int j, double& kappa, double& sdt) {
     j = std::min(j, 2 * nr - 1);
     const CylPmlAxis& a = p.r[j % 2];
     const auto i = static_cast<std::size_t>(j / 2);
-    kappa = 1 / a.inv_kappa[i];
-    sdt = a.b[i] > 0 ? -kappa * std::log(a.b[i]) : 0.0;
+    kappa = a.kappa[i];
+    sdt = a.sigma_dt[i];
   };
   std::vector<double> rk(2 * static_cast<std::size_t>(nr) + 1, 0.0), sh(rk.size(), 0.0);
   for (std::size_t j = 1; j < rk.size(); ++j) {
@@ -82,12 +87,13 @@ std::vector<float> cyl_r_tilde_table(const SimulationModel& m) {
     rk[j] = rk[j - 1] + 0.25 * dr * (k0 + k1);
     sh[j] = sh[j - 1] + 0.125 * dr * (s0 + s1);
   }
+  const double ah = 0.5 * p.alpha_dt;  // the CFS alpha dt / (2 eps0)
   std::vector<float> t;
   for (int i = 0; i < nr; ++i) {
     for (std::size_t j : {2 * static_cast<std::size_t>(i), 2 * static_cast<std::size_t>(i) + 1}) {
-      const double den = rk[j] + sh[j];
-      t.push_back(static_cast<float>(den > 0 ? (rk[j] - sh[j]) / den : 0.0));
-      t.push_back(static_cast<float>(den > 0 ? 1 / den : 0.0));
+      const double den = rk[j] * (1 + ah) + sh[j];
+      t.push_back(static_cast<float>(den > 0 ? (rk[j] * (1 - ah) - sh[j]) / den : 0.0));
+      t.push_back(static_cast<float>(den > 0 ? (1 + ah) / den : 0.0));
     }
   }
   return t;
@@ -179,6 +185,7 @@ std::vector<BufferNeed> cyl_buffer_needs(const SimulationModel& m, int batch_ste
     out.push_back(
         {"energy partial sums", batch * 3 * static_cast<std::size_t>(cyl_energy_groups(m)) * f});
   }
+  for (BufferNeed& b : cyl_monitor_buffer_needs(m, batch_steps)) out.push_back(std::move(b));
   return out;
 }
 
@@ -221,8 +228,8 @@ CylFields::CylFields(device::Device& dev, const SimulationModel& m, int batch_st
     const std::size_t slab = r_slab_cells(m);
     if (slab > 0) r_tilde = alloc.zeros(slab * modes * 16 * sizeof(float));
     const CylPml p = build_cyl_pml(m.upml, m.grid.n);
-    const std::vector<float> t[4] = {pml_table(p.r[0]), pml_table(p.r[1]), pml_table(p.z[0]),
-                                     pml_table(p.z[1])};
+    const std::vector<float> t[4] = {pml_table(p.r[0], p.alpha_dt), pml_table(p.r[1], p.alpha_dt),
+                                     pml_table(p.z[0], p.alpha_dt), pml_table(p.z[1], p.alpha_dt)};
     for (int a = 0; a < 4; ++a) pml_tables[a] = alloc.upload(t[a]);
   }
 

@@ -34,9 +34,10 @@ struct CylMergedSources {
 };
 CylMergedSources cyl_merge_sources(const SimulationModel& m);
 
-// Per row i, the factors of the r slab's G <- a G + b (F - F_prev) (G = F / r~,
-// r~ = r_kappa + S / (i w)) at i dr and at (i + 1/2) dr: (a, b, a, b) with
-// a = (r_kappa - S dt/2) / (r_kappa + S dt/2), b = 1 / (r_kappa + S dt/2); r_kappa and S dt/2 are
+// Per row i, the factors of the r slab's G <- a G + b (F - P), P <- keep F (G = F / r~,
+// r~ = r_kappa + S / (alpha / eps0 + i w): cl_kernels/cyl_cell.h) at i dr and at (i + 1/2) dr:
+// (a, b, a, b) with A = alpha dt / (2 eps0), D = r_kappa (1 + A) + S dt/2,
+// a = (r_kappa (1 - A) - S dt/2) / D, b = (1 + A) / D (keep is in the CPML tables); r_kappa and S dt/2 are
 // the trapezoid integrals of kappa and sigma dt / (2 eps0) over the CPML table entries at j dr/2
 // (CylReference's r~, the same sums).
 std::vector<float> cyl_r_tilde_table(const SimulationModel& m);

@@ -98,7 +98,7 @@ TEST_CASE("cylindrical engine vs CylReference: m = 1 alone, Er source, magnetic,
       compare(m, *e);
     }
     // The m = 1 axis rules read Ez of row 1 through the staged halo row.
-    DeviceConfig local = config(KernelVariant::Tile, std::array<int, 3>{1, 2, 1});
+    DeviceConfig local = config(KernelVariant::Tile, std::array<int, 3>{3, 2, 1});
     local.cyl_local_staging = true;
     auto e = engine_on(api, m, local);
     compare(m, *e);
@@ -107,7 +107,8 @@ TEST_CASE("cylindrical engine vs CylReference: m = 1 alone, Er source, magnetic,
 
 // The tile variant's measured choices (docs/BENCHMARKS.md, "cylindrical"): local-memory staging and
 // the 128-byte aligned z start, each with work-groups whose halos cross groups along both axes
-// (mixed_spec: z_lo = 4 cells, so aligned starts at float4 0, unaligned at 1).
+// (mixed_spec: z_lo = 4 cells, so aligned starts at float4 0, unaligned at 1). One staged shape
+// (3 x 2): each staged shape is a program of its own, compiled by the device (slow on PoCL).
 TEST_CASE("cylindrical engine vs CylReference: tile with local staging, aligned and unaligned") {
   const SimulationModel m = cyl_model(mixed_spec());
   struct Choice {
@@ -116,7 +117,7 @@ TEST_CASE("cylindrical engine vs CylReference: tile with local staging, aligned 
   };
   for (device::Api api : apis()) {
     for (const Choice& ch : {Choice{true, true, {3, 2, 1}}, Choice{true, false, {3, 2, 1}},
-                             Choice{false, false, {3, 2, 1}}, Choice{true, true, {5, 1, 1}}}) {
+                             Choice{false, false, {3, 2, 1}}, Choice{false, true, {5, 1, 1}}}) {
       DeviceConfig cfg = config(KernelVariant::Tile, ch.wg);
       cfg.cyl_local_staging = ch.local;
       cfg.cyl_align = ch.align;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/cyl_problems.hpp"
 #include "bench/plane_problems.hpp"
 #include "errors.hpp"
 #include "model/dft_decimation.hpp"
@@ -35,6 +36,7 @@ const std::vector<std::string>& bench_problem_names() {
 
 RunConfig bench_problem(const std::string& name, int n, long steps) {
   if (is_plane_problem(name)) return plane_bench_problem(name, n, steps);
+  if (is_cyl_problem(name)) return cyl_bench_problem(name, n, steps);
   const double d = 1e-3;  // 1 mm cells; the size does not change the work per cell
   const double L = n * d;
   RunConfig cfg;
@@ -56,8 +58,9 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
     cfg.boundary.layers = {10, 10, 10, 10, 10, 10};
   } else {
     throw ConfigError("", 0, "bench.problem",
-                      "one of vacuum_upml, pec_cube, sphere or a 2D problem (plane_tm, plane_te, "
-                      "plane_wave, each also with _pec), got '" + name + "'");
+                      "one of vacuum_upml, pec_cube, sphere, a 2D problem (plane_tm, plane_te, "
+                      "plane_wave, each also with _pec) or a cylindrical one (cyl_cpml, cyl_pec), "
+                      "got '" + name + "'");
   }
   if (base == "sphere") {
     MaterialConfig glass;

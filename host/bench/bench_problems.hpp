@@ -9,7 +9,8 @@
 // whole run of the problem takes ("+flux"); "+loop" is the same
 // whole time loop with no outputs, the baseline of those three.
 // The 2D problems (plane_tm, plane_te, plane_wave and their _pec forms) are in plane_problems.hpp;
-// bench_problem() builds them too, n x n.
+// bench_problem() builds them too, n x n; the cylindrical ones (cyl_cpml, cyl_pec) are in
+// cyl_problems.hpp, n x n cells (r, z).
 #pragma once
 #include <string>
 #include <vector>
@@ -22,7 +23,8 @@ const std::vector<std::string>& bench_problem_names();  // vacuum_upml, pec_cube
 
 // The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml+probes",
 // "vacuum_upml+snapshot", "vacuum_upml+flux", "vacuum_upml+loop") on an n^3 grid of 1 mm cells for `steps` steps.
-// A 2D problem name gives its n x n plane (plane_problems.hpp).
+// A 2D problem name gives its n x n plane (plane_problems.hpp), a cylindrical one its n x n (r, z)
+// grid (cyl_problems.hpp).
 // Throws ConfigError (key "bench.problem") for an unknown name.
 RunConfig bench_problem(const std::string& name, int n, long steps);
 

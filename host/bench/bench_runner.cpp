@@ -100,6 +100,13 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   r.n = c.n;
   r.cells = model.grid.cells();
   r.pml_cells = static_cast<long>(model.upml.cells);
+  if (model.cylindrical()) {
+    // Cell-mode updates: every mode slot is a complex (r, z) problem of its own, so Gcells/s
+    // counts cells (r, z) x modes per second ("per mode" throughput; docs/BENCHMARKS.md).
+    const long modes = static_cast<long>(model.grid.modes.size());
+    r.cells = static_cast<long>(model.grid.cells()) * modes;
+    r.pml_cells = static_cast<long>(cyl_pml_cells_of(model)) * modes;
+  }
   r.repeats = std::max(1, c.repeats);
   // A build outside a git checkout (a copy on a lent machine) names its revision through the
   // environment; otherwise the configure-time revision.

@@ -31,7 +31,7 @@ struct BenchRow {
   std::string device, driver, backend, variant;  // variant as Backend::kernel_variant()
   std::string problem;
   int n = 0;
-  long cells = 0, pml_cells = 0, steps = 0;
+  long cells = 0, pml_cells = 0, steps = 0;  // cylindrical: cells (r, z) x modes (cell-modes)
   int repeats = 0;
   double seconds = 0;          // median time of one repeat
   double gcells_per_s = 0;     // cells * steps / seconds / 1e9

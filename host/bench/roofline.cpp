@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/cyl_pml.hpp"
+
 namespace clfdtd {
 
 namespace {
@@ -39,9 +41,35 @@ CellBytes plane_bytes(const SimulationModel& m) {
   return b;
 }
 
+CellBytes cyl_bytes(const SimulationModel& m) {
+  const double f = kFloat;
+  const double h = 3 * 6 * f + (m.magnetic ? 3 : 0);  // read H, read E, write H: 6 floats each
+  const double e = 3 * 6 * f + 3;                     // read E, read H, write E, the E ids
+  const double psi = 8 * 2 * 2 * f;                   // 8 complex psi, read and written
+  const double r_tilde = 16 * 2 * f;                  // 16 floats of 1/r~ state, read and written
+  CellBytes b;
+  b.plain = h + e;
+  b.pml = b.plain + psi + r_tilde;
+  const double all = static_cast<double>(cyl_pml_cells_of(m));
+  const double r_slab = static_cast<double>(cyl_pml_cells_of(m, true));
+  b.mean = mean_over_cells(m, b.plain, b.pml, r_slab, all - r_slab, b.plain + psi);
+  return b;
+}
+
 }  // namespace
 
+std::size_t cyl_pml_cells_of(const SimulationModel& m, bool r_slab_only) {
+  const CylPml p = build_cyl_pml(m.upml, m.grid.n);
+  if (!p.enabled()) return 0;
+  const auto nr = static_cast<std::size_t>(m.grid.n[0]), nz = static_cast<std::size_t>(m.grid.n[2]);
+  const auto rhi = static_cast<std::size_t>(p.layers_r);
+  const std::size_t r_slab = rhi * nz;
+  if (r_slab_only) return r_slab;
+  return r_slab + (nr - rhi) * static_cast<std::size_t>(p.layers_z_lo + p.layers_z_hi);
+}
+
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass) {
+  if (m.cylindrical()) return cyl_bytes(m);
   if (m.two_d()) return plane_bytes(m);
   const double f = kFloat;
   const double h = 3 * f * 3 + (m.magnetic ? 3 : 0);  // read H, read E, write H (+ H ids)
@@ -67,6 +95,7 @@ std::size_t plane_frame_ring_cells(const SimulationModel& m) {
 }
 
 double storage_bytes_per_cell(const SimulationModel& m) {
+  if (m.cylindrical()) return 12 * kFloat + (m.magnetic ? 6 : 3);
   if (!m.two_d()) return 6 * kFloat + (m.magnetic ? 6 : 3);
   if (m.equation == Equation::Wave) return 2 * kFloat + 1;
   const bool te = m.mode == PlaneMode::Te;

@@ -33,13 +33,28 @@ struct CellBytes {
 //   wave:   reads u, u_prev and the Ez id, writes u_next: 13 B; its frame (the UPML cells and one
 //           ring inside them, advanced by Yee tm) counts as Yee tm: 61 B in the UPML, 37 B on the
 //           ring (plane_frame_ring_cells).
+//
+// Cylindrical models (cl_kernels/cyl_tile.cl, cyl_rows.cl, cyl_pml.cl), per cell-mode update (a
+// cell (r, z) of one mode slot; every component is complex, a real and an imaginary plane):
+//   plain:   H pass reads 6 H and 6 E floats, writes 6 H (72 B, +3 B of H ids if magnetic); E pass
+//            likewise (72 B) plus the 3 E ids: 147 B (150);
+//   z slab:  + the cell's 8 complex psi read and written (128 B): 275 B;
+//   r slab:  + the 8 psi and the 1/r~ state of Er, Ez, Hr, Hz (G and the last input, complex: 16
+//            floats) read and written (256 B): 403 B. `pml` is the r slab's figure, `mean` weighs
+//            both slabs by their cells (cyl_pml_cells_of). The ids are shared by the modes but
+//            counted per mode: each launch reads them once per mode slot.
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false);
+
+// Cylindrical: the CPML cells (r, z) of one mode: the r slab (r_hi x nz) and the z slabs of the
+// rows left of it; r_slab: the r slab's alone.
+std::size_t cyl_pml_cells_of(const SimulationModel& m, bool r_slab_only = false);
 
 // The wave solver's ring: the non-PML cells next to a UPML slab (0 without UPML).
 std::size_t plane_frame_ring_cells(const SimulationModel& m);
 
 // Bytes of device memory per cell for the fields and ids (what a non-PML cell costs to store):
-// 3D 24 B of fields + 3 (6 if magnetic) B of ids; 2D tm 12 + 1 (+2), te 12 + 2 (+1), wave 8 + 1.
+// 3D 24 B of fields + 3 (6 if magnetic) B of ids; 2D tm 12 + 1 (+2), te 12 + 2 (+1), wave 8 + 1;
+// cylindrical, per cell and mode: 48 B of complex fields + 3 (6) B of ids.
 double storage_bytes_per_cell(const SimulationModel& m);
 
 }  // namespace clfdtd

@@ -6,6 +6,7 @@
 
 #include "bench/plane_problems.hpp"
 #include "device/device.hpp"
+#include "engine/cyl/cyl_plan.hpp"
 #include "engine/plane/plane_variant.hpp"
 #include "engine/wave/wave_engine.hpp"
 #include "engine/wave/wave_workgroup.hpp"
@@ -141,6 +142,69 @@ PlaneTuneOutcome tune_plane(const DeviceConfig& base, const std::string& problem
       if (key.empty()) {
         best.kernel = kernel_of(row.variant);
         key = plane_tuning_key(row.backend, row.device, row.driver, kind, best.kernel);
+      }
+      if (on_row) on_row(row);
+      if (row.gcells_per_s > best.gcells_per_s) {
+        best.workgroup = wg;
+        best.gcells_per_s = row.gcells_per_s;
+        best.n = n;
+        best.problem = problem;
+      }
+      out.rows.push_back(row);
+    }
+    if (!key.empty() && best.gcells_per_s > 0) {
+      store_workgroup_tuning(key, best);
+      out.best.push_back(best);
+      out.keys.push_back(key);
+    }
+  }
+  return out;
+}
+
+PlaneTuneOutcome tune_cyl(const DeviceConfig& base, const std::string& problem, int n,
+                          const std::vector<KernelVariant>& variants, int repeats, double copy_gbs,
+                          const std::function<void(const BenchRow&)>& on_row) {
+  if (base.backend == BackendKind::Reference) {
+    throw ConfigError("", 0, "bench --tune",
+                      "opencl or cuda for a cylindrical problem (the reference backend has no "
+                      "work-groups)");
+  }
+  const std::string type = device_type(base);
+  struct Kernel {
+    KernelVariant variant;
+    bool local;
+  };
+  std::vector<Kernel> kernels;
+  for (KernelVariant asked : variants) {
+    DeviceConfig d = base;
+    d.variant = asked;
+    const KernelVariant v = engine::resolve_cyl_variant(d, type);
+    for (bool local : v == KernelVariant::Rows ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
+      const bool have = std::any_of(kernels.begin(), kernels.end(),
+                                    [&](const Kernel& k) { return k.variant == v && k.local == local; });
+      if (!have) kernels.push_back({v, local});
+    }
+  }
+
+  PlaneTuneOutcome out;
+  for (const Kernel& k : kernels) {
+    std::set<std::string> seen;  // kernel_variant strings: clamping can map shapes onto each other
+    TunedWorkgroup best;
+    std::string key;
+    for (const auto& wg : engine::cyl_tuning_candidates(k.variant)) {
+      BenchCase c;
+      c.problem = problem;
+      c.n = n;
+      c.repeats = repeats;
+      c.device = base;
+      c.device.variant = k.variant;
+      c.device.cyl_local_staging = k.local;
+      c.device.workgroup = wg;  // given, so the engine does not read the cache being written
+      BenchRow row = run_bench_case(c, copy_gbs);
+      if (!seen.insert(row.variant).second) continue;
+      if (key.empty()) {
+        best.kernel = engine::cyl_kernel_name(k.variant, k.local);
+        key = plane_tuning_key(row.backend, row.device, row.driver, "cyl", best.kernel);
       }
       if (on_row) on_row(row);
       if (row.gcells_per_s > best.gcells_per_s) {

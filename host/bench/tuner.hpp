@@ -41,4 +41,14 @@ PlaneTuneOutcome tune_plane(const DeviceConfig& base, const std::string& problem
                             const std::vector<KernelVariant>& variants, int repeats,
                             double copy_gbs, const std::function<void(const BenchRow&)>& on_row);
 
+// The cylindrical engine's work-groups (issue 20): on cylindrical problem `problem` (cyl_cpml,
+// cyl_pec) of n x n (r, z) cells, every shape of cyl_tuning_candidates() for each kernel the
+// `variants` (auto, tile, rows) run on `base`'s device, the tile one in both stagings (cyl-tile
+// and cyl-tile-local: device.cyl_staging picks one at run time, each finds its own entry), with
+// base's device.cyl_align. Each kernel's fastest is stored under plane_tuning_key(..., "cyl",
+// kernel). Throws ConfigError (key "bench --tune") for the reference backend.
+PlaneTuneOutcome tune_cyl(const DeviceConfig& base, const std::string& problem, int n,
+                          const std::vector<KernelVariant>& variants, int repeats, double copy_gbs,
+                          const std::function<void(const BenchRow&)>& on_row);
+
 }  // namespace clfdtd

@@ -11,6 +11,7 @@
 
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "bench/cyl_problems.hpp"
 #include "bench/plane_problems.hpp"
 #include "bench/projection_bench.hpp"
 #include "bench/tuner.hpp"
@@ -99,14 +100,14 @@ std::vector<Target> targets(const std::vector<std::string>& backends,
 }
 
 void print_row(const BenchRow& r) {
-  std::printf("%-9s %-26s %-22s %5d %6ld %8.3f %8.2f %5.1f %8.1f %8.1f %5.1f%%  %s\n", r.backend.c_str(),
+  std::printf("%-9s %-40s %-22s %5d %6ld %8.3f %8.2f %5.1f %8.1f %8.1f %5.1f%%  %s\n", r.backend.c_str(),
               r.variant.c_str(), r.problem.c_str(), r.n, r.steps, r.seconds * 1e3, r.gcells_per_s,
               r.bytes_per_cell, r.achieved_gbs, r.copy_gbs, 100 * r.roofline_ratio, r.timer.c_str());
   std::fflush(stdout);
 }
 
 void print_header(const std::string& device) {
-  std::printf("\n%s\n%-9s %-26s %-22s %5s %6s %8s %8s %5s %8s %8s %6s  %s\n", device.c_str(), "backend",
+  std::printf("\n%s\n%-9s %-40s %-22s %5s %6s %8s %8s %5s %8s %8s %6s  %s\n", device.c_str(), "backend",
               "variant", "problem", "N", "steps", "ms", "Gcells/s", "B/cell", "GB/s", "copyGB/s",
               "roof", "timer");
 }
@@ -117,8 +118,13 @@ constexpr int kMaxPlane = 65536;
 
 // The size a problem runs at when --n is not given: the 3D cubes and 2D planes that keep a GPU
 // busy (512^3 = 134 M cells, 4096^2 = 16.8 M) or take a CPU about as long (160^3, 1024^2).
+// Whether a problem is n x n (2D or cylindrical (r, z)): --n reaches kMaxPlane for it.
+bool is_flat_problem(const std::string& p) { return is_plane_problem(p) || is_cyl_problem(p); }
+
 int default_size(const std::string& problem, bool gpu) {
   if (is_plane_problem(problem)) return gpu ? 4096 : 1024;
+  // Cylindrical: 4000 x 4000 (r, z) x 3 modes = 48 M cell-modes, the first H100 timing's size.
+  if (is_cyl_problem(problem)) return gpu ? 4000 : 512;
   return gpu ? 512 : 160;
 }
 
@@ -126,7 +132,8 @@ int default_size(const std::string& problem, bool gpu) {
 std::vector<KernelVariant> variants_for(const std::string& problem, bool all,
                                         const std::vector<KernelVariant>& asked) {
   if (!all) return asked;
-  if (is_plane_problem(problem)) return {KernelVariant::Tile, KernelVariant::Rows};
+  if (is_plane_problem(problem) || is_cyl_problem(problem))
+    return {KernelVariant::Tile, KernelVariant::Rows};
   return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
 }
 
@@ -151,7 +158,9 @@ int bench_command(const std::vector<std::string>& args) {
       "Times the standard problems (vacuum_upml: n^3 vacuum with 10-layer UPML on all faces;\n"
       "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole)\n"
       "and the 2D ones, n x n with a line current (plane_tm, plane_te, plane_wave: 10-layer UPML\n"
-      "on the four edges; plane_tm_pec, plane_te_pec, plane_wave_pec: PEC walls).\n"
+      "on the four edges; plane_tm_pec, plane_te_pec, plane_wave_pec: PEC walls), and the\n"
+      "cylindrical ones, n x n (r, z) cells, modes 0 1 2 (cyl_cpml: 10-layer CPML on r = R and both\n"
+      "z ends; cyl_pec: PEC walls), whose Gcells/s count cells x modes.\n"
       "Gcells/s = cells x steps / seconds (median of the repeats, warm-up excluded, device timers\n"
       "where the backend has them); B/cell = the model's compulsory bytes per cell update; roof =\n"
       "achieved GB/s over the device's copy bandwidth measured in the same run.\n\noptions");
@@ -165,12 +174,17 @@ int bench_command(const std::vector<std::string>& args) {
       ("variant", po::value<std::string>()->default_value("all"),
        "all (tile, onepass, rows; tile, rows for 2D), auto, or a comma list of them")
       ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
+      ("staging", po::value<std::string>()->default_value("global"),
+       "cylindrical tile variant: global, local (device.cyl_staging), or a comma list of both")
+      ("align", po::value<std::string>()->default_value("true"),
+       "cylindrical tile variant: true, false (device.cyl_align), or a comma list of both")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
-       "plane_te_pec, plane_wave_pec")
+       "plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
       ("n", po::value<std::string>(),
        "comma list of sizes, cells per side: n^3 cubes (24..2048; default 512 on GPUs, 160 on CPUs), "
-       "n x n planes (24..65536; default 4096 on GPUs, 1024 on CPUs)")
+       "n x n planes (24..65536; default 4096 on GPUs, 1024 on CPUs), n x n (r, z) grids "
+       "(24..65536; default 4000 on GPUs, 512 on CPUs)")
       ("steps", po::value<long>()->default_value(0), "steps per repeat (0: about 0.25 s worth)")
       ("repeats", po::value<int>()->default_value(5), "timed repeats; the median is reported")
       ("outputs", "also time vacuum_upml with a probe sampled every step and with one snapshot")
@@ -180,7 +194,9 @@ int bench_command(const std::vector<std::string>& args) {
        "(n,m; default 128,100: seed 004's 2 million cells on 100 modes) and exit")
       ("tune", "search work-group shapes of every variant and store the device's fastest (3D); "
                "with 2D problems, the work-group of each 2D kernel --variant runs (auto for all; "
-               "plane_wave: also wave-pairsum and wave-cross), stored per device, tm/te/wave and kernel")
+               "plane_wave: also wave-pairsum and wave-cross), stored per device, tm/te/wave and kernel; "
+               "with a cylindrical problem, the work-group of each cylindrical kernel --variant runs "
+               "(the tile one with both stagings), stored per device and kernel (kind cyl)")
       ("csv", po::value<std::string>(), "append the rows to this CSV file (header written if new)")
       ("json", po::value<std::string>(), "write the rows to this JSON file");
   po::variables_map vm;
@@ -216,14 +232,37 @@ int bench_command(const std::vector<std::string>& args) {
                                    parse_int("bench --workgroup", w[1], 1, 1024),
                                    parse_int("bench --workgroup", w[2], 1, 1024)};
   }
+  // The cylindrical tile's choices: every (staging, align) pair asked, for the cyl_* problems.
+  struct CylChoice {
+    bool local, align;
+  };
+  std::vector<CylChoice> cyl_choices;
+  {
+    std::vector<bool> stagings, aligns;
+    for (const auto& v : split_list(vm["staging"].as<std::string>())) {
+      if (v != "global" && v != "local")
+        throw ConfigError("", 0, "bench --staging", "global, local or both, got '" + v + "'");
+      stagings.push_back(v == "local");
+    }
+    for (const auto& v : split_list(vm["align"].as<std::string>())) {
+      if (v != "true" && v != "false")
+        throw ConfigError("", 0, "bench --align", "true, false or both, got '" + v + "'");
+      aligns.push_back(v == "true");
+    }
+    if (stagings.empty() || aligns.empty())
+      throw ConfigError("", 0, "bench --staging/--align", "at least one value each");
+    for (bool l : stagings)
+      for (bool a : aligns) cyl_choices.push_back({l, a});
+  }
   const auto problems = split_list(vm["problem"].as<std::string>());
   for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
-  const bool any_plane = std::any_of(problems.begin(), problems.end(), is_plane_problem);
+  const bool any_plane = std::any_of(problems.begin(), problems.end(), is_flat_problem);
   const bool any_cube = vm.count("outputs") || vm.count("monitors") ||
-                        !std::all_of(problems.begin(), problems.end(), is_plane_problem);
+                        !std::all_of(problems.begin(), problems.end(), is_flat_problem);
   if (any_plane && std::count(variants.begin(), variants.end(), KernelVariant::OnePass))
     throw ConfigError("", 0, "bench --variant",
-                      "auto, tile or rows with a 2D problem (onepass has no 2D kernels)");
+                      "auto, tile or rows with a 2D or cylindrical problem (onepass has no kernels "
+                      "there)");
   std::vector<int> given_sizes;
   if (vm.count("n")) {
     for (const auto& s : split_list(vm["n"].as<std::string>())) {
@@ -304,6 +343,19 @@ int bench_command(const std::vector<std::string>& args) {
                   t_out.best.gcells_per_s, tuning_file().c_str());
     }
     if (vm.count("tune")) {
+      const auto cyl = std::find_if(problems.begin(), problems.end(), is_cyl_problem);
+      if (cyl != problems.end()) {
+        DeviceConfig cdev = dev;
+        cdev.cyl_align = cyl_choices.front().align;
+        const PlaneTuneOutcome c_out =
+            tune_cyl(cdev, *cyl, size_of(*cyl, sizes.front()),
+                     all_variants ? std::vector<KernelVariant>{KernelVariant::Auto} : variants,
+                     std::min(repeats, 3), copy_gbs, keep);
+        for (const TunedWorkgroup& b : c_out.best)
+          std::printf("tuned cylindrical: %s %dx%dx%d, %.2f Gcells/s, stored in %s\n",
+                      b.kernel.c_str(), b.workgroup[0], b.workgroup[1], b.workgroup[2],
+                      b.gcells_per_s, tuning_file().c_str());
+      }
       std::vector<std::string> kinds_done;
       for (const auto& p : problems) {
         if (!is_plane_problem(p)) continue;
@@ -323,14 +375,22 @@ int bench_command(const std::vector<std::string>& args) {
     for (int n : sizes) {
       for (const auto& p : problems) {
         for (KernelVariant v : variants_for(p, all_variants, variants)) {
-          BenchCase c;
-          c.problem = p;
-          c.n = size_of(p, n);
-          c.device = dev;
-          c.device.variant = v;
-          c.repeats = repeats;
-          c.steps = steps;
-          keep(run_bench_case(c, copy_gbs));
+          // The cylindrical tile's staging and alignment choices (rows has neither).
+          const bool choices = is_cyl_problem(p) && v != KernelVariant::Rows;
+          const std::vector<CylChoice> each =
+              choices ? cyl_choices : std::vector<CylChoice>{cyl_choices.front()};
+          for (const CylChoice& ch : each) {
+            BenchCase c;
+            c.problem = p;
+            c.n = size_of(p, n);
+            c.device = dev;
+            c.device.variant = v;
+            c.device.cyl_local_staging = ch.local;
+            c.device.cyl_align = ch.align;
+            c.repeats = repeats;
+            c.steps = steps;
+            keep(run_bench_case(c, copy_gbs));
+          }
         }
       }
       std::vector<const char*> output_problems;

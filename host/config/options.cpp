@@ -226,6 +226,18 @@ std::vector<OptionSpec> make_table() {
        "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
        "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
+      {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",
+       "Cylindrical tile variant only (other models and variants ignore it): local stages each "
+       "work-group's field values and their neighbour row and column in local memory before the "
+       "update (one global read per value); global reads the neighbours from global memory "
+       "through the caches. `clfdtd bench --problem cyl_cpml --staging global,local` measures "
+       "both.", Range{}},
+      {"device.cyl_align", V::Word, {1}, {"true", "false"}, "", "true",
+       "Cylindrical tile variant only (other models and variants ignore it): start each launch's "
+       "z range on a 128-byte boundary of the row (the z-slab float4s before it ride along, "
+       "masked) so every work-group reads whole memory segments; false starts at the first "
+       "float4 that holds a non-PML cell. `clfdtd bench --problem cyl_cpml --align true,false` "
+       "measures both.", Range{}},
   };
 }
 // clang-format on

@@ -139,6 +139,11 @@ struct DeviceConfig {
   KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
   std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass), 1 (rows)
+  // Cylindrical tile variant only (docs/BENCHMARKS.md, "cylindrical"): stage the stencil's
+  // neighbour row and column in local memory (device.cyl_staging = local), and start each launch's
+  // z range on a 128-byte boundary (device.cyl_align).
+  bool cyl_local_staging = false;
+  bool cyl_align = true;
 };
 
 struct RunConfig {

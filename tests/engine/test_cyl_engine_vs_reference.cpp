@@ -2,7 +2,8 @@
 // and component, and probe by probe, variants tile and rows on every API with a device here:
 // three modes batched (m = 0, 1, 2), CPML on r_hi and both z faces (different layers), a
 // dielectric and a PEC ring, on-axis and off-axis sources, nz not a multiple of 4; then m = 1
-// alone with an Er source (the m = 1 axis rules), a magnetic material, and the energy sums.
+// alone with an Er source (the m = 1 axis rules), a magnetic material, and the energy sums; the
+// tile's local-memory staging and z alignment choices.
 // Tolerance: max |diff| <= 5e-5 of each component's max |value| (float vs double; PoCL shows
 // <= 1.6e-5, the m = 0 Er beside the on-axis source, a difference of two large Hphi values).
 #include <doctest/doctest.h>
@@ -94,6 +95,35 @@ TEST_CASE("cylindrical engine vs CylReference: m = 1 alone, Er source, magnetic,
   for (device::Api api : apis()) {
     for (KernelVariant v : {KernelVariant::Tile, KernelVariant::Rows}) {
       auto e = engine_on(api, m, config(v));
+      compare(m, *e);
+    }
+    // The m = 1 axis rules read Ez of row 1 through the staged halo row.
+    DeviceConfig local = config(KernelVariant::Tile, std::array<int, 3>{3, 2, 1});
+    local.cyl_local_staging = true;
+    auto e = engine_on(api, m, local);
+    compare(m, *e);
+  }
+}
+
+// The tile variant's measured choices (docs/BENCHMARKS.md, "cylindrical"): local-memory staging and
+// the 128-byte aligned z start, each with work-groups whose halos cross groups along both axes
+// (mixed_spec: z_lo = 4 cells, so aligned starts at float4 0, unaligned at 1). One staged shape
+// (3 x 2): each staged shape is a program of its own, compiled by the device (slow on PoCL).
+TEST_CASE("cylindrical engine vs CylReference: tile with local staging, aligned and unaligned") {
+  const SimulationModel m = cyl_model(mixed_spec());
+  struct Choice {
+    bool local, align;
+    std::array<int, 3> wg;
+  };
+  for (device::Api api : apis()) {
+    for (const Choice& ch : {Choice{true, true, {3, 2, 1}}, Choice{true, false, {3, 2, 1}},
+                             Choice{false, false, {3, 2, 1}}, Choice{false, true, {5, 1, 1}}}) {
+      DeviceConfig cfg = config(KernelVariant::Tile, ch.wg);
+      cfg.cyl_local_staging = ch.local;
+      cfg.cyl_align = ch.align;
+      auto e = engine_on(api, m, cfg);
+      CHECK(e->kernel_variant().rfind(ch.local ? "cyl-tile-local " : "cyl-tile ", 0) == 0);
+      CHECK((e->kernel_variant().find(" unaligned") != std::string::npos) == !ch.align);
       compare(m, *e);
     }
   }

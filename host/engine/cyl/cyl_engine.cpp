@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backends/device_tables.hpp"
+#include "backends/tuning_cache.hpp"
 #include "engine/cyl/cyl_monitors.hpp"
 #include "errors.hpp"
 
@@ -18,10 +19,27 @@ CylEngine::CylEngine(const SimulationModel& m, const DeviceConfig& cfg,
   if (m.grid.modes.empty()) throw DeviceError("the cylindrical model lists no mode");
   const device::DeviceInfo& info = dev_->info();
   variant_ = resolve_cyl_variant(cfg, info.type);
+  tile_.local_staging = variant_ == KernelVariant::Tile && cfg.cyl_local_staging;
+  tile_.align = cfg.cyl_align;
+  // The limits come from the unstaged kernels; the staged ones are built for the chosen group.
   const UntiledProgram built = untiled_program(cyl_main_kernels(variant_));
-  wg_ = choose_cyl_workgroup(variant_, cfg.workgroup, m.layout, built.max_group, built.max_items);
+  std::optional<std::array<int, 3>> asked = cfg.workgroup;
+  if (!asked) {
+    const std::string kernel = cyl_kernel_name(variant_, tile_.local_staging);
+    const auto t = lookup_workgroup_tuning(
+        plane_tuning_key(name(), device_description(), info.driver, "cyl", kernel), kernel);
+    if (t) asked = t->workgroup;
+    tuned_ = t.has_value();
+  }
+  wg_ = choose_cyl_workgroup(variant_, asked, m.layout, built.max_group, built.max_items,
+                             cyl_simd_width(info), tile_.local_staging, info.local_mem_bytes);
+  device::Program program = built.program;
+  if (tile_.local_staging) {
+    program = dev_->program({{"TILE_X", 1}, {"TILE_Y", wg_[0]}, {"TILE_Z4", wg_[1]},
+                             {"MAGNETIC", m.magnetic ? 1 : 0}});
+  }
   fields_ = std::make_unique<CylFields>(*dev_, m, kProbeBatchSteps);
-  plan_ = plan_cyl(built.program, m, *fields_, variant_, wg_);
+  plan_ = plan_cyl(program, m, *fields_, variant_, wg_, tile_);
   // DeviceEngine adds the energy partial sums: the model's d = {dr, 1, dz} gives dr dz.
   take_samplers(plan_.probes, plan_.finite, plan_.energy, *fields_);
   // Flux monitors: the 3D runner over the planes stacked as one tall layout (cyl_monitors.hpp).
@@ -35,8 +53,10 @@ CylEngine::~CylEngine() { wait_before_release(); }
 
 std::string CylEngine::kernel_variant() const {
   const int nq = fields_->modes;
-  return variant_text(std::string(variant_ == KernelVariant::Rows ? "cyl-rows" : "cyl-tile"),
-                      " (" + std::to_string(nq) + (nq == 1 ? " mode)" : " modes)"));
+  const bool unaligned = variant_ == KernelVariant::Tile && !tile_.align;
+  return variant_text(cyl_kernel_name(variant_, tile_.local_staging),
+                      std::string(unaligned ? " unaligned" : "") + " (" + std::to_string(nq) +
+                          (nq == 1 ? " mode)" : " modes)"));
 }
 
 std::size_t CylEngine::device_bytes(const SimulationModel& m) const {

@@ -27,8 +27,10 @@ public:
   CylEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev);
   ~CylEngine() override;
 
-  // "cyl-tile 8x16x1 (3 modes)" (wr x wz4 x 1), "cyl-rows 1x64x1 (1 mode)"; then the device's
-  // code target where it has one ("... (sm_90)", CUDA).
+  // "cyl-tile 8x16x1 (3 modes)" (wr x wz4 x 1), "cyl-tile-local ..." (device.cyl_staging =
+  // local), "... unaligned (3 modes)" (device.cyl_align = false), "cyl-rows 1x64x1 (1 mode)"; then
+  // the device's code target where it has one ("... (sm_90)", CUDA), " (tuned)" when the
+  // work-group came from the tuning cache (kind "cyl", cyl_plan.hpp).
   std::string kernel_variant() const override;
 
   void step(long s) override;
@@ -48,6 +50,7 @@ private:
   std::vector<float> read_planes(Component c);
 
   KernelVariant variant_ = KernelVariant::Tile;
+  CylTileChoice tile_;
   std::unique_ptr<CylFields> fields_;
   // What the flux monitors' runner reads (cyl_monitors.hpp); it outlives the runner's work.
   std::unique_ptr<SimulationModel> monitor_model_;

@@ -2,6 +2,7 @@
 #include "engine/cyl/cyl_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "engine/plane/plane_variant.hpp"
 #include "engine/in_place_stage.hpp"
@@ -30,9 +31,21 @@ const device::Buffer& Id(const CylFields& f, Component c) { return f.ids[static_
 
 }  // namespace
 
-std::array<std::string, 2> cyl_main_kernels(KernelVariant v) {
-  return v == KernelVariant::Rows ? std::array<std::string, 2>{"cyl_rows_h", "cyl_rows_e"}
-                                  : std::array<std::string, 2>{"cyl_tile_h", "cyl_tile_e"};
+std::array<std::string, 2> cyl_main_kernels(KernelVariant v, bool local_staging) {
+  if (v == KernelVariant::Rows) return {"cyl_rows_h", "cyl_rows_e"};
+  if (local_staging) return {"cyl_tile_local_h", "cyl_tile_local_e"};
+  return {"cyl_tile_h", "cyl_tile_e"};
+}
+
+std::string cyl_kernel_name(KernelVariant v, bool local_staging) {
+  if (v == KernelVariant::Rows) return "cyl-rows";
+  return local_staging ? "cyl-tile-local" : "cyl-tile";
+}
+
+int cyl_tile_first_float4(int klo, bool align) {
+  constexpr int kSegmentFloat4s = 8;  // 128 B
+  const int kq0 = klo / 4;
+  return align ? kq0 / kSegmentFloat4s * kSegmentFloat4s : kq0;
 }
 
 KernelVariant resolve_cyl_variant(const DeviceConfig& cfg, const std::string& device_type) {
@@ -47,17 +60,63 @@ KernelVariant resolve_cyl_variant(const DeviceConfig& cfg, const std::string& de
   }
 }
 
-// The (r, z) grid is shaped like a 2D plane of nr rows by nz cells in float4s: the 2D rule.
+namespace {
+bool contains_nocase(std::string text, std::string part) {
+  for (auto* s : {&text, &part})
+    std::transform(s->begin(), s->end(), s->begin(), [](unsigned char ch) { return std::tolower(ch); });
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+int cyl_simd_width(const device::DeviceInfo& info) {
+  if (info.api == device::Api::Cuda) return 32;
+  if (info.type == "cpu") return 1;
+  const std::string who = info.vendor + " " + info.platform + " " + info.name;
+  if (contains_nocase(who, "nvidia")) return 32;
+  if (contains_nocase(who, "amd") || contains_nocase(who, "advanced micro")) return 64;
+  if (contains_nocase(who, "intel")) return 16;
+  return 32;
+}
+
+std::size_t cyl_local_bytes(const std::array<int, 3>& wg) {
+  return 6 * static_cast<std::size_t>(wg[0] + 1) * static_cast<std::size_t>(wg[1] + 1) * 16;
+}
+
+// The (r, z) grid is shaped like a 2D plane of nr rows by nz cells in float4s: the 2D clamps.
 std::array<int, 3> choose_cyl_workgroup(KernelVariant v,
                                         const std::optional<std::array<int, 3>>& requested,
                                         const FieldLayout& layout, std::size_t max_group,
-                                        const std::array<std::size_t, 3>& max_items) {
-  return choose_plane_workgroup(v, requested, FieldLayout::xy_plane(layout.nx, layout.nz),
-                                max_group, max_items);
+                                        const std::array<std::size_t, 3>& max_items,
+                                        int simd_width, bool local_staging,
+                                        std::size_t local_mem_bytes) {
+  std::optional<std::array<int, 3>> want = requested;
+  if (!want && v != KernelVariant::Rows && simd_width > 1) {
+    constexpr int kItems = 256;
+    const int wz4 = std::min(simd_width, kItems);
+    want = std::array<int, 3>{kItems / wz4, wz4, 1};
+  }
+  std::array<int, 3> wg = choose_plane_workgroup(v, want, FieldLayout::xy_plane(layout.nx, layout.nz),
+                                                 max_group, max_items);
+  if (v != KernelVariant::Rows && local_staging && local_mem_bytes > 0) {
+    while (cyl_local_bytes(wg) > local_mem_bytes && wg[0] * wg[1] > 1) {
+      int& larger = wg[0] >= wg[1] ? wg[0] : wg[1];
+      larger = (larger + 1) / 2;
+    }
+  }
+  return wg;
+}
+
+std::vector<std::array<int, 3>> cyl_tuning_candidates(KernelVariant v) {
+  if (v == KernelVariant::Rows) return plane_tuning_candidates(v);
+  // (wr, wz4, 1): the engine's first default 8 x 16, then one-warp rows (x 32) of 1..16 rows (the
+  // seed's 32 x 4 analogue is 4 x 32), two-warp rows, and squat tiles.
+  return {{8, 16, 1}, {1, 32, 1}, {2, 32, 1}, {4, 32, 1}, {8, 32, 1}, {16, 32, 1},
+          {1, 64, 1}, {2, 64, 1}, {4, 64, 1}, {8, 64, 1}, {4, 16, 1}, {16, 16, 1},
+          {16, 8, 1}, {32, 8, 1}, {32, 4, 1}, {2, 128, 1}};
 }
 
 CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const CylFields& f,
-                 KernelVariant v, const std::array<int, 3>& wg) {
+                 KernelVariant v, const std::array<int, 3>& wg, const CylTileChoice& tile) {
   const auto& L = m.layout;
   const CylPml pml = build_cyl_pml(m.upml, m.grid.n);
   const float dr = static_cast<float>(m.grid.d[0]);
@@ -80,7 +139,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
       << Id(f, Component::Ez) << f.ecoef;
   };
 
-  const auto names = cyl_main_kernels(v);
+  const auto names = cyl_main_kernels(v, tile.local_staging);
   const bool plain = i1 > 0 && khi > klo;
   Stage main_h, main_e;
   if (plain) {
@@ -102,7 +161,7 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
       main_h = in_place_stage(Phase::H, h, global, local);
       main_e = in_place_stage(Phase::E, e, global, local);
     } else {
-      const int kq0 = klo / 4, kq1 = (khi + 3) / 4;
+      const int kq0 = cyl_tile_first_float4(klo, tile.align), kq1 = (khi + 3) / 4;
       auto grid = [&](Args& a) {
         a << f.mode_m << dr << inv_dr << inv_dz << nr << L.nz4 << cells4 << nq << i1 << kq0 << kq1
           << klo << khi;

@@ -139,6 +139,7 @@ struct DeviceConfig {
   KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
   std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass), 1 (rows)
+  std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
 };
 
 struct RunConfig {

@@ -62,11 +62,16 @@ public:
   std::size_t device_bytes_max() const { return bytes_max_; }  // over the ranks
   std::size_t device_bytes_sum() const { return bytes_sum_; }
 
+  // Wall seconds this rank spent in the halo exchanges so far (pack, read, transfer, write,
+  // unpack: the host waits for each), to set against timed_steps().
+  double exchange_seconds() const { return exchange_seconds_; }
+
   const PartModel& part() const { return part_; }
   RankLink& link() { return *link_; }
 
 private:
   void ghost_energy(int slot);
+  void exchange(int group);
 
   const SimulationModel& global_;
   Decomposition d_;
@@ -83,6 +88,7 @@ private:
   std::vector<std::vector<float>> ghost_h_prev_;
   std::vector<float> eps_w_, mu_w_;
   std::size_t bytes_ = 0, bytes_max_ = 0, bytes_sum_ = 0;
+  double exchange_seconds_ = 0;
 };
 
 // The backend for `comm`'s rank (make_part(d, comm.rank())). Throws as the constructor.

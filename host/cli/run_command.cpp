@@ -28,7 +28,7 @@
 #include "output/run_report.hpp"
 #include "output/vti_writer.hpp"
 #include "parallel/communicator.hpp"
-#include "parallel/make_distributed_backend.hpp"
+#include "parallel/distributed_backend.hpp"
 #include "solver/time_loop.hpp"
 
 namespace clfdtd::cli {

@@ -177,9 +177,6 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   if (lead) {
     std::printf("device     %s [%s, %s]\n", backend->device_description().c_str(),
                 backend->name().c_str(), backend->kernel_variant().c_str());
-    if (comm.distributed())
-      std::printf("ranks      %d, boxes %d x %d x %d\n", comm.size(), decomposition.parts[0],
-                  decomposition.parts[1], decomposition.parts[2]);
     std::printf("memory     %s on the device%s\n", mib(device_bytes).c_str(),
                 comm.distributed() ? " of rank 0" : "");
     if (!model.snapshot_steps.empty() && !vtk_available())

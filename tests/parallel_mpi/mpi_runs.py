@@ -11,14 +11,19 @@
    message, nothing written.
 3. A memory refusal on rank 1 alone (CLFDTD_HOST_MEMORY_LIMIT in its environment only): every rank
    ends with exit 4, the message names rank 1, nothing written.
-4. Communicator::abort on rank 1 while rank 0 waits: every rank ends with the abort's code.
+4. SIGINT to rank 1 alone during the loop: every rank stops at the same step, exit 6, rank 0
+   keeps the partial output.
+5. Communicator::abort on rank 1 while rank 0 waits: every rank ends with the abort's code.
 Exit 0 when all hold; otherwise each problem is printed and the exit code is 1.
 """
+import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -136,6 +141,23 @@ def compare_runs(one_dir, many_dir, label, ranks, parts):
     return compared
 
 
+def rank_process(launcher_pid, rank):
+    """The pid of the child of mpirun that is MPI rank `rank` (from its environment), or None."""
+    try:
+        children = subprocess.run(["pgrep", "-P", str(launcher_pid)], stdout=subprocess.PIPE,
+                                  text=True).stdout.split()
+    except OSError:
+        return None
+    for pid in children:
+        try:
+            env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in env:
+            return int(pid)
+    return None
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
@@ -192,7 +214,43 @@ def main():
     else:
         print(f"memory refusal on rank 1: exit 4: {lines[0][:100]}")
 
-    # 4. Communicator::abort on one rank ends every rank with its code.
+    # 4. SIGINT to rank 1 alone, once the loop runs: every rank stops at the same step (the
+    #    signal is agreed every 32 steps), exit 6, rank 0 keeps the partial output.
+    d = os.path.join(work, "signal")
+    proc = subprocess.Popen([mpiexec, "-np", "2", clfdtd, "run", MODEL, "--time.steps=10000000",
+                             f"--output.dir={d}", "--quiet"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=mpi_env())
+    rank1 = None
+    for _ in range(1200):  # until rank 0's temporary folder holds run.json (the loop is next)
+        if proc.poll() is not None:
+            break
+        if glob.glob(d + ".tmp-*/run.json"):
+            rank1 = rank_process(proc.pid, 1)
+            if rank1:
+                break
+        time.sleep(0.05)
+    if rank1 is None:
+        proc.kill()
+        problems.append("signal: rank 1's process or rank 0's run.json never appeared")
+    else:
+        os.kill(rank1, signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            problems.append(f"signal: the ranks did not end after SIGINT to rank 1\n{err}")
+        report_path = os.path.join(d + ".partial", "run.json")
+        report = json.load(open(report_path)) if os.path.exists(report_path) else {}
+        done = report.get("steps_done", -1)
+        if proc.returncode != 6 or report.get("status") != "interrupted" or done % 32 != 0 \
+                or os.path.exists(d):
+            problems.append(f"signal to rank 1: exit {proc.returncode} (expected 6), run.json "
+                            f"status {report.get('status')}, steps_done {done}\n{err}")
+        else:
+            print(f"SIGINT to rank 1: every rank stopped at step {done}, exit 6, partial output kept")
+
+    # 5. Communicator::abort on one rank ends every rank with its code.
     rc, out, err = run([mpiexec, "-np", "2", comm_test, "--abort-rank=1"], timeout=120)
     if rc != 9 or "rank 1: test abort" not in err:
         problems.append(f"abort on rank 1: exit {rc} (expected 9)\n{err}")

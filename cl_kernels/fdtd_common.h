@@ -6,13 +6,20 @@
 #define CLFDTD_FDTD_COMMON_H
 #include "compat.h"
 
-/* Scalar index of cell (i, j, k) in a padded component array, nzp = 4 * nz4. 32-bit is enough:
-   SimulationModel::build rejects grids with 2^31 or more padded cells per component. */
-DEVICE_FN int cell_index(int i, int j, int k, int ny, int nzp) {
-  return (i * ny + j) * nzp + k;
+/* Scalar index of cell (i, j, k) in a padded component array, nzp = 4 * nz4, 64-bit: a 3D grid
+   may hold more than 2^31 cells per component (SimulationModel::build allows up to 2^31 float4
+   lanes, 2^33 cells); kernels that address scalars use this or the table entries below. */
+DEVICE_FN long cell_index(int i, int j, int k, int ny, int nzp) {
+  return ((long)i * ny + j) * nzp + k;
 }
 
-/* Index of the float4 holding cells 4*kq .. 4*kq+3 of row (i, j). */
+/* The (component, cell) entries of the source and probe tables (host: device_tables.hpp
+   cell_entry): code = component + 8 * (cell % 4), lane = cell / 4, so two ints reach every cell
+   of a grid of up to 2^31 float4 lanes per component. */
+DEVICE_FN int entry_component(int code) { return code & 7; }
+DEVICE_FN long entry_cell(int code, int lane) { return ((long)lane << 2) + (code >> 3); }
+
+/* Index of the float4 holding cells 4*kq .. 4*kq+3 of row (i, j); 32-bit: at most 2^31 lanes. */
 DEVICE_FN int lane_index(int i, int j, int kq, int ny, int nz4) {
   return (i * ny + j) * nz4 + kq;
 }
@@ -84,7 +91,7 @@ DEVICE_FN float4 h_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m) {
 /* Component comp (0..5 = Ex Ey Ez Hx Hy Hz) at scalar index c: what probes and monitors sample. */
 DEVICE_FN float component_at(GLOBAL const float* ex, GLOBAL const float* ey, GLOBAL const float* ez,
                              GLOBAL const float* hx, GLOBAL const float* hy, GLOBAL const float* hz,
-                             int comp, int c) {
+                             int comp, long c) {
   switch (comp) {
     case 0: return ex[c];
     case 1: return ey[c];

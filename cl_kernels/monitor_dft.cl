@@ -49,7 +49,7 @@ KERNEL void dft_gather(GLOBAL const float* RESTRICT ex, GLOBAL const float* REST
   const int n1 = R[5] - R[2], n2 = R[6] - R[3];
   const int q = p - R[7];
   const int i = R[1] + q / (n1 * n2), j = R[2] + (q / n2) % n1, k = R[3] + q % n2;
-  const int c = (i * ny + j) * nzp + k;
+  const long c = cell_index(i, j, k, ny, nzp);
   const float v = component_at(ex, ey, ez, hx, hy, hz, R[0], c);
   ring[slot * npoints + p] = v;
 }

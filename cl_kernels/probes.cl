@@ -8,11 +8,12 @@
 KERNEL void sample_probes(GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
                           GLOBAL const float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
                           GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
-                          GLOBAL const int* RESTRICT samples, /* (component, cell index) */
+                          GLOBAL const int* RESTRICT samples, /* cell entries (fdtd_common.h) */
                           GLOBAL float* RESTRICT batch, int nsamples, int slot) {
   const int n = GLOBAL_ID(0);
   if (n >= nsamples) return;
-  const int comp = samples[2 * n], c = samples[2 * n + 1];
+  const int comp = entry_component(samples[2 * n]);
+  const long c = entry_cell(samples[2 * n], samples[2 * n + 1]);
   const float v = component_at(ex, ey, ez, hx, hy, hz, comp, c);
   batch[slot * nsamples + n] = v;
 }

@@ -13,11 +13,12 @@ KERNEL void add_sources(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                         GLOBAL float* RESTRICT ez, GLOBAL const uchar* RESTRICT id_ex,
                         GLOBAL const uchar* RESTRICT id_ey, GLOBAL const uchar* RESTRICT id_ez,
                         CONSTANT_PTR float4* RESTRICT ecoef,
-                        GLOBAL const int* RESTRICT src_cells,  /* (component 0..2, cell index) */
+                        GLOBAL const int* RESTRICT src_cells,  /* cell entries (fdtd_common.h) */
                         GLOBAL const float* RESTRICT j_table, int nsrc, int steps, int s) {
   const int n = GLOBAL_ID(0);
   if (n >= nsrc) return;
-  const int comp = src_cells[2 * n], c = src_cells[2 * n + 1];
+  const int comp = entry_component(src_cells[2 * n]);
+  const long c = entry_cell(src_cells[2 * n], src_cells[2 * n + 1]);
   const float j = j_table[n * steps + s];
   if (comp == 0) {
     ex[c] = ex[c] - ecoef[id_ex[c]].y * j;

@@ -18,9 +18,9 @@ DEVICE_FN void h_row_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
                           GLOBAL const float* RESTRICT ey_xp, GLOBAL const float* RESTRICT ez_xp,
                           GLOBAL const float* RESTRICT ex_yp, GLOBAL const float* RESTRICT ez_yp,
-                          float mx, float my, float ex_zp, float ey_zp, int row, int k,
+                          float mx, float my, float ex_zp, float ey_zp, long row, int k,
                           HCOEF_PARAMS float inv_dx, float inv_dy, float inv_dz) {
-  const int c = row + k;
+  const long c = row + k;
   const float e_x = ex[c], e_y = ey[c], e_z = ez[c];
   const float curl_x = (my * ez_yp[k] - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
   const float curl_y = (ex_zp - e_x) * inv_dz - (mx * ez_xp[k] - e_z) * inv_dx;
@@ -42,11 +42,11 @@ DEVICE_FN void e_row_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                           GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
                           GLOBAL const float* RESTRICT hy_xm, GLOBAL const float* RESTRICT hz_xm,
                           GLOBAL const float* RESTRICT hx_ym, GLOBAL const float* RESTRICT hz_ym,
-                          float mx, float my, float hx_zm, float hy_zm, int row, int k,
+                          float mx, float my, float hx_zm, float hy_zm, long row, int k,
                           GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
                           GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                           float inv_dx, float inv_dy, float inv_dz) {
-  const int c = row + k;
+  const long c = row + k;
   const float h_x = hx[c], h_y = hy[c], h_z = hz[c];
   const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
   const float curl_y = (h_x - hx_zm) * inv_dz - (h_z - mx * hz_xm[k]) * inv_dx;
@@ -75,13 +75,13 @@ DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT 
                               GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
                               GLOBAL const float* RESTRICT ey_xp, GLOBAL const float* RESTRICT ez_xp,
                               GLOBAL const float* RESTRICT ex_yp, GLOBAL const float* RESTRICT ez_yp,
-                              float mx, float my, float ex_zp, float ey_zp, int row, int k, int p,
+                              float mx, float my, float ex_zp, float ey_zp, long row, int k, int p,
                               GLOBAL float* RESTRICT bx, GLOBAL float* RESTRICT by,
                               GLOBAL float* RESTRICT bz, float4 hy_j, float4 hx_i, float4 ix_i,
                               float4 iy_j, GLOBAL const float* RESTRICT zs, int nz, float r_x,
                               float r_y, float r_z,
                               float dt_mu0, float inv_dx, float inv_dy, float inv_dz) {
-  const int c = row + k;
+  const long c = row + k;
   const float e_x = ex[c], e_y = ey[c], e_z = ez[c];
   const float curl_x = (my * ez_yp[k] - e_z) * inv_dy - (ey_zp - e_y) * inv_dz;
   const float curl_y = (ex_zp - e_x) * inv_dz - (mx * ez_xp[k] - e_z) * inv_dx;
@@ -99,14 +99,14 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
                               GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
                               GLOBAL const float* RESTRICT hy_xm, GLOBAL const float* RESTRICT hz_xm,
                               GLOBAL const float* RESTRICT hx_ym, GLOBAL const float* RESTRICT hz_ym,
-                              float mx, float my, float hx_zm, float hy_zm, int row, int k, int p,
+                              float mx, float my, float hx_zm, float hy_zm, long row, int k, int p,
                               GLOBAL float* RESTRICT dx_aux, GLOBAL float* RESTRICT dy_aux,
                               GLOBAL float* RESTRICT dz_aux, float4 iy_j, float4 ix_i, float4 hx_i,
                               float4 hy_j, GLOBAL const float* RESTRICT zs, int nz,
                               GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
                               GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                               float dt_eps0, float inv_dx, float inv_dy, float inv_dz) {
-  const int c = row + k;
+  const long c = row + k;
   const float h_x = hx[c], h_y = hy[c], h_z = hz[c];
   const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
   const float curl_y = (h_x - hx_zm) * inv_dz - (h_z - mx * hz_xm[k]) * inv_dx;
@@ -138,7 +138,7 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL const float* RESTRICT zs) {
   const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
   if (i >= nx || j >= ny) return;
-  const int row = cell_index(i, j, 0, ny, nzp);
+  const long row = cell_index(i, j, 0, ny, nzp);
   // Past the high end lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xp = i + 1 < nx, has_yp = j + 1 < ny;
   GLOBAL const float* ey_xp = ey + row + (has_xp ? ny * nzp : 0);
@@ -159,7 +159,7 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
       const int p0 = pml_aux_index(boxes, nboxes, i, j, ka) - ka;
       const int kend = min(kb, nz - 1);
       for (int k = ka; k < kend; ++k) {
-        const int c = row + k;
+        const long c = row + k;
 #if MAGNETIC
         CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
         const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
@@ -171,7 +171,7 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                        r_x, r_y, r_z, dt_mu0, inv_dx, inv_dy, inv_dz);
       }
       if (kb == nz) {
-        const int c = row + nz - 1;
+        const long c = row + nz - 1;
 #if MAGNETIC
         CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
         const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
@@ -213,7 +213,7 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                           GLOBAL const float* RESTRICT zs) {
   const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
   if (i >= nx || j >= ny) return;
-  const int row = cell_index(i, j, 0, ny, nzp);
+  const long row = cell_index(i, j, 0, ny, nzp);
   // Before index 0 lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xm = i > 0, has_ym = j > 0;
   GLOBAL const float* hy_xm = hy + row - (has_xm ? ny * nzp : 0);

@@ -42,7 +42,7 @@ DEVICE_FN float upml_update(GLOBAL float* RESTRICT aux, int p, float field, floa
 }
 
 /* One auxiliary recursion on field[c]: upml_update in place (update_rows.cl). */
-DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, int c, int p,
+DEVICE_FN void upml_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, long c, int p,
                           float curl, float4 pv, float4 pw, float4 pu, float scale, float inv_r) {
   field[c] = upml_update(aux, p, field[c], curl, pv, pw, pu, scale, inv_r);
 }

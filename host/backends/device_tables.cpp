@@ -2,6 +2,8 @@
 #include "backends/device_tables.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <string>
 #include <map>
 #include <utility>
 
@@ -9,6 +11,21 @@
 #include "model/grid_geometry.hpp"
 
 namespace clfdtd {
+
+std::array<std::int32_t, 2> cell_entry(int component, std::size_t index) {
+  const std::size_t lane = index / 4;
+  if (lane > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    throw DeviceError("cell index " + std::to_string(index) +
+                      " exceeds the kernels' 2^31 float4 lanes per component");
+  return {static_cast<std::int32_t>(component + 8 * static_cast<int>(index % 4)),
+          static_cast<std::int32_t>(lane)};
+}
+
+void push_cell_entry(std::vector<std::int32_t>& table, int component, std::size_t index) {
+  const auto e = cell_entry(component, index);
+  table.push_back(e[0]);
+  table.push_back(e[1]);
+}
 
 MergedSources merge_sources(const SimulationModel& m) {
   MergedSources out;
@@ -23,8 +40,7 @@ MergedSources merge_sources(const SimulationModel& m) {
   }
   if (out.steps == 0) return out;
   for (const auto& [key, sum] : sums) {
-    out.cells.push_back(key.first);
-    out.cells.push_back(static_cast<std::int32_t>(key.second));
+    push_cell_entry(out.cells, key.first, key.second);
     out.j.insert(out.j.end(), sum.begin(), sum.end());
   }
   return out;

@@ -11,10 +11,18 @@
 
 namespace clfdtd {
 
+// A (component, padded scalar index) entry of the source and probe tables as add_sources and
+// sample_probes read it (cl_kernels/fdtd_common.h entry_cell): {component + 8 * (index % 4),
+// index / 4}, so that a grid of up to 2^31 float4 lanes per component (more than 2^31 cells)
+// fits two ints.
+std::array<std::int32_t, 2> cell_entry(int component, std::size_t index);
+// Appends cell_entry(component, index) to a table.
+void push_cell_entry(std::vector<std::int32_t>& table, int component, std::size_t index);
+
 // Sources that drive one sample share one table (their J summed), so add_sources never has two
 // work-items writing one cell.
 struct MergedSources {
-  std::vector<std::int32_t> cells;  // (component, padded index) per merged source
+  std::vector<std::int32_t> cells;  // cell_entry per merged source
   std::vector<float> j;             // [src * steps + s]
   long steps = 0;
 };

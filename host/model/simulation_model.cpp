@@ -31,8 +31,11 @@ const char* name_in(const GridGeometry& g, Component c) {
   return g.cylindrical ? cyl_component_name(c) : component_name(c);
 }
 
-// Kernels index a component array with 32-bit arithmetic.
-constexpr double kMaxCellsPerComponent = 2147483648.0;  // 2^31
+// The 3D kernels address a component array by float4 lanes in 32-bit arithmetic and by scalar
+// cell in 64-bit (cl_kernels/fdtd_common.h): at most 2^31 - 1 lanes, about 8.6e9 padded cells.
+// The 2D and cylindrical kernels index scalars in 32 bits: fewer than 2^31 cells.
+constexpr double kMaxLanesPerComponent = 2147483647.0;   // 2^31 - 1
+constexpr double kMaxCellsPerComponent2D = 2147483648.0;  // 2^31
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
   throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
@@ -59,12 +62,16 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
     const double n = std::max(1.0, std::round(ratio));
     padded *= (a == padded_axis) ? 4 * std::ceil(n / 4) : n;
   }
-  if (padded > kMaxCellsPerComponent) {
+  const bool lanes = g.dims == 3 && !g.cylindrical;
+  if (lanes ? padded / 4 > kMaxLanesPerComponent : padded > kMaxCellsPerComponent2D) {
     const std::string cells = std::to_string(g.n[0]) + " x " + std::to_string(g.n[1]) +
                               (g.dims == 2 ? "" : " x " + std::to_string(g.n[2]));
     fail(cfg, "grid.size",
-         "at most 2^31 cells per field component (the grid has " + cells +
-             "); use a coarser cell or a smaller domain");
+         std::string(lanes ? "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field "
+                             "component in 3D"
+                           : "at most 2^31 cells per field component in 2D and cylindrical "
+                             "models") +
+             " (the grid has " + cells + "); use a coarser cell or a smaller domain");
   }
 }
 

@@ -73,3 +73,15 @@ TEST_CASE("variant_device_bytes: the tile and onepass auxiliaries as they are al
   const SimulationModel pec = upml_cube(64, {0, 0, 0, 0, 0, 0});
   CHECK(variant_device_bytes(pec, KernelVariant::Tile, 8) == pec.device_bytes(8));
 }
+
+TEST_CASE("cell entries: (component + 8 * (cell % 4), cell / 4), past 2^31 cells, refused past 2^31 lanes") {
+  using E = std::array<std::int32_t, 2>;
+  CHECK(cell_entry(0, 0) == E{0, 0});
+  CHECK(cell_entry(5, 39) == E{5 + 24, 9});
+  CHECK(cell_entry(2, 3000000003ull) == E{2 + 24, 750000000});  // a cell past 2^31
+  CHECK(cell_entry(1, 4ull * 2147483647ull + 2) == E{1 + 16, 2147483647});
+  CHECK_THROWS_AS(cell_entry(1, 4ull * 2147483648ull), DeviceError);
+  std::vector<std::int32_t> table;
+  push_cell_entry(table, 3, 6);
+  CHECK(table == std::vector<std::int32_t>{3 + 16, 1});
+}

@@ -164,3 +164,20 @@ TEST_CASE("model files: /dev/zero and a directory are refused, a BOM is skipped,
   CHECK(r.out.find('\x1b') == std::string::npos);
   CHECK_MESSAGE(has(r, "got '\\x1b]0;title\\x07'"), r.out);
 }
+
+TEST_CASE("3D grids past 2^31 cells pass the grid check (up to 2^31 - 1 float4 lanes); beyond, exit 2") {
+  const std::string dir = scratch_dir("big_grid");
+  // 1400 x 1400 x 1400 cells of 0.1 mm (2.7e9 > 2^31): no grid refusal, the host memory check
+  // (limit 200 MB) refuses the material ids instead, before allocating them.
+  auto r = run_with_host_limit("200000000", "run models/pec_cavity.ini --grid.size=0.14,0.14,0.14 "
+                                            "--grid.cell_size=1e-4 --output.dir=" + dir);
+  CHECK_MESSAGE(r.code == 4, r.out);
+  CHECK_MESSAGE(has(r, "not enough host memory for the model"), r.out);
+  // 2100^3 cells (2.3e9 float4 lanes per component): refused by the grid check.
+  r = run_with_host_limit("200000000", "run models/pec_cavity.ini --grid.size=0.21,0.21,0.21 "
+                                       "--grid.cell_size=1e-4 --output.dir=" + dir);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(has(r, "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field component"),
+                r.out);
+  CHECK_FALSE(fs::exists(dir));
+}

@@ -236,7 +236,8 @@ inline void check_finite_kernel(Device& dev) {
   dev.launch(k, Range(0), Range(8));                                 // nothing to do
 }
 
-// sample_probes copies (component, cell) samples into one slot of a batch buffer.
+// sample_probes copies (component, cell) samples into one slot of a batch buffer; the table holds
+// them as device_tables.hpp's cell entries (component + 8 * (cell % 4), cell / 4).
 inline void check_sample_probes(Device& dev) {
   const int cells = 40;
   std::vector<Buffer> fields;
@@ -247,7 +248,12 @@ inline void check_sample_probes(Device& dev) {
   }
   const std::vector<int> samples{0, 3, 2, 39, 5, 0, 3, 17, 1, 1};  // (component, cell) pairs
   const int nsamples = 5;
-  Buffer sample_buf = upload_vector(dev, samples);
+  std::vector<int> entries;
+  for (int n = 0; n < nsamples; ++n) {
+    entries.push_back(samples[2 * n] + 8 * (samples[2 * n + 1] % 4));
+    entries.push_back(samples[2 * n + 1] / 4);
+  }
+  Buffer sample_buf = upload_vector(dev, entries);
   Buffer batch = dev.alloc(3 * nsamples * sizeof(float));
   dev.fill_zero(batch);
   Kernel k = dev.program(default_defines()).kernel("sample_probes");

@@ -3,8 +3,8 @@
 import time
 import traceback
 
-from . import (cavity, dipole, energy, modes, monitors, plane_cavity, plane_line, plane_upml,
-               plane_wave, symmetry, upml)
+from . import (cavity, cyl_cavity, cyl_dipole, cyl_mode_selection, cyl_vs_3d, dipole, energy,
+               modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave, symmetry, upml)
 from .common import CaseResult
 
 CASES = {
@@ -24,6 +24,10 @@ CASES = {
     "plane_upml": plane_upml.case_plane_upml,
     "plane_wave_equiv": plane_wave.case_plane_wave_equiv,
     "plane_wave_absorber": plane_upml.case_plane_wave_absorber,
+    "cyl_cavity": cyl_cavity.case_cyl_cavity,
+    "cyl_mode_selection": cyl_mode_selection.case_cyl_mode_selection,
+    "cyl_vs_3d": cyl_vs_3d.case_cyl_vs_3d,
+    "cyl_dipole": cyl_dipole.case_cyl_dipole,
 }
 
 

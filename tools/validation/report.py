@@ -2,6 +2,7 @@
 
 import datetime
 import os
+import re
 
 from .common import git_describe
 
@@ -64,34 +65,106 @@ def write(path, results, ctx):
     lines.append("")
     lines.append("| # | case | check | bound | measured | pass |")
     lines.append("|---|---|---|---|---|---|")
-    def cell(text):
-        return str(text).replace("|", "\\|")
-
     for i, r in enumerate(results, 1):
-        for c in r.checks:
-            lines.append(f"| {i} | {cell(r.title)} | {cell(c.name)} | {cell(c.bound)} | "
-                         f"{cell(c.measured)} | {'yes' if c.passed else '**NO**'} |")
+        lines += summary_rows(i, r)
     lines.append("")
     lines.append("Sizes used (full size; `--reduced` is what ctest runs):")
     lines.append("")
     for i, r in enumerate(results, 1):
-        lines.append(f"{i}. {r.title}: {r.size} ({r.seconds:.0f} s)")
+        lines.append(size_line(i, r))
     lines.append("")
     lines.append(ESTIMATOR)
     for i, r in enumerate(results, 1):
-        lines.append(f"## {i}. {r.title}")
-        lines.append("")
-        text = CASE_TEXT.get(r.name, "")
-        if text:
-            lines.append(text)
-        if r.notes:
-            lines += r.notes
-            lines.append("")
-        if r.plot:
-            rel = os.path.relpath(r.plot, os.path.dirname(path))
-            lines.append(f"![{r.title}]({rel})")
-            lines.append("")
+        lines += section_lines(i, r, path)
     lines.append(PROJECTION_SPEED)
+    with open(path, "w") as f:
+        f.write("\n".join(lines).rstrip() + "\n")
+
+
+def _cell(text):
+    return str(text).replace("|", "\\|")
+
+
+def summary_rows(i, r):
+    return [f"| {i} | {_cell(r.title)} | {_cell(c.name)} | {_cell(c.bound)} | "
+            f"{_cell(c.measured)} | {'yes' if c.passed else '**NO**'} |" for c in r.checks]
+
+
+def size_line(i, r):
+    return f"{i}. {r.title}: {r.size} ({r.seconds:.0f} s)"
+
+
+def section_lines(i, r, path, stamp=None):
+    lines = [f"## {i}. {r.title}", ""]
+    if stamp:
+        lines += [stamp, ""]
+    text = CASE_TEXT.get(r.name, "")
+    if text:
+        lines.append(text)
+    if r.notes:
+        lines += r.notes
+        lines.append("")
+    if r.plot:
+        rel = os.path.relpath(r.plot, os.path.dirname(path))
+        lines.append(f"![{r.title}]({rel})")
+        lines.append("")
+    return lines
+
+
+def _number(line, pattern):
+    m = re.match(pattern, line)
+    return int(m.group(1)) if m else None
+
+
+def update(path, numbered, ctx):
+    """Rewrites only the given cases' parts of an existing docs/VALIDATION.md: their summary
+    rows, size lines and sections (numbered: [(case number, CaseResult)], the number being the
+    case's place in the full run), each section stamped with this run's commit and devices; the
+    other cases' text stays as it was. Without a page yet, writes the whole page."""
+    if not os.path.exists(path):
+        write(path, [r for _, r in sorted(numbered, key=lambda x: x[0])], ctx)
+        return
+    lines = open(path).read().rstrip("\n").split("\n")
+    mine = {i for i, _ in numbered}
+    stamp = (f"Updated {datetime.date.today().isoformat()} by `tools/validate --case`: clfdtd "
+             f"built from commit `{ctx.commit or git_describe(ctx.root) or '?'}` on "
+             f"{', '.join(sorted(ctx.devices))}.")
+
+    def merge(after, block_pattern, new_items):
+        """In the region from the line starting with `after` to the next heading, replaces the
+        numbered lines matching block_pattern (one contiguous block) with the kept old ones plus
+        new_items [(number, line)], in case order."""
+        first = next((k for k, ln in enumerate(lines) if ln.startswith(after)), None)
+        if first is None:
+            raise ValueError(f"{path}: no line starting with {after!r}; regenerate the whole page")
+        last = next((k for k in range(first + 1, len(lines)) if lines[k].startswith("## ")),
+                    len(lines))
+        idx = [k for k in range(first, last) if _number(lines[k], block_pattern) is not None]
+        if not idx:
+            raise ValueError(f"{path}: no lines matching {block_pattern!r} after {after!r}")
+        old = [(_number(lines[k], block_pattern), lines[k]) for k in idx]
+        kept = [(n, ln) for n, ln in old if n not in mine]
+        merged = [ln for _, ln in sorted(kept + new_items, key=lambda x: x[0])]
+        lines[idx[0]:idx[-1] + 1] = merged
+
+    merge("## Summary", r"^\| (\d+) \| ",
+          [(i, row) for i, r in numbered for row in summary_rows(i, r)])
+    merge("Sizes used", r"^(\d+)\. ", [(i, size_line(i, r)) for i, r in numbered])
+    for i, r in sorted(numbered, key=lambda x: x[0]):
+        heads = [(k, _number(ln, r"^## (\d+)\. ")) for k, ln in enumerate(lines)
+                 if ln.startswith("## ")]
+        new = section_lines(i, r, path, stamp)
+        here = [k for k, n in heads if n == i]
+        if here:  # replace up to the next heading
+            start = here[0]
+            end = next((k for k, _ in heads if k > start), len(lines))
+            lines[start:end] = new
+        else:     # insert before the first later case, or before the first unnumbered heading
+            after_cases = [k for k, n in heads if (n is not None and n > i) or
+                           (n is None and k > max([kk for kk, nn in heads if nn is not None],
+                                                  default=0))]
+            at = after_cases[0] if after_cases else len(lines)
+            lines[at:at] = new
     with open(path, "w") as f:
         f.write("\n".join(lines).rstrip() + "\n")
 

@@ -186,8 +186,7 @@ PlaneFields::PlaneFields(device::Device& dev, const SimulationModel& m, int batc
   if (nsamples > 0) {
     std::vector<std::int32_t> tab;
     for (const auto& s : m.probes.samples) {
-      tab.push_back(static_cast<int>(s.component));
-      tab.push_back(static_cast<std::int32_t>(m.layout.index(s.cell[0], s.cell[1], 0)));
+      push_cell_entry(tab, static_cast<int>(s.component), m.layout.index(s.cell[0], s.cell[1], 0));
     }
     probe_cells = upload(tab.data(), tab.size() * sizeof(std::int32_t));
     probe_batch = zeros(static_cast<std::size_t>(nsamples) * batch_steps * sizeof(float));

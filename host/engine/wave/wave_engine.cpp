@@ -88,7 +88,7 @@ void check_wave_model(const SimulationModel& m, const WaveFrame& f) {
 // update: dJ[s] = J[s] - J[s-1] with J[-1] = 0, and one entry past the table, -J[steps-1], for
 // the step where Yee's source switches off.
 struct WaveSources {
-  std::vector<std::int32_t> cells;  // (2, padded index) per merged source
+  std::vector<std::int32_t> cells;  // cell_entry(Ez, padded index) per merged source
   std::vector<float> dj;            // [src * (steps + 1) + s]
   long steps = 0;                   // entries per source
 };
@@ -107,8 +107,7 @@ WaveSources wave_sources(const SimulationModel& m) {
   out.steps = static_cast<long>(steps) + 1;
   for (auto& [index, sum] : sums) {
     sum.resize(steps, 0.0);
-    out.cells.push_back(static_cast<std::int32_t>(Component::Ez));
-    out.cells.push_back(static_cast<std::int32_t>(index));
+    push_cell_entry(out.cells, static_cast<int>(Component::Ez), index);
     double prev = 0;
     for (double j : sum) {
       out.dj.push_back(static_cast<float>(j - prev));
@@ -330,8 +329,7 @@ void WaveEngine::build_buffers() {
   if (nsamples_ > 0) {
     std::vector<std::int32_t> tab;
     for (const ProbeSample& s : m_.probes.samples) {
-      tab.push_back(static_cast<std::int32_t>(s.component));
-      tab.push_back(static_cast<std::int32_t>(m_.layout.index(s.cell[0], s.cell[1], 0)));
+      push_cell_entry(tab, static_cast<int>(s.component), m_.layout.index(s.cell[0], s.cell[1], 0));
     }
     probe_cells_ = upload(tab.data(), tab.size() * sizeof(std::int32_t));
     probe_batch_ = zeros(static_cast<std::size_t>(nsamples_) * kProbeBatchSteps * fl);

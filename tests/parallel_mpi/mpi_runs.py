@@ -10,7 +10,8 @@
 2. Bad input under mpirun -np 2 (a decomposition that does not fit, a 2D model): exit 2, one
    message, nothing written.
 3. A memory refusal on rank 1 alone (CLFDTD_HOST_MEMORY_LIMIT in its environment only): every rank
-   ends with exit 4, the message names rank 1, nothing written.
+   ends with exit 4, the message names rank 1, nothing written. Non-finite fields (the test hook)
+   under -np 3: exit 3 and the one-process message, partial output kept.
 4. SIGINT to rank 1 alone during the loop: every rank stops at the same step, exit 6, rank 0
    keeps the partial output.
 5. Communicator::abort on rank 1 while rank 0 waits: every rank ends with the abort's code.
@@ -143,11 +144,14 @@ def compare_runs(one_dir, many_dir, label, ranks, parts):
 
 def rank_process(launcher_pid, rank):
     """The pid of the child of mpirun that is MPI rank `rank` (from its environment), or None."""
-    try:
-        children = subprocess.run(["pgrep", "-P", str(launcher_pid)], stdout=subprocess.PIPE,
-                                  text=True).stdout.split()
-    except OSError:
-        return None
+    children = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == launcher_pid:  # field 4: the parent's pid
+            children.append(pid)
     for pid in children:
         try:
             env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
@@ -213,6 +217,23 @@ def main():
                         f"output {'written' if os.path.exists(d) else 'absent'}\n{err}")
     else:
         print(f"memory refusal on rank 1: exit 4: {lines[0][:100]}")
+
+    # 3b. Non-finite fields (the test hook's NaN in the first source) under -np 3: the same step
+    #     and message as one process, exit 3, rank 0 keeps the partial output.
+    texts = []
+    for cmd in ([], [mpiexec, "-np", "3", "-x", "CLFDTD_TEST_NAN_AT_STEP"]):
+        d = os.path.join(work, f"nan{len(cmd)}")
+        env = mpi_env()
+        env["CLFDTD_TEST_NAN_AT_STEP"] = "10"
+        p = subprocess.run(cmd + [clfdtd, "run", MODEL, f"--output.dir={d}", "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           timeout=300)
+        lines = [l.replace(d, "DIR") for l in clfdtd_lines(p.stderr)]
+        texts.append((p.returncode, lines, os.path.exists(os.path.join(d + ".partial", "run.json"))))
+    if texts[0] != texts[1] or texts[0][0] != 3 or not texts[0][2]:
+        problems.append(f"non-finite: one process {texts[0]}, mpirun -np 3 {texts[1]}")
+    else:
+        print(f"non-finite under mpirun -np 3: exit 3, as one process: {texts[1][1][0][:90]}")
 
     # 4. SIGINT to rank 1 alone, once the loop runs: every rank stops at the same step (the
     #    signal is agreed every 32 steps), exit 6, rank 0 keeps the partial output.

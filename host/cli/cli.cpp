@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/error_exit.hpp"
 #include "config/options.hpp"
 #include "errors.hpp"
 
@@ -110,41 +111,13 @@ int run(int argc, char** argv) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  // The one place where errors become exit codes (README, "Exit codes"; errors.hpp).
+  // The one place where errors become exit codes (README, "Exit codes"; error_exit.hpp).
   try {
     return dispatch(argc, argv);
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "clfdtd: bad input: %s\n", e.what());
-    return 2;
-  } catch (const OutputRefusedError& e) {
-    std::fprintf(stderr, "clfdtd: bad input: %s\n", e.what());
-    return 2;
-  } catch (const NonFiniteError& e) {
-    std::fprintf(stderr, "clfdtd: fields became non-finite at step %ld: %s\n", e.step(), e.what());
-    return 3;
-  } catch (const OutOfMemoryError& e) {
-    std::fprintf(stderr, "clfdtd: not enough memory: %s\n", e.what());
-    return 4;
-  } catch (const DeviceError& e) {
-    std::fprintf(stderr, "clfdtd: device error: %s\n", e.what());
-    return 4;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "clfdtd: not enough host memory for this model\n");
-    return 4;
-  } catch (const OutputError& e) {
-    std::fprintf(stderr, "clfdtd: output error: %s\n", e.what());
-    return 5;
-  } catch (const std::filesystem::filesystem_error& e) {
-    // A file-system call made without an error_code: still a failed write, not a bug.
-    std::fprintf(stderr, "clfdtd: output error: cannot write '%s': %s\n", e.path1().c_str(),
-                 e.code().message().c_str());
-    return 5;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr,
-                 "clfdtd: internal error (a bug; please report it with the model file and "
-                 "command line): %s\n",
-                 e.what());
-    return 1;
+  } catch (...) {
+    const ErrorExit e = describe_error(std::current_exception());
+    std::fprintf(stderr, "clfdtd: %s\n", e.line.c_str());
+    return e.code;
   }
 }
 

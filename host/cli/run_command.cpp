@@ -11,11 +11,14 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "backends/backend.hpp"
 #include "cli/commands.hpp"
+#include "cli/error_exit.hpp"
 #include "cli/progress.hpp"
 #include "cli/run_outputs.hpp"
+#include "cli/run_ranks.hpp"
 #include "cli/signals.hpp"
 #include "config/load_config.hpp"
 #include "errors.hpp"
@@ -24,6 +27,8 @@
 #include "output/output_dir.hpp"
 #include "output/run_report.hpp"
 #include "output/vti_writer.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/distributed_backend.hpp"
 #include "solver/time_loop.hpp"
 
 namespace clfdtd::cli {
@@ -122,119 +127,199 @@ std::string keep_partial(OutputDir& out, RunReport& report, const std::string& s
   return out.path();
 }
 
+// A run that failed with an exception: its report and folder as keep_partial, and the message
+// saying where its outputs are. Never throws (the caller is already reporting a failure).
+void report_incomplete(OutputDir& out, RunReport& report, const std::string& what) {
+  const std::string where = keep_partial(out, report, "failed", what);
+  std::fprintf(stderr, "clfdtd: the run did not complete; its output so far is in '%s'; %s\n",
+               where.c_str(), previous_output_text(out).c_str());
+}
+
 }  // namespace
 
 int run_command(const std::string& model_path, const std::vector<std::string>& overrides) {
+  // Under mpirun with several ranks (docs/MPI.md) every rank runs this same path on the global
+  // model; rank 0 ("lead") alone prints and writes, and the ranks agree on every failure before
+  // any of them goes on (agree_on_failure), so none waits for another that has given up.
+  parallel::Communicator& comm = parallel::Communicator::world();
+  const bool lead = comm.rank() == 0;
+  refuse_mpirun_without_mpi();
+
   // Patent steps 1 and 2: parameters, model, mesh. ConfigError propagates (exit 2, nothing written).
-  const RunConfig cfg = load_config(model_path, overrides);
-  const OutputPolicy policy{cfg.output.overwrite, cfg.source_file};
-  check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
-  StopSignals stop_signals;  // from here SIGINT, SIGTERM and SIGHUP stop the run cleanly
-  SimulationModel model = SimulationModel::build(cfg);
-  apply_test_nan_hook(model);
-  for (const auto& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  print_summary(model, cfg);
+  RunConfig cfg;
+  OutputPolicy policy;
+  SimulationModel model;
+  parallel::Decomposition decomposition;
+  std::optional<StopSignals> stop_signals;
+  if (const int code = agree_on_failure(comm, [&] {
+        cfg = load_config(model_path, overrides);
+        policy = OutputPolicy{cfg.output.overwrite, cfg.source_file};
+        if (lead) check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
+        stop_signals.emplace();  // from here SIGINT, SIGTERM and SIGHUP stop the run cleanly
+        model = SimulationModel::build(cfg);
+        apply_test_nan_hook(model);
+        if (comm.distributed()) {
+          check_distributable(cfg, model, comm.size());
+          decomposition = decompose_model(cfg, model, comm.size());
+          cfg.device.select = rank_device(cfg, comm.rank(), parallel::node_local_rank());
+        }
+      }))
+    return code;
+  if (lead) {
+    for (const auto& w : model.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    print_summary(model, cfg);
+  }
 
   // Patent step 3: the device, its program and buffers (refuses a model that does not fit).
-  std::unique_ptr<Backend> backend = make_backend(model, cfg.device);
-  std::printf("device     %s [%s, %s]\n", backend->device_description().c_str(),
-              backend->name().c_str(), backend->kernel_variant().c_str());
-  // Counted once the backend exists: only it knows the variant (device.variant = auto may take
-  // a tuned onepass from the tuning cache), and onepass doubles the field memory. A model too
-  // large for the device never gets here; the backend's refusal names the bytes needed.
-  const std::size_t device_bytes = backend->device_bytes(model);
-  std::printf("memory     %s on the device\n", mib(device_bytes).c_str());
-  if (!model.snapshot_steps.empty() && !vtk_available())
-    std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");
-  for (const MonitorModel& mon : model.monitors)
-    if (mon.kind == MonitorKind::Dft && !vtk_available())
-      std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): dft monitor %s is not written\n",
-                  mon.name.c_str());
-  std::fflush(stdout);
+  std::unique_ptr<Backend> backend;
+  std::size_t device_bytes = 0;
+  if (const int code = agree_on_failure(comm, [&] {
+        backend = comm.distributed()
+                      ? parallel::make_distributed_backend(model, cfg.device, decomposition, comm)
+                      : make_backend(model, cfg.device);
+        // Counted once the backend exists: only it knows the variant (device.variant = auto may
+        // take a tuned onepass from the tuning cache), and onepass doubles the field memory. A
+        // model too large for the device never gets here; the backend's refusal names the bytes
+        // needed (with ranks: this rank's part).
+        device_bytes = backend->device_bytes(model);
+      }))
+    return code;
+  if (lead) {
+    std::printf("device     %s [%s, %s]\n", backend->device_description().c_str(),
+                backend->name().c_str(), backend->kernel_variant().c_str());
+    std::printf("memory     %s on the device%s\n", mib(device_bytes).c_str(),
+                comm.distributed() ? " of rank 0" : "");
+    if (!model.snapshot_steps.empty() && !vtk_available())
+      std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");
+    for (const MonitorModel& mon : model.monitors)
+      if (mon.kind == MonitorKind::Dft && !vtk_available())
+        std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): dft monitor %s is not written\n",
+                    mon.name.c_str());
+    std::fflush(stdout);
+  }
 
-  if (const int sig = stop_signal()) {
-    std::fprintf(stderr, "clfdtd: interrupted by %s before the time loop; nothing was written\n",
-                 signal_name(sig));
+  if (!comm.all(stop_signal() == 0)) {
+    if (lead)
+      std::fprintf(stderr, "clfdtd: interrupted by %s before the time loop; nothing was written\n",
+                   stop_signal() ? signal_name(stop_signal()) : "a stop signal on another rank");
     return 6;
   }
 
-  OutputDir out(cfg.output.dir, policy);
-  print_notes(out);
-  RunReport report = report_from_model(model);
-  report.backend = backend->name();
-  report.device = backend->device_description();
-  for (const Backend::DevicePart& part : backend->device_parts())
-    report.devices.push_back({part.description, part.modes.empty() ? report.modes : part.modes});
-  report.kernel_variant = backend->kernel_variant();
-  report.model_file = cfg.source_file;
-  report.device_bytes = device_bytes;
-  report.status = "running";
+  // Rank 0's output folder, its run.json and model.vti: a failure there ends every rank.
+  std::unique_ptr<OutputDir> out;
+  RunReport report;
+  std::unique_ptr<LoopSink> sink;
+  if (const int code = agree_on_failure(comm, [&] {
+        if (!lead) {
+          sink = std::make_unique<NullSink>();
+          return;
+        }
+        out = std::make_unique<OutputDir>(cfg.output.dir, policy);
+        print_notes(*out);
+        report = report_from_model(model);
+        report.backend = backend->name();
+        report.device = backend->device_description();
+        for (const Backend::DevicePart& part : backend->device_parts())
+          report.devices.push_back(
+              {part.description, part.modes.empty() ? report.modes : part.modes});
+        report.kernel_variant = backend->kernel_variant();
+        report.model_file = cfg.source_file;
+        report.device_bytes = device_bytes;
+        report.ranks = comm.size();
+        if (comm.distributed()) {
+          report.parts = decomposition.parts;
+          report.boxes.clear();
+          for (const parallel::Box& b : decomposition.boxes)
+            report.boxes.push_back({b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]});
+        }
+        report.status = "running";
+        try {
+          write_run_json(out->file("run.json"), report);  // first: it marks the folder as clfdtd's
+          if (vtk_available()) write_model_vti(out->file("model.vti"), model);
+          sink = std::make_unique<RunOutputs>(out->path(), model, cfg.snapshot.phi_samples);
+        } catch (const std::exception& e) {
+          report_incomplete(*out, report, e.what());
+          throw;
+        }
+      }))
+    return code;
 
   LoopResult result;
   try {
-    write_run_json(out.file("run.json"), report);  // first: it marks the folder as clfdtd's
-    if (vtk_available()) write_model_vti(out.file("model.vti"), model);
     // Patent step 4: the time loop.
-    RunOutputs sink(out.path(), model, cfg.snapshot.phi_samples);
-    ProgressLine progress(cfg.quiet);
+    ProgressLine progress(cfg.quiet || !lead);
     LoopOptions options;
-    options.stop_requested = [] { return stop_signal() != 0; };
-    result = run_time_loop(model, *backend, sink,
+    // With ranks, the stop signal is agreed at the loop's sync interval: an allreduce per step
+    // would cost more than the signal is worth.
+    options.stop_requested = agreed_stop(comm, options.sync_interval_steps);
+    result = run_time_loop(model, *backend, *sink,
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
     // The transforms so far are worth keeping also when the run was stopped; non-finite fields
     // would only give non-finite transforms.
     if (result.finite) {
-      write_dft_monitor_files(
-          out.path(), model,
-          [&](int i, std::vector<std::complex<double>>& v) { backend->read_dft(i, v); },
-          report.monitors);
+      if (lead)
+        write_dft_monitor_files(
+            out->path(), model,
+            [&](int i, std::vector<std::complex<double>>& v) { backend->read_dft(i, v); },
+            report.monitors);
+      else
+        read_dft_monitors(model, *backend);
     }
-    report.steps_done = result.steps_done;
-    report.loop_seconds = result.loop_seconds;
-    report.mcells_per_s =
-        mcells_per_second(static_cast<double>(report.cell_updates_per_step), result.steps_done,
-                          result.loop_seconds);
-    if (result.finite && !result.stopped) {
-      report.status = "completed";
-      write_run_json(out.file("run.json"), report);
-      out.commit();
+    if (lead) {
+      report.steps_done = result.steps_done;
+      report.loop_seconds = result.loop_seconds;
+      report.mcells_per_s =
+          mcells_per_second(static_cast<double>(report.cell_updates_per_step), result.steps_done,
+                            result.loop_seconds);
+      if (result.finite && !result.stopped) {
+        report.status = "completed";
+        write_run_json(out->file("run.json"), report);
+        out->commit();
+      }
     }
   } catch (const std::exception& e) {
-    const std::string where = keep_partial(out, report, "failed", e.what());
-    std::fprintf(stderr, "clfdtd: the run did not complete; its output so far is in '%s'; %s\n",
-                 where.c_str(), previous_output_text(out).c_str());
-    throw;  // the caller's one catch block turns it into the exit code
+    if (lead) report_incomplete(*out, report, e.what());
+    if (!comm.distributed()) throw;  // the caller's one catch block turns it into the exit code
+    // The other ranks cannot learn of it collectively (they may wait in a transfer): end them
+    // all, rank 0's outputs as far as they got (docs/MPI.md, "Failures").
+    const ErrorExit failure = describe_error(std::current_exception());
+    comm.abort(failure.code, failure.line);
   }
 
   // Patent steps 5 and 6: the backend (device memory) goes first, then the model (host memory).
   backend.reset();
+  const char* signal = stop_signal() ? signal_name(stop_signal()) : "a stop signal on another rank";
   if (!result.finite) {
+    if (!lead) return 3;
     const std::string what = nonfinite_text(result);
-    const std::string where = keep_partial(out, report, "non-finite", what);
+    const std::string where = keep_partial(*out, report, "non-finite", what);
     std::fprintf(stderr,
                  "clfdtd: fields became non-finite (NaN or infinite): %s; the partial output is in "
                  "'%s'; %s\n",
-                 what.c_str(), where.c_str(), previous_output_text(out).c_str());
+                 what.c_str(), where.c_str(), previous_output_text(*out).c_str());
     return 3;
   }
   if (result.stopped) {
-    const std::string what = std::string("interrupted by ") + signal_name(stop_signal()) +
-                             " at step " + std::to_string(result.steps_done) + " of " +
+    if (!lead) return 6;
+    const std::string what = std::string("interrupted by ") + signal + " at step " +
+                             std::to_string(result.steps_done) + " of " +
                              std::to_string(model.grid.steps);
-    const std::string where = keep_partial(out, report, "interrupted", what);
+    const std::string where = keep_partial(*out, report, "interrupted", what);
     std::fprintf(stderr, "clfdtd: %s; the partial output is in '%s'; %s\n", what.c_str(),
-                 where.c_str(), previous_output_text(out).c_str());
+                 where.c_str(), previous_output_text(*out).c_str());
     return 6;
   }
-  print_notes(out);
+  if (!lead) return 0;
+  print_notes(*out);
   for (const MonitorReport& m : report.monitors)
     std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
-                out.final_path().c_str(), m.file.c_str());
+                out->final_path().c_str(), m.file.c_str());
   // Cylindrical: every mode's (r, z) cells count, as in run.json's mcells_per_s.
   std::printf("done       %ld steps in %.3f s of time loop, %.1f %s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,
-              model.cylindrical() ? "M cell-mode updates/s" : "Mcells/s", out.final_path().c_str());
+              model.cylindrical() ? "M cell-mode updates/s" : "Mcells/s",
+              out->final_path().c_str());
   return 0;
 }
 

@@ -761,6 +761,13 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
   cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));
   cfg.device.cyl_local_staging = r.word("device.cyl_staging", 0) == 1;  // words: global, local
   cfg.device.cyl_align = r.word("device.cyl_align", 0) == 0;           // words: true, false
+  if (r.has("device.decomposition")) {
+    auto p = r.integers("device.decomposition");
+    const bool automatic = p[0] == 0 && p[1] == 0 && p[2] == 0;
+    r.check(automatic || (p[0] >= 1 && p[1] >= 1 && p[2] >= 1), "device.decomposition",
+            "three box counts >= 1, or 0 0 0 for the automatic split");
+    cfg.device.decomposition = {int(p[0]), int(p[1]), int(p[2])};
+  }
   if (r.has("device.workgroup")) {
     auto w = r.integers("device.workgroup");
     cfg.device.workgroup = std::array<int, 3>{int(w[0]), int(w[1]), int(w[2])};

@@ -220,6 +220,11 @@ std::vector<OptionSpec> make_table() {
        "for onepass x is the planes one group marches through and y, z >= 2; "
        "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
        closed(1, 1024)},
+      {"device.decomposition", V::Integer, {3}, {}, "", "0 0 0 (automatic)",
+       "MPI runs (mpirun -np K, docs/MPI.md): boxes along x y z, their product K; 0 0 0 splits "
+       "the factors of K over the longest axes first. Each box keeps at least 2 cells along a "
+       "split axis. Ignored by a one-process run.",
+       closed(0, 65536, "all three 0, or all >= 1 with product = the number of MPI ranks")},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "

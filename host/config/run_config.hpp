@@ -144,6 +144,7 @@ struct DeviceConfig {
   // z range on a 128-byte boundary (device.cyl_align).
   bool cyl_local_staging = false;
   bool cyl_align = true;
+  std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
 };
 
 struct RunConfig {

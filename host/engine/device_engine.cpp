@@ -65,6 +65,8 @@ void DeviceEngine::run_step_stages(const StepPlan& plan, long s) {
     for (const Stage& st : plan) {
       if (st.phase == phase && s >= 0 && s < st.runs_below) launch(st, s);
     }
+    if (phase == Phase::H && hooks_.after_h) hooks_.after_h(s);
+    if (phase == Phase::Sources && hooks_.after_e) hooks_.after_e(s);
   }
 }
 

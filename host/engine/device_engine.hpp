@@ -9,6 +9,7 @@
 // engine (wave/wave_engine.hpp) and the cylindrical engine (cyl/cyl_engine.hpp) derive from it.
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,16 @@ public:
   std::string driver_version() const override { return dev_->info().driver; }
 
   const device::DeviceInfo& device_info() const { return dev_->info(); }
+  // The opened device, for an owner that adds its own launches between the phases of a step.
+  device::Device& device() { return *dev_; }
+  // Called by every step(s) after its H phase (H at (s + 1/2) dt) and after its E phase and
+  // sources (E at (s + 1) dt), on the engine's queue order: the halo exchange of a model split
+  // over ranks (parallel/halo_exchange.hpp) runs there. Empty functions: nothing. Not run
+  // inside a onepass step (its HE phase updates H and E in one pass).
+  struct StepHooks {
+    std::function<void(long)> after_h, after_e;
+  };
+  void set_step_hooks(StepHooks hooks) { hooks_ = std::move(hooks); }
   std::array<int, 3> workgroup() const { return wg_; }
   // Bytes of the monitors' buffers as allocated (0 without monitors): part of device_bytes().
   std::size_t monitor_bytes_allocated() const {
@@ -122,6 +133,7 @@ private:
   void check_slot(const char* what, int slot) const;
 
   std::unique_ptr<MonitorRunner> monitors_;  // null when the model has no monitors
+  StepHooks hooks_;
 };
 
 // The device's copy bandwidth in bytes per second (read + write counted): the best of five

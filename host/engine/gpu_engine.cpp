@@ -21,14 +21,20 @@ const char* phase_name(Phase p) {
 }
 
 GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
-                     std::unique_ptr<device::Device> dev)
+                     std::unique_ptr<device::Device> dev, bool in_place_only)
     : DeviceEngine(m, std::move(dev)) {
   const device::DeviceInfo& info = dev_->info();
+  if (in_place_only && cfg.variant == KernelVariant::OnePass) {
+    throw ConfigError("", 0, "device.variant",
+                      "onepass is not offered for a model split over ranks (auto, tile or rows)");
+  }
   std::optional<TunedChoice> tuned;
   if (cfg.variant == KernelVariant::Auto && !cfg.workgroup) {
     tuned = lookup_tuning(tuning_key(name(), device_description(), info.driver));
+    if (in_place_only && tuned && tuned->variant == KernelVariant::OnePass) tuned.reset();
   }
-  const bool fits_onepass = variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
+  const bool fits_onepass =
+      !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
                             dev_->available_bytes();
   const VariantRequest request = resolve_variant(cfg, info.type, fits_onepass, tuned);
   BuiltProgram built = build_variant_program(*dev_, m, request);
@@ -78,10 +84,10 @@ void GpuEngine::read_field(Component c, std::vector<float>& out) {
 }
 
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
-                                           const DeviceConfig& cfg) {
+                                           const DeviceConfig& cfg, bool in_place_only) {
   if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
     throw DeviceError("the 3D engine was given a cylindrical model (the cylindrical engine runs it)");
-  return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg));
+  return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg), in_place_only);
 }
 
 }  // namespace clfdtd::engine

@@ -21,7 +21,11 @@ class GpuEngine final : public DeviceEngine {
 public:
   // Runs `m` on `dev` with cfg's variant and work-group (cfg.select was used to open `dev`).
   // Throws ConfigError (a variant the engine does not have), OutOfMemoryError, DeviceError.
-  GpuEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev);
+  // in_place_only: never the onepass variant (a model split over ranks exchanges halos between
+  // the H and E phases, which onepass fuses): auto and a tuned choice skip it, an explicit
+  // device.variant = onepass is a ConfigError.
+  GpuEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev,
+            bool in_place_only = false);
   ~GpuEngine() override;
 
   // "onepass 8x2x32", "float4-tile 2x2x30", "rows 1x8x1"; then the device's code target where
@@ -38,6 +42,8 @@ public:
   KernelVariant variant() const { return variant_; }  // Tile, OnePass or Rows, never Auto
   // workgroup(): x, y, z (z4 for tile and onepass)
   const StepPlan& plan() const { return plan_; }
+  // The fields the next step starts from (Ex..Hz; the in-place variants' only set).
+  const FieldSet& fields() const { return fields_->set[static_cast<std::size_t>(parity_)]; }
 
 private:
   KernelVariant variant_ = KernelVariant::Tile;
@@ -48,6 +54,6 @@ private:
 // The engine on the device of `api` that cfg.select names (device::choose_device).
 // Throws ConfigError (no such device), DeviceError (none at all), as the constructor.
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
-                                           const DeviceConfig& cfg);
+                                           const DeviceConfig& cfg, bool in_place_only = false);
 
 }  // namespace clfdtd::engine

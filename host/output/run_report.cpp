@@ -33,6 +33,7 @@ RunReport report_from_model(const SimulationModel& m) {
   r.cylindrical = m.cylindrical();
   if (r.cylindrical) r.modes = m.grid.modes;
   r.n = m.grid.n;
+  r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
   r.cell_updates_per_step = cell_updates_per_step(m);
@@ -95,6 +96,8 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"monitors", monitors},
       {"dims", r.dims},
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
+      {"ranks", r.ranks},
+      {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };
   if (r.cylindrical) j["modes"] = r.modes;
   if (r.dims == 2) {

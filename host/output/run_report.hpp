@@ -54,6 +54,9 @@ struct RunReport {
   std::size_t device_bytes = 0;
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
   std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
+  int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
+  std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
+  std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))
 };
 
 // Throughput in millions of cell updates per second; 0 when no time was measured.
@@ -68,9 +71,10 @@ long long cell_updates_per_step(const SimulationModel& m);
 RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
-// "coordinates" ("cartesian" | "cylindrical") always, "mode" and "equation" for a 2D model only,
-// "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists each device
-// as {"device": description} with, for a cylindrical model, its "modes". Throws OutputError on a
+// "coordinates" ("cartesian" | "cylindrical") always, "ranks" and "decomposition" ({"parts": [PX,
+// PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
+// model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
+// each device as {"device": description} with, for a cylindrical model, its "modes". Throws OutputError on a
 // write error.
 void write_run_json(const std::string& path, const RunReport& r);
 

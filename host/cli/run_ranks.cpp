@@ -1,0 +1,114 @@
+// See run_ranks.hpp.
+#include "cli/run_ranks.hpp"
+
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "cli/error_exit.hpp"
+#include "cli/signals.hpp"
+#include "device/device.hpp"
+#include "errors.hpp"
+#include "output/vti_writer.hpp"
+#include "parallel/rank_device.hpp"
+
+namespace clfdtd::cli {
+
+int agree_on_failure(parallel::Communicator& comm, const std::function<void()>& phase) {
+  if (!comm.distributed()) {
+    phase();
+    return 0;
+  }
+  ErrorExit mine;
+  try {
+    phase();
+  } catch (...) {
+    mine = describe_error(std::current_exception());
+  }
+  std::string failed;
+  const int who = comm.first_failed(mine.code == 0, std::to_string(mine.code) + " " + mine.line, failed);
+  if (who < 0) return 0;
+  const std::size_t space = failed.find(' ');
+  const int code = std::atoi(failed.substr(0, space).c_str());
+  if (comm.rank() == 0) {
+    const std::string line = space == std::string::npos ? failed : failed.substr(space + 1);
+    if (who == 0)
+      std::fprintf(stderr, "clfdtd: %s\n", line.c_str());
+    else
+      std::fprintf(stderr, "clfdtd: rank %d: %s\n", who, line.c_str());
+  }
+  return code != 0 ? code : 1;
+}
+
+std::function<bool()> agreed_stop(parallel::Communicator& comm, long every_steps) {
+  if (!comm.distributed()) return [] { return stop_signal() != 0; };
+  const long every = every_steps < 1 ? 1 : every_steps;
+  return [&comm, every, calls = 0L]() mutable {
+    if (++calls % every != 0) return false;
+    return !comm.all(stop_signal() == 0);
+  };
+}
+
+void check_distributable(const RunConfig& cfg, const SimulationModel& model, int ranks) {
+  const std::string over = " for a run over " + std::to_string(ranks) + " MPI ranks";
+  if (model.cylindrical())
+    throw ConfigError(cfg.source_file, cfg.line_of("grid.coordinates"), "grid.coordinates",
+                      "cartesian" + over + " (a cylindrical model runs in one process; it spreads "
+                      "its modes over devices with a device.select list instead)");
+  if (model.two_d())
+    throw ConfigError(cfg.source_file, cfg.line_of("grid.size"), "grid.size",
+                      "three numbers (a 3D model)" + over + "; 2D models run in one process (mpirun -np 1)");
+  if (cfg.device.backend == BackendKind::Reference)
+    throw ConfigError(cfg.source_file, cfg.line_of("device.backend"), "device.backend",
+                      "opencl or cuda" + over + " (the reference engine runs in one process)");
+  if (cfg.device.variant == KernelVariant::OnePass)
+    throw ConfigError(cfg.source_file, cfg.line_of("device.variant"), "device.variant",
+                      "auto, tile or rows" + over + " (onepass is not offered with more than one rank)");
+}
+
+parallel::Decomposition decompose_model(const RunConfig& cfg, const SimulationModel& model, int ranks) {
+  try {
+    return parallel::decompose(model.grid.n, ranks, cfg.device.decomposition);
+  } catch (const ConfigError& e) {
+    // Given in the file: its line; given on the command line: no file; absent (automatic): the
+    // model file, since its grid is what does not split.
+    const bool in_file = cfg.lines.count(e.key()) > 0;
+    const bool given = cfg.device.decomposition != std::array<int, 3>{0, 0, 0};
+    throw ConfigError(in_file || !given ? cfg.source_file : std::string(), cfg.line_of(e.key()),
+                      e.key(), e.expected());
+  }
+}
+
+std::string rank_device(const RunConfig& cfg, int rank, int local_rank) {
+  std::vector<device::DeviceInfo> devices;
+  if (cfg.device.backend == BackendKind::OpenCl) devices = device::list_devices(device::Api::OpenCL);
+  if (cfg.device.backend == BackendKind::Cuda) devices = device::list_devices(device::Api::Cuda);
+  try {
+    return parallel::rank_device_select(cfg.device.select, rank, local_rank, devices);
+  } catch (const ConfigError& e) {
+    throw ConfigError(cfg.source_file, cfg.line_of(e.key()), e.key(), e.expected());
+  }
+}
+
+void refuse_mpirun_without_mpi() {
+  const int processes = parallel::launcher_world_size();
+  if (parallel::built_with_mpi() || processes <= 1) return;
+  throw ConfigError("environment", 0, "OMPI_COMM_WORLD_SIZE",
+                    "one process: this clfdtd was built without MPI (CLFDTD_MPI=OFF, or MPI not "
+                    "found when it was configured), so each of the " + std::to_string(processes) +
+                    " processes mpirun started would run the whole model; rebuild with MPI "
+                    "(libopenmpi-dev, docs/MPI.md) or run it without mpirun");
+}
+
+void read_dft_monitors(const SimulationModel& model, Backend& backend) {
+  std::vector<std::complex<double>> values;
+  for (std::size_t i = 0; i < model.monitors.size(); ++i) {
+    const MonitorModel& mon = model.monitors[i];
+    if (mon.kind == MonitorKind::Modes) continue;
+    if (mon.kind == MonitorKind::Dft && !vtk_available()) continue;
+    backend.read_dft(static_cast<int>(i), values);
+  }
+}
+
+}  // namespace clfdtd::cli

@@ -1,0 +1,226 @@
+// The global model sliced to one rank's part (part_model.hpp).
+#include "parallel/part_model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "errors.hpp"
+
+namespace clfdtd::parallel {
+
+Part make_part(const Decomposition& d, int rank) {
+  if (rank < 0 || rank >= d.ranks()) {
+    throw std::logic_error("make_part: rank " + std::to_string(rank) + " outside 0.." +
+                        std::to_string(d.ranks() - 1));
+  }
+  Part p;
+  p.owned = d.boxes[static_cast<std::size_t>(rank)];
+  for (int f = 0; f < 6; ++f) p.neighbour[static_cast<std::size_t>(f)] = d.neighbour(rank, f);
+  for (int a = 0; a < 3; ++a) {
+    p.ghost_lo[a] = p.neighbour[static_cast<std::size_t>(2 * a)] >= 0 ? 1 : 0;
+    p.ghost_hi[a] = p.neighbour[static_cast<std::size_t>(2 * a + 1)] >= 0 ? 1 : 0;
+    p.origin[a] = p.owned.lo[a] - p.ghost_lo[a];
+  }
+  return p;
+}
+
+namespace {
+
+// The cells of a region (lo, hi exclusive) that `owned` owns; empty on some axis when none.
+DftRegion clip(const DftRegion& r, const Box& owned) {
+  DftRegion c = r;
+  for (int a = 0; a < 3; ++a) {
+    c.lo[a] = std::max(r.lo[a], owned.lo[a]);
+    c.hi[a] = std::max(c.lo[a], std::min(r.hi[a], owned.hi[a]));
+  }
+  return c;
+}
+
+// Calls f(global point index) for every point of `c` (r clipped), in c's point order.
+template <class F>
+void for_points(const DftRegion& r, std::size_t first, const DftRegion& c, F&& f) {
+  const std::size_t nj = static_cast<std::size_t>(r.hi[1] - r.lo[1]);
+  const std::size_t nk = static_cast<std::size_t>(r.hi[2] - r.lo[2]);
+  for (int i = c.lo[0]; i < c.hi[0]; ++i)
+    for (int j = c.lo[1]; j < c.hi[1]; ++j)
+      for (int k = c.lo[2]; k < c.hi[2]; ++k)
+        f(first + (static_cast<std::size_t>(i - r.lo[0]) * nj + static_cast<std::size_t>(j - r.lo[1])) * nk +
+          static_cast<std::size_t>(k - r.lo[2]));
+}
+
+AxisProfile slice_profile(const AxisProfile& p, int origin, int n) {
+  auto cut = [&](const std::vector<double>& v) {
+    return std::vector<double>(v.begin() + origin, v.begin() + origin + n);
+  };
+  return AxisProfile{cut(p.a), cut(p.b), cut(p.cp), cut(p.cm)};
+}
+
+UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n, const Part& part) {
+  const std::array<int, 3> n = part.local_n();
+  UpmlProfile u;
+  for (int a = 0; a < 3; ++a) {
+    const int o = part.origin[a];
+    // Local layer counts: a local cell lies in a slab exactly where its global cell does
+    // (global i < lo  <=>  local i < lo - origin; global i >= N - hi  <=>  local i >= n - hi').
+    const int lo = g.layers[2 * a], hi = g.layers[2 * a + 1];
+    u.layers[2 * a] = lo > 0 ? std::clamp(lo - o, 0, n[a]) : 0;
+    u.layers[2 * a + 1] = hi > 0 ? std::clamp(hi - (global_n[a] - o - n[a]), 0, n[a]) : 0;
+    u.integer[a] = slice_profile(g.integer[a], o, n[a]);
+    u.half[a] = slice_profile(g.half[a], o, n[a]);
+  }
+  for (const PmlBox& b : g.boxes) {
+    PmlBox c;
+    const int lo[3] = {std::max(b.i0, part.origin[0]), std::max(b.j0, part.origin[1]),
+                       std::max(b.k0, part.origin[2])};
+    const int hi[3] = {std::min(b.i1, part.origin[0] + n[0]), std::min(b.j1, part.origin[1] + n[1]),
+                       std::min(b.k1, part.origin[2] + n[2])};
+    if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) continue;
+    c.i0 = lo[0] - part.origin[0];
+    c.i1 = hi[0] - part.origin[0];
+    c.j0 = lo[1] - part.origin[1];
+    c.j1 = hi[1] - part.origin[1];
+    c.k0 = lo[2] - part.origin[2];
+    c.k1 = hi[2] - part.origin[2];
+    c.offset = u.cells;
+    u.cells += c.cells();
+    u.boxes.push_back(c);
+  }
+  return u;
+}
+
+}  // namespace
+
+std::vector<int> owned_probe_samples(const ProbeSet& probes, const Box& owned) {
+  std::vector<int> out;
+  for (std::size_t s = 0; s < probes.samples.size(); ++s) {
+    const auto& c = probes.samples[s].cell;
+    if (owned.contains(c[0], c[1], c[2])) out.push_back(static_cast<int>(s));
+  }
+  return out;
+}
+
+std::vector<std::size_t> owned_monitor_points(const MonitorModel& mon, const Box& owned) {
+  std::vector<std::size_t> out;
+  if (mon.kind == MonitorKind::Modes) return out;
+  std::size_t first = 0;
+  for (const DftRegion& r : mon.regions) {
+    for_points(r, first, clip(r, owned), [&](std::size_t p) { out.push_back(p); });
+    first += r.count();
+  }
+  return out;
+}
+
+PartModel slice_model(const SimulationModel& global, const Part& part) {
+  if (global.two_d() || global.cylindrical()) {
+    throw std::logic_error("slice_model: only 3D models are split over ranks");
+  }
+  const std::array<int, 3> n = part.local_n();
+  const std::array<int, 3> o = part.origin;
+  const FieldLayout& G = global.layout;
+  PartModel out;
+  out.part = part;
+  SimulationModel& m = out.model;
+  // Member by member: the global tables (ids, mode shapes) are never copied whole.
+  m.grid = global.grid;
+  m.grid.n = n;
+  m.layout = FieldLayout(n[0], n[1], n[2]);
+  const FieldLayout& L = m.layout;
+  m.materials = global.materials;
+  m.magnetic = global.magnetic;
+  m.probes.probes = global.probes.probes;
+  m.probes.first_step = global.probes.first_step;
+  m.probes.last_step = global.probes.last_step;
+  m.snapshot_steps = global.snapshot_steps;
+  m.snapshot_e = global.snapshot_e;
+  m.snapshot_h = global.snapshot_h;
+  m.energy = global.energy;
+  m.mode = global.mode;
+  m.equation = global.equation;
+
+  for (std::size_t c = 0; c < 6; ++c) {
+    if (global.ids[c].empty()) continue;
+    std::vector<std::uint8_t> ids(L.cells(), MaterialTable::kPec);  // padding is PEC
+    for (int i = 0; i < n[0]; ++i)
+      for (int j = 0; j < n[1]; ++j) {
+        const std::uint8_t* src = &global.ids[c][G.index(o[0] + i, o[1] + j, o[2])];
+        std::copy(src, src + n[2], &ids[L.index(i, j, 0)]);
+      }
+    m.ids[c] = std::move(ids);
+  }
+  if (!global.cell_ids.empty()) {
+    const std::array<int, 3>& gn = global.grid.n;
+    std::vector<std::uint8_t> cells(static_cast<std::size_t>(n[0]) * n[1] * n[2]);
+    for (int i = 0; i < n[0]; ++i)
+      for (int j = 0; j < n[1]; ++j) {
+        const std::size_t src = (static_cast<std::size_t>(o[0] + i) * gn[1] + (o[1] + j)) * gn[2] + o[2];
+        std::copy(global.cell_ids.begin() + static_cast<long>(src),
+                  global.cell_ids.begin() + static_cast<long>(src) + n[2],
+                  cells.begin() + static_cast<long>((static_cast<std::size_t>(i) * n[1] + j) * n[2]));
+      }
+    m.cell_ids = std::move(cells);
+  }
+  m.upml = slice_upml(global.upml, global.grid.n, part);
+
+  for (const SourceModel& s : global.sources) {
+    if (!part.owned.contains(s.cell[0], s.cell[1], s.cell[2])) continue;
+    SourceModel local = s;
+    for (int a = 0; a < 3; ++a) local.cell[a] -= o[a];
+    m.sources.push_back(std::move(local));
+  }
+
+  out.probe_samples = owned_probe_samples(global.probes, part.owned);
+  for (int s : out.probe_samples) {
+    ProbeSample local = global.probes.samples[static_cast<std::size_t>(s)];
+    for (int a = 0; a < 3; ++a) local.cell[a] -= o[a];
+    m.probes.samples.push_back(local);
+  }
+
+  out.monitor_points.resize(global.monitors.size());
+  for (std::size_t mi = 0; mi < global.monitors.size(); ++mi) {
+    const MonitorModel& gm = global.monitors[mi];
+    MonitorModel lm;
+    lm.name = gm.name;
+    lm.kind = gm.kind;
+    lm.frequencies_hz = gm.frequencies_hz;
+    lm.theta_step_deg = gm.theta_step_deg;
+    lm.phi_step_deg = gm.phi_step_deg;
+    lm.dft_every = gm.dft_every;
+    lm.nmodes = gm.nmodes;
+    lm.every = gm.every;
+    lm.modes_file = gm.modes_file;
+    // The faces serve the host's flux and far-field sums, which run on the global model.
+    for (int a = 0; a < 3; ++a) {
+      lm.lo[a] = std::clamp(gm.lo[a] - o[a], 0, n[a]);
+      lm.hi[a] = std::clamp(gm.hi[a] - o[a], lm.lo[a], n[a]);
+    }
+    if (gm.kind == MonitorKind::Modes) {
+      const std::size_t gc = G.cells(), lc = L.cells();
+      std::vector<float> modes(static_cast<std::size_t>(gm.nmodes) * 3 * lc, 0.0f);
+      for (std::size_t kc = 0; kc < static_cast<std::size_t>(gm.nmodes) * 3; ++kc)
+        for (int i = part.ghost_lo[0]; i < n[0] - part.ghost_hi[0]; ++i)
+          for (int j = part.ghost_lo[1]; j < n[1] - part.ghost_hi[1]; ++j) {
+            const int k0 = part.ghost_lo[2], k1 = n[2] - part.ghost_hi[2];
+            const float* src = &gm.modes[kc * gc + G.index(o[0] + i, o[1] + j, o[2] + k0)];
+            std::copy(src, src + (k1 - k0), &modes[kc * lc + L.index(i, j, k0)]);
+          }
+      lm.modes = std::move(modes);
+      m.monitors.push_back(std::move(lm));
+      continue;
+    }
+    for (const DftRegion& r : gm.regions) {
+      DftRegion c = clip(r, part.owned);
+      if (c.count() == 0) continue;
+      for (int a = 0; a < 3; ++a) {
+        c.lo[a] -= o[a];
+        c.hi[a] -= o[a];
+      }
+      lm.regions.push_back(c);
+    }
+    out.monitor_points[mi] = owned_monitor_points(gm, part.owned);
+    m.monitors.push_back(std::move(lm));
+  }
+  return out;
+}
+
+}  // namespace clfdtd::parallel

@@ -1,0 +1,144 @@
+// parallel::DistributedBackend, ranks as threads of one process (thread_link.hpp) on this
+// machine's OpenCL device (PoCL in CI): the split model (parallel_model.hpp) run through the time
+// loop over 1 rank, 2 and 3 along x (3: uneven), 2 2 1 and 1 1 3 gives every output of the
+// one-process engine within 1e-6 of each series' maximum: probes (every rank, global order),
+// snapshot fields (gathered on rank 0), energy rows (ghost cells not counted), dft/flux
+// transforms and mode projections. Also: onepass is refused and auto never picks it; a rank
+// that cannot set up makes every rank throw.
+#include <doctest/doctest.h>
+
+
+#include "engine/gpu_engine.hpp"
+#include "errors.hpp"
+#include "parallel/distributed_backend.hpp"
+#include "parallel/parallel_model.hpp"
+#include "parallel/split_outputs.hpp"
+#include "parallel/thread_link.hpp"
+#include "solver/time_loop.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::parallel;
+using namespace clfdtd::test;
+
+namespace {
+
+using Recorder = OutputRecorder;
+
+void run(const SimulationModel& m, Backend& b, Recorder& rec) { record_run(m, b, rec); }
+
+void check_same(const Recorder& got, const Recorder& want, bool fields) {
+  const std::string err = compare_outputs(got, want, fields);
+  CHECK_MESSAGE(err.empty(), err);
+}
+
+bool have_opencl() {
+  if (!device::list_devices(device::Api::OpenCL).empty()) return true;
+  MESSAGE("no OpenCL device: distributed backend cases skipped");
+  return false;
+}
+
+SimulationModel test_model() {
+  SimulationModel m = split_model(36);
+  m.snapshot_steps = {7, 36};
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("DistributedBackend: K ranks give the one-process outputs (rows variant)") {
+  if (!have_opencl()) return;
+  const SimulationModel m = test_model();
+  DeviceConfig dev;
+  dev.variant = KernelVariant::Rows;
+  Recorder one;
+  {
+    auto engine = engine::make_gpu_engine(device::Api::OpenCL, m, dev);
+    run(m, *engine, one);
+  }
+  std::vector<std::pair<int, std::array<int, 3>>> cases{{1, {1, 1, 1}}};
+  for (const auto& c : split_cases()) cases.push_back(c);
+  for (const auto& [ranks, parts] : cases) {
+    INFO("split " << parts[0] << " " << parts[1] << " " << parts[2]);
+    const Decomposition d = decompose(m.grid.n, ranks, parts);
+    ThreadGroup group(ranks);
+    std::vector<Recorder> rec(static_cast<std::size_t>(ranks));
+    std::vector<std::string> descriptions(static_cast<std::size_t>(ranks));
+    group.run([&](int r) {
+      DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+      descriptions[static_cast<std::size_t>(r)] = b.device_description();
+      CHECK(b.device_bytes_max() >= b.device_bytes(m));
+      CHECK(b.device_bytes_sum() >= b.device_bytes_max());
+      run(m, b, rec[static_cast<std::size_t>(r)]);
+    });
+    CHECK(descriptions[0].rfind(std::to_string(ranks) + " ranks (", 0) == 0);
+    for (int r = 0; r < ranks; ++r) {
+      INFO("rank " << r);
+      check_same(rec[static_cast<std::size_t>(r)], one, r == 0);
+    }
+  }
+}
+
+TEST_CASE("DistributedBackend: the tile variant across a z cut inside the float4 lanes") {
+  if (!have_opencl()) return;
+  const SimulationModel m = test_model();
+  DeviceConfig dev;
+  dev.variant = KernelVariant::Tile;
+  Recorder one;
+  {
+    auto engine = engine::make_gpu_engine(device::Api::OpenCL, m, dev);
+    run(m, *engine, one);
+  }
+  const Decomposition d = decompose(m.grid.n, 3, {1, 1, 3});
+  ThreadGroup group(3);
+  std::vector<Recorder> rec(3);
+  group.run([&](int r) {
+    DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+    CHECK(b.kernel_variant().rfind("float4-tile", 0) == 0);
+    run(m, b, rec[static_cast<std::size_t>(r)]);
+  });
+  check_same(rec[0], one, true);
+}
+
+TEST_CASE("DistributedBackend: onepass is refused, auto never picks it") {
+  if (!have_opencl()) return;
+  const SimulationModel m = split_model(2);
+  const Decomposition d = decompose(m.grid.n, 2, {2, 1, 1});
+  ThreadGroup group(2);
+  std::vector<std::string> errors(2), variants(2);
+  group.run([&](int r) {
+    DeviceConfig dev;
+    dev.variant = KernelVariant::OnePass;
+    try {
+      DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+    } catch (const ConfigError& e) {
+      errors[static_cast<std::size_t>(r)] = e.key();
+    }
+    dev.variant = KernelVariant::Auto;
+    DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+    variants[static_cast<std::size_t>(r)] = b.kernel_variant();
+  });
+  CHECK(errors[0] == "device.variant");
+  CHECK(errors[1] == "device.variant");
+  for (const std::string& v : variants) CHECK(v.rfind("onepass", 0) != 0);
+}
+
+TEST_CASE("DistributedBackend: a rank that cannot set up makes every rank throw, naming it") {
+  if (!have_opencl()) return;
+  const SimulationModel m = split_model(2);
+  const Decomposition d = decompose(m.grid.n, 2, {2, 1, 1});
+  ThreadGroup group(2);
+  std::vector<std::string> errors(2);
+  group.run([&](int r) {
+    DeviceConfig dev;
+    dev.variant = KernelVariant::Rows;
+    if (r == 1) dev.select = "no such device anywhere";  // rank 1 fails: ConfigError device.select
+    try {
+      DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+    } catch (const ConfigError& e) {
+      errors[static_cast<std::size_t>(r)] = std::string(e.key()) + "|" + e.what();
+    }
+  });
+  CHECK(errors[1].rfind("device.select|", 0) == 0);
+  CHECK(errors[0].rfind("device.select|", 0) == 0);
+  CHECK(errors[0].find("rank 1: ") != std::string::npos);
+}

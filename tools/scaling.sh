@@ -17,6 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ranks=4; n=64; steps=50; bin=build/clfdtd; out=out/scaling; mpirun=mpirun; modes="weak strong"
 extra=()
+# numpy and matplotlib: the python3 on PATH, else the system's (a venv or pyenv may lack them).
+py=python3
+if ! python3 -c "import numpy, matplotlib" 2> /dev/null && [ -x /usr/bin/python3 ]; then
+  py=/usr/bin/python3
+fi
 while [ $# -gt 0 ]; do
   case "$1" in
     --ranks) ranks=$2; shift 2 ;;
@@ -75,9 +80,9 @@ for mode in $modes; do
     $mpirun -np "$k" "$bin" run "$model" --quiet --output.dir="$run_dir" --output.overwrite=true \
       --device.decomposition="$k 1 1" "${extra[@]}" > "$out/${mode}_$k.log" 2>&1 || {
       echo "scaling.sh: the run failed; its output: $out/${mode}_$k.log" >&2; tail -5 "$out/${mode}_$k.log" >&2; exit 1; }
-    read -r t mc < <(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['loop_time_s'], r['mcells_per_s'])" "$run_dir/run.json")
+    read -r t mc < <("$py" -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['loop_time_s'], r['mcells_per_s'])" "$run_dir/run.json")
     [ -n "$t1" ] || t1=$t
-    python3 - "$mode" "$k" "$nx" "$n" "$steps" "$t" "$mc" "$t1" >> "$csv" <<'ROW'
+    "$py" - "$mode" "$k" "$nx" "$n" "$steps" "$t" "$mc" "$t1" >> "$csv" <<'ROW'
 import sys
 mode, k, nx, n, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 t, mc, t1 = float(sys.argv[6]), float(sys.argv[7]), float(sys.argv[8])
@@ -89,7 +94,7 @@ ROW
   done
 done
 
-python3 - "$csv" "$out/scaling.png" <<'PLOT'
+"$py" - "$csv" "$out/scaling.png" <<'PLOT'
 import csv, sys
 import matplotlib
 matplotlib.use("Agg")

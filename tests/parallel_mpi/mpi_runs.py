@@ -26,9 +26,13 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
+from system_python import reexec_with_system_python  # noqa: E402
+
+reexec_with_system_python("numpy")
+import numpy as np  # noqa: E402
+
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from validation.common import read_vti  # noqa: E402
 

@@ -339,10 +339,13 @@ void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
   }
 }
 
-std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout) {
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const GridGeometry& g,
+                               const FieldLayout& layout) {
   std::size_t bytes = 0;
   for (const MonitorModel& m : monitors) {
-    bytes += m.points() * m.frequencies_hz.size() * 2 * sizeof(double);
+    const std::size_t points =
+        g.cylindrical ? cyl_monitor_points(m, static_cast<int>(g.modes.size())) : m.points();
+    bytes += points * m.frequencies_hz.size() * 2 * sizeof(double);
     bytes += static_cast<std::size_t>(m.nmodes) * 3 * layout.cells() * sizeof(float);
   }
   return bytes;

@@ -80,7 +80,9 @@ void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
 
 // Host bytes of the monitors, known before the mode arrays are read: the mode arrays
 // (nmodes x 3 x padded cells floats) and the transforms read back at the end (points x
-// frequencies complex doubles).
-std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout);
+// frequencies complex doubles; a cylindrical grid (g.cylindrical) transforms each point once per
+// field plane, 2 x modes of them: cyl_monitor_points).
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const GridGeometry& g,
+                               const FieldLayout& layout);
 
 }  // namespace clfdtd

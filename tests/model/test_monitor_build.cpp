@@ -237,14 +237,14 @@ TEST_CASE("host bytes count the transforms read back and the mode arrays") {
   std::vector<std::string> warnings;
   std::vector<MonitorModel> monitors = build_monitors(cfg, g, warnings);
   REQUIRE(monitors.at(0).points() == 2 * 1000);
-  CHECK(monitor_host_bytes(monitors, layout) == 2000 * 2 * 16);
+  CHECK(monitor_host_bytes(monitors, g, layout) == 2000 * 2 * 16);
   CHECK(model_host_bytes(cfg, g, false, monitors) ==
         model_host_bytes(cfg, g, false) + 2000 * 2 * 16);
   MonitorModel modes;
   modes.kind = MonitorKind::Modes;
   modes.nmodes = 7;
   monitors.push_back(modes);
-  CHECK(monitor_host_bytes(monitors, layout) == 2000 * 2 * 16 + 7 * 3 * layout.cells() * 4);
+  CHECK(monitor_host_bytes(monitors, g, layout) == 2000 * 2 * 16 + 7 * 3 * layout.cells() * 4);
 }
 
 TEST_CASE("the host-memory refusal counts the monitors") {

@@ -268,6 +268,13 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       else
         read_dft_monitors(model, *backend);
     }
+    // Collective: every rank's backend is a DistributedBackend in a run over ranks.
+    if (auto* ranks = dynamic_cast<parallel::DistributedBackend*>(backend.get())) {
+      const parallel::DistributedBackend::HaloTiming h = ranks->halo_timing();
+      if (lead)
+        report.halo = RunReport::Halo{h.overlap, h.path, h.exchange_s, h.exposed_s,
+                                      h.exchange_s_max, h.exposed_s_max};
+    }
     if (lead) {
       report.steps_done = result.steps_done;
       report.loop_seconds = result.loop_seconds;

@@ -214,7 +214,8 @@ public:
   virtual HostMemory host_alloc(std::size_t bytes) = 0;  // contents undefined
   virtual void read_async(const Buffer& src, const HostMemory& dst, std::size_t bytes) = 0;
   virtual void upload_async(const Buffer& dst, const HostMemory& src, std::size_t bytes) = 0;
-  // A marker after everything enqueued so far.
+  // A marker after everything enqueued so far; everything enqueued so far is submitted to the
+  // device (OpenCL: flushed).
   virtual Marker mark() = 0;
 
   // Builds the embedded sources with `defines` (cached per defines within this Device: the same

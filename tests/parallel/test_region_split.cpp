@@ -91,9 +91,10 @@ TEST_CASE("a split that leaves rows out does not update them") {
   dev.variant = KernelVariant::Rows;
   auto e = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true, split);
   for (long s = 0; s < m.grid.steps; ++s) e->step(s);
-  const auto f = all_fields(*e);
-  for (const auto& c : f)
-    for (std::size_t i = 0; i < c.size(); ++i) CHECK(c[i] == 0.0f);
+  std::size_t nonzero = 0;
+  for (const auto& c : all_fields(*e))
+    for (float v : c) nonzero += v != 0.0f ? 1 : 0;
+  CHECK(nonzero == 0);
 }
 
 TEST_CASE("overlap_split: send-plane rows first, then the rest, covering the owned rows once") {

@@ -344,6 +344,9 @@ public:
     auto m = std::make_shared<ClMarker>();
     try {
       queue_.enqueueMarkerWithWaitList(nullptr, &m->event);
+      // Hands everything queued so far to the device now: a driver may hold commands back
+      // until a flush, and the host is about to wait on something else (the halo transfer).
+      queue_.flush();
       auto* held = new std::shared_ptr<MarkerStamp>(m->stamp);
       try {
         m->event.setCallback(CL_COMPLETE, cl_marker_callback, held);

@@ -81,7 +81,8 @@ void agree(RankLink& link, F&& setup) {
 }  // namespace
 
 DistributedBackend::DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
-                                       const Decomposition& d, std::unique_ptr<RankLink> link)
+                                       const Decomposition& d, std::unique_ptr<RankLink> link,
+                                       const PeerDeviceFactory& make_peer)
     : global_(global), d_(d), link_(std::move(link)) {
   const int ranks = link_->size();
   if (d_.ranks() != ranks) {
@@ -113,6 +114,14 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
     engine_->set_step_hooks({[this](long) { exchange(0); }, [this](long) { exchange(1); }});
     bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
     engine_->finish();
+  });
+  // The halo path (device.halo_path): its own agreement, since choosing it is collective and
+  // needs every rank set up.
+  agree(*link_, [&] {
+    halo_->set_peer(make_peer_halo(device.halo_path, engine_->device(), *link_, halo_->faces(),
+                                   halo_->plane_bytes(), make_peer),
+                    global.energy);
+    bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
   });
   std::vector<double> all;
   link_->all_gather({static_cast<double>(bytes_)}, all);

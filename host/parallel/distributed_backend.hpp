@@ -18,6 +18,7 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/part_model.hpp"
+#include "parallel/peer_halo.hpp"
 #include "parallel/rank_link.hpp"
 
 namespace clfdtd::parallel {
@@ -31,8 +32,11 @@ public:
   // Collective: when any rank fails to set up (its memory check, device, kernel build), every
   // rank throws, the failing rank its own error, the others the same kind of error naming the
   // rank (parallel::rank_failure), so no rank waits for another that will never come.
+  // make_peer: the device operations of the device-to-device halo path (peer_halo.hpp; the
+  // tests pass a stand-in).
   DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
-                     const Decomposition& d, std::unique_ptr<RankLink> link);
+                     const Decomposition& d, std::unique_ptr<RankLink> link,
+                     const PeerDeviceFactory& make_peer = make_peer_device);
   ~DistributedBackend() override;
 
   std::string name() const override { return engine_->name(); }
@@ -65,6 +69,8 @@ public:
   // Wall seconds this rank spent in the halo exchanges so far (pack, read, transfer, write,
   // unpack: the host waits for each), to set against timed_steps().
   double exchange_seconds() const { return exchange_seconds_; }
+  // How the halos travel (device.halo_path as agreed by the ranks): "host" or "device".
+  const char* halo_path() const { return halo_->device_to_device() ? "device" : "host"; }
 
   const PartModel& part() const { return part_; }
   RankLink& link() { return *link_; }

@@ -3,6 +3,7 @@
 
 #include "engine/stage.hpp"
 #include "model/field_layout.hpp"
+#include "parallel/peer_halo.hpp"
 
 namespace clfdtd::parallel {
 
@@ -81,6 +82,22 @@ void HaloExchange::exchange(int group) {
     const int axis = faces_[f].face / 2;
     std::size_t end = f;
     while (end < faces_.size() && faces_[end].face / 2 == axis) ++end;
+    if (peer_) {  // device to device (peer_halo.hpp)
+      for (std::size_t i = f; i < end; ++i) {
+        dev_.launch(kernels_[i].pack[g], kernels_[i].global, device::Range(kGroup));
+        peer_->post(group, i, kernels_[i].send, kernels_[i].send.bytes());
+      }
+      peer_->complete(group, f, end);
+      for (std::size_t i = f; i < end; ++i) {
+        dev_.launch(kernels_[i].unpack[g], kernels_[i].global, device::Range(kGroup));
+        if (keep_received_) {
+          std::vector<float>& in = recv_host_[g][i];
+          dev_.read(peer_->recv(group, i), in.data(), in.size() * sizeof(float));
+        }
+      }
+      f = end;
+      continue;
+    }
     std::vector<RankLink::Transfer> transfers;
     for (std::size_t i = f; i < end; ++i) {
       dev_.launch(kernels_[i].pack[g], kernels_[i].global, device::Range(kGroup));
@@ -103,6 +120,27 @@ void HaloExchange::exchange(int group) {
     }
     f = end;
   }
+}
+
+HaloExchange::~HaloExchange() = default;
+
+std::vector<std::size_t> HaloExchange::plane_bytes() const {
+  std::vector<std::size_t> out;
+  for (const FaceKernels& k : kernels_) out.push_back(k.send.bytes());
+  return out;
+}
+
+void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received) {
+  peer_ = std::move(peer);
+  keep_received_ = keep_received;
+  for (std::size_t f = 0; f < kernels_.size(); ++f)
+    for (int group = 0; group < 2; ++group)  // argument 3 of halo_unpack: the plane buffer
+      kernels_[f].unpack[static_cast<std::size_t>(group)].set(
+          3, peer_ ? peer_->recv(group, f) : kernels_[f].recv);
+}
+
+std::size_t HaloExchange::device_bytes() const {
+  return device_bytes_ + (peer_ ? peer_->device_bytes() : 0);
 }
 
 }  // namespace clfdtd::parallel

@@ -11,6 +11,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "device/device.hpp"
@@ -44,6 +45,8 @@ std::vector<HaloFace> halo_faces(const Part& part);
 // never matched with another of the same pair of ranks.
 inline int halo_tag(int group, int face_sent_through) { return group * 6 + face_sent_through; }
 
+class PeerHalo;
+
 class HaloExchange {
 public:
   // Binds the pack/unpack kernels of every face to `fields` (an in-place variant's only set) in
@@ -54,13 +57,21 @@ public:
   // group 0: Hx Hy Hz, group 1: Ex Ey Ez. Every rank of the run calls it at the same point.
   void exchange(int group);
 
+  // The bytes of faces()[f]'s packed plane (three components).
+  std::vector<std::size_t> plane_bytes() const;
+  // From now on the planes travel device to device through `peer` (peer_halo.hpp; nullptr: the
+  // host path). keep_received: read each received plane to the host too, for received().
+  void set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received);
+  bool device_to_device() const { return peer_ != nullptr; }
+
   const std::vector<HaloFace>& faces() const { return faces_; }
   // What the last exchange of `group` received through faces()[f], 3 components one after the
   // other, each over recv in x, y, z order (z fastest); zeros before the first exchange.
   const std::vector<float>& received(int group, std::size_t f) const {
     return recv_host_[static_cast<std::size_t>(group)][f];
   }
-  std::size_t device_bytes() const { return device_bytes_; }
+  std::size_t device_bytes() const;
+  ~HaloExchange();
 
 private:
   struct FaceKernels {
@@ -74,6 +85,8 @@ private:
   std::vector<FaceKernels> kernels_;
   std::array<std::vector<std::vector<float>>, 2> send_host_, recv_host_;
   std::size_t device_bytes_ = 0;
+  std::unique_ptr<PeerHalo> peer_;
+  bool keep_received_ = true;
 };
 
 }  // namespace clfdtd::parallel

@@ -10,7 +10,10 @@
 # and writes OUT/halo_paths.csv:
 #   case, ranks, path_asked, path_run, overlap, loop_time_s, mcells_per_s, exchange_s, exposed_s, equal
 # (path_run, exchange_s and exposed_s from run.json "halo" of rank 0; empty where the build does
-# not report them). Builds nothing.
+# not report them). First, when BUILD_DIR/tests/test_distributed_backend_mpi exists, it runs the
+# split test model (UPML, materials, PEC, sources, probes, monitors, snapshots, energy across the
+# cuts) with -np 2 and -np 3 sharing the GPU on each path against one process (every output
+# within 1e-6 of each series' maximum). Builds nothing.
 #
 # usage: tools/halo_path_check.sh BUILD_DIR OUT_DIR
 #   BUILD_DIR: a build with -DCLFDTD_CUDA=ON and MPI (BUILD_DIR/clfdtd)
@@ -77,8 +80,29 @@ say "== halo_path_check $(date -u +%FT%TZ) on $(hostname): N=$n, $steps steps, b
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log" 2>&1
 "$mpirun" --version 2>&1 | head -1 | tee -a "$log"
 
-common=(--quiet --output.overwrite=true --device.backend="$backend")
 status=0
+equal_prog="$build/tests/test_distributed_backend_mpi"
+if [ -x "$equal_prog" ]; then
+  api=$([ "$backend" = cuda ] && echo cuda || echo opencl)
+  for path in host device; do
+    for run in "2 0 0 0" "3 3 1 1"; do
+      set -- $run
+      elog="$out/equal_${path}_np$1.log"
+      "$mpirun" -np "$1" "$equal_prog" --api "$api" --halo-path "$path" "$2" "$3" "$4" > "$elog" 2>&1
+      rc=$?
+      [ $rc -eq 0 ] || status=1
+      if [ $rc -eq 0 ]; then
+        say "== split model, $1 ranks, halo_path $path: exit 0: $(grep -m1 '^halo path' "$elog"); $(grep -m1 'every rank' "$elog")"
+      else
+        say "== split model, $1 ranks, halo_path $path: exit $rc: $(grep -m1 'error' "$elog")"
+      fi
+    done
+  done
+else
+  say "== no $equal_prog: the split-model check is skipped"
+fi
+
+common=(--quiet --output.overwrite=true --device.backend="$backend")
 rows="$out/rows.txt"
 : > "$rows"
 run_case() {  # name ranks path overlap

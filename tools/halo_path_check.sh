@@ -5,12 +5,13 @@
 #   1 rank (a plain run: the reference),
 #   2 ranks with device.halo_path = host, then = device,
 #   each 2-rank case with the overlap of exchange and interior update on and off when the build
-#   knows the key $OVERLAP_KEY (default device.overlap; else one run, overlap "n/a"),
+#   knows the key $OVERLAP_KEY (default device.halo_overlap; else one run, overlap "n/a"),
 # checks every 2-rank probes.csv against the 1-rank one (each series within 1e-6 of its maximum)
 # and writes OUT/halo_paths.csv:
-#   case, ranks, path_asked, path_run, overlap, loop_time_s, mcells_per_s, exchange_s, exposed_s, equal
-# (path_run, exchange_s and exposed_s from run.json "halo" of rank 0; empty where the build does
-# not report them). First, when BUILD_DIR/tests/test_distributed_backend_mpi exists, it runs the
+#   case, ranks, path_asked, path_run, overlap, loop_time_s, mcells_per_s, exchange_s, exposed_s,
+#   hidden_fraction, equal
+# (path_run, exchange_s, exposed_s and hidden_fraction from run.json "halo" of rank 0; empty
+# where the build does not report them). First, when BUILD_DIR/tests/test_distributed_backend_mpi exists, it runs the
 # split test model (UPML, materials, PEC, sources, probes, monitors, snapshots, energy across the
 # cuts) with -np 2 and -np 3 sharing the GPU on each path against one process (every output
 # within 1e-6 of each series' maximum). Builds nothing.
@@ -18,7 +19,7 @@
 # usage: tools/halo_path_check.sh BUILD_DIR OUT_DIR
 #   BUILD_DIR: a build with -DCLFDTD_CUDA=ON and MPI (BUILD_DIR/clfdtd)
 #   MPIRUN=/path/to/mpirun (default: mpirun on PATH), N (default 512), STEPS (default 200),
-#   BACKEND (default cuda), OVERLAP_KEY (default device.overlap)
+#   BACKEND (default cuda), OVERLAP_KEY (default device.halo_overlap)
 # Exit 0 when every run ended with exit 0 and every 2-rank output equals the 1-rank one.
 set -uo pipefail
 [ $# -eq 2 ] || { sed -n '2,20p' "$0"; exit 2; }
@@ -28,7 +29,7 @@ mpirun=${MPIRUN:-mpirun}
 n=${N:-512}
 steps=${STEPS:-200}
 backend=${BACKEND:-cuda}
-overlap_key=${OVERLAP_KEY:-device.overlap}
+overlap_key=${OVERLAP_KEY:-device.halo_overlap}
 [ -x "$bin" ] || { echo "halo_path_check.sh: no program at '$bin'" >&2; exit 2; }
 command -v "$mpirun" > /dev/null || { echo "halo_path_check.sh: mpirun '$mpirun' not found (set MPIRUN)" >&2; exit 2; }
 for v in "$n" "$steps"; do
@@ -160,7 +161,7 @@ ok = True
 with open(os.path.join(out, "halo_paths.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["case", "ranks", "path_asked", "path_run", "overlap", "loop_time_s",
-                "mcells_per_s", "exchange_s", "exposed_s", "equal"])
+                "mcells_per_s", "exchange_s", "exposed_s", "hidden_fraction", "equal"])
     for line in open(rows):
         name, ranks, path, ov, rc = line.split()
         d = os.path.join(out, name)
@@ -173,7 +174,7 @@ with open(os.path.join(out, "halo_paths.csv"), "w", newline="") as f:
         ok = ok and (eq in ("yes", "reference"))
         w.writerow([name, ranks, path, halo.get("path", ""), ov, run.get("loop_time_s", ""),
                     run.get("mcells_per_s", ""), halo.get("exchange_s", ""),
-                    halo.get("exposed_s", ""), eq])
+                    halo.get("exposed_s", ""), halo.get("hidden_fraction", ""), eq])
 print(open(os.path.join(out, "halo_paths.csv")).read(), end="")
 sys.exit(0 if ok else 1)
 PY

@@ -11,8 +11,8 @@
 #   case, ranks, path_asked, path_run, overlap, loop_time_s, mcells_per_s, exchange_s, exposed_s,
 #   hidden_fraction, equal
 # (path_run, exchange_s, exposed_s and hidden_fraction from run.json "halo" of rank 0; empty
-# where the build does not report them). First, when BUILD_DIR/tests/test_distributed_backend_mpi exists, it runs the
-# split test model (UPML, materials, PEC, sources, probes, monitors, snapshots, energy across the
+# where the build does not report them). First, when BUILD_DIR/tests/test_distributed_backend_mpi
+# exists, it runs the split test model (UPML, materials, PEC, sources, probes, monitors, snapshots, energy across the
 # cuts) with -np 2 and -np 3 sharing the GPU on each path against one process (every output
 # within 1e-6 of each series' maximum). Builds nothing.
 #
@@ -22,7 +22,7 @@
 #   BACKEND (default cuda), OVERLAP_KEY (default device.halo_overlap)
 # Exit 0 when every run ended with exit 0 and every 2-rank output equals the 1-rank one.
 set -uo pipefail
-[ $# -eq 2 ] || { sed -n '2,20p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,23p' "$0"; exit 2; }
 build=$1 out=$2
 bin=$build/clfdtd
 mpirun=${MPIRUN:-mpirun}

@@ -4,6 +4,7 @@
 #include "device/opencl/opencl_device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 
@@ -18,6 +19,8 @@ namespace {
 
 // Transfers, fills and copies go in pieces of at most this many bytes.
 constexpr std::size_t kTransferPieceBytes = std::size_t{256} << 20;
+// The fill pattern (zeros): OpenCL's largest, a multiple of every piece but the last.
+constexpr std::size_t kFillPatternBytes = 128;
 
 bool allocation_failure(cl_int code) {
   return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
@@ -171,8 +174,8 @@ public:
     check_span(dst, offset, bytes, "upload");
     if (bytes == 0) return;
     try {
-      // In pieces: NVIDIA's OpenCL (H100, driver 580.159) spun for minutes on one 2.2 GB write
-      // and then failed it with CL_OUT_OF_RESOURCES (docs/BENCHMARKS.md, grids past 2^31 cells).
+      // In pieces: NVIDIA's OpenCL (H100, driver 580.159) kept a host core busy for minutes on
+      // one 2.2 GB write (docs/BENCHMARKS.md, grids past 2^31 cells).
       const auto* from = static_cast<const unsigned char*>(src);
       for (std::size_t done = 0; done < bytes; done += kTransferPieceBytes) {
         const std::size_t n = std::min(kTransferPieceBytes, bytes - done);
@@ -185,21 +188,25 @@ public:
 
   void fill_zero(const Buffer& dst) override {
     const cl::Buffer& mem = mem_of(dst, "fill_zero");
-    if (dst.bytes() == 0) return;
+    const std::size_t bytes = dst.bytes();
+    if (bytes == 0) return;
     try {
       // In pieces like upload(): on the same H100 a 1300^3 grid's 8.8 GB field fills kept a host
-      // core busy for minutes before the first upload.
-      for (std::size_t done = 0; done < dst.bytes(); done += kTransferPieceBytes) {
-        const std::size_t n = std::min(kTransferPieceBytes, dst.bytes() - done);
-        if (n % 4 == 0) {
-          queue_.enqueueFillBuffer<cl_uint>(mem, 0u, done, n, nullptr, timed_event());
-        } else {
-          queue_.enqueueFillBuffer<cl_uchar>(mem, 0, done, n, nullptr, timed_event());
-        }
+      // core busy for minutes before the first upload. With a 128-byte pattern: NVIDIA's OpenCL
+      // (driver 580.159) fails a fill, and the queue with it (CL_INVALID_COMMAND_QUEUE), once
+      // offset / pattern size reaches 2^31, which a 128-byte pattern puts at 256 GiB. The last
+      // bytes past a multiple of 128 are written from the host.
+      const std::array<cl_uchar, kFillPatternBytes> zeros{};
+      const std::size_t patterned = bytes / kFillPatternBytes * kFillPatternBytes;
+      for (std::size_t done = 0; done < patterned; done += kTransferPieceBytes) {
+        const std::size_t n = std::min(kTransferPieceBytes, patterned - done);
+        queue_.enqueueFillBuffer(mem, zeros, done, n, nullptr, timed_event());
         note_timed();
       }
+      if (patterned < bytes)
+        queue_.enqueueWriteBuffer(mem, CL_TRUE, patterned, bytes - patterned, zeros.data());
     } catch (const cl::Error& e) {
-      fail(e, "clearing " + std::to_string(dst.bytes()) + " bytes");
+      fail(e, "clearing " + std::to_string(bytes) + " bytes");
     }
   }
 

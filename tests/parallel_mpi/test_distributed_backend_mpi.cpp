@@ -4,8 +4,10 @@
 // (make_distributed_backend over Communicator::world()), and compares every output: probes,
 // energy, monitors on every rank, snapshot fields gathered on rank 0, within 1e-6 of each
 // series' maximum. Exit 0 when every rank agrees, 1 otherwise (each failing rank prints what
-// differs). Arguments: [--api opencl|cuda] [--halo-path auto|host|device] [--time N STEPS]
-// [PX PY PZ] (device.decomposition; default automatic). Rank 0 prints the halo path taken. --time N STEPS instead times STEPS steps of a vacuum cube of N^3 cells
+// differs). Arguments: [--api opencl|cuda] [--halo-path auto|host|device] [--rows] [--time N
+// STEPS] [PX PY PZ] (device.decomposition; default automatic). Rank 0 prints the halo path
+// taken. --rows: the rows variant on CUDA too (default: auto there, whose work-group shapes
+// differ between the parts and one process, and with them CUDA's rounding; docs/MPI.md). --time N STEPS instead times STEPS steps of a vacuum cube of N^3 cells
 // with 10 UPML layers and a dipole, on every rank's device.select = "gpu" if there is one (ranks
 // share it), one rank: the plain engine; more: the distributed backend (host-staged halos), and
 // prints the slowest rank's seconds, cell updates per second and its exchange seconds
@@ -106,6 +108,7 @@ int main(int argc, char** argv) {
   std::array<int, 3> requested{0, 0, 0};
   device::Api api = device::Api::OpenCL;
   HaloPath halo_path = HaloPath::Auto;
+  bool rows = false;
   int time_n = 0;
   long time_steps_count = 0;
   std::vector<std::string> rest;
@@ -113,6 +116,8 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a];
     if (arg == "--api" && a + 1 < argc) {
       api = std::string(argv[++a]) == "cuda" ? device::Api::Cuda : device::Api::OpenCL;
+    } else if (arg == "--rows") {
+      rows = true;
     } else if (arg == "--halo-path" && a + 1 < argc) {
       const std::string p = argv[++a];
       halo_path = p == "host" ? HaloPath::Host : p == "device" ? HaloPath::Device : HaloPath::Auto;
@@ -133,7 +138,7 @@ int main(int argc, char** argv) {
     m.snapshot_steps = {7, 36};
     DeviceConfig dev;
     dev.backend = api == device::Api::Cuda ? BackendKind::Cuda : BackendKind::OpenCl;
-    dev.variant = api == device::Api::Cuda ? KernelVariant::Auto : KernelVariant::Rows;
+    dev.variant = api == device::Api::Cuda && !rows ? KernelVariant::Auto : KernelVariant::Rows;
     dev.halo_path = halo_path;
     OutputRecorder one, split;
     {

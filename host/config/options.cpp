@@ -231,6 +231,12 @@ std::vector<OptionSpec> make_table() {
        "device = copied from each rank's GPU memory straight into its neighbour's (CUDA IPC: "
        "device.backend = cuda, neighbours on one node; refused with exit 2 otherwise); auto = "
        "device when every rank can, else host. Ignored by a one-process run.", Range{}},
+      {"device.halo_overlap", V::Word, {1}, {"true", "false"}, "", "true",
+       "MPI runs (docs/MPI.md): true updates the owned cells next to the neighbours first, "
+       "starts their halo exchange, and updates the other cells while the planes travel; false "
+       "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
+       "block reports the exchange time and how much of it was exposed. Ignored by a "
+       "one-process run.", Range{}},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "

@@ -149,6 +149,9 @@ struct DeviceConfig {
   bool cyl_align = true;
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
   HaloPath halo_path = HaloPath::Auto;        // how MPI ranks exchange halos (device.halo_path)
+  // Ranks: update the owned cells away from the send planes while the halos travel
+  // (device.halo_overlap, docs/MPI.md); false: exchange, then update.
+  bool halo_overlap = true;
 };
 
 struct RunConfig {

@@ -37,12 +37,13 @@ void PeerHalo::post(int group, std::size_t f, const device::Buffer& send, std::s
   peer_->copy(target_[static_cast<std::size_t>(group)][f], send, bytes);
 }
 
-void PeerHalo::complete(int group, std::size_t first, std::size_t end) {
+void PeerHalo::posted() { peer_->mark(); }
+
+void PeerHalo::complete(int group) {
   // The tokens go only once the planes have landed in the neighbours' memory.
-  peer_->mark();
   peer_->wait_marked();
   std::vector<RankLink::Transfer> tokens;
-  for (std::size_t i = first; i < end; ++i) {
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
     RankLink::Transfer t;
     t.peer = faces_[i].neighbour;
     t.send_tag = halo_tag(group, faces_[i].face);

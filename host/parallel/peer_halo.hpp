@@ -2,15 +2,19 @@
 // rank allocates a receive buffer per face and per group (H, E) and, at setup, sends each
 // neighbour the exports of the buffers that neighbour writes into (PeerDevice: CUDA IPC); in an
 // exchange the sender copies its packed plane from its GPU straight into the neighbour's receive
-// buffer, waits for that copy, and sends a one-float token; the receiver unpacks after the token.
+// buffer (HaloExchange::begin), and later (HaloExchange::end) waits for that copy and sends a
+// one-float token; the receiver unpacks after the token. The interior update queued between
+// begin and end runs while the copies travel.
 //
 // Why no receive buffer is overwritten before its owner has unpacked it: rank B unpacks the plane
 // of exchange k (group g) from recv[face][g], queued on B's in-order queue right after k's token
 // arrived. The next copy into that buffer is A's of exchange k + 2 (the groups alternate, each
 // has its own buffer). A queues it only after exchange k + 1 ended on A, that is after B's token
 // of k + 1; B sends that token only once B's copy of k + 1 has landed (the mark waited for), and
-// B queued that copy after the unpack of k, so B's unpack of k has run by then. The sender's own
-// send buffer is rewritten only by its next pack, queued after the copy on the same queue.
+// B queued that copy (begin of k + 1) after the unpack of k (end of k) on its in-order queue, so
+// B's unpack of k has run by then. (begin and end of one group alternate with those of the
+// other on every rank: HaloExchange.) The sender's own send buffer is rewritten only by its next
+// pack, queued after the copy on the same queue.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -40,9 +44,11 @@ public:
   // Queues the copy of the first `bytes` of `send` (faces[f]'s packed plane) into the
   // neighbour's recv(group, its opposite face).
   void post(int group, std::size_t f, const device::Buffer& send, std::size_t bytes);
-  // Waits for the copies posted so far, sends a token through faces [first, end) and waits for
-  // the neighbours' tokens: their planes are in recv(group, f) then.
-  void complete(int group, std::size_t first, std::size_t end);
+  // Marks the copies posted so far (HaloExchange::begin), before the work queued after them.
+  void posted();
+  // Waits for the marked copies (not for the work queued after them), sends a token through
+  // every face and waits for the neighbours' tokens: their planes are in recv(group, f) then.
+  void complete(int group);
   std::size_t device_bytes() const { return device_bytes_; }
 
 private:

@@ -83,7 +83,9 @@ fields = Ex Ey Ez Hx Hy
 MODEL
 
 overlaps=("n/a")
-if "$bin" run --help 2>&1 | grep -q "^  $overlap_key "; then overlaps=(false true); fi
+# The help text whole first: grep -q would end the pipe early, and pipefail count that a failure.
+help_text=$("$bin" run --help 2>&1)
+if grep -q "^  $overlap_key " <<< "$help_text"; then overlaps=(false true); fi
 say "== halo_path_check $(date -u +%FT%TZ) on $(hostname): N=$n, $steps steps, backend $backend, variant $variant, overlap key ${overlap_key} (${overlaps[*]})"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log" 2>&1
 "$mpirun" --version 2>&1 | head -1 | tee -a "$log"

@@ -759,6 +759,7 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
   cfg.device.backend = static_cast<BackendKind>(r.word("device.backend", 0));
   if (r.has("device.select")) cfg.device.select = r.text("device.select");
   cfg.device.variant = static_cast<KernelVariant>(r.word("device.variant", 0));
+  cfg.device.halo_path = static_cast<HaloPath>(r.word("device.halo_path", 0));
   cfg.device.cyl_local_staging = r.word("device.cyl_staging", 0) == 1;  // words: global, local
   cfg.device.cyl_align = r.word("device.cyl_align", 0) == 0;           // words: true, false
   cfg.device.halo_overlap = r.word("device.halo_overlap", 0) == 0;     // words: true, false

@@ -225,6 +225,12 @@ std::vector<OptionSpec> make_table() {
        "the factors of K over the longest axes first. Each box keeps at least 2 cells along a "
        "split axis. Ignored by a one-process run.",
        closed(0, 65536, "all three 0, or all >= 1 with product = the number of MPI ranks")},
+      {"device.halo_path", V::Word, {1}, {"auto", "host", "device"}, "", "auto",
+       "MPI runs (docs/MPI.md, \"Device-to-device\"): how the halo planes travel between ranks. "
+       "host = packed on the device, read to the host, sent by MPI, written back (every device); "
+       "device = copied from each rank's GPU memory straight into its neighbour's (CUDA IPC: "
+       "device.backend = cuda, neighbours on one node; refused with exit 2 otherwise); auto = "
+       "device when every rank can, else host. Ignored by a one-process run.", Range{}},
       {"device.halo_overlap", V::Word, {1}, {"true", "false"}, "", "true",
        "MPI runs (docs/MPI.md): true updates the owned cells next to the neighbours first, "
        "starts their halo exchange, and updates the other cells while the planes travel; false "

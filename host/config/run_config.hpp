@@ -134,6 +134,9 @@ enum class BackendKind { OpenCl, Reference, Cuda };
 // Kernel forms of the GPU engine (order = device.variant's words).
 enum class KernelVariant { Auto, Tile, OnePass, Rows };
 
+// device.halo_path (order = its words): through the host, or GPU to GPU (CUDA IPC).
+enum class HaloPath { Auto, Host, Device };
+
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
   KernelVariant variant = KernelVariant::Auto;
@@ -145,6 +148,7 @@ struct DeviceConfig {
   bool cyl_local_staging = false;
   bool cyl_align = true;
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
+  HaloPath halo_path = HaloPath::Auto;        // how MPI ranks exchange halos (device.halo_path)
   // Ranks: update the owned cells away from the send planes while the halos travel
   // (device.halo_overlap, docs/MPI.md); false: exchange, then update.
   bool halo_overlap = true;

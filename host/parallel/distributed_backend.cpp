@@ -82,7 +82,8 @@ void agree(RankLink& link, F&& setup) {
 }  // namespace
 
 DistributedBackend::DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
-                                       const Decomposition& d, std::unique_ptr<RankLink> link)
+                                       const Decomposition& d, std::unique_ptr<RankLink> link,
+                                       const PeerDeviceFactory& make_peer)
     : global_(global), d_(d), link_(std::move(link)), overlap_(device.halo_overlap) {
   const int ranks = link_->size();
   if (d_.ranks() != ranks) {
@@ -122,6 +123,14 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
     }
     bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
     engine_->finish();
+  });
+  // The halo path (device.halo_path): its own agreement, since choosing it is collective and
+  // needs every rank set up.
+  agree(*link_, [&] {
+    halo_->set_peer(make_peer_halo(device.halo_path, engine_->device(), *link_, halo_->faces(),
+                                   halo_->plane_bytes(), make_peer),
+                    global.energy);
+    bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
   });
   std::vector<double> all;
   link_->all_gather({static_cast<double>(bytes_)}, all);
@@ -190,7 +199,7 @@ DistributedBackend::HaloTiming DistributedBackend::halo_timing() {
   link_->all_gather({exchange_seconds_, exposed_seconds_}, all);
   HaloTiming t;
   t.overlap = overlap_;
-  t.path = HaloExchange::path();
+  t.path = halo_->path();
   t.exchange_s = exchange_seconds_;
   t.exposed_s = exposed_seconds_;
   for (std::size_t r = 0; 2 * r + 1 < all.size(); ++r) {

@@ -18,6 +18,7 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/part_model.hpp"
+#include "parallel/peer_halo.hpp"
 #include "parallel/rank_link.hpp"
 
 namespace clfdtd::parallel {
@@ -31,8 +32,11 @@ public:
   // Collective: when any rank fails to set up (its memory check, device, kernel build), every
   // rank throws, the failing rank its own error, the others the same kind of error naming the
   // rank (parallel::rank_failure), so no rank waits for another that will never come.
+  // make_peer: the device operations of the device-to-device halo path (peer_halo.hpp; the
+  // tests pass a stand-in).
   DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
-                     const Decomposition& d, std::unique_ptr<RankLink> link);
+                     const Decomposition& d, std::unique_ptr<RankLink> link,
+                     const PeerDeviceFactory& make_peer = make_peer_device);
   ~DistributedBackend() override;
 
   std::string name() const override { return engine_->name(); }
@@ -66,6 +70,8 @@ public:
   // the pack and read, waiting for the read, the transfer, enqueueing the write and unpack), to
   // set against timed_steps().
   double exchange_seconds() const { return exchange_seconds_; }
+  // How the halos travel (device.halo_path as agreed by the ranks): "host" or "device".
+  const char* halo_path() const { return halo_->path(); }
   // The part of exchange_seconds() the device sat idle for: in end(), from when the device had
   // finished everything queued before it (the rest of the phase; the host's completion
   // callback, or its first look) to when end() had queued the next work. Without overlap the

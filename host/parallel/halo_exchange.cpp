@@ -6,6 +6,7 @@
 
 #include "engine/stage.hpp"
 #include "model/field_layout.hpp"
+#include "parallel/peer_halo.hpp"
 
 namespace clfdtd::parallel {
 
@@ -107,6 +108,16 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
 
 void HaloExchange::begin(int group) {
   const auto g = static_cast<std::size_t>(group);
+  if (peer_) {  // device to device (peer_halo.hpp): pack, copy into the neighbour's buffer
+    for (std::size_t i = 0; i < faces_.size(); ++i) {
+      FaceKernels& k = kernels_[i];
+      dev_.launch(k.pack[g], k.global, device::Range(kGroup));
+      peer_->post(group, i, k.send, k.send.bytes());
+    }
+    peer_->posted();
+    begun_[g] = true;
+    return;
+  }
   for (std::size_t i = 0; i < faces_.size(); ++i) {
     FaceKernels& k = kernels_[i];
     dev_.launch(k.pack[g], k.global, device::Range(kGroup));
@@ -117,6 +128,20 @@ void HaloExchange::begin(int group) {
 
 void HaloExchange::end(int group) {
   const auto g = static_cast<std::size_t>(group);
+  if (peer_) {
+    if (!begun_[g]) throw std::logic_error("HaloExchange::end without begin");
+    begun_[g] = false;
+    peer_->complete(group);
+    for (std::size_t i = 0; i < faces_.size(); ++i) {
+      FaceKernels& k = kernels_[i];
+      dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
+      // received() for the energy's ghost share: a blocking read, which waits for the work
+      // queued since begin too (only runs with output.energy pay that).
+      if (keep_received_)
+        dev_.read(peer_->recv(group, i), k.recv_host[g].data(), k.recv_host[g].bytes());
+    }
+    return;
+  }
   if (!read_done_[g]) throw std::logic_error("HaloExchange::end without begin");
   read_done_[g].wait();
   read_done_[g] = device::Marker();
@@ -140,6 +165,27 @@ void HaloExchange::end(int group) {
     dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
     dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
   }
+}
+
+HaloExchange::~HaloExchange() = default;
+
+std::vector<std::size_t> HaloExchange::plane_bytes() const {
+  std::vector<std::size_t> out;
+  for (const FaceKernels& k : kernels_) out.push_back(k.send.bytes());
+  return out;
+}
+
+void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received) {
+  peer_ = std::move(peer);
+  keep_received_ = keep_received;
+  for (std::size_t f = 0; f < kernels_.size(); ++f)
+    for (int group = 0; group < 2; ++group)  // argument 3 of halo_unpack: the plane buffer
+      kernels_[f].unpack[static_cast<std::size_t>(group)].set(
+          3, peer_ ? peer_->recv(group, f) : kernels_[f].recv);
+}
+
+std::size_t HaloExchange::device_bytes() const {
+  return device_bytes_ + (peer_ ? peer_->device_bytes() : 0);
 }
 
 }  // namespace clfdtd::parallel

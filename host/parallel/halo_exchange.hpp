@@ -17,6 +17,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "device/device.hpp"
@@ -57,6 +58,8 @@ engine::RowSplit overlap_split(const Part& part);
 // never matched with another of the same pair of ranks.
 inline int halo_tag(int group, int face_sent_through) { return group * 6 + face_sent_through; }
 
+class PeerHalo;
+
 class HaloExchange {
 public:
   // Binds the pack/unpack kernels of every face to `fields` (an in-place variant's only set) in
@@ -73,8 +76,16 @@ public:
     begin(group);
     end(group);
   }
-  // How the planes travel: "host" (through pinned host memory and the rank link).
-  static const char* path() { return "host"; }
+  // How the planes travel: "host" (through pinned host memory and the rank link) or "device"
+  // (GPU to GPU, set_peer).
+  const char* path() const { return peer_ ? "device" : "host"; }
+
+  // The bytes of faces()[f]'s packed plane (three components).
+  std::vector<std::size_t> plane_bytes() const;
+  // From now on the planes travel device to device through `peer` (peer_halo.hpp; nullptr: the
+  // host path). keep_received: read each received plane to the host too, for received().
+  void set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received);
+  bool device_to_device() const { return peer_ != nullptr; }
 
   const std::vector<HaloFace>& faces() const { return faces_; }
   // What the last exchange of `group` received through faces()[f] (received_count(f) floats),
@@ -84,7 +95,8 @@ public:
     return kernels_[f].recv_host[static_cast<std::size_t>(group)].floats();
   }
   std::size_t received_count(std::size_t f) const { return 3 * faces_[f].recv.cells(); }
-  std::size_t device_bytes() const { return device_bytes_; }
+  std::size_t device_bytes() const;
+  ~HaloExchange();
 
 private:
   struct FaceKernels {
@@ -99,6 +111,9 @@ private:
   std::vector<FaceKernels> kernels_;
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
+  std::unique_ptr<PeerHalo> peer_;
+  bool keep_received_ = true;
+  std::array<bool, 2> begun_{};  // the device path's begin(group) ran, its end not yet
 };
 
 }  // namespace clfdtd::parallel

@@ -4,8 +4,10 @@
 // (make_distributed_backend over Communicator::world()), and compares every output: probes,
 // energy, monitors on every rank, snapshot fields gathered on rank 0, within 1e-6 of each
 // series' maximum. Exit 0 when every rank agrees, 1 otherwise (each failing rank prints what
-// differs). Arguments: [--api opencl|cuda] [--time N STEPS] [PX PY PZ] (device.decomposition;
-// default automatic). --time N STEPS instead times STEPS steps of a vacuum cube of N^3 cells
+// differs). Arguments: [--api opencl|cuda] [--halo-path auto|host|device] [--rows] [--time N
+// STEPS] [PX PY PZ] (device.decomposition; default automatic). Rank 0 prints the halo path
+// taken. --rows: the rows variant on CUDA too (default: auto there, whose work-group shapes
+// differ between the parts and one process, and with them CUDA's rounding; docs/MPI.md). --time N STEPS instead times STEPS steps of a vacuum cube of N^3 cells
 // with 10 UPML layers and a dipole, on every rank's device.select = "gpu" if there is one (ranks
 // share it), one rank: the plain engine; more: the distributed backend (host-staged halos), and
 // prints the slowest rank's seconds, cell updates per second and its exchange seconds
@@ -105,6 +107,8 @@ int main(int argc, char** argv) {
   Communicator& comm = Communicator::world();
   std::array<int, 3> requested{0, 0, 0};
   device::Api api = device::Api::OpenCL;
+  HaloPath halo_path = HaloPath::Auto;
+  bool rows = false;
   int time_n = 0;
   long time_steps_count = 0;
   std::vector<std::string> rest;
@@ -112,6 +116,11 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a];
     if (arg == "--api" && a + 1 < argc) {
       api = std::string(argv[++a]) == "cuda" ? device::Api::Cuda : device::Api::OpenCL;
+    } else if (arg == "--rows") {
+      rows = true;
+    } else if (arg == "--halo-path" && a + 1 < argc) {
+      const std::string p = argv[++a];
+      halo_path = p == "host" ? HaloPath::Host : p == "device" ? HaloPath::Device : HaloPath::Auto;
     } else if (arg == "--time" && a + 2 < argc) {
       time_n = std::atoi(argv[++a]);
       time_steps_count = std::atol(argv[++a]);
@@ -129,7 +138,8 @@ int main(int argc, char** argv) {
     m.snapshot_steps = {7, 36};
     DeviceConfig dev;
     dev.backend = api == device::Api::Cuda ? BackendKind::Cuda : BackendKind::OpenCl;
-    dev.variant = api == device::Api::Cuda ? KernelVariant::Auto : KernelVariant::Rows;
+    dev.variant = api == device::Api::Cuda && !rows ? KernelVariant::Auto : KernelVariant::Rows;
+    dev.halo_path = halo_path;
     OutputRecorder one, split;
     {
       auto engine = engine::make_gpu_engine(api, m, dev);
@@ -138,7 +148,10 @@ int main(int argc, char** argv) {
     const Decomposition d = decompose(m.grid.n, comm.size(), requested);
     {
       auto backend = make_distributed_backend(m, dev, d, comm);
-      if (comm.rank() == 0) std::cout << backend->device_description() << "\n";
+      if (comm.rank() == 0) {
+        std::cout << backend->device_description() << "\nhalo path: "
+                  << static_cast<DistributedBackend&>(*backend).halo_path() << "\n";
+      }
       record_run(m, *backend, split);
     }
     err = compare_outputs(split, one, comm.rank() == 0);

@@ -4,6 +4,7 @@
 // function. Everything goes through cudart_static, which finds the driver at run time, so no
 // driver library is linked (the build machine has none). One non-blocking stream per device.
 #include "device/cuda/cuda_device.hpp"
+#include "device/cuda/cuda_device_internal.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -251,6 +252,8 @@ public:
   }
 
   const DeviceInfo& info() const override { return info_; }
+  int ordinal() const { return index_; }
+  cudaStream_t stream() const { return stream_; }
 
   std::size_t available_bytes() const override {
     use_device(index_, "asking for free CUDA memory");
@@ -452,6 +455,22 @@ private:
 };
 
 }  // namespace
+
+namespace cuda_detail {
+
+bool is_cuda(const Device& dev) { return dynamic_cast<const CudaDevice*>(&dev) != nullptr; }
+
+CudaQueue queue_of(Device& dev, const char* call) {
+  auto* cd = dynamic_cast<CudaDevice*>(&dev);
+  if (!cd) throw DeviceError(std::string(call) + ": " + dev.info().name + " is not a CUDA device");
+  return CudaQueue{cd->ordinal(), cd->stream()};
+}
+
+void* pointer_of(const Buffer& b, const char* call) { return ptr_of(b, call); }
+
+void make_current(int ordinal, const char* context) { use_device(ordinal, context); }
+
+}  // namespace cuda_detail
 
 std::string nvrtc_target(int cc_major, int cc_minor) {
   int count = 0;

@@ -134,6 +134,10 @@ enum class BackendKind { OpenCl, Reference, Cuda };
 // Kernel forms of the GPU engine (order = device.variant's words).
 enum class KernelVariant { Auto, Tile, OnePass, Rows };
 
+// How the tile and onepass variants store the UPML auxiliaries (order = device.upml_form's words;
+// the value is the kernels' UPML_AUX, cl_kernels/upml_aux.h): always computed in float.
+enum class UpmlForm { Float, BFloat16 };
+
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
   KernelVariant variant = KernelVariant::Auto;
@@ -144,6 +148,7 @@ struct DeviceConfig {
   // z range on a 128-byte boundary (device.cyl_align).
   bool cyl_local_staging = false;
   bool cyl_align = true;
+  UpmlForm upml_form = UpmlForm::Float;  // tile and onepass only (device.upml_form)
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
 };
 

@@ -3,7 +3,8 @@
 // and no per-cell index math. A row updates its own PML cells too (upml_lanes.h's recursions,
 // auxiliaries indexed through the row's box), so a z slab is not a separate launch of
 // rows only a few cells long: rows in an x or y slab are PML from end to end, the others have a
-// PML segment at each z end.
+// PML segment at each z end. The range covers rows [ri0, ri1) x [rj0, rj1): the whole grid
+// (0, 0, nx, ny) or a region of a step split by rows (engine/plan.hpp RowSplit).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
@@ -135,9 +136,9 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                           GLOBAL const float4* RESTRICT half_y,
                           GLOBAL const float4* RESTRICT half_z, float dt_mu0,
-                          GLOBAL const float* RESTRICT zs) {
-  const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
-  if (i >= nx || j >= ny) return;
+                          GLOBAL const float* RESTRICT zs, int ri0, int rj0, int ri1, int rj1) {
+  const int j = GLOBAL_ID(0) + rj0, i = GLOBAL_ID(1) + ri0;
+  if (i >= ri1 || j >= rj1) return;
   const long row = cell_index(i, j, 0, ny, nzp);
   // Past the high end lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xp = i + 1 < nx, has_yp = j + 1 < ny;
@@ -210,9 +211,9 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                           GLOBAL const float4* RESTRICT int_z, GLOBAL const float4* RESTRICT half_x,
                           GLOBAL const float4* RESTRICT half_y,
                           GLOBAL const float4* RESTRICT half_z, float dt_eps0,
-                          GLOBAL const float* RESTRICT zs) {
-  const int j = GLOBAL_ID(0), i = GLOBAL_ID(1);
-  if (i >= nx || j >= ny) return;
+                          GLOBAL const float* RESTRICT zs, int ri0, int rj0, int ri1, int rj1) {
+  const int j = GLOBAL_ID(0) + rj0, i = GLOBAL_ID(1) + ri0;
+  if (i >= ri1 || j >= rj1) return;
   const long row = cell_index(i, j, 0, ny, nzp);
   // Before index 0 lies the PEC wall: the row itself stands in, masked to zero.
   const int has_xm = i > 0, has_ym = j > 0;

@@ -8,6 +8,8 @@
 //
 // Why not one launch per PML box (the form this replaced): four launches per field kind, one cell per work-item, ran at
 // ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole float4s.
+// Rows outside [ri0, ri1) x [rj0, rj1) are left alone (a step split by rows; the whole grid:
+// 0, 0, nx, ny).
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
 //
@@ -33,11 +35,13 @@ KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL floa
                        GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
                        float db_vacuum,
                        float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
-                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows) {
+                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows,
+                       int ri0, int rj0, int ri1, int rj1) {
   const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
   if (kq >= nz4 || r >= rows) return;
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
+  if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
   const int q = r * nz4 + kq;
   float4 curl_x, curl_y, curl_z;
@@ -79,11 +83,13 @@ KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL floa
                        GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
                        GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
                        float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
-                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows) {
+                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows,
+                       int ri0, int rj0, int ri1, int rj1) {
   const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
   if (kq >= nz4 || r >= rows) return;
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
+  if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
   const int q = r * nz4 + kq;
   float4 curl_x, curl_y, curl_z;

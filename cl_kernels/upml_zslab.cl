@@ -12,6 +12,8 @@
 //
 // Range: dimension 0 = slot (0 .. znq-1: the low slab's float4s, then the high slab's), 1 = j - ylo,
 // 2 = i - xlo, over the interior extents nyi x nxi; work-items past them store nothing.
+// Rows outside [ri0, ri1) x [rj0, rj1) are left alone (a step split by rows; the whole grid:
+// 0, 0, nx, ny).
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
 //
@@ -44,11 +46,13 @@ KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL fl
                          GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx,
                          float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                          int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                         int zq_lo, int zq_hi, int znq) {
+                         int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
+                         int rj1) {
   const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
   const int nyi = ny - pml_ylo - pml_yhi;
   if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
   const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
+  if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
   float4 curl_x, curl_y, curl_z;
   curl_e_float4(ex, ey, ez, c, i, j, kq, nx, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
@@ -93,11 +97,13 @@ KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL fl
                          GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx,
                          float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                          int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                         int zq_lo, int zq_hi, int znq) {
+                         int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
+                         int rj1) {
   const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
   const int nyi = ny - pml_ylo - pml_yhi;
   if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
   const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
+  if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
   float4 curl_x, curl_y, curl_z;
   curl_h_float4(hx, hy, hz, c, i, j, kq, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,

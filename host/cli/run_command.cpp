@@ -155,7 +155,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         cfg = load_config(model_path, overrides);
         policy = OutputPolicy{cfg.output.overwrite, cfg.source_file};
         if (lead) check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
-        stop_signals.emplace();  // from here SIGINT, SIGTERM and SIGHUP stop the run cleanly
+        stop_signals.emplace();  // from here SIGINT, SIGTERM and SIGHUP end the setup at once
         model = SimulationModel::build(cfg);
         apply_test_nan_hook(model);
         if (comm.distributed()) {
@@ -198,6 +198,8 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     std::fflush(stdout);
   }
 
+  // Before the first write: from here a signal stops the run at the next step, keeping its output.
+  stop_signals->defer();
   if (!comm.all(stop_signal() == 0)) {
     if (lead)
       std::fprintf(stderr, "clfdtd: interrupted by %s before the time loop; nothing was written\n",
@@ -265,6 +267,13 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
             report.monitors);
       else
         read_dft_monitors(model, *backend);
+    }
+    // Collective: every rank's backend is a DistributedBackend in a run over ranks.
+    if (auto* ranks = dynamic_cast<parallel::DistributedBackend*>(backend.get())) {
+      const parallel::DistributedBackend::HaloTiming h = ranks->halo_timing();
+      if (lead)
+        report.halo = RunReport::Halo{h.overlap, h.path, h.exchange_s, h.exposed_s,
+                                      h.exchange_s_max, h.exposed_s_max};
     }
     if (lead) {
       report.steps_done = result.steps_done;

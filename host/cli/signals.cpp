@@ -6,18 +6,34 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 
 namespace clfdtd::cli {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<bool> g_in_setup{false};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal flag must be lock-free");
+static_assert(std::atomic<bool>::is_always_lock_free, "the setup flag must be lock-free");
+
+// write() and _exit() are all a handler may call: one fixed line per signal.
+void exit_in_setup(int sig) {
+  static const char sigint[] = "\nclfdtd: interrupted by SIGINT during setup: nothing was written (exit 6)\n";
+  static const char sigterm[] = "\nclfdtd: interrupted by SIGTERM during setup: nothing was written (exit 6)\n";
+  static const char sighup[] = "\nclfdtd: interrupted by SIGHUP during setup: nothing was written (exit 6)\n";
+  const char* msg = sig == SIGINT ? sigint : sig == SIGTERM ? sigterm : sighup;
+  const std::size_t len = sig == SIGINT ? sizeof sigint : sig == SIGTERM ? sizeof sigterm : sizeof sighup;
+  const ssize_t ignored = ::write(STDERR_FILENO, msg, len - 1);
+  (void)ignored;
+  ::_exit(6);
+}
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[3];
 bool g_installed[3] = {false, false, false};
 
 extern "C" void on_stop_signal(int sig) {
+  if (g_in_setup.load()) exit_in_setup(sig);
   int none = 0;
   if (g_signal.compare_exchange_strong(none, sig)) return;
   static const char msg[] =
@@ -32,6 +48,7 @@ extern "C" void on_stop_signal(int sig) {
 
 StopSignals::StopSignals() {
   g_signal.store(0);
+  g_in_setup.store(true);
   for (int i = 0; i < 3; ++i) {
     struct sigaction current {};
     if (::sigaction(kSignals[i], nullptr, &current) != 0) continue;
@@ -44,7 +61,10 @@ StopSignals::StopSignals() {
   }
 }
 
+void StopSignals::defer() { g_in_setup.store(false); }
+
 StopSignals::~StopSignals() {
+  g_in_setup.store(false);
   for (int i = 0; i < 3; ++i)
     if (g_installed[i]) {
       ::sigaction(kSignals[i], &g_previous[i], nullptr);

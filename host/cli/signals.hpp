@@ -1,7 +1,10 @@
-// SIGINT, SIGTERM and SIGHUP ask a run to stop: the handler only records the signal (all it may
-// safely do); the time loop asks stop_signal() after every step and ends there, so the outputs
-// are flushed and kept. A second signal ends the process at once (exit 6): what it leaves beside
-// the output folder is removed by the next run on that folder (output_dir.hpp).
+// SIGINT, SIGTERM and SIGHUP ask a run to stop. During setup (the model build, the device and
+// kernel setup: minutes for a large model) nothing has been written yet, so a signal ends the
+// process at once (exit 6) with one line saying so. Once the run has started writing (defer()),
+// the handler only records the signal (all it may safely do); the time loop asks stop_signal()
+// after every step and ends there, so the outputs are flushed and kept. A second signal then ends
+// the process at once (exit 6): what it leaves beside the output folder is removed by the next
+// run on that folder (output_dir.hpp).
 #pragma once
 
 namespace clfdtd::cli {
@@ -10,8 +13,10 @@ namespace clfdtd::cli {
 // ignored when the program started (nohup ignores SIGHUP) stays ignored.
 class StopSignals {
 public:
-  StopSignals();
+  StopSignals();  // in setup: a signal exits at once
   ~StopSignals();
+  // From here a signal is recorded for stop_signal() instead: called before anything is written.
+  void defer();
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 };

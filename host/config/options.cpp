@@ -225,6 +225,12 @@ std::vector<OptionSpec> make_table() {
        "the factors of K over the longest axes first. Each box keeps at least 2 cells along a "
        "split axis. Ignored by a one-process run.",
        closed(0, 65536, "all three 0, or all >= 1 with product = the number of MPI ranks")},
+      {"device.halo_overlap", V::Word, {1}, {"true", "false"}, "", "true",
+       "MPI runs (docs/MPI.md): true updates the owned cells next to the neighbours first, "
+       "starts their halo exchange, and updates the other cells while the planes travel; false "
+       "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
+       "block reports the exchange time and how much of it was exposed. Ignored by a "
+       "one-process run.", Range{}},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "

@@ -150,6 +150,9 @@ struct DeviceConfig {
   bool cyl_align = true;
   UpmlForm upml_form = UpmlForm::Float;  // tile and onepass only (device.upml_form)
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
+  // Ranks: update the owned cells away from the send planes while the halos travel
+  // (device.halo_overlap, docs/MPI.md); false: exchange, then update.
+  bool halo_overlap = true;
 };
 
 struct RunConfig {

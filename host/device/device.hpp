@@ -9,7 +9,8 @@
 //  - every call throws DeviceError (the API call and the driver's message) on failure, and
 //    OutOfMemoryError (bytes asked and available) when an allocation does not fit;
 //  - all work goes to one in-order queue (stream): upload/fill/launch return before the device
-//    finishes; read* block until the data is on the host; finish() waits for everything.
+//    finishes; read* block until the data is on the host; finish() waits for everything;
+//    read_async/upload_async only enqueue, and a Marker (mark()) tells when they are done.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -140,6 +141,47 @@ private:
   std::shared_ptr<Object> obj_;
 };
 
+// A point in the queue, complete once everything enqueued before it has completed. A handle:
+// copies share it.
+class Marker {
+public:
+  struct Object {  // implemented per API
+    virtual ~Object() = default;
+    virtual void wait() = 0;  // blocks until complete; DeviceError on a failed command before it
+    // When the host learnt of the completion (steady_clock, seconds since its epoch), or a
+    // negative value while it has not completed (or the host has not been told yet).
+    virtual double completed_at() const = 0;
+  };
+  Marker() = default;
+  explicit Marker(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
+  void wait() const { obj_->wait(); }
+  double completed_at() const { return obj_->completed_at(); }
+  explicit operator bool() const { return obj_ != nullptr; }
+
+private:
+  std::shared_ptr<Object> obj_;
+};
+
+// Host memory the device copies from and to without blocking the host: page-locked (pinned)
+// where the API allocates such memory, so the copies run as DMA while the device computes. A
+// handle: freed with the last copy.
+class HostMemory {
+public:
+  struct Object {  // implemented per API
+    virtual ~Object() = default;
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  HostMemory() = default;
+  explicit HostMemory(std::shared_ptr<Object> obj) : obj_(std::move(obj)) {}
+  void* data() const { return obj_ ? obj_->data : nullptr; }
+  std::size_t bytes() const { return obj_ ? obj_->bytes : 0; }
+  float* floats() const { return static_cast<float*>(data()); }
+
+private:
+  std::shared_ptr<Object> obj_;
+};
+
 // One sub-box copy out of a buffer into tightly packed host memory: `slices` x `rows` rows of
 // `row_bytes` each, starting at byte `offset`, rows `row_pitch` and slices `slice_pitch` bytes apart
 // in the buffer.
@@ -164,6 +206,16 @@ public:
   virtual void copy(const Buffer& dst, const Buffer& src, std::size_t bytes) = 0;
   virtual void read(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
   virtual void read_rect(const Buffer& src, const Rect& rect, void* dst) = 0;
+
+  // Asynchronous copies between a device buffer and host_alloc() memory (bytes from offset 0 of
+  // both): they only enqueue, in queue order with everything else. The host memory must not be
+  // touched (read_async: read; upload_async: changed) until a marker enqueued after the copy has
+  // completed.
+  virtual HostMemory host_alloc(std::size_t bytes) = 0;  // contents undefined
+  virtual void read_async(const Buffer& src, const HostMemory& dst, std::size_t bytes) = 0;
+  virtual void upload_async(const Buffer& dst, const HostMemory& src, std::size_t bytes) = 0;
+  // A marker after everything enqueued so far.
+  virtual Marker mark() = 0;
 
   // Builds the embedded sources with `defines` (cached per defines within this Device: the same
   // defines give the same program back). DeviceError carries the build log.

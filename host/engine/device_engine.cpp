@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 
 #include "backends/device_tables.hpp"
 #include "errors.hpp"
@@ -68,6 +69,22 @@ void DeviceEngine::run_step_stages(const StepPlan& plan, long s) {
     if (phase == Phase::H && hooks_.after_h) hooks_.after_h(s);
     if (phase == Phase::Sources && hooks_.after_e) hooks_.after_e(s);
   }
+}
+
+void DeviceEngine::run_split_step(const StepPlan& edges, const StepPlan& rest, long s) {
+  auto run = [&](const StepPlan& plan, std::initializer_list<Phase> phases) {
+    for (Phase phase : phases)
+      for (const Stage& st : plan)
+        if (st.phase == phase && s >= 0 && s < st.runs_below) launch(st, s);
+  };
+  run(edges, {Phase::H});
+  if (hooks_.after_h_edges) hooks_.after_h_edges(s);
+  run(rest, {Phase::H});
+  if (hooks_.after_h) hooks_.after_h(s);
+  run(edges, {Phase::E, Phase::Sources});
+  if (hooks_.after_e_edges) hooks_.after_e_edges(s);
+  run(rest, {Phase::E, Phase::Sources});
+  if (hooks_.after_e) hooks_.after_e(s);
 }
 
 void DeviceEngine::start_monitors(const MonitorInputs& in) {

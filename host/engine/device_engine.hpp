@@ -57,8 +57,12 @@ public:
   // sources (E at (s + 1) dt), on the engine's queue order: the halo exchange of a model split
   // over ranks (parallel/halo_exchange.hpp) runs there. Empty functions: nothing. Not run
   // inside a onepass step (its HE phase updates H and E in one pass).
+  // A step split by rows (run_split_step) runs each phase over the edge rows first and calls
+  // after_h_edges / after_e_edges then (the phase's edge rows are final: the exchange can start
+  // while the rest is computed), and after_h / after_e once the rest is launched too.
   struct StepHooks {
     std::function<void(long)> after_h, after_e;
+    std::function<void(long)> after_h_edges, after_e_edges;
   };
   void set_step_hooks(StepHooks hooks) { hooks_ = std::move(hooks); }
   std::array<int, 3> workgroup() const { return wg_; }
@@ -75,6 +79,9 @@ protected:
   // Runs the step stages of `plan` for step s, phase by phase (H, H+E, E, sources), each in
   // list order, those whose runs_below exceeds s only.
   void run_step_stages(const StepPlan& plan, long s);
+  // The same over a step split by rows: H of `edges`, after_h_edges, H of `rest`, after_h, then
+  // E and sources of `edges`, after_e_edges, E and sources of `rest`, after_e.
+  void run_split_step(const StepPlan& edges, const StepPlan& rest, long s);
   // Allocates the monitors' buffers (the derived engine checked their memory with its own) and
   // binds their stages over `in`'s field sets; nothing when the model has no monitors.
   void start_monitors(const MonitorInputs& in);

@@ -7,6 +7,8 @@
 #include "engine/variant_choice.hpp"
 #include "errors.hpp"
 
+#include <stdexcept>
+
 namespace clfdtd::engine {
 
 const char* phase_name(Phase p) {
@@ -21,8 +23,11 @@ const char* phase_name(Phase p) {
 }
 
 GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
-                     std::unique_ptr<device::Device> dev, bool in_place_only)
+                     std::unique_ptr<device::Device> dev, bool in_place_only,
+                     const RowSplit& split)
     : DeviceEngine(m, std::move(dev)) {
+  if (!split.empty() && !in_place_only)
+    throw std::logic_error("GpuEngine: a step split by rows needs an in-place variant");
   const device::DeviceInfo& info = dev_->info();
   if (in_place_only && cfg.variant == KernelVariant::OnePass) {
     throw ConfigError("", 0, "device.variant",
@@ -48,6 +53,18 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   plan_ = variant_ == KernelVariant::OnePass ? plan_onepass(in)
           : variant_ == KernelVariant::Rows  ? plan_rows(in)
                                              : plan_tile(in);
+  if (!split.empty()) {
+    split_ = true;
+    for (int part = 0; part < 2; ++part) {
+      for (const RowBox& box : part == 0 ? split.edges : split.rest) {
+        PlanInputs rin = in;
+        rin.region = box;
+        const StepPlan p = variant_ == KernelVariant::Rows ? plan_rows(rin) : plan_tile(rin);
+        StepPlan& to = part == 0 ? edge_plan_ : rest_plan_;
+        to.insert(to.end(), p.begin(), p.end());
+      }
+    }
+  }
   const Samplers samplers = plan_samplers(in);
   take_samplers(samplers.probes, samplers.finite, samplers.energy, *fields_);
   start_monitors(monitor_inputs(in));
@@ -76,7 +93,10 @@ std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
 // onepass's pass over the plain cells (H, then E); E to (s + 1) dt; the sources' J at
 // (s + 1/2) dt. Then the field sets swap roles (onepass; a no-op for the in-place variants).
 void GpuEngine::step(long s) {
-  run_step_stages(plan_, s);
+  if (split_)
+    run_split_step(edge_plan_, rest_plan_, s);
+  else
+    run_step_stages(plan_, s);
   parity_ ^= 1;
 }
 
@@ -88,10 +108,11 @@ void GpuEngine::read_field(Component c, std::vector<float>& out) {
 }
 
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
-                                           const DeviceConfig& cfg, bool in_place_only) {
+                                           const DeviceConfig& cfg, bool in_place_only,
+                                           const RowSplit& split) {
   if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
     throw DeviceError("the 3D engine was given a cylindrical model (the cylindrical engine runs it)");
-  return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg), in_place_only);
+  return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg), in_place_only, split);
 }
 
 }  // namespace clfdtd::engine

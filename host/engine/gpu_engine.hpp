@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/device_engine.hpp"
+#include "engine/plan.hpp"
 #include "engine/stage.hpp"
 #include "engine/yee_fields.hpp"
 
@@ -24,8 +25,10 @@ public:
   // in_place_only: never the onepass variant (a model split over ranks exchanges halos between
   // the H and E phases, which onepass fuses): auto and a tuned choice skip it, an explicit
   // device.variant = onepass is a ConfigError.
+  // split: run every step split by rows (device_engine.hpp run_split_step; tile and rows only,
+  // so in_place_only must be set); empty: the whole-grid plan.
   GpuEngine(const SimulationModel& m, const DeviceConfig& cfg, std::unique_ptr<device::Device> dev,
-            bool in_place_only = false);
+            bool in_place_only = false, const RowSplit& split = {});
   ~GpuEngine() override;
 
   // "onepass 8x2x32", "float4-tile 2x2x30", "rows 1x8x1"; " aux=bfloat16" for
@@ -43,6 +46,10 @@ public:
   KernelVariant variant() const { return variant_; }  // Tile, OnePass or Rows, never Auto
   // workgroup(): x, y, z (z4 for tile and onepass)
   const StepPlan& plan() const { return plan_; }
+  // The stages of a split step over its edge rows and over the rest (empty without a split).
+  const StepPlan& edge_plan() const { return edge_plan_; }
+  const StepPlan& rest_plan() const { return rest_plan_; }
+  bool split() const { return split_; }
   // The fields the next step starts from (Ex..Hz; the in-place variants' only set).
   const FieldSet& fields() const { return fields_->set[static_cast<std::size_t>(parity_)]; }
 
@@ -51,11 +58,14 @@ private:
   UpmlForm upml_form_ = UpmlForm::Float;
   std::unique_ptr<YeeFields> fields_;
   StepPlan plan_;
+  bool split_ = false;
+  StepPlan edge_plan_, rest_plan_;
 };
 
 // The engine on the device of `api` that cfg.select names (device::choose_device).
 // Throws ConfigError (no such device), DeviceError (none at all), as the constructor.
 std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationModel& m,
-                                           const DeviceConfig& cfg, bool in_place_only = false);
+                                           const DeviceConfig& cfg, bool in_place_only = false,
+                                           const RowSplit& split = {});
 
 }  // namespace clfdtd::engine

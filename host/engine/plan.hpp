@@ -6,7 +6,9 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "device/device.hpp"
 #include "engine/stage.hpp"
@@ -15,6 +17,21 @@
 
 namespace clfdtd::engine {
 
+// Rows (i, j) with i0 <= i < i1 and j0 <= j < j1, every z: a part of the local grid that a
+// region-restricted plan updates (docs/MPI.md, "overlap").
+struct RowBox {
+  int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+  bool empty() const { return i1 <= i0 || j1 <= j0; }
+};
+
+// A step split in two: every phase runs over the `edges` boxes first, then over the `rest`
+// boxes. The boxes are disjoint; cells in none of them are not updated (a model split over
+// ranks: the ghost planes, which the halo exchange overwrites). Empty: no split.
+struct RowSplit {
+  std::vector<RowBox> edges, rest;
+  bool empty() const { return edges.empty() && rest.empty(); }
+};
+
 struct PlanInputs {
   device::Device& dev;
   device::Program program;
@@ -22,7 +39,15 @@ struct PlanInputs {
   YeeFields& f;
   KernelVariant variant;
   std::array<int, 3> workgroup;  // as build_variant_program chose it
+  // Set: the stages update the cells of these rows only (their kernels' region arguments and
+  // ranges clipped to it, the sources of these rows only; stages with nothing to do dropped).
+  // Unset: the whole grid, today's plan.
+  std::optional<RowBox> region;
 };
+
+// The region arguments (ri0 rj0 ri1 rj1) the in-place kernels take for `in`: the region, or the
+// whole grid.
+RowBox region_args(const PlanInputs& in);
 
 // Binds the arguments of a kernel for one parity: `cur` holds the state at the start of the
 // step, `out` receives what the kernel writes (the same buffers except for onepass).

@@ -1,6 +1,10 @@
 // The stages every variant has: sources and samplers, and the binding helpers: see plan.hpp.
 #include <algorithm>
 
+#include <cstdint>
+#include <vector>
+
+#include "backends/device_tables.hpp"
 #include "engine/plan.hpp"
 #include "engine/variant_choice.hpp"
 #include "errors.hpp"
@@ -44,16 +48,62 @@ Stage linear_stage(Phase phase, BoundKernel k, std::size_t n) {
   return s;
 }
 
+RowBox region_args(const PlanInputs& in) {
+  return in.region ? *in.region : RowBox{0, 0, in.m.layout.nx, in.m.layout.ny};
+}
+
+namespace {
+
+// The merged sources whose cell lies in the rows of `r`, as tables of their own (each source
+// lies in one region of a split, so every J is added once).
+struct RegionSources {
+  device::Buffer cells, j;
+  int count = 0;
+};
+RegionSources region_sources(const PlanInputs& in, const RowBox& r) {
+  const MergedSources all = merge_sources(in.m);
+  const auto& L = in.m.layout;
+  const std::size_t nzp = L.nzp(), steps = static_cast<std::size_t>(all.steps);
+  std::vector<std::int32_t> cells;
+  std::vector<float> j;
+  for (std::size_t n = 0; 2 * n < all.cells.size(); ++n) {
+    // cell_entry: {component + 8 * (index % 4), index / 4}
+    const std::size_t index = static_cast<std::size_t>(all.cells[2 * n + 1]) * 4 +
+                              static_cast<std::size_t>(all.cells[2 * n] >> 3);
+    const std::size_t row = index / nzp;
+    const int i = static_cast<int>(row / static_cast<std::size_t>(L.ny));
+    const int jr = static_cast<int>(row % static_cast<std::size_t>(L.ny));
+    if (i < r.i0 || i >= r.i1 || jr < r.j0 || jr >= r.j1) continue;
+    cells.push_back(all.cells[2 * n]);
+    cells.push_back(all.cells[2 * n + 1]);
+    j.insert(j.end(), all.j.begin() + static_cast<long>(n * steps),
+             all.j.begin() + static_cast<long>((n + 1) * steps));
+  }
+  RegionSources out;
+  out.count = static_cast<int>(cells.size() / 2);
+  if (out.count == 0) return out;
+  out.cells = in.dev.alloc(cells.size() * sizeof(std::int32_t));
+  in.dev.upload(out.cells, cells.data(), cells.size() * sizeof(std::int32_t));
+  out.j = in.dev.alloc(j.size() * sizeof(float));
+  in.dev.upload(out.j, j.data(), j.size() * sizeof(float));
+  return out;
+}
+
+}  // namespace
+
 void plan_sources(const PlanInputs& in, StepPlan& plan) {
   const YeeFields& f = in.f;
   if (f.nsrc == 0) return;
+  RegionSources src{f.src_cells, f.src_j, f.nsrc};
+  if (in.region) src = region_sources(in, *in.region);
+  if (src.count == 0) return;
   // After the E update: onepass wrote E into `out`, the others into the current set.
   BoundKernel k = bind_kernel(in, "add_sources", [&](Args& a, const FieldSet&, const FieldSet& out) {
     a << out[0] << out[1] << out[2] << f.ids[0] << f.ids[1] << f.ids[2] << f.ecoef
-      << f.src_cells << f.src_j << f.nsrc << static_cast<int>(f.src_steps);
+      << src.cells << src.j << src.count << static_cast<int>(f.src_steps);
     a.value();
   });
-  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.nsrc));
+  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(src.count));
   // J exists for s < steps only; a step past the table adds nothing.
   s.runs_below = f.src_steps;
   plan.push_back(s);

@@ -1,7 +1,7 @@
 // The rows variant (CPUs: one work-item per (i, j) row looping over z, PML cells included) in
 // one step:
 //   H: update_h_rows;  E: update_e_rows;  sources: add_sources.
-// In place on the one field set.
+// In place on the one field set; over the rows of in.region only where it is set.
 #include "engine/plan.hpp"
 #include "engine/variant_choice.hpp"
 #include "model/grid_geometry.hpp"
@@ -19,11 +19,13 @@ StepPlan plan_rows(const PlanInputs& in) {
   auto buf = [&](const device::Buffer& b) -> const device::Buffer& {
     return pml ? b : f.placeholder;
   };
+  const RowBox r = region_args(in);
   auto upml_tail = [&](Args& a, int aux0, double dt_over) {
     a << buf(f.aux[aux0]) << buf(f.aux[aux0 + 1]) << buf(f.aux[aux0 + 2]) << buf(f.boxes)
       << static_cast<int>(m.upml.boxes.size());
     for (const auto& p : f.profiles) a << buf(p);
     a << static_cast<float>(dt_over) << buf(f.z_split);
+    a << r.i0 << r.j0 << r.i1 << r.j1;
   };
   const BoundKernel h = bind_kernel(in, "update_h_rows", [&](Args& a, const FieldSet& F, const FieldSet&) {
     a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
@@ -40,13 +42,14 @@ StepPlan plan_rows(const PlanInputs& in) {
   // dim0 = y, dim1 = x; each work-item loops over z.
   Stage sh;
   sh.local = device::Range(wg[1], wg[0]);
-  sh.global = device::Range(round_up(L.ny, wg[1]), round_up(L.nx, wg[0]));
+  sh.global = device::Range(round_up(r.j1 - r.j0, wg[1]), round_up(r.i1 - r.i0, wg[0]));
   Stage se = sh;
   sh.phase = Phase::H;
   sh.kernel = h.kernel;
   se.phase = Phase::E;
   se.kernel = e.kernel;
-  StepPlan plan{sh, se};
+  StepPlan plan;
+  if (!r.empty()) plan = {sh, se};
   plan_sources(in, plan);
   return plan;
 }

@@ -40,15 +40,19 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
   const float dt_mu0 = static_cast<float>(m.grid.dt / kMu0);
   const float dt_eps0 = static_cast<float>(m.grid.dt / kEps0);
   SlabStages out;
+  const RowBox r = region_args(in);
 
   const std::size_t rows = xy_pml_rows(m);
-  if (rows > 0) {
+  // A region inside the x/y interior holds no x/y-slab row.
+  const bool region_in_interior = in.region && r.i0 >= lay[0] && r.i1 <= L.nx - lay[1] && r.j0 >= lay[2] &&
+                                  r.j1 <= L.ny - lay[3];
+  if (rows > 0 && !r.empty() && !region_in_interior) {
     // dim0 = kq (32 float4s, 512 B per row), dim1 = x/y-slab rows: 128 items.
     auto tail = [&](Args& a, float dt_over) {
       a << dt_over << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
         << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4;
       for (int face = 0; face < 4; ++face) a << lay[face];
-      a << static_cast<int>(rows);
+      a << static_cast<int>(rows) << r.i0 << r.j0 << r.i1 << r.j1;
     };
     const BoundKernel h = bind_kernel(in, "upml_xy4_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
       a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2] << f.aux[3]
@@ -70,12 +74,15 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
   }
 
   const ZSlabLayout z = zslab_layout(m, in.variant);
-  if (z.float4s() > 0) {
+  // A region outside the x/y interior holds no z-slab float4.
+  const bool meets_interior = !in.region || std::max(r.i0, lay[0]) < std::min(r.i1, L.nx - lay[1]) &&
+                              std::max(r.j0, lay[2]) < std::min(r.j1, L.ny - lay[3]);
+  if (z.float4s() > 0 && meets_interior) {
     // dim0 = the slab float4s of one row (contiguous per slab), then rows along y: ~64 items.
     auto tail = [&](Args& a, float dt_over) {
       a << f.zlanes << dt_over;
       grid_args(a, m, L.nz4);
-      a << z.zq_lo << z.zq_hi << z.znq;
+      a << z.zq_lo << z.zq_hi << z.znq << r.i0 << r.j0 << r.i1 << r.j1;
     };
     const BoundKernel h = bind_kernel(in, "upml_zslab_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
       a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];

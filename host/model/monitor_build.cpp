@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <sstream>
 
 #include "config/plane_checks.hpp"
@@ -339,10 +340,34 @@ void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
   }
 }
 
-std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout) {
+std::size_t surface_point_count(const MonitorModel& m) {
+  if (m.kind != MonitorKind::Flux && m.kind != MonitorKind::FarField) return 0;
+  std::size_t n = 0;
+  for (const MonitorFace& f : m.faces) {
+    std::size_t cells = 1;
+    for (int a = 0; a < 3; ++a)
+      if (a != f.axis) cells *= static_cast<std::size_t>(std::max(0, f.hi[a] - f.lo[a]));
+    n += cells;
+  }
+  return n;
+}
+
+std::size_t surface_fields_bytes(const MonitorModel& m) {
+  if (m.kind != MonitorKind::Flux && m.kind != MonitorKind::FarField) return 0;
+  using Fields = std::vector<std::array<std::complex<double>, 3>>;  // SurfaceFields::e[f], h[f]
+  const std::size_t points = surface_point_count(m), nf = m.frequencies_hz.size();
+  return points * kSurfacePointBytes +
+         2 * nf * (sizeof(Fields) + points * sizeof(Fields::value_type));
+}
+
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const GridGeometry& g,
+                               const FieldLayout& layout) {
   std::size_t bytes = 0;
   for (const MonitorModel& m : monitors) {
-    bytes += m.points() * m.frequencies_hz.size() * 2 * sizeof(double);
+    const std::size_t points =
+        g.cylindrical ? cyl_monitor_points(m, static_cast<int>(g.modes.size())) : m.points();
+    bytes += points * m.frequencies_hz.size() * 2 * sizeof(double);
+    if (!g.cylindrical) bytes += surface_fields_bytes(m);  // the cylindrical flux sums in place
     bytes += static_cast<std::size_t>(m.nmodes) * 3 * layout.cells() * sizeof(float);
   }
   return bytes;

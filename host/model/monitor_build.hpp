@@ -78,9 +78,24 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
 void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
                       std::vector<MonitorModel>& monitors);
 
+// The points of a flux or farfield monitor's surface (monitors/surface_fields.hpp): one per cell
+// face of each face (2D: per cell edge of the contour).
+std::size_t surface_point_count(const MonitorModel& m);
+
+// Bytes of SurfacePoint (position, area, face): monitors/surface_fields.hpp checks it.
+inline constexpr std::size_t kSurfacePointBytes = 40;
+
+// Host bytes of the surface fields a Cartesian flux or farfield monitor's transforms become at the
+// end of the run (sample_surface, monitors/surface_sampling.hpp): per point its SurfacePoint and
+// per frequency E and H (3 complex doubles each), and the per-frequency arrays of E and H.
+std::size_t surface_fields_bytes(const MonitorModel& m);
+
 // Host bytes of the monitors, known before the mode arrays are read: the mode arrays
-// (nmodes x 3 x padded cells floats) and the transforms read back at the end (points x
-// frequencies complex doubles).
-std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const FieldLayout& layout);
+// (nmodes x 3 x padded cells floats), the transforms read back at the end (points x
+// frequencies complex doubles; a cylindrical grid (g.cylindrical) transforms each point once per
+// field plane, 2 x modes of them: cyl_monitor_points) and, on a Cartesian grid, the surface fields
+// of the flux and farfield monitors (surface_fields_bytes).
+std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const GridGeometry& g,
+                               const FieldLayout& layout);
 
 }  // namespace clfdtd

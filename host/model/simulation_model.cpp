@@ -278,7 +278,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
     bytes += 15 * sizeof(float) * cells;
   }
   if (g.cylindrical) bytes += cfg.sources.size() * g.modes.size() * 2 * sizeof(double);  // factors
-  return bytes + monitor_host_bytes(monitors, layout);
+  return bytes + monitor_host_bytes(monitors, g, layout);
 }
 
 std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_bytes,

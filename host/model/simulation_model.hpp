@@ -65,6 +65,9 @@ struct SimulationModel {
   std::size_t plane_device_bytes(int probe_batch_steps) const;
   // Cylindrical: per mode 6 complex float fields (48 B per cell), ids, the CPML psi and 1/r~
   // auxiliaries of the slab cells, tables, sources, probes (simulation_model.cpp says each term).
+  // None of these counts holds the monitors' buffers: the engines add them as they allocate them
+  // (3D: variant_device_bytes; 2D and cylindrical: the engines' own plane_device_bytes and
+  // cyl_device_bytes, which are their exact allocations and what Backend::device_bytes reports).
   std::size_t cyl_device_bytes(int probe_batch_steps) const;
   // Wave models with UPML: cells of the frame the wave engine advances with Yee tm
   // (UpmlProfile::in_wave_frame); 0 without UPML.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "model/monitor_build.hpp"
 #include "model/monitors.hpp"
 
 namespace clfdtd {
@@ -19,6 +20,9 @@ struct SurfacePoint {
   double area_m2 = 0;   // the cell face's area (2D: the edge's length times the 1 m of depth)
   int face = 0;         // index into SurfaceFields::faces
 };
+
+// model/monitor_build.hpp counts the surface fields' host bytes before the run with this size.
+static_assert(sizeof(SurfacePoint) == kSurfacePointBytes, "SurfacePoint changed: update kSurfacePointBytes");
 
 struct SurfaceFields {
   // A 2D model's contour (faces on x and y only, fields uniform along z, one 1 m cell of depth):

@@ -93,6 +93,13 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
   s.frequencies_hz = m.frequencies_hz;
   s.e.resize(nfreq);
   s.h.resize(nfreq);
+  // Exactly the points there will be: what the host memory check counted (surface_fields_bytes).
+  const std::size_t npoints = surface_point_count(m);
+  s.points.reserve(npoints);
+  for (std::size_t f = 0; f < nfreq; ++f) {
+    s.e[f].reserve(npoints);
+    s.h[f].reserve(npoints);
+  }
 
   std::size_t next_region = 0, first_point = 0;
   for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {

@@ -100,6 +100,17 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };
   if (r.cylindrical) j["modes"] = r.modes;
+  if (r.halo) {
+    const RunReport::Halo& h = *r.halo;
+    json hidden = nullptr;
+    if (h.exchange_s > 0) hidden = 1.0 - h.exposed_s / h.exchange_s;
+    j["halo"] = {{"overlap", h.overlap},
+                 {"path", h.path},
+                 {"exchange_s", h.exchange_s},
+                 {"exposed_s", h.exposed_s},
+                 {"hidden_fraction", hidden},
+                 {"max_over_ranks", {{"exchange_s", h.exchange_s_max}, {"exposed_s", h.exposed_s_max}}}};
+  }
   if (r.dims == 2) {
     j["mode"] = r.mode;
     j["equation"] = r.equation;

@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,14 @@ struct RunReport {
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
   std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))
+  // A run over ranks: the halo exchange's time (docs/MPI.md, "Overlap"); rank 0's and the
+  // largest over the ranks.
+  struct Halo {
+    bool overlap = true;
+    std::string path;
+    double exchange_s = 0, exposed_s = 0, exchange_s_max = 0, exposed_s_max = 0;
+  };
+  std::optional<Halo> halo;
 };
 
 // Throughput in millions of cell updates per second; 0 when no time was measured.
@@ -74,8 +83,10 @@ RunReport report_from_model(const SimulationModel& m);
 // "coordinates" ("cartesian" | "cylindrical") always, "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
-// each device as {"device": description} with, for a cylindrical model, its "modes". Throws OutputError on a
-// write error.
+// each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a
+// run over ranks ({"overlap", "path", "exchange_s", "exposed_s", "hidden_fraction" (1 -
+// exposed/exchange; null without exchange time), and "max_over_ranks": {"exchange_s",
+// "exposed_s"}}). Throws OutputError on a write error.
 void write_run_json(const std::string& path, const RunReport& r);
 
 }  // namespace clfdtd

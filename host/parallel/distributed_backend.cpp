@@ -7,6 +7,7 @@
 #include <new>
 
 #include "backends/device_tables.hpp"
+#include "device/marker_stamp.hpp"
 #include "errors.hpp"
 #include "parallel/communicator.hpp"
 
@@ -82,7 +83,7 @@ void agree(RankLink& link, F&& setup) {
 
 DistributedBackend::DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
                                        const Decomposition& d, std::unique_ptr<RankLink> link)
-    : global_(global), d_(d), link_(std::move(link)) {
+    : global_(global), d_(d), link_(std::move(link)), overlap_(device.halo_overlap) {
   const int ranks = link_->size();
   if (d_.ranks() != ranks) {
     throw std::logic_error("DistributedBackend: a decomposition of " + std::to_string(d_.ranks()) +
@@ -104,13 +105,21 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
     }
     const device::Api api = device_api(device.backend);
     part_ = slice_model(global, make_part(d_, link_->rank()));
-    engine_ = engine::make_gpu_engine(api, part_.model, device, /*in_place_only=*/true);
+    // With the overlap, every step runs split: the owned rows next to the neighbours first.
+    const engine::RowSplit split = overlap_ ? overlap_split(part_.part) : engine::RowSplit{};
+    engine_ = engine::make_gpu_engine(api, part_.model, device, /*in_place_only=*/true, split);
     // The untiled kernels' build (the rows variant's: a cached program there).
     device::Program program = engine_->device().program(
         {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", part_.model.magnetic ? 1 : 0}});
     halo_ = std::make_unique<HaloExchange>(engine_->device(), program, part_.model.layout,
                                            engine_->fields(), part_.part, *link_);
-    engine_->set_step_hooks({[this](long) { exchange(0); }, [this](long) { exchange(1); }});
+    if (overlap_) {
+      engine_->set_step_hooks({[this](long) { end_exchange(0); }, [this](long) { end_exchange(1); },
+                               [this](long) { begin_exchange(0); },
+                               [this](long) { begin_exchange(1); }});
+    } else {
+      engine_->set_step_hooks({[this](long) { exchange(0); }, [this](long) { exchange(1); }});
+    }
     bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
     engine_->finish();
   });
@@ -123,7 +132,7 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
   if (global.energy) {
     ghost_energy_.assign(static_cast<std::size_t>(engine_->probe_batch_steps()), {0, 0, 0});
     for (std::size_t f = 0; f < halo_->faces().size(); ++f)
-      ghost_h_prev_.emplace_back(halo_->received(0, f).size(), 0.0f);
+      ghost_h_prev_.emplace_back(halo_->received_count(f), 0.0f);
     eps_w_ = energy_weights(part_.model, true);
     mu_w_ = energy_weights(part_.model, false);
   }
@@ -148,11 +157,47 @@ void DistributedBackend::step(long s) { engine_->step(s); }
 
 void DistributedBackend::exchange(int group) {
   // The pack's read waits for the phase's kernels anyway; waiting first keeps their time out of
-  // the exchange's.
+  // the exchange's. The device then idles throughout: all of it is exposed.
   engine_->finish();
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = device::steady_seconds();
   halo_->exchange(group);
-  exchange_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double dt = device::steady_seconds() - t0;
+  exchange_seconds_ += dt;
+  exposed_seconds_ += dt;
+}
+
+void DistributedBackend::begin_exchange(int group) {
+  const double t0 = device::steady_seconds();
+  halo_->begin(group);
+  exchange_seconds_ += device::steady_seconds() - t0;
+}
+
+void DistributedBackend::end_exchange(int group) {
+  // Complete once the rest of the phase is: the device idles from then until end() has queued
+  // the write and unpack (and, behind them, the next phase).
+  const device::Marker computed = engine_->device().mark();
+  const double t0 = device::steady_seconds();
+  const double done_before = computed.completed_at();
+  halo_->end(group);
+  const double t1 = device::steady_seconds();
+  exchange_seconds_ += t1 - t0;
+  double done = done_before >= 0 ? done_before : computed.completed_at();
+  if (done >= 0) exposed_seconds_ += t1 - std::clamp(done, t0, t1);
+}
+
+DistributedBackend::HaloTiming DistributedBackend::halo_timing() {
+  std::vector<double> all;
+  link_->all_gather({exchange_seconds_, exposed_seconds_}, all);
+  HaloTiming t;
+  t.overlap = overlap_;
+  t.path = HaloExchange::path();
+  t.exchange_s = exchange_seconds_;
+  t.exposed_s = exposed_seconds_;
+  for (std::size_t r = 0; 2 * r + 1 < all.size(); ++r) {
+    t.exchange_s_max = std::max(t.exchange_s_max, all[2 * r]);
+    t.exposed_s_max = std::max(t.exposed_s_max, all[2 * r + 1]);
+  }
+  return t;
 }
 
 void DistributedBackend::read_probe_batch(int slots, std::vector<double>& out) {
@@ -216,8 +261,8 @@ void DistributedBackend::ghost_energy(int slot) {
   for (std::size_t f = 0; f < halo_->faces().size(); ++f) {
     const CellBox& box = halo_->faces()[f].recv;
     const std::size_t count = box.cells();
-    const std::vector<float>& e = halo_->received(1, f);
-    const std::vector<float>& h = halo_->received(0, f);
+    const float* e = halo_->received(1, f);
+    const float* h = halo_->received(0, f);
     std::vector<float>& prev = ghost_h_prev_[f];
     std::size_t n = 0;
     for (int i = box.lo[0]; i < box.hi[0]; ++i)
@@ -233,7 +278,7 @@ void DistributedBackend::ghost_energy(int slot) {
             sum[2] += static_cast<double>(wm) * h[at] * h[at];
           }
         }
-    prev = h;
+    prev.assign(h, h + halo_->received_count(f));
   }
   ghost_energy_[static_cast<std::size_t>(slot)] = sum;
 }

@@ -62,16 +62,34 @@ public:
   std::size_t device_bytes_max() const { return bytes_max_; }  // over the ranks
   std::size_t device_bytes_sum() const { return bytes_sum_; }
 
-  // Wall seconds this rank spent in the halo exchanges so far (pack, read, transfer, write,
-  // unpack: the host waits for each), to set against timed_steps().
+  // Wall seconds this rank's host spent in the halo exchanges so far (begin and end: enqueueing
+  // the pack and read, waiting for the read, the transfer, enqueueing the write and unpack), to
+  // set against timed_steps().
   double exchange_seconds() const { return exchange_seconds_; }
+  // The part of exchange_seconds() the device sat idle for: in end(), from when the device had
+  // finished everything queued before it (the rest of the phase; the host's completion
+  // callback, or its first look) to when end() had queued the next work. Without overlap the
+  // whole exchange (the device is idle throughout).
+  double exposed_seconds() const { return exposed_seconds_; }
+  bool halo_overlap() const { return overlap_; }
+
+  // The "halo" block of run.json (docs/MPI.md). Collective: every rank calls it at one point.
+  struct HaloTiming {
+    bool overlap = true;
+    std::string path;                    // HaloExchange::path()
+    double exchange_s = 0, exposed_s = 0;  // rank 0's
+    double exchange_s_max = 0, exposed_s_max = 0;  // over the ranks
+  };
+  HaloTiming halo_timing();
 
   const PartModel& part() const { return part_; }
   RankLink& link() { return *link_; }
 
 private:
   void ghost_energy(int slot);
-  void exchange(int group);
+  void exchange(int group);  // without the overlap: begin and end at once
+  void begin_exchange(int group);
+  void end_exchange(int group);
 
   const SimulationModel& global_;
   Decomposition d_;
@@ -88,7 +106,8 @@ private:
   std::vector<std::vector<float>> ghost_h_prev_;
   std::vector<float> eps_w_, mu_w_;
   std::size_t bytes_ = 0, bytes_max_ = 0, bytes_sum_ = 0;
-  double exchange_seconds_ = 0;
+  bool overlap_ = true;
+  double exchange_seconds_ = 0, exposed_seconds_ = 0;
 };
 
 // The backend for `comm`'s rank (make_part(d, comm.rank())). Throws as the constructor.

@@ -1,6 +1,9 @@
 // Host-staged halo exchange (halo_exchange.hpp).
 #include "parallel/halo_exchange.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "engine/stage.hpp"
 #include "model/field_layout.hpp"
 
@@ -40,6 +43,32 @@ std::vector<HaloFace> halo_faces(const Part& part) {
   return out;
 }
 
+engine::RowSplit overlap_split(const Part& part) {
+  const std::array<int, 3> n = part.local_n();
+  std::array<int, 2> a{}, b{}, lo_end{}, hi_start{};
+  for (int ax = 0; ax < 2; ++ax) {
+    const auto x = static_cast<std::size_t>(ax);
+    a[x] = part.ghost_lo[x];
+    b[x] = n[x] - part.ghost_hi[x];
+    lo_end[x] = std::min(a[x] + (part.neighbour[2 * x] >= 0 ? 1 : 0), b[x]);
+    hi_start[x] = std::max(b[x] - (part.neighbour[2 * x + 1] >= 0 ? 1 : 0), lo_end[x]);
+  }
+  engine::RowSplit out;
+  auto add = [](std::vector<engine::RowBox>& to, engine::RowBox box) {
+    if (!box.empty()) to.push_back(box);
+  };
+  if (part.neighbour[4] >= 0 || part.neighbour[5] >= 0) {
+    add(out.edges, {a[0], a[1], b[0], b[1]});
+    return out;
+  }
+  add(out.edges, {a[0], a[1], lo_end[0], b[1]});         // x-
+  add(out.edges, {hi_start[0], a[1], b[0], b[1]});       // x+
+  add(out.edges, {lo_end[0], a[1], hi_start[0], lo_end[1]});  // y- (x planes excluded)
+  add(out.edges, {lo_end[0], hi_start[1], hi_start[0], b[1]});  // y+
+  add(out.rest, {lo_end[0], lo_end[1], hi_start[0], hi_start[1]});
+  return out;
+}
+
 HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
                            const FieldLayout& layout, const engine::FieldSet& fields,
                            const Part& part, RankLink& link)
@@ -66,42 +95,50 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       };
       k.pack[static_cast<std::size_t>(group)] = bind("halo_pack", f.send, k.send);
       k.unpack[static_cast<std::size_t>(group)] = bind("halo_unpack", f.recv, k.recv);
-      send_host_[static_cast<std::size_t>(group)].emplace_back(3 * count, 0.0f);
-      recv_host_[static_cast<std::size_t>(group)].emplace_back(3 * count, 0.0f);
+      for (device::HostMemory* h : {&k.send_host[static_cast<std::size_t>(group)],
+                                    &k.recv_host[static_cast<std::size_t>(group)]}) {
+        *h = dev_.host_alloc(bytes);
+        std::fill_n(h->floats(), 3 * count, 0.0f);
+      }
     }
     kernels_.push_back(std::move(k));
   }
 }
 
-void HaloExchange::exchange(int group) {
+void HaloExchange::begin(int group) {
   const auto g = static_cast<std::size_t>(group);
-  std::size_t f = 0;
-  while (f < faces_.size()) {
-    // The faces of one axis (one or two) travel together; the next axis waits for them.
-    const int axis = faces_[f].face / 2;
-    std::size_t end = f;
-    while (end < faces_.size() && faces_[end].face / 2 == axis) ++end;
-    std::vector<RankLink::Transfer> transfers;
-    for (std::size_t i = f; i < end; ++i) {
-      dev_.launch(kernels_[i].pack[g], kernels_[i].global, device::Range(kGroup));
-      std::vector<float>& out = send_host_[g][i];
-      dev_.read(kernels_[i].send, out.data(), out.size() * sizeof(float));
-      RankLink::Transfer t;
-      t.peer = faces_[i].neighbour;
-      t.send_tag = halo_tag(group, faces_[i].face);
-      t.recv_tag = halo_tag(group, faces_[i].face ^ 1);  // the neighbour sent it through its face
-      t.send = out.data();
-      t.recv = recv_host_[g][i].data();
-      t.count = out.size();
-      transfers.push_back(t);
-    }
-    link_.exchange(transfers);
-    for (std::size_t i = f; i < end; ++i) {
-      const std::vector<float>& in = recv_host_[g][i];
-      dev_.upload(kernels_[i].recv, in.data(), in.size() * sizeof(float));
-      dev_.launch(kernels_[i].unpack[g], kernels_[i].global, device::Range(kGroup));
-    }
-    f = end;
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
+    FaceKernels& k = kernels_[i];
+    dev_.launch(k.pack[g], k.global, device::Range(kGroup));
+    dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
+  }
+  read_done_[g] = dev_.mark();
+}
+
+void HaloExchange::end(int group) {
+  const auto g = static_cast<std::size_t>(group);
+  if (!read_done_[g]) throw std::logic_error("HaloExchange::end without begin");
+  read_done_[g].wait();
+  read_done_[g] = device::Marker();
+  std::vector<RankLink::Transfer> transfers;
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
+    const FaceKernels& k = kernels_[i];
+    RankLink::Transfer t;
+    t.peer = faces_[i].neighbour;
+    t.send_tag = halo_tag(group, faces_[i].face);
+    t.recv_tag = halo_tag(group, faces_[i].face ^ 1);  // the neighbour sent it through its face
+    t.send = k.send_host[g].floats();
+    t.recv = k.recv_host[g].floats();
+    t.count = 3 * faces_[i].send.cells();
+    transfers.push_back(t);
+  }
+  link_.exchange(transfers);
+  // The writes read recv_host until they complete; the next end(group) writes it again only
+  // after its begin's reads, which the in-order queue runs after these writes, have completed.
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
+    FaceKernels& k = kernels_[i];
+    dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
+    dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
   }
 }
 

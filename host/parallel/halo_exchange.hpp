@@ -1,19 +1,26 @@
-// The halo exchange of a model split over ranks (docs/MPI.md), host-staged: for each split axis
-// in turn (x, then y, then z), every face with a neighbour packs its owned plane next to the
-// neighbour (cl_kernels/halo_pack.cl), reads it to the host, sends it and receives the
-// neighbour's plane, writes that and unpacks it into the ghost plane. Run after the H phase for
-// Hx Hy Hz and after the E phase and sources for Ex Ey Ez, so the ghost planes are exact copies
-// of the neighbours' owned cells whenever anything reads them.
-// The planes of a later axis span the ghost planes of the earlier axes (which are filled by then),
-// so edge and corner ghost cells are exact too, and the ghost boxes (recv) partition the local
-// cells outside the owned box: x planes over the owned y and z, y planes over every local x and
-// the owned z, z planes over every local x and y.
+// The halo exchange of a model split over ranks (docs/MPI.md), host-staged, in two halves:
+// begin(group) enqueues, for every face with a neighbour, the pack of its owned plane next to the
+// neighbour (cl_kernels/halo_pack.cl) and a non-blocking read of it into pinned host memory;
+// end(group) waits for those reads, sends the planes and receives the neighbours' (all faces at
+// once), and enqueues the writes and the unpacks into the ghost planes. Between the two the
+// device computes the rest of the phase (the owned cells away from the send planes) while the
+// host waits for the transfer. Run for Hx Hy Hz after the H phase's send planes are updated and
+// for Ex Ey Ez after the E phase's and sources', so the ghost planes are exact copies of the
+// neighbours' owned cells whenever an owned cell reads them.
+// All faces travel at once: an owned cell's update reads its face neighbours only (the Yee
+// stencil), so a ghost cell an owned cell reads lies in exactly one face's ghost plane, within
+// the neighbour's owned cells across that face; the edge and corner ghost cells that the later
+// axes' planes span (x planes over the owned y and z, y planes over every local x and the owned
+// z, z planes over every local x and y) travel too but hold whatever the neighbour's ghost cells
+// held at the pack: no owned cell reads them. The ghost boxes (recv) partition the local cells
+// outside the owned box, and received() is what the device holds there.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <vector>
 
 #include "device/device.hpp"
+#include "engine/plan.hpp"
 #include "engine/yee_fields.hpp"
 #include "model/field_layout.hpp"
 #include "parallel/part_model.hpp"
@@ -40,6 +47,12 @@ struct HaloFace {
 // The faces of `part` that have a neighbour, in exchange order (x-, x+, y-, y+, z-, z+).
 std::vector<HaloFace> halo_faces(const Part& part);
 
+// The rows of `part` a step split for the overlap updates first (edges: the owned rows that hold
+// a send plane of an x or y face) and then (rest: the other owned rows), disjoint, together the
+// owned rows; ghost rows in neither. A z face's send plane spans every owned row, so a part with
+// a z neighbour gets all its owned rows as edges (no overlap; docs/MPI.md).
+engine::RowSplit overlap_split(const Part& part);
+
 // Tags of the messages: one per half step (0: H, 1: E) and direction of travel, so a message is
 // never matched with another of the same pair of ranks.
 inline int halo_tag(int group, int face_sent_through) { return group * 6 + face_sent_through; }
@@ -51,15 +64,26 @@ public:
   HaloExchange(device::Device& dev, const device::Program& program, const FieldLayout& layout,
                const engine::FieldSet& fields, const Part& part, RankLink& link);
 
-  // group 0: Hx Hy Hz, group 1: Ex Ey Ez. Every rank of the run calls it at the same point.
-  void exchange(int group);
+  // group 0: Hx Hy Hz, group 1: Ex Ey Ez. Every rank of the run calls them at the same points,
+  // begin then end of one group. begin only enqueues (pack, non-blocking read); end blocks for
+  // the reads and the transfer, then enqueues (write, unpack) and returns.
+  void begin(int group);
+  void end(int group);
+  void exchange(int group) {
+    begin(group);
+    end(group);
+  }
+  // How the planes travel: "host" (through pinned host memory and the rank link).
+  static const char* path() { return "host"; }
 
   const std::vector<HaloFace>& faces() const { return faces_; }
-  // What the last exchange of `group` received through faces()[f], 3 components one after the
-  // other, each over recv in x, y, z order (z fastest); zeros before the first exchange.
-  const std::vector<float>& received(int group, std::size_t f) const {
-    return recv_host_[static_cast<std::size_t>(group)][f];
+  // What the last exchange of `group` received through faces()[f] (received_count(f) floats),
+  // 3 components one after the other, each over recv in x, y, z order (z fastest); zeros before
+  // the first exchange.
+  const float* received(int group, std::size_t f) const {
+    return kernels_[f].recv_host[static_cast<std::size_t>(group)].floats();
   }
+  std::size_t received_count(std::size_t f) const { return 3 * faces_[f].recv.cells(); }
   std::size_t device_bytes() const { return device_bytes_; }
 
 private:
@@ -67,12 +91,13 @@ private:
     std::array<device::Kernel, 2> pack, unpack;  // by group
     device::Buffer send, recv;
     device::Range global;
+    std::array<device::HostMemory, 2> send_host, recv_host;  // by group
   };
   device::Device& dev_;
   RankLink& link_;
   std::vector<HaloFace> faces_;
   std::vector<FaceKernels> kernels_;
-  std::array<std::vector<std::vector<float>>, 2> send_host_, recv_host_;
+  std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
 };
 

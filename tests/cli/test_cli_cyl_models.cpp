@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool no_device(const Ran& r) { return r.out.find("No OpenCL") != std::string::npos; }
+// The message of a run whose OpenCL backend finds no device (engine/device_engine.cpp).
+bool no_device(const Ran& r) { return r.out.find("no OpenCL device found") != std::string::npos; }
 
 }  // namespace
 

@@ -281,6 +281,33 @@ TEST_CASE("cylindrical engine: device bytes are the allocation; variants and ref
 }
 
 
+TEST_CASE("cylindrical engine: device bytes with flux monitors are the allocation") {
+  // A large ring section and a disc, modes 0 1 2: the monitors' buffers (region tables, ring,
+  // weights, accumulators of every field plane's samples) are part of the count.
+  const std::string text =
+      "[grid]\ncoordinates = cylindrical\nsize = 0.016 0.02\ncell_size = 0.001\nmodes = 0 1 2\n"
+      "[time]\nsteps = 10\n[boundary]\nlayers = 4\n"
+      "[source.s]\ntype = current\naxis = z\nposition = 0.0045 30 0.01\nfrequency = 2e10\n"
+      "[monitor.ring]\ntype = flux\nbox = 0.002 0.005 0.011 0.015\n"
+      "frequencies = 1e10 1.5e10 2e10 2.5e10 3e10\n"
+      "[monitor.disc]\ntype = flux\nbox = 0 0.01 0.011 0.01\nfrequencies = 2e10\n";
+  RunConfig cfg = load_config_text(text, "cyl.ini", {});
+  cfg.quiet = true;
+  cfg.snapshot.steps.clear();
+  const SimulationModel with = SimulationModel::build(cfg);
+  REQUIRE(with.monitors.size() == 2);
+  SimulationModel without = SimulationModel::build(cfg);
+  without.monitors.clear();
+  for (device::Api api : apis()) {
+    auto e = engine_on(api, with, config(KernelVariant::Auto));
+    const std::size_t monitors = e->monitor_bytes_allocated();
+    // At least the accumulators: 2 x 3 planes x points x frequencies complex floats.
+    CHECK(monitors >= 6 * (with.monitors[0].points() * 5 + with.monitors[1].points()) * 8);
+    CHECK(e->device_bytes(with) == e->fields().allocated + monitors);
+    CHECK(e->device_bytes(with) - cyl_device_bytes(without, e->probe_batch_steps()) == monitors);
+  }
+}
+
 TEST_CASE("cylindrical engine: make_backend runs a model from SimulationModel::build") {
   // R = 16 mm in 16 cells, Z = 20 mm in 20 cells, modes 0 1 2, CPML 4 layers on r_hi and z,
   // an off-axis z current at phi = 30 deg and a probe of every component at phi = 60 deg.

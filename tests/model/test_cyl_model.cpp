@@ -234,6 +234,22 @@ TEST_CASE("cylindrical host bytes: snapshots per mode and the phi reconstruction
         2 * 17 * 4 * cells * 9);  // 8 angles and the closing one
 }
 
+TEST_CASE("cylindrical host bytes: a flux monitor's transforms per mode slot and part") {
+  // The engines transform each region sample once per field plane (mode slot q, Re and Im):
+  // read back, 2 x 3 slots x P points x 4 frequencies complex doubles.
+  const std::string text =
+      "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01\nmodes = 0 1 2\n"
+      "[time]\nsteps = 20\n[boundary]\ntype = pec\n"
+      "[monitor.ring]\ntype = flux\nbox = 0.02 0.05 0.06 0.15\nfrequencies = 1e9 2e9 3e9 4e9\n";
+  const RunConfig cfg = load_config_text(text, "c.ini", {});
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.monitors.size() == 1);
+  const std::size_t points = m.monitors[0].points();
+  REQUIRE(points > 0);
+  CHECK(model_host_bytes(cfg, m.grid, false, m.monitors) - model_host_bytes(cfg, m.grid, false) ==
+        2 * 3 * points * 4 * 2 * sizeof(double));
+}
+
 TEST_CASE("cylindrical limits use dr and dz only (no cell along phi)") {
   // Cells of 2 m: the sigma_max limit is 1000 x 0.8 (m+1) / (eta0 2 m), not that of a 1 m cell.
   const double limit = 1000 * 0.8 * 4 / (kEta0 * 2.0);

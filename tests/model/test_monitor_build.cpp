@@ -2,8 +2,11 @@
 // device transforms, on_pec_wall, the refusals that need the grid, UPML warnings, host bytes.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <complex>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "config/load_config.hpp"
 #include "errors.hpp"
@@ -237,14 +240,31 @@ TEST_CASE("host bytes count the transforms read back and the mode arrays") {
   std::vector<std::string> warnings;
   std::vector<MonitorModel> monitors = build_monitors(cfg, g, warnings);
   REQUIRE(monitors.at(0).points() == 2 * 1000);
-  CHECK(monitor_host_bytes(monitors, layout) == 2000 * 2 * 16);
+  CHECK(monitor_host_bytes(monitors, g, layout) == 2000 * 2 * 16);
   CHECK(model_host_bytes(cfg, g, false, monitors) ==
         model_host_bytes(cfg, g, false) + 2000 * 2 * 16);
   MonitorModel modes;
   modes.kind = MonitorKind::Modes;
   modes.nmodes = 7;
   monitors.push_back(modes);
-  CHECK(monitor_host_bytes(monitors, layout) == 2000 * 2 * 16 + 7 * 3 * layout.cells() * 4);
+  CHECK(monitor_host_bytes(monitors, g, layout) == 2000 * 2 * 16 + 7 * 3 * layout.cells() * 4);
+}
+
+TEST_CASE("host bytes count a farfield monitor's surface fields") {
+  // 6 x 5 x 4 cells: faces of 5 x 4, 6 x 4 and 6 x 5 cell faces, two of each, 148 points; per
+  // point a SurfacePoint (40 B) and per frequency E and H (48 B each), and the two frequencies'
+  // arrays of E and H.
+  RunConfig cfg = with_monitor(MonitorKind::FarField, {0.07, 0.07, 0.07}, {0.13, 0.12, 0.11});
+  const GridGeometry g = derive_grid_geometry(cfg);
+  const FieldLayout layout(g.n[0], g.n[1], g.n[2]);
+  std::vector<std::string> warnings;
+  const std::vector<MonitorModel> monitors = build_monitors(cfg, g, warnings);
+  REQUIRE(monitors.size() == 1);
+  CHECK(surface_point_count(monitors[0]) == 148);
+  const std::size_t surface = 148 * 40 + 2 * 2 * (148 * 48 + sizeof(std::vector<std::array<std::complex<double>, 3>>));
+  CHECK(monitor_host_bytes(monitors, g, layout) == monitors[0].points() * 2 * 16 + surface);
+  CHECK(model_host_bytes(cfg, g, false, monitors) ==
+        model_host_bytes(cfg, g, false) + monitors[0].points() * 2 * 16 + surface);
 }
 
 TEST_CASE("the host-memory refusal counts the monitors") {

@@ -101,6 +101,22 @@ TEST_CASE("sample_surface: a closed box inside the grid reproduces linear fields
   }
 }
 
+TEST_CASE("sample_surface allocates what the host memory check counts (surface_fields_bytes)") {
+  const GridGeometry g = small_grid();
+  for (bool plane : {false, true}) {
+    CAPTURE(plane);
+    const MonitorModel m = plane ? box_monitor(g, {1, 1, 4}, {7, 8, 4}, true)
+                                 : box_monitor(g, {2, 2, 3}, {6, 7, 8}, false);
+    const SurfaceFields s = sample_surface(m, g, linear_dft(m, g));
+    CHECK(surface_point_count(m) == s.points.size());
+    std::size_t bytes = s.points.capacity() * sizeof(SurfacePoint) +
+                        (s.e.capacity() + s.h.capacity()) * sizeof(s.e[0]);
+    for (std::size_t f = 0; f < s.e.size(); ++f)
+      bytes += (s.e[f].capacity() + s.h[f].capacity()) * sizeof(CVec3);
+    CHECK(surface_fields_bytes(m) == bytes);
+  }
+}
+
 TEST_CASE("sample_surface: on the outer wall H is its sample inside the grid") {
   const GridGeometry g = small_grid();
   // A z plane on the low wall: H's samples at k = -1 do not exist, those at k = 0 are used.

@@ -3,7 +3,7 @@
 // loop over 1 rank, 2 and 3 along x (3: uneven), 2 2 1 and 1 1 3 gives every output of the
 // one-process engine within 1e-6 of each series' maximum: probes (every rank, global order),
 // snapshot fields (gathered on rank 0), energy rows (ghost cells not counted), dft/flux
-// transforms and mode projections. Also: onepass is refused and auto never picks it; a rank
+// transforms and mode projections, with the halo overlap (the default) and without. Also: onepass is refused and auto never picks it; a rank
 // that cannot set up makes every rank throw.
 #include <doctest/doctest.h>
 
@@ -97,6 +97,47 @@ TEST_CASE("DistributedBackend: the tile variant across a z cut inside the float4
     run(m, b, rec[static_cast<std::size_t>(r)]);
   });
   check_same(rec[0], one, true);
+}
+
+TEST_CASE("DistributedBackend: with and without the halo overlap (tile 2 2 1, rows 2 along x)") {
+  if (!have_opencl()) return;
+  const SimulationModel m = test_model();
+  for (const auto& [variant, parts] :
+       {std::pair{KernelVariant::Tile, std::array<int, 3>{2, 2, 1}},
+        std::pair{KernelVariant::Rows, std::array<int, 3>{2, 1, 1}}}) {
+    DeviceConfig dev;
+    dev.variant = variant;
+    Recorder one;
+    {
+      auto engine = engine::make_gpu_engine(device::Api::OpenCL, m, dev);
+      run(m, *engine, one);
+    }
+    const int ranks = parts[0] * parts[1] * parts[2];
+    const Decomposition d = decompose(m.grid.n, ranks, parts);
+    for (bool overlap : {true, false}) {
+      INFO("variant " << (variant == KernelVariant::Tile ? "tile" : "rows") << ", overlap "
+                      << overlap);
+      dev.halo_overlap = overlap;
+      ThreadGroup group(ranks);
+      std::vector<Recorder> rec(static_cast<std::size_t>(ranks));
+      std::vector<DistributedBackend::HaloTiming> timing(static_cast<std::size_t>(ranks));
+      group.run([&](int r) {
+        DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+        run(m, b, rec[static_cast<std::size_t>(r)]);
+        timing[static_cast<std::size_t>(r)] = b.halo_timing();
+      });
+      check_same(rec[0], one, true);
+      for (const DistributedBackend::HaloTiming& t : timing) {
+        CHECK(t.overlap == overlap);
+        CHECK(t.path == "host");
+        CHECK(t.exchange_s > 0);
+        CHECK(t.exposed_s >= 0);
+        CHECK(t.exposed_s <= t.exchange_s);
+        if (!overlap) CHECK(t.exposed_s == t.exchange_s);
+        CHECK(t.exchange_s_max >= t.exchange_s);
+      }
+    }
+  }
 }
 
 TEST_CASE("DistributedBackend: onepass is refused, auto never picks it") {

@@ -17,6 +17,7 @@
 #include "backends/cuda/cuda_devices.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "device/device_checks.hpp"
+#include "device/marker_stamp.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::device {
@@ -203,6 +204,33 @@ private:
   cudaEvent_t e_ = nullptr;
 };
 
+// Page-locked host memory (cudaHostAlloc): copies from and to it run as DMA on the stream.
+struct CudaHostMemory final : HostMemory::Object {
+  ~CudaHostMemory() override {
+    if (data) (void)cudaFreeHost(data);
+  }
+};
+
+void CUDART_CB cuda_marker_callback(void* held) { MarkerStamp::stamp_and_release(held); }
+
+// An event recorded on the stream, and a host function after it that stamps the completion time.
+struct CudaMarker final : Marker::Object {
+  CudaEvent event;
+  std::shared_ptr<MarkerStamp> stamp = std::make_shared<MarkerStamp>();
+  void wait() override {
+    cuda_check(cudaEventSynchronize(event.get()), "cudaEventSynchronize", "waiting for a marker");
+  }
+  double completed_at() const override {
+    const double at = stamp->at.load();
+    if (at >= 0) return at;
+    if (cudaEventQuery(event.get()) != cudaSuccess) {
+      (void)cudaGetLastError();  // cudaErrorNotReady is no error here
+      return -1.0;
+    }
+    return stamp->observe_now();
+  }
+};
+
 class CudaDevice final : public Device {
 public:
   CudaDevice(int index, DeviceInfo info) : index_(index), info_(std::move(info)) {
@@ -350,6 +378,50 @@ public:
                      std::to_string(block[0]) + "," + std::to_string(block[1]) + "," +
                      std::to_string(block[2]) + ")");
     }
+  }
+
+  HostMemory host_alloc(std::size_t bytes) override {
+    use_device(index_, "allocating pinned host memory");
+    auto h = std::make_shared<CudaHostMemory>();
+    h->bytes = bytes;
+    const cudaError_t e = cudaHostAlloc(&h->data, std::max<std::size_t>(bytes, 4), cudaHostAllocDefault);
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw OutOfMemoryError("allocating " + std::to_string(bytes) +
+                             " bytes of pinned host memory: cudaHostAlloc failed with " +
+                             cuda_error_text(e));
+    }
+    cuda_check(e, "cudaHostAlloc", "allocating " + std::to_string(bytes) + " bytes of pinned host memory");
+    return HostMemory(h);
+  }
+
+  void read_async(const Buffer& src, const HostMemory& dst, std::size_t bytes) override {
+    const char* p = ptr_of(src, "read_async");
+    check_span(src, 0, bytes, "read_async");
+    if (bytes > dst.bytes()) throw DeviceError("read_async: " + std::to_string(bytes) + " bytes into " + std::to_string(dst.bytes()) + " bytes of host memory");
+    if (bytes == 0) return;
+    cuda_check(cudaMemcpyAsync(dst.data(), p, bytes, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync", "enqueueing a read of " + std::to_string(bytes) + " bytes");
+  }
+
+  void upload_async(const Buffer& dst, const HostMemory& src, std::size_t bytes) override {
+    char* p = ptr_of(dst, "upload_async");
+    check_span(dst, 0, bytes, "upload_async");
+    if (bytes > src.bytes()) throw DeviceError("upload_async: " + std::to_string(bytes) + " bytes from " + std::to_string(src.bytes()) + " bytes of host memory");
+    if (bytes == 0) return;
+    cuda_check(cudaMemcpyAsync(p, src.data(), bytes, cudaMemcpyHostToDevice, stream_),
+               "cudaMemcpyAsync", "enqueueing an upload of " + std::to_string(bytes) + " bytes");
+  }
+
+  Marker mark() override {
+    use_device(index_, "enqueueing a marker");
+    auto m = std::make_shared<CudaMarker>();
+    cuda_check(cudaEventRecord(m->event.get(), stream_), "cudaEventRecord", "enqueueing a marker");
+    auto* held = new std::shared_ptr<MarkerStamp>(m->stamp);
+    const cudaError_t e = cudaLaunchHostFunc(stream_, cuda_marker_callback, held);
+    if (e != cudaSuccess) delete held;
+    cuda_check(e, "cudaLaunchHostFunc", "enqueueing a marker");
+    return Marker(m);
   }
 
   void finish() override {

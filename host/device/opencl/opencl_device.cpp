@@ -4,12 +4,14 @@
 #include "device/opencl/opencl_device.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 
 #include "backends/opencl/cl_devices.hpp"
 #include "backends/opencl/cl_error.hpp"
 #include "device/device_checks.hpp"
+#include "device/marker_stamp.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::device {
@@ -18,6 +20,8 @@ namespace {
 
 // Transfers, fills and copies go in pieces of at most this many bytes.
 constexpr std::size_t kTransferPieceBytes = std::size_t{256} << 20;
+// The fill pattern (zeros): OpenCL's largest, a multiple of every piece but the last.
+constexpr std::size_t kFillPatternBytes = 128;
 
 bool allocation_failure(cl_int code) {
   return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
@@ -65,6 +69,45 @@ const cl::Buffer& mem_of(const Buffer& b, const char* call) {
   }
   return o->mem;
 }
+
+// Pinned host memory: a buffer the driver allocates in host memory (CL_MEM_ALLOC_HOST_PTR),
+// mapped once for its whole life, which drivers (NVIDIA's) copy to and from by DMA.
+struct ClHostMemory final : HostMemory::Object {
+  cl::Buffer mem;
+  cl::CommandQueue queue;
+  ~ClHostMemory() override {
+    try {
+      queue.enqueueUnmapMemObject(mem, data);
+      queue.finish();
+    } catch (const cl::Error&) {
+      // Nothing can be reported from a destructor; the context frees the buffer.
+    }
+  }
+};
+
+void cl_marker_callback(cl_event, cl_int, void* held) { MarkerStamp::stamp_and_release(held); }
+
+struct ClMarker final : Marker::Object {
+  cl::Event event;
+  std::shared_ptr<MarkerStamp> stamp = std::make_shared<MarkerStamp>();
+  void wait() override {
+    try {
+      event.wait();
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "waiting for an OpenCL marker");
+    }
+  }
+  double completed_at() const override {
+    const double at = stamp->at.load();
+    if (at >= 0) return at;
+    try {
+      if (event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) return -1.0;
+    } catch (const cl::Error&) {
+      return -1.0;
+    }
+    return stamp->observe_now();
+  }
+};
 
 struct ClKernel final : Kernel::Object {
   cl::Kernel k;
@@ -171,8 +214,8 @@ public:
     check_span(dst, offset, bytes, "upload");
     if (bytes == 0) return;
     try {
-      // In pieces: NVIDIA's OpenCL (H100, driver 580.159) spun for minutes on one 2.2 GB write
-      // and then failed it with CL_OUT_OF_RESOURCES (docs/BENCHMARKS.md, grids past 2^31 cells).
+      // In pieces: NVIDIA's OpenCL (H100, driver 580.159) kept a host core busy for minutes on
+      // one 2.2 GB write (docs/BENCHMARKS.md, grids past 2^31 cells).
       const auto* from = static_cast<const unsigned char*>(src);
       for (std::size_t done = 0; done < bytes; done += kTransferPieceBytes) {
         const std::size_t n = std::min(kTransferPieceBytes, bytes - done);
@@ -185,21 +228,25 @@ public:
 
   void fill_zero(const Buffer& dst) override {
     const cl::Buffer& mem = mem_of(dst, "fill_zero");
-    if (dst.bytes() == 0) return;
+    const std::size_t bytes = dst.bytes();
+    if (bytes == 0) return;
     try {
       // In pieces like upload(): on the same H100 a 1300^3 grid's 8.8 GB field fills kept a host
-      // core busy for minutes before the first upload.
-      for (std::size_t done = 0; done < dst.bytes(); done += kTransferPieceBytes) {
-        const std::size_t n = std::min(kTransferPieceBytes, dst.bytes() - done);
-        if (n % 4 == 0) {
-          queue_.enqueueFillBuffer<cl_uint>(mem, 0u, done, n, nullptr, timed_event());
-        } else {
-          queue_.enqueueFillBuffer<cl_uchar>(mem, 0, done, n, nullptr, timed_event());
-        }
+      // core busy for minutes before the first upload. With a 128-byte pattern: NVIDIA's OpenCL
+      // (driver 580.159) fails a fill, and the queue with it (CL_INVALID_COMMAND_QUEUE), once
+      // offset / pattern size reaches 2^31, which a 128-byte pattern puts at 256 GiB. The last
+      // bytes past a multiple of 128 are written from the host.
+      const std::array<cl_uchar, kFillPatternBytes> zeros{};
+      const std::size_t patterned = bytes / kFillPatternBytes * kFillPatternBytes;
+      for (std::size_t done = 0; done < patterned; done += kTransferPieceBytes) {
+        const std::size_t n = std::min(kTransferPieceBytes, patterned - done);
+        queue_.enqueueFillBuffer(mem, zeros, done, n, nullptr, timed_event());
         note_timed();
       }
+      if (patterned < bytes)
+        queue_.enqueueWriteBuffer(mem, CL_TRUE, patterned, bytes - patterned, zeros.data());
     } catch (const cl::Error& e) {
-      fail(e, "clearing " + std::to_string(dst.bytes()) + " bytes");
+      fail(e, "clearing " + std::to_string(bytes) + " bytes");
     }
   }
 
@@ -252,6 +299,62 @@ public:
       throw_device_error(e, "reading a box of " + std::to_string(r.slices) + " x " +
                                 std::to_string(r.rows) + " rows");
     }
+  }
+
+  HostMemory host_alloc(std::size_t bytes) override {
+    auto h = std::make_shared<ClHostMemory>();
+    h->bytes = bytes;
+    h->queue = queue_;
+    try {
+      h->mem = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                          std::max<std::size_t>(bytes, 4));
+      h->data = queue_.enqueueMapBuffer(h->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                        std::max<std::size_t>(bytes, 4));
+    } catch (const cl::Error& e) {
+      fail(e, "allocating " + std::to_string(bytes) + " bytes of pinned host memory");
+    }
+    return HostMemory(h);
+  }
+
+  void read_async(const Buffer& src, const HostMemory& dst, std::size_t bytes) override {
+    const cl::Buffer& mem = mem_of(src, "read_async");
+    check_span(src, 0, bytes, "read_async");
+    if (bytes > dst.bytes()) throw DeviceError("read_async: " + std::to_string(bytes) + " bytes into " + std::to_string(dst.bytes()) + " bytes of host memory");
+    if (bytes == 0) return;
+    try {
+      queue_.enqueueReadBuffer(mem, CL_FALSE, 0, bytes, dst.data());
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "enqueueing a read of " + std::to_string(bytes) + " bytes");
+    }
+  }
+
+  void upload_async(const Buffer& dst, const HostMemory& src, std::size_t bytes) override {
+    const cl::Buffer& mem = mem_of(dst, "upload_async");
+    check_span(dst, 0, bytes, "upload_async");
+    if (bytes > src.bytes()) throw DeviceError("upload_async: " + std::to_string(bytes) + " bytes from " + std::to_string(src.bytes()) + " bytes of host memory");
+    if (bytes == 0) return;
+    try {
+      queue_.enqueueWriteBuffer(mem, CL_FALSE, 0, bytes, src.data());
+    } catch (const cl::Error& e) {
+      fail(e, "enqueueing an upload of " + std::to_string(bytes) + " bytes");
+    }
+  }
+
+  Marker mark() override {
+    auto m = std::make_shared<ClMarker>();
+    try {
+      queue_.enqueueMarkerWithWaitList(nullptr, &m->event);
+      auto* held = new std::shared_ptr<MarkerStamp>(m->stamp);
+      try {
+        m->event.setCallback(CL_COMPLETE, cl_marker_callback, held);
+      } catch (...) {
+        delete held;
+        throw;
+      }
+    } catch (const cl::Error& e) {
+      throw_device_error(e, "enqueueing an OpenCL marker");
+    }
+    return Marker(m);
   }
 
   Program program(const Defines& defines) override {

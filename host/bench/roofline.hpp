@@ -43,7 +43,10 @@ struct CellBytes {
 //            floats) read and written (256 B): 403 B. `pml` is the r slab's figure, `mean` weighs
 //            both slabs by their cells (cyl_pml_cells_of). The ids are shared by the modes but
 //            counted per mode: each launch reads them once per mode slot.
-CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false);
+// aux_bytes: bytes per stored UPML auxiliary of a 3D model (4; 2 with device.upml_form =
+// bfloat16).
+CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false,
+                                double aux_bytes = 4);
 
 // Cylindrical: the CPML cells (r, z) of one mode: the r slab (r_hi x nz) and the z slabs of the
 // rows left of it; r_slab: the r slab's alone.

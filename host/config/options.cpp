@@ -243,6 +243,12 @@ std::vector<OptionSpec> make_table() {
        "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
        "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
+      {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
+       "How the tile and onepass variants store the UPML auxiliaries (other variants and models "
+       "without UPML ignore it); they are computed in float either way. bfloat16 = the float's "
+       "upper 16 bits rounded to nearest (8 significant bits, the float's range): half the "
+       "auxiliaries' bytes, at a cost in accuracy inside the absorber (docs/BENCHMARKS.md). "
+       "`clfdtd bench --upml-form float,bfloat16` measures both.", Range{}},
       {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",
        "Cylindrical tile variant only (other models and variants ignore it): local stages each "
        "work-group's field values and their neighbour row and column in local memory before the "

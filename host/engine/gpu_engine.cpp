@@ -46,6 +46,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   variant_ = request.variant;
   tuned_ = request.tuned;
   wg_ = built.workgroup;
+  upml_form_ = request.upml_form;
   // Checks the memory before allocating anything, then uploads.
   fields_ = std::make_unique<YeeFields>(*dev_, m, variant_, kProbeBatchSteps);
   const PlanInputs in{*dev_, built.program, m, *fields_, variant_, wg_};
@@ -77,8 +78,11 @@ std::string GpuEngine::kernel_variant() const {
   const char* name = variant_ == KernelVariant::Rows      ? "rows"
                      : variant_ == KernelVariant::OnePass ? "onepass"
                                                           : "float4-tile";
+  // The auxiliaries' storage where it applies (tile and onepass with UPML) and is not float.
+  const bool slabs = m_.upml.enabled() && variant_ != KernelVariant::Rows;
+  const std::string aux = slabs && upml_form_ == UpmlForm::BFloat16 ? " aux=bfloat16" : "";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name);
+  return variant_text(name, aux);
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {

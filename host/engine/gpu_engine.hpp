@@ -31,7 +31,8 @@ public:
             bool in_place_only = false, const RowSplit& split = {});
   ~GpuEngine() override;
 
-  // "onepass 8x2x32", "float4-tile 2x2x30", "rows 1x8x1"; then the device's code target where
+  // "onepass 8x2x32", "float4-tile 2x2x30", "rows 1x8x1"; " aux=bfloat16" for
+  // tile and onepass with UPML and such a device.upml_form; then the device's code target where
   // it has one ("... (sm_90)", CUDA), and " (tuned)" when the choice came from the tuning cache.
   std::string kernel_variant() const override;
 
@@ -54,6 +55,7 @@ public:
 
 private:
   KernelVariant variant_ = KernelVariant::Tile;
+  UpmlForm upml_form_ = UpmlForm::Float;
   std::unique_ptr<YeeFields> fields_;
   StepPlan plan_;
   bool split_ = false;

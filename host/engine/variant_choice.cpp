@@ -57,9 +57,9 @@ namespace clfdtd::engine {
 
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
                                bool fits_onepass, const std::optional<TunedChoice>& tuned) {
-  VariantRequest r{dev.variant, dev.workgroup, false};
+  VariantRequest r{dev.variant, dev.workgroup, false, dev.upml_form};
   if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
-    r = {tuned->variant, tuned->workgroup, true};
+    r = {tuned->variant, tuned->workgroup, true, dev.upml_form};
   }
   if (r.variant == KernelVariant::Auto) {
     r.variant = device_type == "cpu"                ? KernelVariant::Rows
@@ -113,7 +113,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     out.program = dev.program({{"TILE_X", tile[0]},
                                {"TILE_Y", tile[1]},
                                {"TILE_Z4", tile[2]},
-                               {"MAGNETIC", m.magnetic ? 1 : 0}});
+                               {"MAGNETIC", m.magnetic ? 1 : 0},
+                               {"UPML_AUX", static_cast<int>(request.upml_form)}});
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
     if (items <= fit || attempt == 4) break;

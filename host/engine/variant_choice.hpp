@@ -67,6 +67,7 @@ struct VariantRequest {
   KernelVariant variant = KernelVariant::Tile;
   std::optional<std::array<int, 3>> workgroup;
   bool tuned = false;  // both came from the tuning cache
+  UpmlForm upml_form = UpmlForm::Float;  // device.upml_form (tile and onepass kernels)
 };
 
 // device.variant = auto without device.workgroup takes `tuned` when there is one. Otherwise auto
@@ -83,7 +84,8 @@ struct BuiltProgram {
 };
 
 // Clamps the request to the grid and the device, builds the program with the variant's tile as
-// -D defines (tile: the work-group; onepass: 1 x y x z4; rows: 1 x 1 x 1) and MAGNETIC, and where
+// -D defines (tile: the work-group; onepass: 1 x y x z4; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX
+// (the request's upml_form), and where
 // the main kernels allow fewer work-items than the device (registers), shrinks the group and
 // builds again. Throws DeviceError from the device.
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,

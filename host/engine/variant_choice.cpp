@@ -61,7 +61,7 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
   wg[2] = std::clamp(wg[2], 1, std::max(1, layout.nz4));
   auto too_big = [&] {
     const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
-    return ty * tz > max_group || ty > max_items[1] || tz > max_items[0] ||
+    return ty * tz > std::min(max_group, kTBlockMaxItems) || ty > max_items[1] || tz > max_items[0] ||
            ty * tz * kTBlockLocalBytesPerItem > local_bytes;
   };
   while (too_big() && (wg[1] > 1 || wg[2] > 1)) {

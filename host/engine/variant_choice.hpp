@@ -39,6 +39,10 @@ constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 30};
 // Local memory of one tblock group: six float4 arrays over its work-items (E and H).
 constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
+// At most 384 work-items a tblock group: its program holds every kernel compiled with the group's
+// TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past
+// that (nvcc sm_90: 41184 B at 12 x 32, 53856 B at 16 x 32, which fails the whole program).
+constexpr std::size_t kTBlockMaxItems = 384;
 
 // Work-group (x, y, z4) for the tile kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
@@ -64,8 +68,8 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 // Work-group for the tblock kernel: `requested` (default kDefaultTBlockWorkgroup) as (planes,
 // owned y, owned z4); planes clamped to [1, nx], owned y to [1, ny], owned z4 to [1, nz4]; then
 // the larger owned extent is halved (not below 1) while the group with its halo, (y + 4) x
-// (z4 + 2) work-items, exceeds max_group or the device's per-dimension limits, or its local
-// memory (kTBlockLocalBytesPerItem per work-item) exceeds local_bytes.
+// (z4 + 2) work-items, exceeds max_group, kTBlockMaxItems or the device's per-dimension limits,
+// or its local memory (kTBlockLocalBytesPerItem per work-item) exceeds local_bytes.
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,

@@ -87,13 +87,16 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
         std::array<int, 3>{5, 3, 2});
   CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal) ==
         std::array<int, 3>{1, 1, 1});
-  // (12 + 4) x (62 + 2) = 1024 items, 96 KiB: z4 halves to 31 (16 x 33 = 528 items, 49.5 KiB),
-  // then y (12 < 31) stays and z4 halves again to 15: 16 x 17 items, 25.5 KiB.
+  // (12 + 4) x (62 + 2) = 1024 items, 96 KiB: z4 halves to 31 (16 x 33 = 528 items, past 384),
+  // then y (12 < 31) stays and z4 halves again to 15: 16 x 17 = 272 items, 25.5 KiB.
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal) ==
         std::array<int, 3>{32, 12, 15});
   // 256 items at most: (8 + 4) x (30 + 2) = 384 > 256, z4 halves to 15: 12 x 17 = 204.
   CHECK(choose_tblock_workgroup(std::nullopt, big, 256, items, kLocal) ==
         std::array<int, 3>{32, 8, 15});
+  // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20) ==
+        std::array<int, 3>{32, 12, 15});
 }
 
 TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step counts") {

@@ -50,9 +50,11 @@ int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
 
 KernelVariant parse_variant(const std::string& v) {
   for (KernelVariant k :
-       {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows})
+       {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows,
+        KernelVariant::TBlock})
     if (v == variant_name(k)) return k;
-  throw ConfigError("", 0, "bench --variant", "all, auto, tile, onepass or rows, got '" + v + "'");
+  throw ConfigError("", 0, "bench --variant",
+                    "all, auto, tile, onepass, rows or tblock, got '" + v + "'");
 }
 
 BackendKind parse_backend(const std::string& v) {
@@ -135,7 +137,7 @@ std::vector<KernelVariant> variants_for(const std::string& problem, bool all,
   if (!all) return asked;
   if (is_plane_problem(problem) || is_cyl_problem(problem))
     return {KernelVariant::Tile, KernelVariant::Rows};
-  return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
+  return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows, KernelVariant::TBlock};
 }
 
 nlohmann::json row_json(const BenchRow& r) {
@@ -272,10 +274,11 @@ int bench_command(const std::vector<std::string>& args) {
   const bool any_plane = std::any_of(problems.begin(), problems.end(), is_flat_problem);
   const bool any_cube = vm.count("outputs") || vm.count("monitors") ||
                         !std::all_of(problems.begin(), problems.end(), is_flat_problem);
-  if (any_plane && std::count(variants.begin(), variants.end(), KernelVariant::OnePass))
+  if (any_plane && (std::count(variants.begin(), variants.end(), KernelVariant::OnePass) ||
+                    std::count(variants.begin(), variants.end(), KernelVariant::TBlock)))
     throw ConfigError("", 0, "bench --variant",
-                      "auto, tile or rows with a 2D or cylindrical problem (onepass has no kernels "
-                      "there)");
+                      "auto, tile or rows with a 2D or cylindrical problem (onepass and tblock have "
+                      "no kernels there)");
   std::vector<int> given_sizes;
   if (vm.count("n")) {
     for (const auto& s : split_list(vm["n"].as<std::string>())) {

@@ -132,7 +132,7 @@ struct OutputConfig {
 enum class BackendKind { OpenCl, Reference, Cuda };
 
 // Kernel forms of the GPU engine (order = device.variant's words).
-enum class KernelVariant { Auto, Tile, OnePass, Rows };
+enum class KernelVariant { Auto, Tile, OnePass, Rows, TBlock };
 
 // device.halo_path (order = its words): through the host, or GPU to GPU (CUDA IPC).
 enum class HaloPath { Auto, Host, Device };
@@ -145,7 +145,7 @@ struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
   KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
-  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass), 1 (rows)
+  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass, tblock), 1 (rows)
   // Cylindrical tile variant only (docs/BENCHMARKS.md, "cylindrical"): stage the stencil's
   // neighbour row and column in local memory (device.cyl_staging = local), and start each launch's
   // z range on a 128-byte boundary (device.cyl_align).

@@ -10,6 +10,8 @@
 #ifdef __CUDACC__
 /* ---------------- CUDA ---------------- */
 typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
 
 #ifdef __CUDACC_RTC__
 #define KERNEL extern "C" __global__
@@ -43,6 +45,11 @@ DEVICE_FN int clfdtd_local_size(int d) {
 #define MAKE_UCHAR4(a, b, c, d) make_uchar4((a), (b), (c), (d))
 #define IS_FINITE(v) isfinite(v)
 #define ATOMIC_OR(p, v) atomicOr((p), (v))
+
+/* The bits of a float (cl_kernels/upml_aux.h). */
+#define FLOAT_BITS(f) __float_as_uint(f)
+#define BITS_FLOAT(u) __uint_as_float(u)
+#define MAKE_USHORT4(a, b, c, d) make_ushort4((a), (b), (c), (d))
 
 /* CUDA has no arithmetic on float4 (cuda-samples helper_math.h says so); these are all we use. */
 DEVICE_FN float4 operator+(float4 a, float4 b) {
@@ -82,6 +89,11 @@ DEVICE_FN float4 operator*(float s, float4 a) {
 #define MAKE_UCHAR4(a, b, c, d) ((uchar4)((a), (b), (c), (d)))
 #define IS_FINITE(v) isfinite(v)
 #define ATOMIC_OR(p, v) atomic_or((p), (v))
+
+/* The bits of a float (cl_kernels/upml_aux.h). */
+#define FLOAT_BITS(f) as_uint(f)
+#define BITS_FLOAT(u) as_float(u)
+#define MAKE_USHORT4(a, b, c, d) ((ushort4)((a), (b), (c), (d)))
 #endif
 
 /* Defaults shared by both builds; the OpenCL host passes the real tile with -D. */

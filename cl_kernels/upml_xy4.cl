@@ -17,16 +17,18 @@
 // variant, the next one for onepass (upml_zslab.cl says why; hence no RESTRICT on them).
 //
 // Bytes per float4 (4 cells) and kernel: 3 fields read + written 96, 3 auxiliaries read + written
-// 96, 3 x 4 ids, plus the neighbour float4s (mostly cache hits).
+// 96 (48 when stored in 16 bits: upml_aux.h), 3 x 4 ids, plus the neighbour float4s (mostly cache
+// hits).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
+#include "upml_aux.h"
 
 KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out,
                        GLOBAL const float4* hx, GLOBAL const float4* hy, GLOBAL const float4* hz,
                        GLOBAL const float4* RESTRICT ex,
                        GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
-                       GLOBAL float4* RESTRICT bx, GLOBAL float4* RESTRICT by,
-                       GLOBAL float4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
+                       GLOBAL AUX4* RESTRICT bx, GLOBAL AUX4* RESTRICT by,
+                       GLOBAL AUX4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
                        GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
                        GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
                        GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
@@ -57,13 +59,13 @@ KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL floa
   GLOBAL const float4* zp = zlanes + 8 * kq;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = -dt_mu0;
-  const float4 bx0 = bx[q], by0 = by[q], bz0 = bz[q];
+  const float4 bx0 = aux_load(bx, q), by0 = aux_load(by, q), bz0 = aux_load(bz, q);
   const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;  // v = y, w = z, u = x
   const float4 by1 = a_z * by0 + b_z * (s * curl_y);      // v = z, w = x, u = y
   const float4 bz1 = hxp.x * bz0 + (hxp.y * s) * curl_z;  // v = x, w = y, u = z
-  bx[q] = bx1;
-  by[q] = by1;
-  bz[q] = bz1;
+  aux_store(bx, q, bx1);
+  aux_store(by, q, by1);
+  aux_store(bz, q, bz1);
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
   hx_out[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
   hy_out[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
@@ -74,8 +76,8 @@ KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL floa
                        GLOBAL const float4* ex, GLOBAL const float4* ey, GLOBAL const float4* ez,
                        GLOBAL const float4* RESTRICT hx,
                        GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
-                       GLOBAL float4* RESTRICT dx, GLOBAL float4* RESTRICT dy,
-                       GLOBAL float4* RESTRICT dz, GLOBAL const float4* RESTRICT int_x,
+                       GLOBAL AUX4* RESTRICT dx, GLOBAL AUX4* RESTRICT dy,
+                       GLOBAL AUX4* RESTRICT dz, GLOBAL const float4* RESTRICT int_x,
                        GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
                        GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
                        GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
@@ -99,13 +101,13 @@ KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL floa
   GLOBAL const float4* zp = zlanes + 8 * kq + 4;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = dt_eps0;
-  const float4 dx0 = dx[q], dy0 = dy[q], dz0 = dz[q];
+  const float4 dx0 = aux_load(dx, q), dy0 = aux_load(dy, q), dz0 = aux_load(dz, q);
   const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;  // v = y, w = z, u = x
   const float4 dy1 = a_z * dy0 + b_z * (s * curl_y);    // v = z, w = x, u = y
   const float4 dz1 = ix.x * dz0 + (ix.y * s) * curl_z;  // v = x, w = y, u = z
-  dx[q] = dx1;
-  dy[q] = dy1;
-  dz[q] = dz1;
+  aux_store(dx, q, dx1);
+  aux_store(dy, q, dy1);
+  aux_store(dz, q, dz1);
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
   ex_out[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
   ey_out[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);

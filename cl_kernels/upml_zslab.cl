@@ -23,10 +23,12 @@
 // carry no RESTRICT; every work-item reads its own float4 before writing it, and no other work-item
 // of the launch reads it.
 //
-// Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64,
-// 3 x 4 ids when they are read, plus the neighbour float4s (mostly L2 hits).
+// Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64 (32 when
+// stored in 16 bits: upml_aux.h), 3 x 4 ids when they are read, plus the neighbour float4s
+// (mostly L2 hits).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
+#include "upml_aux.h"
 
 /* Slot -> float4 kq of the row (the inverse of zslab_slot). */
 DEVICE_FN int zslab_kq(int slot, int zq_lo, int zq_hi) {
@@ -40,7 +42,7 @@ KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL fl
                          GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
                          GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
                          float db_vacuum,
-                         GLOBAL float4* RESTRICT aux_y, GLOBAL float4* RESTRICT aux_z,
+                         GLOBAL AUX4* RESTRICT aux_y, GLOBAL AUX4* RESTRICT aux_z,
                          GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx,
                          float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                          int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
@@ -70,11 +72,11 @@ KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL fl
   const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
   const float s = -dt_mu0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_y = aux_y[p], old_z = aux_z[p];
+  const float4 old_y = aux_load(aux_y, p), old_z = aux_load(aux_z, p);
   const float4 new_y = a * old_y + b * (s * curl_y);
   const float4 new_z = old_z + s * curl_z;
-  aux_y[p] = new_y;
-  aux_z[p] = new_z;
+  aux_store(aux_y, p, new_y);
+  aux_store(aux_z, p, new_z);
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
   hx_out[c] = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), h_x - db_x * curl_x, kq, nz,
@@ -91,7 +93,7 @@ KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL fl
                          GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
                          GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
                          GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
-                         GLOBAL float4* RESTRICT aux_y, GLOBAL float4* RESTRICT aux_z,
+                         GLOBAL AUX4* RESTRICT aux_y, GLOBAL AUX4* RESTRICT aux_z,
                          GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx,
                          float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                          int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
@@ -113,11 +115,11 @@ KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL fl
   const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
   const float s = dt_eps0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_y = aux_y[p], old_z = aux_z[p];
+  const float4 old_y = aux_load(aux_y, p), old_z = aux_load(aux_z, p);
   const float4 new_y = a * old_y + b * (s * curl_y);
   const float4 new_z = old_z + s * curl_z;
-  aux_y[p] = new_y;
-  aux_z[p] = new_z;
+  aux_store(aux_y, p, new_y);
+  aux_store(aux_z, p, new_z);
 
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
   ex_out[c] = pick_zslab_lanes(a * e_x + COEF4(ecoef, m_x, z) * b * (s * curl_x),

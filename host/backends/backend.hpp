@@ -105,6 +105,9 @@ public:
   // True when a step reads and writes each field once (the onepass variant): the roofline
   // counts its bytes per cell update accordingly (bench/roofline.hpp).
   virtual bool one_pass() const { return false; }
+  // Time steps one pass over the fields advances (the tblock variant: 2 on a model it pairs
+  // steps on): the roofline divides a pass's bytes by it.
+  virtual int steps_per_pass() const { return 1; }
   // Bytes of device memory this backend allocates for `m` (what `clfdtd run` reports and the
   // backend checked against the device before allocating): the model's count
   // (SimulationModel::device_bytes), or the variant's own layout where it differs.

@@ -23,6 +23,7 @@ const char* variant_name(KernelVariant v) {
     case KernelVariant::Tile: return "tile";
     case KernelVariant::OnePass: return "onepass";
     case KernelVariant::Rows: return "rows";
+    case KernelVariant::TBlock: return "tblock";
   }
   return "auto";
 }
@@ -31,7 +32,7 @@ namespace {
 
 std::optional<KernelVariant> variant_from(const std::string& s) {
   for (KernelVariant v :
-       {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows})
+       {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows, KernelVariant::TBlock})
     if (s == variant_name(v)) return v;
   return std::nullopt;
 }

@@ -68,7 +68,8 @@ std::size_t cyl_pml_cells_of(const SimulationModel& m, bool r_slab_only) {
   return r_slab + (nr - rhi) * static_cast<std::size_t>(p.layers_z_lo + p.layers_z_hi);
 }
 
-CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass) {
+CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double aux_bytes,
+                                int steps_per_pass) {
   if (m.cylindrical()) return cyl_bytes(m);
   if (m.two_d()) return plane_bytes(m);
   const double f = kFloat;
@@ -77,7 +78,8 @@ CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass) {
   CellBytes b;
   // One pass: read E and H, write E and H, the ids.
   b.plain = one_pass ? 4 * 3 * f + 3 + (m.magnetic ? 3 : 0) : h + e;
-  b.pml = b.plain + 6 * 2 * f;                 // D and B: read and written
+  b.plain /= std::max(1, steps_per_pass);
+  b.pml = b.plain + 6 * 2 * aux_bytes;         // D and B: read and written
   b.mean = mean_over_cells(m, b.plain, b.pml, static_cast<double>(m.upml.cells));
   return b;
 }

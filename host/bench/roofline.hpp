@@ -11,7 +11,8 @@ namespace clfdtd {
 
 struct CellBytes {
   double plain = 0;  // a non-PML cell: update_h 36 B + update_e 39 B (+3 B of H ids if magnetic);
-                     // one pass: 51 B (+3). 2D: see below.
+                     // one pass: 51 B (+3); a pass of two steps (tblock): 25.5 B (+1.5).
+                     // 2D: see below.
   double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B);
                      // 2D: 3 auxiliaries (24 B); wave: the frame's Yee tm + UPML cell
   double mean = 0;   // averaged over the model's cells
@@ -22,7 +23,10 @@ struct CellBytes {
 // reads H and E (and the H ids when magnetic), writes H. one_pass (the onepass variant): E and H
 // read once and written once per step, with the ids: 51 B. PML cells add their auxiliaries in
 // either case; what the UPML kernels move beyond that (onepass touches those cells three times)
-// is not counted, so the ratio to the copy bandwidth never flatters a variant.
+// is not counted, so the ratio to the copy bandwidth never flatters a variant. steps_per_pass
+// (the tblock variant: 2) divides a pass's bytes among the steps it advances; the halo columns
+// its groups read again (1.6x the reads at its default 8 x 30 owned of 12 x 32) are not counted
+// either: most are L2 hits.
 //
 // 2D models (the same rule, the plane's components):
 //   tm Yee: H pass reads Ez Hx Hy, writes Hx Hy (20 B, +2 B of H ids if magnetic); E pass reads
@@ -43,7 +47,10 @@ struct CellBytes {
 //            floats) read and written (256 B): 403 B. `pml` is the r slab's figure, `mean` weighs
 //            both slabs by their cells (cyl_pml_cells_of). The ids are shared by the modes but
 //            counted per mode: each launch reads them once per mode slot.
-CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false);
+// aux_bytes: bytes per stored UPML auxiliary of a 3D model (4; 2 with device.upml_form =
+// bfloat16); steps_per_pass: time steps one pass advances (2 for tblock), dividing the plain bytes.
+CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false,
+                                double aux_bytes = 4, int steps_per_pass = 1);
 
 // Cylindrical: the CPML cells (r, z) of one mode: the r slab (r_hi x nz) and the z slabs of the
 // rows left of it; r_slab: the r slab's alone.

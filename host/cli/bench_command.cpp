@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -49,9 +50,11 @@ int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
 
 KernelVariant parse_variant(const std::string& v) {
   for (KernelVariant k :
-       {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows})
+       {KernelVariant::Auto, KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows,
+        KernelVariant::TBlock})
     if (v == variant_name(k)) return k;
-  throw ConfigError("", 0, "bench --variant", "all, auto, tile, onepass or rows, got '" + v + "'");
+  throw ConfigError("", 0, "bench --variant",
+                    "all, auto, tile, onepass, rows or tblock, got '" + v + "'");
 }
 
 BackendKind parse_backend(const std::string& v) {
@@ -134,7 +137,7 @@ std::vector<KernelVariant> variants_for(const std::string& problem, bool all,
   if (!all) return asked;
   if (is_plane_problem(problem) || is_cyl_problem(problem))
     return {KernelVariant::Tile, KernelVariant::Rows};
-  return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows};
+  return {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows, KernelVariant::TBlock};
 }
 
 nlohmann::json row_json(const BenchRow& r) {
@@ -178,6 +181,9 @@ int bench_command(const std::vector<std::string>& args) {
        "cylindrical tile variant: global, local (device.cyl_staging), or a comma list of both")
       ("align", po::value<std::string>()->default_value("true"),
        "cylindrical tile variant: true, false (device.cyl_align), or a comma list of both")
+      ("upml-form", po::value<std::string>()->default_value("float"),
+       "3D tile and onepass: how the UPML auxiliaries are stored, float, bfloat16 "
+       "(device.upml_form), or a comma list (each 3D case runs once per form)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
        "plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
@@ -254,15 +260,25 @@ int bench_command(const std::vector<std::string>& args) {
     for (bool l : stagings)
       for (bool a : aligns) cyl_choices.push_back({l, a});
   }
+  std::vector<UpmlForm> upml_forms;
+  for (const auto& v : split_list(vm["upml-form"].as<std::string>())) {
+    const char* const words[] = {"float", "bfloat16"};
+    const auto w = std::find(std::begin(words), std::end(words), v);
+    if (w == std::end(words))
+      throw ConfigError("", 0, "bench --upml-form", "float, bfloat16 or a comma list, got '" + v + "'");
+    upml_forms.push_back(static_cast<UpmlForm>(w - std::begin(words)));
+  }
+  if (upml_forms.empty()) throw ConfigError("", 0, "bench --upml-form", "at least one form");
   const auto problems = split_list(vm["problem"].as<std::string>());
   for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
   const bool any_plane = std::any_of(problems.begin(), problems.end(), is_flat_problem);
   const bool any_cube = vm.count("outputs") || vm.count("monitors") ||
                         !std::all_of(problems.begin(), problems.end(), is_flat_problem);
-  if (any_plane && std::count(variants.begin(), variants.end(), KernelVariant::OnePass))
+  if (any_plane && (std::count(variants.begin(), variants.end(), KernelVariant::OnePass) ||
+                    std::count(variants.begin(), variants.end(), KernelVariant::TBlock)))
     throw ConfigError("", 0, "bench --variant",
-                      "auto, tile or rows with a 2D or cylindrical problem (onepass has no kernels "
-                      "there)");
+                      "auto, tile or rows with a 2D or cylindrical problem (onepass and tblock have "
+                      "no kernels there)");
   std::vector<int> given_sizes;
   if (vm.count("n")) {
     for (const auto& s : split_list(vm["n"].as<std::string>())) {
@@ -379,17 +395,24 @@ int bench_command(const std::vector<std::string>& args) {
           const bool choices = is_cyl_problem(p) && v != KernelVariant::Rows;
           const std::vector<CylChoice> each =
               choices ? cyl_choices : std::vector<CylChoice>{cyl_choices.front()};
+          // The UPML auxiliaries' storage forms of the 3D tile and onepass kernels.
+          const bool forms = !is_flat_problem(p) && v != KernelVariant::Rows;
+          const std::vector<UpmlForm> each_form =
+              forms ? upml_forms : std::vector<UpmlForm>{upml_forms.front()};
           for (const CylChoice& ch : each) {
-            BenchCase c;
-            c.problem = p;
-            c.n = size_of(p, n);
-            c.device = dev;
-            c.device.variant = v;
-            c.device.cyl_local_staging = ch.local;
-            c.device.cyl_align = ch.align;
-            c.repeats = repeats;
-            c.steps = steps;
-            keep(run_bench_case(c, copy_gbs));
+            for (UpmlForm form : each_form) {
+              BenchCase c;
+              c.problem = p;
+              c.n = size_of(p, n);
+              c.device = dev;
+              c.device.variant = v;
+              c.device.cyl_local_staging = ch.local;
+              c.device.cyl_align = ch.align;
+              c.device.upml_form = form;
+              c.repeats = repeats;
+              c.steps = steps;
+              keep(run_bench_case(c, copy_gbs));
+            }
           }
         }
       }

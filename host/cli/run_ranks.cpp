@@ -62,9 +62,9 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
   if (cfg.device.backend == BackendKind::Reference)
     throw ConfigError(cfg.source_file, cfg.line_of("device.backend"), "device.backend",
                       "opencl or cuda" + over + " (the reference engine runs in one process)");
-  if (cfg.device.variant == KernelVariant::OnePass)
+  if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
     throw ConfigError(cfg.source_file, cfg.line_of("device.variant"), "device.variant",
-                      "auto, tile or rows" + over + " (onepass is not offered with more than one rank)");
+                      "auto, tile or rows" + over + " (onepass is not offered with more than one rank, nor tblock)");
 }
 
 parallel::Decomposition decompose_model(const RunConfig& cfg, const SimulationModel& model, int ranks) {

@@ -84,8 +84,8 @@ void check_cyl_config(const RunConfig& cfg) {
   if (b.type == BoundaryType::Upml && (b.layers[0] != 0 || b.layers[2] != 0 || b.layers[3] != 0))
     fail(cfg, "boundary.layers",
          "layers r_hi z_lo z_hi only in a cylindrical model (none at r = 0, the axis, nor along phi)");
-  if (cfg.device.variant == KernelVariant::OnePass)
-    fail(cfg, "device.variant", "auto, tile or rows in a cylindrical model (onepass is 3D only)");
+  if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
+    fail(cfg, "device.variant", "auto, tile or rows in a cylindrical model (onepass is 3D only, tblock too)");
   for (const auto& m : cfg.monitors)
     if (m.kind != MonitorKind::Flux)
       fail(cfg, "monitor." + m.name + ".type",

@@ -215,9 +215,10 @@ std::vector<OptionSpec> make_table() {
        "comma-separated list of those names several devices: a cylindrical model's modes are "
        "spread over them (docs/CYLINDRICAL.md); any other model needs mpirun for a list. "
        "Alias: --device=X.", Range{}},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1",
-       "Work-group size x y z; z counts float4s for the tile and onepass variants, 1 for rows; "
-       "for onepass x is the planes one group marches through and y, z >= 2; "
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock 32 8 30",
+       "Work-group size x y z; z counts float4s for the tile, onepass and tblock variants, 1 for rows; "
+       "for onepass x is the planes one group marches through and y, z >= 2; for tblock x is the "
+       "planes, y and z the rows and float4s a group owns (it runs y + 4 by z + 2 work-items, its halo); "
        "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
        closed(1, 1024)},
       {"device.decomposition", V::Integer, {3}, {}, "", "0 0 0 (automatic)",
@@ -237,12 +238,18 @@ std::vector<OptionSpec> make_table() {
        "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
        "block reports the exchange time and how much of it was exposed. Ignored by a "
        "one-process run.", Range{}},
-      {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows"}, "", "auto",
+      {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows", "tblock"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
-       "twice the field memory), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
+       "twice the field memory), tblock = two time steps per pass over double-buffered fields (temporal blocking; 3D models without UPML, others step as onepass), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
        "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
+      {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
+       "How the tile and onepass variants store the UPML auxiliaries (other variants and models "
+       "without UPML ignore it); they are computed in float either way. bfloat16 = the float's "
+       "upper 16 bits rounded to nearest (8 significant bits, the float's range): half the "
+       "auxiliaries' bytes, at a cost in accuracy inside the absorber (docs/BENCHMARKS.md). "
+       "`clfdtd bench --upml-form float,bfloat16` measures both.", Range{}},
       {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",
        "Cylindrical tile variant only (other models and variants ignore it): local stages each "
        "work-group's field values and their neighbour row and column in local memory before the "

@@ -42,8 +42,8 @@ void check_plane_config(const RunConfig& cfg) {
   const bool wave = cfg.grid.equation == Equation::Wave;
   if (wave && cfg.grid.mode == PlaneMode::Te)
     fail(cfg, "grid.equation", "maxwell with grid.mode = te (the wave equation is tm only)");
-  if (cfg.device.variant == KernelVariant::OnePass)
-    fail(cfg, "device.variant", "auto, tile or rows in a 2D model (onepass is 3D only)");
+  if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
+    fail(cfg, "device.variant", "auto, tile or rows in a 2D model (onepass is 3D only, tblock too)");
 
   const std::vector<Component> active = plane_components(cfg.grid.mode, cfg.grid.equation);
   for (const auto& o : cfg.objects) {

@@ -132,21 +132,26 @@ struct OutputConfig {
 enum class BackendKind { OpenCl, Reference, Cuda };
 
 // Kernel forms of the GPU engine (order = device.variant's words).
-enum class KernelVariant { Auto, Tile, OnePass, Rows };
+enum class KernelVariant { Auto, Tile, OnePass, Rows, TBlock };
 
 // device.halo_path (order = its words): through the host, or GPU to GPU (CUDA IPC).
 enum class HaloPath { Auto, Host, Device };
+
+// How the tile and onepass variants store the UPML auxiliaries (order = device.upml_form's words;
+// the value is the kernels' UPML_AUX, cl_kernels/upml_aux.h): always computed in float.
+enum class UpmlForm { Float, BFloat16 };
 
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
   KernelVariant variant = KernelVariant::Auto;
   std::string select;                         // "" = best; an index, "gpu", "cpu", or a name part
-  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass), 1 (rows)
+  std::optional<std::array<int, 3>> workgroup;  // x y z; z in float4s (tile, onepass, tblock), 1 (rows)
   // Cylindrical tile variant only (docs/BENCHMARKS.md, "cylindrical"): stage the stencil's
   // neighbour row and column in local memory (device.cyl_staging = local), and start each launch's
   // z range on a 128-byte boundary (device.cyl_align).
   bool cyl_local_staging = false;
   bool cyl_align = true;
+  UpmlForm upml_form = UpmlForm::Float;  // tile and onepass only (device.upml_form)
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
   HaloPath halo_path = HaloPath::Auto;        // how MPI ranks exchange halos (device.halo_path)
   // Ranks: update the owned cells away from the send planes while the halos travel

@@ -115,6 +115,7 @@ void DeviceEngine::check_slot(const char* what, int slot) const {
 
 void DeviceEngine::sample_probes(int slot) {
   if (nsamples_ == 0) return;
+  run_deferred_steps();
   check_slot("probe", slot);
   launch(probes_, slot);
 }
@@ -130,18 +131,23 @@ void DeviceEngine::read_probe_batch(int slots, std::vector<double>& out) {
 
 bool DeviceEngine::fields_finite() {
   std::int32_t flag = 0;
+  run_deferred_steps();
   dev_->fill_zero(finite_flag_);
   launch(finite_, 0);
   dev_->read(finite_flag_, &flag, sizeof flag);
   return flag == 0;
 }
 
-void DeviceEngine::finish() { dev_->finish(); }
+void DeviceEngine::finish() {
+  run_deferred_steps();
+  dev_->finish();
+}
 
 void DeviceEngine::sample_energy(int slot) {
   if (!has_energy_) return Backend::sample_energy(slot);
   if (!m_.energy) throw DeviceError("sample_energy: the model was built without output.energy");
   check_slot("energy", slot);
+  run_deferred_steps();
   launch(energy_, slot);
 }
 
@@ -157,7 +163,9 @@ void DeviceEngine::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
 }
 
 void DeviceEngine::accumulate_dft(long step) {
-  if (monitors_) monitors_->accumulate_dft(step);
+  if (!monitors_) return;
+  run_deferred_steps();
+  monitors_->accumulate_dft(step);
 }
 
 void DeviceEngine::read_dft(int monitor, std::vector<std::complex<double>>& out) {
@@ -167,6 +175,7 @@ void DeviceEngine::read_dft(int monitor, std::vector<std::complex<double>>& out)
 
 void DeviceEngine::sample_modes(int monitor, int slot) {
   if (!monitors_) throw DeviceError("sample_modes: the model has no monitors");
+  run_deferred_steps();
   monitors_->sample_modes(monitor, slot);
 }
 
@@ -180,6 +189,7 @@ double DeviceEngine::timed_steps(long first, long count) {
   finish();
   dev_->timer_start();
   for (long s = first; s < first + count; ++s) step(s);
+  run_deferred_steps();
   return dev_->timer_stop();
 }
 

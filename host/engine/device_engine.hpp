@@ -115,6 +115,9 @@ protected:
     energy_partial_ = f.energy_partial;
     energy_groups_ = f.energy_groups;
   }
+  // Runs the steps a derived engine deferred (tblock pairs steps), before anything reads the
+  // fields or waits for the device: the samplers, finish() and timed_steps() call it.
+  virtual void run_deferred_steps() {}
   // What the derived destructor calls before its buffers go: finish(), errors swallowed.
   void wait_before_release() noexcept;
 

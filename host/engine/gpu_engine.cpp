@@ -1,6 +1,9 @@
 // The GPU engine: setup once, then one walk of the stage list per step (gpu_engine.hpp).
 #include "engine/gpu_engine.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "backends/device_tables.hpp"
 #include "backends/tuning_cache.hpp"
 #include "engine/plan.hpp"
@@ -29,14 +32,16 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   if (!split.empty() && !in_place_only)
     throw std::logic_error("GpuEngine: a step split by rows needs an in-place variant");
   const device::DeviceInfo& info = dev_->info();
-  if (in_place_only && cfg.variant == KernelVariant::OnePass) {
+  if (in_place_only && (cfg.variant == KernelVariant::OnePass || cfg.variant == KernelVariant::TBlock)) {
     throw ConfigError("", 0, "device.variant",
-                      "onepass is not offered for a model split over ranks (auto, tile or rows)");
+                      "onepass is not offered for a model split over ranks, nor tblock (auto, tile or rows)");
   }
   std::optional<TunedChoice> tuned;
   if (cfg.variant == KernelVariant::Auto && !cfg.workgroup) {
     tuned = lookup_tuning(tuning_key(name(), device_description(), info.driver));
-    if (in_place_only && tuned && tuned->variant == KernelVariant::OnePass) tuned.reset();
+    if (in_place_only && tuned &&
+        (tuned->variant == KernelVariant::OnePass || tuned->variant == KernelVariant::TBlock))
+      tuned.reset();
   }
   const bool fits_onepass =
       !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
@@ -46,12 +51,25 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   variant_ = request.variant;
   tuned_ = request.tuned;
   wg_ = built.workgroup;
+  upml_form_ = request.upml_form;
+  // tblock keeps onepass's buffers and runs its single steps with onepass's plan and program.
+  const KernelVariant buffers = variant_ == KernelVariant::TBlock ? KernelVariant::OnePass : variant_;
   // Checks the memory before allocating anything, then uploads.
-  fields_ = std::make_unique<YeeFields>(*dev_, m, variant_, kProbeBatchSteps);
-  const PlanInputs in{*dev_, built.program, m, *fields_, variant_, wg_};
-  plan_ = variant_ == KernelVariant::OnePass ? plan_onepass(in)
-          : variant_ == KernelVariant::Rows  ? plan_rows(in)
-                                             : plan_tile(in);
+  fields_ = std::make_unique<YeeFields>(*dev_, m, buffers, kProbeBatchSteps);
+  if (variant_ == KernelVariant::TBlock) {
+    const BuiltProgram single = build_variant_program(*dev_, m, {KernelVariant::OnePass, {}, false, request.upml_form});
+    const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass, single.workgroup};
+    plan_ = plan_onepass(one);
+    if (!m.upml.enabled()) {
+      pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_});
+    }
+  }
+  const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_};
+  if (variant_ != KernelVariant::TBlock) {
+    plan_ = variant_ == KernelVariant::OnePass ? plan_onepass(in)
+            : variant_ == KernelVariant::Rows  ? plan_rows(in)
+                                               : plan_tile(in);
+  }
   if (!split.empty()) {
     split_ = true;
     for (int part = 0; part < 2; ++part) {
@@ -76,12 +94,23 @@ GpuEngine::~GpuEngine() { wait_before_release(); }
 std::string GpuEngine::kernel_variant() const {
   const char* name = variant_ == KernelVariant::Rows      ? "rows"
                      : variant_ == KernelVariant::OnePass ? "onepass"
+                     : variant_ == KernelVariant::TBlock  ? "tblock"
                                                           : "float4-tile";
+  // The auxiliaries' storage where it applies (tile and onepass with UPML) and is not float.
+  const bool slabs = m_.upml.enabled() && variant_ != KernelVariant::Rows;
+  const std::string aux = slabs && upml_form_ == UpmlForm::BFloat16 ? " aux=bfloat16" : "";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name);
+  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: UPML)" : ""));
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
+  // tblock: onepass's buffers, plus its source index (an int per row (i, j) and per source).
+  if (variant_ == KernelVariant::TBlock) {
+    const auto& L = m.layout;
+    const std::size_t index = (static_cast<std::size_t>(L.nx) * L.ny + 1 +
+                               std::max<std::size_t>(1, m.sources.size())) * sizeof(std::int32_t);
+    return variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) + (pair_ ? index : 0);
+  }
   return variant_device_bytes(m, variant_, kProbeBatchSteps);
 }
 
@@ -89,14 +118,37 @@ std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
 // onepass's pass over the plain cells (H, then E); E to (s + 1) dt; the sources' J at
 // (s + 1/2) dt. Then the field sets swap roles (onepass; a no-op for the in-place variants).
 void GpuEngine::step(long s) {
+  if (!pair_) return single_step(s);
+  if (deferred_ >= 0 && deferred_ + 1 == s) {
+    // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step.
+    launch(pair_->pass, deferred_);
+    parity_ ^= 1;
+    deferred_ = -1;
+    paired_steps_ += 2;
+    return;
+  }
+  run_deferred_steps();
+  deferred_ = s;
+}
+
+void GpuEngine::single_step(long s) {
   if (split_)
     run_split_step(edge_plan_, rest_plan_, s);
   else
     run_step_stages(plan_, s);
   parity_ ^= 1;
+  if (variant_ == KernelVariant::TBlock) ++single_steps_;
+}
+
+void GpuEngine::run_deferred_steps() {
+  if (deferred_ < 0) return;
+  const long s = deferred_;
+  deferred_ = -1;
+  single_step(s);
 }
 
 void GpuEngine::read_field(Component c, std::vector<float>& out) {
+  run_deferred_steps();
   const auto& L = m_.layout;
   out.resize(static_cast<std::size_t>(L.nx) * L.ny * L.nz);
   if (out.empty()) return;

@@ -5,6 +5,8 @@
 // field-set parity (stage.hpp), and never again.
 #pragma once
 #include <array>
+#include <cstdint>
+#include <vector>
 #include <functional>
 #include <optional>
 #include <string>
@@ -75,6 +77,21 @@ Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);
 StepPlan plan_tile(const PlanInputs& in);
 StepPlan plan_onepass(const PlanInputs& in);
 StepPlan plan_rows(const PlanInputs& in);
+
+// The tblock variant's two-step pass (phase HE, value = the first step s; its workgroup is
+// planes, owned rows, owned float4s) and the source index it reads, which the engine keeps:
+// the merged sources by row (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing
+// src_order (tblock_source_rows).
+struct TBlockPass {
+  Stage pass;
+  device::Buffer src_rows, src_order;
+};
+TBlockPass plan_tblock(const PlanInputs& in);
+struct TBlockSourceRows {
+  std::vector<std::int32_t> start, order;  // nx * ny + 1 offsets; source numbers (at least 1)
+};
+TBlockSourceRows tblock_source_rows(const std::vector<std::int32_t>& cells, int nx, int ny,
+                                    int nz4);
 
 // The UPML of tile and onepass: the x/y slabs as float4 rows (upml_xy4.cl), then the z slabs'
 // float4s (upml_zslab.cl), where the model has such cells; H stages (phase H) and E stages

@@ -51,15 +51,35 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
   return wg;
 }
 
+std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                           const FieldLayout& layout, std::size_t max_group,
+                                           const std::array<std::size_t, 3>& max_items,
+                                           std::size_t local_bytes) {
+  std::array<int, 3> wg = requested ? *requested : kDefaultTBlockWorkgroup;
+  wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
+  wg[1] = std::clamp(wg[1], 1, std::max(1, layout.ny));
+  wg[2] = std::clamp(wg[2], 1, std::max(1, layout.nz4));
+  auto too_big = [&] {
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
+    return ty * tz > std::min(max_group, kTBlockMaxItems) || ty > max_items[1] || tz > max_items[0] ||
+           ty * tz * kTBlockLocalBytesPerItem > local_bytes;
+  };
+  while (too_big() && (wg[1] > 1 || wg[2] > 1)) {
+    int& larger = wg[1] >= wg[2] ? wg[1] : wg[2];
+    larger = std::max(1, larger / 2);
+  }
+  return wg;
+}
+
 }  // namespace clfdtd
 
 namespace clfdtd::engine {
 
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
                                bool fits_onepass, const std::optional<TunedChoice>& tuned) {
-  VariantRequest r{dev.variant, dev.workgroup, false};
+  VariantRequest r{dev.variant, dev.workgroup, false, dev.upml_form};
   if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
-    r = {tuned->variant, tuned->workgroup, true};
+    r = {tuned->variant, tuned->workgroup, true, dev.upml_form};
   }
   if (r.variant == KernelVariant::Auto) {
     r.variant = device_type == "cpu"                ? KernelVariant::Rows
@@ -84,10 +104,11 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   if (v == KernelVariant::Tile) max_group = std::min(max_group, info.local_mem_bytes / (3 * 16));
   if (v == KernelVariant::OnePass) max_group = std::min(max_group, info.local_mem_bytes / (6 * 16));
   const char* const names[] = {
-      v == KernelVariant::OnePass ? "update_onepass"
+      v == KernelVariant::TBlock    ? "update_tblock"
+      : v == KernelVariant::OnePass ? "update_onepass"
       : v == KernelVariant::Rows  ? "update_h_rows"
                                   : "update_h",
-      v == KernelVariant::OnePass ? nullptr
+      v == KernelVariant::OnePass || v == KernelVariant::TBlock ? nullptr
       : v == KernelVariant::Rows  ? "update_e_rows"
                                   : "update_e"};
 
@@ -96,7 +117,12 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};
     std::size_t items = 0;
-    if (v == KernelVariant::OnePass) {
+    if (v == KernelVariant::TBlock) {
+      out.workgroup =
+          choose_tblock_workgroup(request.workgroup, L, max_group, max_items, info.local_mem_bytes);
+      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + 2};  // the group with its halo
+      items = static_cast<std::size_t>(tile[1]) * tile[2];
+    } else if (v == KernelVariant::OnePass) {
       out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);
       tile = {1, out.workgroup[1], out.workgroup[2]};  // its tile is (y, z4); x counts planes
       items = static_cast<std::size_t>(tile[1]) * tile[2];
@@ -113,7 +139,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     out.program = dev.program({{"TILE_X", tile[0]},
                                {"TILE_Y", tile[1]},
                                {"TILE_Z4", tile[2]},
-                               {"MAGNETIC", m.magnetic ? 1 : 0}});
+                               {"MAGNETIC", m.magnetic ? 1 : 0},
+                               {"UPML_AUX", static_cast<int>(request.upml_form)}});
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
     if (items <= fit || attempt == 4) break;

@@ -32,6 +32,17 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 // against 66.8; docs/BENCHMARKS.md; more, smaller groups keep more loads in flight than long
 // marches).
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
+// The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
+// (8 + 4) x (30 + 2) = 384 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
+// side, cl_kernels/tblock.cl) marching through 32 planes, so the 2 planes each chunk computes
+// first cost 6%; 36 KiB of local memory, under the 48 KiB NVIDIA's OpenCL allows.
+constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 30};
+// Local memory of one tblock group: six float4 arrays over its work-items (E and H).
+constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
+// At most 384 work-items a tblock group: its program holds every kernel compiled with the group's
+// TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past
+// that (nvcc sm_90: 41184 B at 12 x 32, 53856 B at 16 x 32, which fails the whole program).
+constexpr std::size_t kTBlockMaxItems = 384;
 
 // Work-group (x, y, z4) for the tile kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
@@ -54,6 +65,16 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
                                             const FieldLayout& layout, std::size_t max_group,
                                             const std::array<std::size_t, 3>& max_items);
 
+// Work-group for the tblock kernel: `requested` (default kDefaultTBlockWorkgroup) as (planes,
+// owned y, owned z4); planes clamped to [1, nx], owned y to [1, ny], owned z4 to [1, nz4]; then
+// the larger owned extent is halved (not below 1) while the group with its halo, (y + 4) x
+// (z4 + 2) work-items, exceeds max_group, kTBlockMaxItems or the device's per-dimension limits,
+// or its local memory (kTBlockLocalBytesPerItem per work-item) exceeds local_bytes.
+std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
+                                           const FieldLayout& layout, std::size_t max_group,
+                                           const std::array<std::size_t, 3>& max_items,
+                                           std::size_t local_bytes);
+
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
@@ -67,6 +88,7 @@ struct VariantRequest {
   KernelVariant variant = KernelVariant::Tile;
   std::optional<std::array<int, 3>> workgroup;
   bool tuned = false;  // both came from the tuning cache
+  UpmlForm upml_form = UpmlForm::Float;  // device.upml_form (tile and onepass kernels)
 };
 
 // device.variant = auto without device.workgroup takes `tuned` when there is one. Otherwise auto
@@ -79,11 +101,13 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // The program built for a variant and the work-group it runs with.
 struct BuiltProgram {
   device::Program program;
-  std::array<int, 3> workgroup{};  // x, y, z4 (tile, onepass: planes, y, z4; rows: x, y, 1)
+  // x, y, z4 (tile; onepass: planes, y, z4; tblock: planes, owned y, owned z4; rows: x, y, 1)
+  std::array<int, 3> workgroup{};
 };
 
 // Clamps the request to the grid and the device, builds the program with the variant's tile as
-// -D defines (tile: the work-group; onepass: 1 x y x z4; rows: 1 x 1 x 1) and MAGNETIC, and where
+// -D defines (tile: the work-group; onepass: 1 x y x z4; tblock: 1 x (y + 4) x (z4 + 2), its
+// group with the halo; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX (the request's upml_form), and where
 // the main kernels allow fewer work-items than the device (registers), shrinks the group and
 // builds again. Throws DeviceError from the device.
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,

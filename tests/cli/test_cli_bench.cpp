@@ -143,6 +143,22 @@ TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
   CHECK(rows[1]["bytes_per_cell"].get<double>() < 99);
 }
 
+TEST_CASE("bench: tblock counts a pass's bytes over its two steps; with UPML it steps as onepass") {
+  const std::string dir = scratch_dir("bench_tblock");
+  fs::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=4 --problem=pec_cube,vacuum_upml "
+                            "--variant=tblock --json=" + dir + "/b.json");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["variant"].get<std::string>().rfind("tblock ", 0) == 0);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(51.0 / 2));
+  const std::string upml = rows[1]["variant"].get<std::string>();
+  CHECK(upml.find("(onepass steps: UPML)") != std::string::npos);
+  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51);  // onepass's count
+}
+
 TEST_CASE("bench: bad options exit 2") {
   CHECK(run_clfdtd("bench --problem=nonsense").code == 2);
   CHECK(run_clfdtd("bench --variant=fast").code == 2);

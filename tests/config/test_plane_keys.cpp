@@ -98,6 +98,7 @@ TEST_CASE("2D keys refused with file, line and key") {
       {"[probe.p]\nposition = 0.1 0.05\nfields = Ez Hz\n", 9, "probe.p.fields",
        "fields among Ez, Hx, Hy in a tm model, got Hz"},
       {"[device]\nvariant = onepass\n", 8, "device.variant", "onepass is 3D only"},
+      {"[device]\nvariant = tblock\n", 8, "device.variant", "onepass is 3D only, tblock too"},
   };
   for (const auto& c : cases) {
     SUBCASE(c.body) { check_error(error_of_text(kHead2d + c.body), "p.ini", c.line, c.key, c.text); }

@@ -126,6 +126,8 @@ TEST_CASE("engine variants: plain and fused are gone, the error names the remain
   CHECK(load_config_text(model, "m.ini", {"--variant=onepass"}).device.variant ==
         KernelVariant::OnePass);
   CHECK(load_config_text(model, "m.ini", {"--variant=rows"}).device.variant == KernelVariant::Rows);
+  CHECK(load_config_text(model, "m.ini", {"--variant=tblock"}).device.variant ==
+        KernelVariant::TBlock);
 }
 
 TEST_CASE("engine variant choice: auto, tuned and asked") {

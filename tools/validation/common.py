@@ -49,9 +49,10 @@ class CaseResult:
 class Context:
     """Where the program is, where runs go, and which sizes to use."""
 
-    def __init__(self, binary, work, reduced, plots_dir=None, root=".", backend=None):
+    def __init__(self, binary, work, reduced, plots_dir=None, root=".", backend=None, keys=()):
         self.binary = binary
         self.backend = backend  # device.backend for every run (None: the model's, OpenCL)
+        self.keys = list(keys)  # "key=value" for every run (tools/validate --set)
         self.work = work
         self.reduced = reduced
         self.plots_dir = plots_dir
@@ -72,7 +73,10 @@ class Context:
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
         chosen = any(o.startswith("--device.backend=") for o in overrides)
         backend = [f"--device.backend={self.backend}"] if self.backend and not chosen else []
-        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *backend, *overrides]
+        own = {o[2:].split("=", 1)[0] for o in overrides if o.startswith("--")}
+        keys = [f"--{kv}" for kv in self.keys if kv.split("=", 1)[0] not in own]
+        cmd = [self.binary, "run", model, "--quiet", f"--output.dir={out}", *backend, *keys,
+               *overrides]
         t0 = time.time()
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         wall = time.time() - t0

@@ -51,8 +51,9 @@ int cyl_tile_first_float4(int klo, bool align) {
 KernelVariant resolve_cyl_variant(const DeviceConfig& cfg, const std::string& device_type) {
   switch (cfg.variant) {
     case KernelVariant::OnePass:
+    case KernelVariant::TBlock:
       throw ConfigError("", 0, "device.variant",
-                        "auto, tile or rows for a cylindrical model (onepass is a 3D kernel)");
+                        "auto, tile or rows for a cylindrical model (onepass is a 3D kernel, tblock too)");
     case KernelVariant::Auto:
       return device_type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
     default:

@@ -11,8 +11,9 @@ namespace clfdtd::engine {
 KernelVariant resolve_plane_variant(const DeviceConfig& cfg, const std::string& device_type) {
   switch (cfg.variant) {
     case KernelVariant::OnePass:
+    case KernelVariant::TBlock:
       throw ConfigError("", 0, "device.variant",
-                        "auto, tile or rows for a 2D model (onepass is a 3D kernel)");
+                        "auto, tile or rows for a 2D model (onepass is a 3D kernel, tblock too)");
     case KernelVariant::Auto:
       return device_type == "cpu" ? KernelVariant::Rows : KernelVariant::Tile;
     default:

@@ -164,8 +164,8 @@ const char* wave_kernel_name(WaveKernel k) {
 
 WaveKernel choose_wave_kernel(const SimulationModel& m, KernelVariant v,
                               const std::string& device_type) {
-  if (v == KernelVariant::OnePass) {
-    throw wave_refuses("device.variant", "auto, tile or rows for a 2D model (onepass is 3D only)");
+  if (v == KernelVariant::OnePass || v == KernelVariant::TBlock) {
+    throw wave_refuses("device.variant", "auto, tile or rows for a 2D model (onepass is 3D only, tblock too)");
   }
   if (v == KernelVariant::Rows) return WaveKernel::Rows;
   // Auto: the plain cross stencil on a GPU, the faster form there: on an H100 at 4000^2 to

@@ -1,0 +1,43 @@
+// `clfdtd bench --upml-form` (device.upml_form, issue 22 item 1): each 3D tile or onepass case
+// once per form, the form named in the variant column, bfloat16's auxiliaries counted at 2 B
+// in the roofline bytes; rows and the 2D problems run once; unknown words refused. OpenCL on
+// PoCL at n = 24, two steps (nothing timed against a bound).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_helpers.hpp"
+
+using namespace clfdtd_test;
+
+TEST_CASE("bench --upml-form: one row per form, named in the variant, 2 B auxiliaries") {
+  const std::string dir = scratch_dir("bench_upml_form");
+  std::filesystem::create_directories(dir);
+  const std::string json = dir + "/rows.json";
+  const auto r = run_clfdtd(
+      "bench --n=24 --repeats=1 --steps=2 --backend=opencl --variant=onepass,rows "
+      "--problem=vacuum_upml --upml-form=float,bfloat16 --json=" + json);
+  if (r.out.find("no OpenCL device") != std::string::npos) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto rows = nlohmann::json::parse(read_text(json));
+  REQUIRE(rows.size() == 3);  // onepass x 2 forms, rows once
+  const auto variant = [&](int i) { return rows[i]["variant"].get<std::string>(); };
+  CHECK(variant(0).find("aux=") == std::string::npos);
+  CHECK(variant(1).find(" aux=bfloat16") != std::string::npos);
+  CHECK(variant(2).rfind("rows", 0) == 0);
+  CHECK(variant(2).find("aux=") == std::string::npos);
+  // vacuum_upml at n = 24: 10 layers on every face leave 4^3 plain cells; a PML cell adds its six
+  // auxiliaries read and written, 48 B in float, 24 B in 16 bits.
+  const double pml_share = 1.0 - 64.0 / (24 * 24 * 24);
+  const double b0 = rows[0]["bytes_per_cell"].get<double>();
+  CHECK(rows[1]["bytes_per_cell"].get<double>() == doctest::Approx(b0 - 24 * pml_share));
+}
+
+TEST_CASE("bench --upml-form: unknown forms refused naming the option") {
+  const auto r = run_clfdtd("bench --n=24 --upml-form=float,half");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("bench --upml-form") != std::string::npos);
+  CHECK(r.out.find("'half'") != std::string::npos);
+}

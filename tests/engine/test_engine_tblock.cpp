@@ -1,0 +1,172 @@
+// The tblock variant (two steps per pass, cl_kernels/tblock.cl) against the double-precision
+// reference engine: PEC-walled models with dielectric, lossy, PEC and magnetic objects and
+// sources near tile and chunk edges, after odd and even step counts, at work-groups whose owned
+// tiles are smaller than their halos and whose chunks of planes cut the grid; the fallback to
+// single steps where something reads the fields between the two steps of a pair, and with UPML.
+#include <doctest/doctest.h>
+
+#include "engine/engine_suite.hpp"
+#include "engine/plan.hpp"
+#include "engine/variant_choice.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::test;
+
+namespace {
+
+constexpr double kD = 1e-3;  // cell size, m
+
+// 13 x 11 x 10 cells (nz4 = 3 with 2 padding lanes) in PEC walls: a glass ball, a lossy box, a
+// PEC plate, a magnetic box when `magnetic`; a dipole (Ez), a current (Ex) at the z end of a
+// float4 and a current (Ex) on the first plane.
+// With `probe`, a probe of Ex and Hz.
+SimulationModel pec_model(long steps, bool magnetic, bool probe = false) {
+  RunConfig cfg = box_config({13, 11, 10}, kD, steps, BoundaryType::Pec);
+  cfg.materials = {material("glass", 4, 1, 0), material("lossy", 2, 1, 0.5)};
+  if (magnetic) cfg.materials.push_back(material("ferrite", 1.5, 2, 0));
+  cfg.objects = {sphere("ball", "glass", {5, 4, 5}, 2.5, kD),
+                 box("absorber", "lossy", {10, 8, 3}, {3, 3, 3}, kD),
+                 box("plate", "pec", {8, 3, 7}, {2, 2, 2}, kD)};
+  if (magnetic) cfg.objects.push_back(box("core", "ferrite", {4, 8, 7}, {3, 2, 3}, kD));
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(6.2, 5.1, 4.3, kD),
+                              WaveformKind::Sine, 40e9, 2e-13),
+                 point_source("cur", SourceKind::Current, Axis::X, cells(3.5, 7, 3, kD),
+                              WaveformKind::Ricker, 60e9, 2e7),
+                 point_source("edge", SourceKind::Current, Axis::X, cells(0.5, 2, 8, kD),
+                              WaveformKind::Sine, 30e9, 2e7)};
+  if (probe) cfg.probes = {point_probe("p", cells(4, 3, 2, kD), {Component::Ex, Component::Hz})};
+  return SimulationModel::build(cfg);
+}
+
+// Runs `b` and the reference the model's steps without sampling in between, then compares every
+// component (max |diff| below rel_tol of its max |value|).
+void compare_fields(Backend& b, const SimulationModel& m, double rel_tol = 1e-4) {
+  ReferenceBackend ref(m);
+  INFO("device: " << b.device_description() << ", variant: " << b.kernel_variant()
+                  << ", steps: " << m.grid.steps);
+  for (long s = 0; s < m.grid.steps; ++s) {
+    ref.step(s);
+    b.step(s);
+  }
+  for (int c = 0; c < 6; ++c) {
+    const auto comp = static_cast<Component>(c);
+    const FieldError e = field_error(b, ref, m, comp);
+    INFO(std::string(component_name(comp))
+         << ": max |ref| = " << e.max_ref << ", max |diff| = " << e.max_diff << " at cell "
+         << e.at[0] << "," << e.at[1] << "," << e.at[2]);
+    CHECK(e.max_ref > 0);
+    CHECK(e.max_diff <= rel_tol * e.max_ref);
+  }
+}
+
+std::unique_ptr<engine::GpuEngine> tblock(device::Api api, const SimulationModel& m,
+                                          std::optional<std::array<int, 3>> wg = std::nullopt) {
+  return engine::make_gpu_engine(api, m, engine_config(KernelVariant::TBlock, wg));
+}
+
+}  // namespace
+
+TEST_CASE("tblock: the source index by row (i, j)") {
+  // nx 2, ny 3, nz4 2: float4 lane = (i * 3 + j) * 2 + kq; sources at rows 4, 1, 4, 5.
+  const std::vector<std::int32_t> cells{0, 9, 1, 2, 2, 8, 8 + 2, 11};
+  const engine::TBlockSourceRows r = engine::tblock_source_rows(cells, 2, 3, 2);
+  CHECK(r.start == std::vector<std::int32_t>{0, 0, 1, 1, 1, 3, 4});
+  CHECK(r.order == std::vector<std::int32_t>{1, 0, 2, 3});
+  const engine::TBlockSourceRows none = engine::tblock_source_rows({}, 2, 3, 2);
+  CHECK(none.start == std::vector<std::int32_t>(7, 0));
+  CHECK(none.order.size() == 1);  // never an empty buffer
+}
+
+TEST_CASE("tblock work-group: clamped to the grid, halved until the group and its halo fit") {
+  const FieldLayout big(100, 100, 400), small(5, 3, 8);  // nz4 100 and 2
+  const std::array<std::size_t, 3> items{1024, 1024, 64};
+  constexpr std::size_t kLocal = 48 * 1024;
+  CHECK(choose_tblock_workgroup(std::nullopt, big, 1024, items, kLocal) ==
+        std::array<int, 3>{32, 8, 30});
+  CHECK(choose_tblock_workgroup(std::nullopt, small, 1024, items, kLocal) ==
+        std::array<int, 3>{5, 3, 2});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal) ==
+        std::array<int, 3>{1, 1, 1});
+  // (12 + 4) x (62 + 2) = 1024 items, 96 KiB: z4 halves to 31 (16 x 33 = 528 items, past 384),
+  // then y (12 < 31) stays and z4 halves again to 15: 16 x 17 = 272 items, 25.5 KiB.
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal) ==
+        std::array<int, 3>{32, 12, 15});
+  // 256 items at most: (8 + 4) x (30 + 2) = 384 > 256, z4 halves to 15: 12 x 17 = 204.
+  CHECK(choose_tblock_workgroup(std::nullopt, big, 256, items, kLocal) ==
+        std::array<int, 3>{32, 8, 15});
+  // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20) ==
+        std::array<int, 3>{32, 12, 15});
+}
+
+TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step counts") {
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    // Non-magnetic after an odd step count, magnetic after an even one.
+    for (const auto& [magnetic, steps] : {std::pair{false, 21L}, std::pair{true, 24L}}) {
+      const SimulationModel m = pec_model(steps, magnetic);
+      REQUIRE(m.magnetic == magnetic);
+      REQUIRE_FALSE(m.upml.enabled());
+      // The default (32 8 30 clamped to 13 11 3), owned tiles of one column and of a few, and
+      // chunks of 1, 2 and 5 planes.
+      for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
+               std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{2, 3, 2},
+               std::array<int, 3>{5, 4, 1}}) {
+        const auto e = tblock(api, m, wg);
+        REQUIRE(e->pair_stage() != nullptr);
+        compare_fields(*e, m);
+        CHECK(e->paired_steps() == steps / 2 * 2);
+        CHECK(e->single_steps() == steps % 2);
+      }
+    }
+  }
+}
+
+TEST_CASE("tblock: samplers between the steps of a pair run single steps, still exact") {
+  const SimulationModel m = pec_model(9, true);
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    const auto e = tblock(api, m, std::array<int, 3>{3, 2, 1});
+    ReferenceBackend ref(m);
+    for (long s = 0; s < 9; ++s) {
+      ref.step(s);
+      e->step(s);
+      if (s == 4) {  // an odd state read between pairs: the deferred step runs alone
+        const FieldError err = field_error(*e, ref, m, Component::Ez);
+        CHECK(err.max_diff <= 1e-4 * err.max_ref);
+      }
+    }
+    for (int c = 0; c < 6; ++c) {
+      const FieldError err = field_error(*e, ref, m, static_cast<Component>(c));
+      CHECK(err.max_diff <= 1e-4 * err.max_ref);
+    }
+    // Steps 0-3 paired, 4 alone (read), 5-6 and 7-8 paired.
+    CHECK(e->paired_steps() == 8);
+    CHECK(e->single_steps() == 1);
+  }
+}
+
+TEST_CASE("tblock vs reference: probes every step, and a UPML model, step singly") {
+  RunConfig cfg = box_config({11, 9, 7}, kD, 40, BoundaryType::Upml);
+  cfg.boundary.layers = {2, 3, 0, 2, 1, 2};
+  cfg.materials = {material("glass", 2.5, 1, 0)};
+  cfg.objects = {box("block", "glass", {4, 5, 3}, {3, 3, 3}, kD)};
+  cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Z, cells(6, 4, 3.5, kD),
+                              WaveformKind::Sine, 40e9, 2e-13)};
+  cfg.probes = {point_probe("p", cells(4, 3, 2, kD), {Component::Ey, Component::Hz})};
+  const SimulationModel upml = SimulationModel::build(cfg);
+  const SimulationModel pec = pec_model(12, false, true);
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    const auto u = tblock(api, upml);
+    CHECK(u->pair_stage() == nullptr);
+    CHECK(u->kernel_variant().find("(onepass steps: UPML)") != std::string::npos);
+    compare_with_reference(*u, upml);
+    CHECK(u->paired_steps() == 0);
+    // Probes on a PEC model: sampled after every step, so no pairs.
+    const auto p = tblock(api, pec);
+    compare_with_reference(*p, pec);  // its ProbeRecorder reads the fields after every step
+    CHECK(p->paired_steps() == 0);
+    CHECK(p->single_steps() == 12);
+  }
+}

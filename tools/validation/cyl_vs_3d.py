@@ -18,10 +18,25 @@ What the difference may be:
   free-space difference plus that change.
 """
 
+import os
+
 import numpy as np
 
 from .common import C0, CaseResult, fmt_pct, ini_vector, read_ini
 from .dipole import dipole_field
+
+# The GPU timing (tools/validation/cyl_vs_3d_speed.sh) is measured apart from this case, on a lent
+# GPU, and kept in its own file, so that rewriting this case's section of docs/VALIDATION.md
+# (tools/validate --case cyl_vs_3d --report) keeps it.
+GPU_TIMING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                          "validation", "cyl_vs_3d_gpu.md")
+
+
+def gpu_timing_lines():
+    """The report lines of GPU_TIMING (a blank line first), none when there is no such file."""
+    if not os.path.exists(GPU_TIMING):
+        return []
+    return [""] + open(GPU_TIMING).read().rstrip("\n").split("\n")
 
 MODEL_CYL = "cyl_vs_3d.ini"
 MODEL_3D = "cyl_vs_3d_cartesian.ini"
@@ -245,6 +260,7 @@ def case_cyl_vs_3d(ctx):
     print(f"    time loop 3D {t3:.2f} s, cylindrical {tc:.2f} s (ratio {t3 / tc:.1f}); "
           f"device bytes "
           f"3D {b3}, cylindrical {bc} (ratio {b3 / bc:.1f})")
+    lines += gpu_timing_lines()
     r.notes += lines
     r.check("free space: cylindrical (m <= 6, off-axis source) vs analytic dipole "
             "(max over probes)",

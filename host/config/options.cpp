@@ -215,7 +215,7 @@ std::vector<OptionSpec> make_table() {
        "comma-separated list of those names several devices: a cylindrical model's modes are "
        "spread over them (docs/CYLINDRICAL.md); any other model needs mpirun for a list. "
        "Alias: --device=X.", Range{}},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock 32 8 30",
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock 32 8 14",
        "Work-group size x y z; z counts float4s for the tile, onepass and tblock variants, 1 for rows; "
        "for onepass x is the planes one group marches through and y, z >= 2; for tblock x is the "
        "planes, y and z the rows and float4s a group owns (it runs y + 4 by z + 2 work-items, its halo); "

@@ -33,10 +33,12 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 // marches).
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
-// (8 + 4) x (30 + 2) = 384 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
+// (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
 // side, cl_kernels/tblock.cl) marching through 32 planes, so the 2 planes each chunk computes
-// first cost 6%; 36 KiB of local memory, under the 48 KiB NVIDIA's OpenCL allows.
-constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 30};
+// first cost 6%; 18 KiB of local memory. Rows of 16 work-items fill whole warps: on the H200
+// (pec_cube, N = 512) it ran 85.1 Gcells/s on OpenCL and 72.1 on CUDA, where 8 x 30 (OpenCL
+// shrinks it to 8 x 15: 12 x 17 work-items) ran 54.4 and 62.9 (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
 // Local memory of one tblock group: six float4 arrays over its work-items (E and H).
 constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's

@@ -82,7 +82,7 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
   const std::array<std::size_t, 3> items{1024, 1024, 64};
   constexpr std::size_t kLocal = 48 * 1024;
   CHECK(choose_tblock_workgroup(std::nullopt, big, 1024, items, kLocal) ==
-        std::array<int, 3>{32, 8, 30});
+        std::array<int, 3>{32, 8, 14});
   CHECK(choose_tblock_workgroup(std::nullopt, small, 1024, items, kLocal) ==
         std::array<int, 3>{5, 3, 2});
   CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal) ==
@@ -91,8 +91,11 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
   // then y (12 < 31) stays and z4 halves again to 15: 16 x 17 = 272 items, 25.5 KiB.
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal) ==
         std::array<int, 3>{32, 12, 15});
-  // 256 items at most: (8 + 4) x (30 + 2) = 384 > 256, z4 halves to 15: 12 x 17 = 204.
-  CHECK(choose_tblock_workgroup(std::nullopt, big, 256, items, kLocal) ==
+  // 128 items at most: (8 + 4) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
+  CHECK(choose_tblock_workgroup(std::nullopt, big, 128, items, kLocal) ==
+        std::array<int, 3>{32, 8, 7});
+  // The earlier default 8 x 30 at 256 items: 384 > 256, z4 halves to 15: 12 x 17 = 204.
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 8, 30}, big, 256, items, kLocal) ==
         std::array<int, 3>{32, 8, 15});
   // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20) ==
@@ -107,7 +110,7 @@ TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step
       const SimulationModel m = pec_model(steps, magnetic);
       REQUIRE(m.magnetic == magnetic);
       REQUIRE_FALSE(m.upml.enabled());
-      // The default (32 8 30 clamped to 13 11 3), owned tiles of one column and of a few, and
+      // The default (32 8 14 clamped to 13 11 3), owned tiles of one column and of a few, and
       // chunks of 1, 2 and 5 planes.
       for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{2, 3, 2},

@@ -243,8 +243,8 @@ std::vector<OptionSpec> make_table() {
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
        "twice the field memory), tblock = two time steps per pass over double-buffered fields (temporal blocking; 3D models without UPML, others step as onepass), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver (a model with UPML: the one measured on vacuum_upml; without UPML: the one measured on pec_cube, where tblock "
-       "competes too, else the UPML one; a model split over ranks passes over onepass and tblock), else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
-       "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
+       "competes too, else the UPML one; a model split over ranks passes over onepass and tblock), else rows on CPU devices and, on GPUs, when the model fits with its second "
+       "set of fields, tblock 32 8 14 for a 3D model without UPML and onepass 8 2 32 for one with UPML, tile 2 4 16 when it does not fit. Alias: --variant=X.", Range{}},
       {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
        "How the tile and onepass variants store the UPML auxiliaries (other variants and models "
        "without UPML ignore it); they are computed in float either way. bfloat16 = the float's "
@@ -355,7 +355,7 @@ const std::vector<CommandLineAlias>& command_line_aliases() {
   static const std::vector<CommandLineAlias> a{
       {"device", "device.select", "the device: an index, gpu, cpu or part of its name"},
       {"backend", "device.backend", "the engine: opencl, reference or cuda"},
-      {"variant", "device.variant", "the kernel form: auto, tile, plain, rows, fused or onepass"},
+      {"variant", "device.variant", "the kernel form: auto, tile, onepass, tblock or rows"},
       {"workgroup", "device.workgroup", "the work-group size x,y,z"},
       {"quiet", "", "no progress line"},
   };

@@ -88,14 +88,16 @@ std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_on
 }
 
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
-                               bool fits_onepass, const std::optional<TunedChoice>& tuned) {
+                               bool fits_onepass, const std::optional<TunedChoice>& tuned,
+                               bool without_upml) {
   VariantRequest r{dev.variant, dev.workgroup, false, dev.upml_form};
   if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
     r = {tuned->variant, tuned->workgroup, true, dev.upml_form};
   }
   if (r.variant == KernelVariant::Auto) {
     r.variant = device_type == "cpu"                ? KernelVariant::Rows
-                : fits_onepass && !r.workgroup      ? KernelVariant::OnePass
+                : fits_onepass && !r.workgroup
+                    ? (without_upml ? KernelVariant::TBlock : KernelVariant::OnePass)
                                                     : KernelVariant::Tile;
     if (r.variant == KernelVariant::Tile && !r.workgroup) r.workgroup = kGpuAutoWorkgroup;
   }

@@ -103,11 +103,14 @@ std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_on
                                            const std::optional<TunedChoice>& no_upml);
 
 // device.variant = auto without device.workgroup takes `tuned` when there is one. Otherwise auto
-// is rows on a CPU (no barriers, vectorised along z), onepass on a GPU when `fits_onepass` (the
-// model fits with its second set of fields) and no work-group was asked for, else tile with
-// kGpuAutoWorkgroup (--variant=tile alone keeps the patent's 2x2x30).
+// is rows on a CPU (no barriers, vectorised along z); on a GPU, when `fits_onepass` (the model fits
+// with its second set of fields) and no work-group was asked for, tblock for a model without UPML
+// (`without_upml`: its pass pairs the steps; H200 and H100, pec_cube N = 512: 1.26x and 1.47x
+// onepass, docs/BENCHMARKS.md) and onepass for one with UPML, else tile with kGpuAutoWorkgroup
+// (--variant=tile alone keeps the patent's 2x2x30).
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
-                               bool fits_onepass, const std::optional<TunedChoice>& tuned);
+                               bool fits_onepass, const std::optional<TunedChoice>& tuned,
+                               bool without_upml);
 
 // The program built for a variant and the work-group it runs with.
 struct BuiltProgram {

@@ -136,16 +136,22 @@ TEST_CASE("engine variant choice: auto, tuned and asked") {
   t.variant = KernelVariant::Tile;
   t.workgroup = {1, 2, 32};
   using engine::resolve_variant;
-  CHECK(resolve_variant(cfg, "cpu", true, std::nullopt).variant == KernelVariant::Rows);
-  CHECK(resolve_variant(cfg, "gpu", true, std::nullopt).variant == KernelVariant::OnePass);
-  const auto fallback = resolve_variant(cfg, "gpu", false, std::nullopt);
+  CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, false).variant == KernelVariant::Rows);
+  CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, true).variant == KernelVariant::Rows);
+  CHECK(resolve_variant(cfg, "gpu", true, std::nullopt, false).variant == KernelVariant::OnePass);
+  // A GPU model without UPML: tblock, which pairs its steps (the same two field sets as onepass).
+  const auto paired = resolve_variant(cfg, "gpu", true, std::nullopt, true);
+  CHECK(paired.variant == KernelVariant::TBlock);
+  CHECK_FALSE(paired.workgroup.has_value());
+  CHECK(resolve_variant(cfg, "gpu", false, std::nullopt, true).variant == KernelVariant::Tile);
+  const auto fallback = resolve_variant(cfg, "gpu", false, std::nullopt, false);
   CHECK(fallback.variant == KernelVariant::Tile);
   CHECK(fallback.workgroup == kGpuAutoWorkgroup);
-  const auto tuned = resolve_variant(cfg, "gpu", true, t);
+  const auto tuned = resolve_variant(cfg, "gpu", true, t, true);
   CHECK(tuned.tuned);
   CHECK(tuned.workgroup == std::array<int, 3>{1, 2, 32});
   cfg.variant = KernelVariant::Tile;  // asked for: the tuning cache is not consulted
-  const auto asked = resolve_variant(cfg, "gpu", true, t);
+  const auto asked = resolve_variant(cfg, "gpu", true, t, false);
   CHECK_FALSE(asked.tuned);
   CHECK_FALSE(asked.workgroup.has_value());
 }
@@ -175,7 +181,7 @@ TEST_CASE("engine variant choice: the tuned entry for models with and without UP
   CHECK(tuned_for_model(false, false, onepass, without)->variant == KernelVariant::TBlock);
   // The chosen entry then decides auto (resolve_variant), with its work-group.
   const auto r = engine::resolve_variant(DeviceConfig{}, "gpu", true,
-                                         tuned_for_model(false, false, with, without));
+                                         tuned_for_model(false, false, with, without), true);
   CHECK(r.variant == KernelVariant::TBlock);
   CHECK(r.workgroup == std::array<int, 3>{32, 8, 14});
   CHECK(r.tuned);

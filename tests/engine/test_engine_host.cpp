@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
+#include "backends/device_tables.hpp"
 #include "config/load_config.hpp"
 #include "engine/engine_suite.hpp"
 #include "engine/variant_choice.hpp"
@@ -79,12 +82,29 @@ TEST_CASE("engine: one step's stage list per variant; onepass binds each kernel 
   using V = std::vector<std::string>;
   for (device::Api api : engine_apis()) {
     INFO("api " << std::string(device::api_name(api)));
+    // One launch per field kind for all UPML slabs, x/y rows and z slabs alike.
     const auto tile = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Tile));
-    CHECK(stage_names(*tile) == V{"update_h", "upml_xy4_h", "upml_zslab_h", "update_e",
-                                  "upml_xy4_e", "upml_zslab_e", "add_sources"});
+    CHECK(stage_names(*tile) ==
+          V{"update_h", "upml_slabs_h", "update_e", "upml_slabs_e", "add_sources"});
     const auto one = engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass));
-    CHECK(stage_names(*one) == V{"upml_xy4_h", "upml_zslab_h", "update_onepass", "upml_xy4_e",
-                                 "upml_zslab_e", "add_sources"});
+    CHECK(stage_names(*one) == V{"upml_slabs_h", "update_onepass", "upml_slabs_e", "add_sources"});
+    // Its range: the x/y-slab rows' float4s, then the z-slab float4s, each in whole groups of one
+    // size (upml_slabs.cl).
+    for (const auto* e : {tile.get(), one.get()}) {
+      INFO(e->kernel_variant());
+      const std::size_t xy = xy_pml_rows(m) * static_cast<std::size_t>(m.layout.nz4);
+      const std::size_t z = zslab_layout(m, e->variant()).float4s();
+      REQUIRE(xy > 0);
+      REQUIRE(z > 0);
+      for (const auto& st : e->plan()) {
+        if (st.name().rfind("upml_slabs_", 0) != 0) continue;
+        const std::size_t g = st.local[0];
+        CHECK(g == std::min<std::size_t>(128, st.kernel[0].max_group_size()));
+        CHECK(st.global[0] == ((xy + g - 1) / g + (z + g - 1) / g) * g);
+        CHECK(st.global.count() == st.global[0]);
+        CHECK(st.local.count() == g);
+      }
+    }
     const auto rows = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Rows));
     CHECK(stage_names(*rows) == V{"update_h_rows", "update_e_rows", "add_sources"});
     // Phases in order; the step index is the sources' only per-step argument.
@@ -100,8 +120,57 @@ TEST_CASE("engine: one step's stage list per variant; onepass binds each kernel 
               (e->variant() == KernelVariant::OnePass));
       }
     }
-    CHECK(one->plan()[2].phase == engine::Phase::HE);
+    CHECK(one->plan()[1].phase == engine::Phase::HE);
   }
+}
+
+TEST_CASE("engine: a UPML model has one H and one E slab stage, whichever slabs it has") {
+  // physics_helpers.hpp's layer sets: x/y and z slabs, the z slabs only, the x/y slabs only.
+  for (const auto& layers : kSlabEdgeLayers) {
+    const SimulationModel m = SimulationModel::build(slab_edge_config(layers, false, 1));
+    INFO("layers " << layers[0] << " " << layers[1] << " " << layers[2] << " " << layers[3] << " "
+                   << layers[4] << " " << layers[5]);
+    for (device::Api api : engine_apis()) {
+      for (KernelVariant v : {KernelVariant::Tile, KernelVariant::OnePass}) {
+        INFO("api " << std::string(device::api_name(api)) << ", variant " << static_cast<int>(v));
+        const auto e = engine::make_gpu_engine(api, m, engine_config(v));
+        int h = 0, el = 0;
+        for (const auto& st : e->plan()) {
+          if (st.name() == "upml_slabs_h" && st.phase == engine::Phase::H) ++h;
+          if (st.name() == "upml_slabs_e" && st.phase == engine::Phase::E) ++el;
+          const bool other_upml =
+              st.name().rfind("upml_", 0) == 0 && st.name().rfind("upml_slabs_", 0) != 0;
+          CHECK_FALSE(other_upml);
+        }
+        CHECK(h == 1);
+        CHECK(el == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("engine: the slab kernels' group kinds cover every x/y and z group once") {
+  // upml_slabs.cl slab_group_is_z with the host's share: z groups where floor(g * share / 2^32)
+  // steps up, which must happen exactly z times over the launch and never by more than 1, also
+  // at 1600^3 (N = 1600, 10 layers: 198750 x/y and 156025 z groups of 128).
+  for (auto [xy, z] : {std::pair<std::size_t, std::size_t>{1, 1}, {1, 7}, {7, 1}, {3, 5},
+                       {20080, 15129}, {198750, 156025}, {5, 0}}) {
+    INFO(xy << " x/y, " << z << " z groups");
+    const std::uint64_t share = engine::slab_z_share(xy, z);
+    CHECK(share < (std::uint64_t{1} << 32));
+    std::size_t z_seen = 0, bad_steps = 0;
+    std::uint64_t before = 0;
+    for (std::uint64_t g = 0; g < xy + z; ++g) {
+      const std::uint64_t upto = ((g + 1) * share) >> 32;
+      if (upto > before + 1) ++bad_steps;
+      if (upto > before) ++z_seen;
+      before = upto;
+    }
+    CHECK(bad_steps == 0);
+    CHECK(z_seen == z);
+    CHECK(before == z);
+  }
+  CHECK(engine::slab_z_share(0, 9) == 0);  // no x/y groups: the kernel needs no share
 }
 
 TEST_CASE("engine: a model without PML or sources has only the update stages") {

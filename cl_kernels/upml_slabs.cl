@@ -2,14 +2,16 @@
 // upml_slabs_e for E. A launch is 1D, a whole number of work-groups of group_items work-items each
 // (the host's choice: 128, or the device's limit), of two kinds chosen per group, so that no warp
 // diverges on the kind:
-//   x/y groups: float4 q = n * group_items + local id of the x/y-slab rows' float4s, row
-//     r = q / nz4, kq = q % nz4 (upml_xy4.cl; q is also the auxiliaries' index);
-//   z groups: float4 p = n * group_items + local id of the z slabs' float4s, p = (ii * nyi + jj)
-//     * znq + slot (upml_zslab.cl; p is also the auxiliaries' index);
-// n the group's number among its kind (slab_group_is_z); work-items past either count store
-// nothing. The kinds are interleaved evenly over the group ids, so the z groups (64 B pieces of a
-// row, the lower bandwidth) run alongside the x/y groups' streaming rather than after it. Either
-// kind may have no groups (no such slabs, or a region of the step that holds none).
+//   x/y groups: float4 q = xy_first + n * group_items + local id of the x/y-slab rows' float4s,
+//     row r = q / nz4, kq = q % nz4 (upml_xy4.cl; q is also the auxiliaries' index);
+//   z groups: float4 p = z_first + n * group_items + local id of the z slabs' float4s,
+//     p = (ii * nyi + jj) * znq + slot (upml_zslab.cl; p is also the auxiliaries' index);
+// n the group's number among its kind (slab_group_is_z); work-items past either kind's count, or
+// outside the rows [ri0, ri1) x [rj0, rj1), store nothing. The first float4s and the group counts
+// are the host's (plan_slabs.cpp: the interval of each kind that a step split by rows needs).
+// The kinds are interleaved evenly over the group ids, so the z groups (64 B pieces of a row, the
+// lower bandwidth) run alongside the x/y groups' streaming rather than after it. Either kind may
+// have no groups (no such slabs, or a region of the step that holds none).
 //
 // Why one launch: four launches per step (x/y and z slabs, H and E) each had its own tail, and the
 // z slabs ran at ~2.7 TB/s against 3.9 for the x/y ones on the H200 (docs/BENCHMARKS.md).
@@ -53,11 +55,11 @@ KERNEL void upml_slabs_h(
     GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx, float inv_dy, float inv_dz,
     int nx, int ny, int nz, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
     int pml_zlo, int pml_zhi, int rows, int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
-    int rj1, int xy_groups, uint z_share, int group_items) {
+    int rj1, int xy_first, int z_first, int xy_groups, uint z_share, int group_items) {
   int n;
   if (slab_group_is_z(GROUP_ID(0), xy_groups, z_share, &n)) {
     const int nyi = ny - pml_ylo - pml_yhi;
-    const int p = n * group_items + LOCAL_ID(0);
+    const int p = z_first + n * group_items + LOCAL_ID(0);
     if (p >= (nx - pml_xlo - pml_xhi) * nyi * znq) return;
     const int row = p / znq, ii = row / nyi;
     upml_zslab_h(hx_out, hy_out, hz_out, hx, hy, hz, ex, ey, ez, id_hx, id_hy, id_hz, hcoef,
@@ -65,7 +67,7 @@ KERNEL void upml_slabs_h(
                  nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi, zq_lo, zq_hi, znq,
                  ri0, rj0, ri1, rj1, p - row * znq, row - ii * nyi, ii);
   } else {
-    const int q = n * group_items + LOCAL_ID(0);
+    const int q = xy_first + n * group_items + LOCAL_ID(0);
     if (q >= rows * nz4) return;
     const int r = q / nz4;
     upml_xy4_h(hx_out, hy_out, hz_out, hx, hy, hz, ex, ey, ez, bx, by, bz, int_x, int_y, half_x,
@@ -87,11 +89,11 @@ KERNEL void upml_slabs_e(
     GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx, float inv_dy, float inv_dz,
     int nx, int ny, int nz, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
     int pml_zlo, int pml_zhi, int rows, int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
-    int rj1, int xy_groups, uint z_share, int group_items) {
+    int rj1, int xy_first, int z_first, int xy_groups, uint z_share, int group_items) {
   int n;
   if (slab_group_is_z(GROUP_ID(0), xy_groups, z_share, &n)) {
     const int nyi = ny - pml_ylo - pml_yhi;
-    const int p = n * group_items + LOCAL_ID(0);
+    const int p = z_first + n * group_items + LOCAL_ID(0);
     if (p >= (nx - pml_xlo - pml_xhi) * nyi * znq) return;
     const int row = p / znq, ii = row / nyi;
     upml_zslab_e(ex_out, ey_out, ez_out, ex, ey, ez, hx, hy, hz, id_ex, id_ey, id_ez, ecoef,
@@ -99,7 +101,7 @@ KERNEL void upml_slabs_e(
                  pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi, zq_lo, zq_hi, znq, ri0, rj0, ri1, rj1,
                  p - row * znq, row - ii * nyi, ii);
   } else {
-    const int q = n * group_items + LOCAL_ID(0);
+    const int q = xy_first + n * group_items + LOCAL_ID(0);
     if (q >= rows * nz4) return;
     const int r = q / nz4;
     upml_xy4_e(ex_out, ey_out, ez_out, ex, ey, ez, hx, hy, hz, dx, dy, dz, int_x, int_y, half_x,

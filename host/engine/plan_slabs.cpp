@@ -17,6 +17,59 @@ constexpr std::size_t kSlabGroupItems = 128;
 
 std::size_t groups_of(std::size_t items, std::size_t group) { return (items + group - 1) / group; }
 
+// Float4s [first, end) of one kind's numbering (upml_slabs.cl): an interval that holds every
+// float4 of the kind in the region's rows, and may hold others (the kernels skip those).
+struct Span {
+  std::size_t first = 0, end = 0;
+  std::size_t size() const { return end - first; }
+  void add(std::size_t a, std::size_t b) {  // grows to hold [a, b)
+    if (a >= b) return;
+    first = size() == 0 ? a : std::min(first, a);
+    end = std::max(end, b);
+  }
+};
+
+// The x/y-slab rows' float4s, r * nz4 + kq in upml_lanes.h xy_pml_cell's row order: the low x
+// slab's rows i * ny + j, the high one's, then (ylo + yhi) y-slab rows per plane between them.
+Span xy_span(const SimulationModel& m, const RowBox& r) {
+  const int nx = m.layout.nx, ny = m.layout.ny;
+  const auto& lay = m.upml.layers;
+  const std::size_t nz4 = static_cast<std::size_t>(m.layout.nz4);
+  Span rows;
+  // Planes [a, b) of a slab whose first plane is i_first and first row `base`: their rows from
+  // (a, j0) to (b - 1, j1 - 1).
+  auto x_slab = [&](int a, int b, int i_first, std::size_t base) {
+    if (a < b) {
+      rows.add(base + static_cast<std::size_t>(a - i_first) * ny + r.j0,
+               base + static_cast<std::size_t>(b - 1 - i_first) * ny + r.j1);
+    }
+  };
+  x_slab(std::max(r.i0, 0), std::min(r.i1, lay[0]), 0, 0);
+  x_slab(std::max(r.i0, nx - lay[1]), std::min(r.i1, nx), nx - lay[1],
+         static_cast<std::size_t>(lay[0]) * ny);
+  const int w = lay[2] + lay[3];
+  const int a = std::max(r.i0, lay[0]), b = std::min(r.i1, nx - lay[1]);
+  if (w > 0 && a < b) {
+    const std::size_t base = static_cast<std::size_t>(lay[0] + lay[1]) * ny;
+    rows.add(base + static_cast<std::size_t>(a - lay[0]) * w,
+             base + static_cast<std::size_t>(b - lay[0]) * w);
+  }
+  return {rows.first * nz4, rows.end * nz4};
+}
+
+// The z-slab float4s, (ii * nyi + jj) * znq + slot over the x/y interior's rows (ii, jj).
+Span z_span(const SimulationModel& m, const ZSlabLayout& z, const RowBox& r) {
+  const auto& lay = m.upml.layers;
+  const int a = std::max(r.i0, lay[0]) - lay[0], b = std::min(r.i1, m.layout.nx - lay[1]) - lay[0];
+  const int c = std::max(r.j0, lay[2]) - lay[2], d = std::min(r.j1, m.layout.ny - lay[3]) - lay[2];
+  Span s;
+  if (z.znq > 0 && a < b && c < d) {
+    const std::size_t nyi = static_cast<std::size_t>(z.nyi), znq = static_cast<std::size_t>(z.znq);
+    s.add((a * nyi + c) * znq, ((b - 1) * nyi + d) * znq);
+  }
+  return s;
+}
+
 }  // namespace
 
 std::uint32_t slab_z_share(std::size_t xy_groups, std::size_t z_groups) {
@@ -29,29 +82,23 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
   const SimulationModel& m = in.m;
   const YeeFields& f = in.f;
   const auto& L = m.layout;
-  const auto& lay = m.upml.layers;
   SlabStages out;
   const RowBox r = region_args(in);
   if (!m.upml.enabled() || r.empty()) return out;
 
-  // A region inside the x/y interior holds no x/y-slab row.
-  const bool region_in_interior = in.region && r.i0 >= lay[0] && r.i1 <= L.nx - lay[1] &&
-                                  r.j0 >= lay[2] && r.j1 <= L.ny - lay[3];
   const std::size_t rows = xy_pml_rows(m);
-  const std::size_t xy_float4s = region_in_interior ? 0 : rows * static_cast<std::size_t>(L.nz4);
   const ZSlabLayout z = zslab_layout(m, in.variant);
-  // A region outside the x/y interior holds no z-slab float4.
-  const bool meets_interior = !in.region || std::max(r.i0, lay[0]) < std::min(r.i1, L.nx - lay[1]) &&
-                              std::max(r.j0, lay[2]) < std::min(r.j1, L.ny - lay[3]);
-  const std::size_t z_float4s = meets_interior ? z.float4s() : 0;
-  if (xy_float4s == 0 && z_float4s == 0) return out;
+  // Only the float4s of the region's rows (the whole grid: all of them), so that a step split
+  // into boxes launches about one step's worth of work-items in all.
+  const Span xy = xy_span(m, r), zs = z_span(m, z, r);
+  if (xy.size() == 0 && zs.size() == 0) return out;
 
   // One group size for both kernels and both kinds of group (upml_slabs.cl).
   const std::size_t group = std::max<std::size_t>(
       1, std::min({kSlabGroupItems, in.program.kernel("upml_slabs_h").max_group_size(),
                    in.program.kernel("upml_slabs_e").max_group_size()}));
-  const std::size_t xy_groups = groups_of(xy_float4s, group);
-  const std::size_t z_groups = groups_of(z_float4s, group);
+  const std::size_t xy_groups = groups_of(xy.size(), group);
+  const std::size_t z_groups = groups_of(zs.size(), group);
   // The z auxiliaries exist where the model has z-slab float4s; elsewhere no group reads them.
   const bool has_z = z.float4s() > 0;
   auto zaux = [&](int n) -> const device::Buffer& { return has_z ? f.zaux[n] : f.placeholder; };
@@ -61,8 +108,8 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
       << zaux(zaux0 + 1) << f.zlanes << dt_over;
     grid_args(a, m, L.nz4);
     a << static_cast<int>(rows) << z.zq_lo << z.zq_hi << z.znq << r.i0 << r.j0 << r.i1 << r.j1
-      << static_cast<int>(xy_groups) << static_cast<int>(slab_z_share(xy_groups, z_groups))
-      << static_cast<int>(group);
+      << static_cast<int>(xy.first) << static_cast<int>(zs.first) << static_cast<int>(xy_groups)
+      << static_cast<int>(slab_z_share(xy_groups, z_groups)) << static_cast<int>(group);
   };
   const BoundKernel h = bind_kernel(in, "upml_slabs_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
     a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];

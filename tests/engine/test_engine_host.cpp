@@ -173,6 +173,43 @@ TEST_CASE("engine: the slab kernels' group kinds cover every x/y and z group onc
   CHECK(engine::slab_z_share(0, 9) == 0);  // no x/y groups: the kernel needs no share
 }
 
+TEST_CASE("engine: a step split by rows launches the slab kernels over its boxes' float4s only") {
+  RunConfig cfg = box_config({12, 11, 18}, kD, 10, BoundaryType::Upml, 2);
+  const SimulationModel m = SimulationModel::build(cfg);
+  const int nx = m.layout.nx, ny = m.layout.ny, nz4 = m.layout.nz4;
+  const ZSlabLayout z = zslab_layout(m, KernelVariant::Tile);
+  REQUIRE(z.znq > 0);
+  // Edges: plane x = 5 (interior: its 4 y-slab rows and its z slabs), plane x = 0 (x slab only);
+  // the rest in two boxes.
+  engine::RowSplit split;
+  split.edges = {{5, 0, 6, ny}, {0, 0, 1, ny}};
+  split.rest = {{1, 0, 5, ny}, {6, 0, nx, ny}};
+  DeviceConfig dev;
+  dev.variant = KernelVariant::Tile;
+  if (device::list_devices(device::Api::OpenCL).empty()) return;
+  const auto whole = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true);
+  const auto parts = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true, split);
+  auto slab_items = [](const engine::StepPlan& plan) {
+    std::vector<std::size_t> n;
+    for (const auto& st : plan) {
+      if (st.name() == "upml_slabs_h") n.push_back(st.global[0]);
+    }
+    return n;
+  };
+  const std::size_t g = std::min<std::size_t>(128, whole->plan()[1].kernel[0].max_group_size());
+  auto groups = [&](std::size_t items) { return (items + g - 1) / g; };
+  const auto edges = slab_items(parts->edge_plan());
+  REQUIRE(edges.size() == 2);
+  CHECK(edges[0] == (groups(4 * nz4) + groups(static_cast<std::size_t>(z.nyi) * z.znq)) * g);
+  CHECK(edges[1] == groups(static_cast<std::size_t>(ny) * nz4) * g);
+  // In all, one step's float4s and at most a group per kind and box more.
+  std::size_t total = edges[0] + edges[1];
+  for (std::size_t n : slab_items(parts->rest_plan())) total += n;
+  const auto one = slab_items(whole->plan());
+  REQUIRE(one.size() == 1);
+  CHECK(total <= one[0] + 2 * 4 * g);
+}
+
 TEST_CASE("engine: a model without PML or sources has only the update stages") {
   RunConfig cfg = box_config({9, 7, 6}, kD, 5, BoundaryType::Pec);
   const SimulationModel m = SimulationModel::build(cfg);

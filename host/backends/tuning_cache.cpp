@@ -75,6 +75,11 @@ std::string tuning_key(const std::string& backend, const std::string& device,
   return backend + "|" + device + "|" + driver + "|kernels " + kernel_sources_digest();
 }
 
+std::string no_upml_tuning_key(const std::string& backend, const std::string& device,
+                               const std::string& driver) {
+  return tuning_key(backend, device, driver) + "|3d without upml";
+}
+
 std::string tuning_file() {
   fs::path dir;
   if (const char* d = std::getenv("CLFDTD_CACHE_DIR"); d && *d) {
@@ -102,6 +107,7 @@ std::optional<TunedChoice> lookup_tuning(const std::string& key) {
     c.workgroup = wg;
     c.gcells_per_s = e.value("gcells_per_s", 0.0);
     c.n = e.value("n", 0);
+    c.problem = e.value("problem", std::string("vacuum_upml"));
     return c;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
@@ -132,7 +138,8 @@ void store_tuning(const std::string& key, const TunedChoice& c) {
   all[key] = {{"variant", variant_name(c.variant)},
               {"workgroup", c.workgroup},
               {"gcells_per_s", c.gcells_per_s},
-              {"n", c.n}};
+              {"n", c.n},
+              {"problem", c.problem}};
   write_all(path, all);
 }
 

@@ -1,6 +1,7 @@
 // The auto-tuner's memory: the fastest kernel variant and work-group found by `clfdtd bench
-// --tune` for one device and driver, kept in a small JSON file so that later runs with
-// device.variant = auto (and no device.workgroup) use it. The file lives in $CLFDTD_CACHE_DIR,
+// --tune` for one device and driver, one entry for models with UPML and one for models without
+// (tblock steps two steps per pass only there), kept in a small JSON file so that later runs with
+// device.variant = auto (and no device.workgroup) use them. The file lives in $CLFDTD_CACHE_DIR,
 // else $XDG_CACHE_HOME/clfdtd, else ~/.cache/clfdtd, and is named tuning.json.
 #pragma once
 #include <array>
@@ -15,7 +16,10 @@ struct TunedChoice {
   KernelVariant variant = KernelVariant::Tile;
   std::array<int, 3> workgroup{};  // x y z as device.workgroup reads it
   double gcells_per_s = 0;         // what the tuner measured
-  int n = 0;                       // on a vacuum cube with UPML of n^3 cells
+  int n = 0;                       // on an n^3 cube of `problem`
+  // The bench problem measured: "vacuum_upml" (models with UPML; an entry without the field, as
+  // files before the no-UPML entries hold, reads as this) or "pec_cube" (models without UPML).
+  std::string problem = "vacuum_upml";
 };
 
 // "opencl|<device name>|<driver version>|kernels <digest>": a new driver, or kernels changed by
@@ -26,6 +30,12 @@ std::string tuning_key(const std::string& backend, const std::string& device,
 
 // 12 hex digits fingerprinting the kernel sources this build embeds (cl_kernels/*.cl, *.h).
 std::string kernel_sources_digest();
+
+// tuning_key(backend, device, driver) + "|3d without upml": the entry for models without UPML.
+// The bare tuning_key holds the entry for models with UPML, the only 3D entry of a file written
+// before this one existed: such a file reads as "the UPML entry only", and auto falls back to it.
+std::string no_upml_tuning_key(const std::string& backend, const std::string& device,
+                               const std::string& driver);
 
 std::string tuning_file();  // the path described above
 

@@ -1,5 +1,6 @@
 // The auto-tuner: every kernel variant with a list of work-group shapes on one device, timed on
-// the vacuum cube with UPML; the fastest becomes the device's default (tuning_cache.hpp). In 2D
+// the vacuum cube with UPML and on the PEC cube without it; each fastest becomes the device's
+// default for models with UPML or without (tuning_cache.hpp). In 2D
 // (tune_plane) the kernel stays the one device.variant picks and only its work-group is tuned.
 #pragma once
 #include <functional>
@@ -15,15 +16,20 @@ namespace clfdtd {
 std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v);
 
 struct TuneOutcome {
-  TunedChoice best;
+  TunedChoice best;            // models with UPML (vacuum_upml)
   std::string key;             // tuning_key() of the device
+  TunedChoice best_no_upml;    // models without UPML (pec_cube)
+  std::string key_no_upml;     // no_upml_tuning_key() of the device
   std::vector<BenchRow> rows;  // every candidate measured (duplicates after clamping skipped)
 };
 
-// Measures every candidate of every variant of `base` (its backend and device) on vacuum_upml of
-// n^3 cells and stores the winner with store_tuning(). on_row is called after each measurement.
+// Measures every candidate of `base`'s device (its backend and device) on n^3 cells: tile,
+// onepass and rows on vacuum_upml (not tblock, which steps a model with UPML with the onepass
+// kernels), then tile, onepass, tblock, and rows where the device is a CPU, on pec_cube. Stores
+// each winner with store_tuning(), under key and key_no_upml. on_row is called after each
+// measurement. steps: per repeat, as BenchCase::steps (0: about 0.25 s worth).
 TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double copy_gbs,
-                        const std::function<void(const BenchRow&)>& on_row);
+                        const std::function<void(const BenchRow&)>& on_row, long steps = 0);
 
 struct PlaneTuneOutcome {
   std::vector<TunedWorkgroup> best;  // one per kernel tuned, each stored under its own key

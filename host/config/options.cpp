@@ -242,7 +242,8 @@ std::vector<OptionSpec> make_table() {
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "
        "twice the field memory), tblock = two time steps per pass over double-buffered fields (temporal blocking; 3D models without UPML, others step as onepass), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
-       "driver, else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
+       "driver (a model with UPML: the one measured on vacuum_upml; without UPML: the one measured on pec_cube, where tblock "
+       "competes too, else the UPML one; a model split over ranks passes over onepass and tblock), else rows on CPU devices and, on GPUs, onepass 8 2 32 when the model fits with its second "
        "set of fields, tile 2 4 16 when not. Alias: --variant=X.", Range{}},
       {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
        "How the tile and onepass variants store the UPML auxiliaries (other variants and models "

@@ -38,10 +38,10 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   }
   std::optional<TunedChoice> tuned;
   if (cfg.variant == KernelVariant::Auto && !cfg.workgroup) {
-    tuned = lookup_tuning(tuning_key(name(), device_description(), info.driver));
-    if (in_place_only && tuned &&
-        (tuned->variant == KernelVariant::OnePass || tuned->variant == KernelVariant::TBlock))
-      tuned.reset();
+    const std::string desc = device_description();
+    tuned = tuned_for_model(m.upml.enabled(), in_place_only,
+                            lookup_tuning(tuning_key(name(), desc, info.driver)),
+                            lookup_tuning(no_upml_tuning_key(name(), desc, info.driver)));
   }
   const bool fits_onepass =
       !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=

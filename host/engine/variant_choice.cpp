@@ -75,6 +75,18 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
 
 namespace clfdtd::engine {
 
+std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_only,
+                                           const std::optional<TunedChoice>& upml,
+                                           const std::optional<TunedChoice>& no_upml) {
+  auto runs = [in_place_only](const std::optional<TunedChoice>& t) {
+    return t && !(in_place_only && (t->variant == KernelVariant::OnePass ||
+                                    t->variant == KernelVariant::TBlock));
+  };
+  if (!model_has_upml && runs(no_upml)) return no_upml;
+  if (runs(upml)) return upml;
+  return std::nullopt;
+}
+
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
                                bool fits_onepass, const std::optional<TunedChoice>& tuned) {
   VariantRequest r{dev.variant, dev.workgroup, false, dev.upml_form};

@@ -91,6 +91,15 @@ struct VariantRequest {
   UpmlForm upml_form = UpmlForm::Float;  // device.upml_form (tile and onepass kernels)
 };
 
+// The tuned entry device.variant = auto takes for a model (`bench --tune` stores one per device
+// for models with UPML, `upml`, and one for models without, `no_upml`): a model with UPML takes
+// `upml`; a model without takes `no_upml` when there is one, else `upml` (a cache written before
+// the no-UPML entries). A model split over ranks (`in_place_only`) runs neither onepass nor
+// tblock: such an entry is passed over (the no-UPML one for the UPML one, that one for none).
+std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_only,
+                                           const std::optional<TunedChoice>& upml,
+                                           const std::optional<TunedChoice>& no_upml);
+
 // device.variant = auto without device.workgroup takes `tuned` when there is one. Otherwise auto
 // is rows on a CPU (no barriers, vectorised along z), onepass on a GPU when `fits_onepass` (the
 // model fits with its second set of fields) and no work-group was asked for, else tile with

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "backends/tuning_cache.hpp"
@@ -87,6 +88,57 @@ TEST_CASE("tuning cache: 2D entries per kind and kernel, never read as 3D ones o
   const auto still = lookup_tuning(key3d);  // the 3D entry survived the 2D write
   REQUIRE(still.has_value());
   CHECK(still->workgroup == std::array<int, 3>{1, 8, 1});
+  if (before) {
+    ::setenv("CLFDTD_CACHE_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("CLFDTD_CACHE_DIR");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("tuning cache: the entries for models with and without UPML, and an older file") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "clfdtd_test_tuning_cache_no_upml";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const char* before = std::getenv("CLFDTD_CACHE_DIR");
+  const std::string saved = before ? before : "";
+  ::setenv("CLFDTD_CACHE_DIR", dir.c_str(), 1);
+  const std::string upml = tuning_key("opencl", "GPU X", "1.2");
+  const std::string plain = no_upml_tuning_key("opencl", "GPU X", "1.2");
+  CHECK(plain == upml + "|3d without upml");
+
+  // A file as the tuner wrote it before the no-UPML entries: one 3D entry without "problem".
+  {
+    std::ofstream old(dir / "tuning.json");
+    old << "{\"" << upml
+        << "\": {\"variant\": \"onepass\", \"workgroup\": [8, 2, 32], \"gcells_per_s\": 52.3, "
+           "\"n\": 512}}\n";
+  }
+  const auto old_upml = lookup_tuning(upml);
+  REQUIRE(old_upml.has_value());
+  CHECK(old_upml->variant == KernelVariant::OnePass);
+  CHECK(old_upml->problem == "vacuum_upml");
+  CHECK_FALSE(lookup_tuning(plain).has_value());  // the UPML entry only
+
+  TunedChoice t;
+  t.variant = KernelVariant::TBlock;
+  t.workgroup = {32, 8, 14};
+  t.gcells_per_s = 49.7;
+  t.n = 512;
+  t.problem = "pec_cube";
+  store_tuning(plain, t);
+  const auto got = lookup_tuning(plain);
+  REQUIRE(got.has_value());
+  CHECK(got->variant == KernelVariant::TBlock);
+  CHECK(got->workgroup == std::array<int, 3>{32, 8, 14});
+  CHECK(got->problem == "pec_cube");
+  CHECK(got->n == 512);
+  const auto still = lookup_tuning(upml);  // the older entry survived the write, unchanged
+  REQUIRE(still.has_value());
+  CHECK(still->variant == KernelVariant::OnePass);
+  CHECK(still->workgroup == std::array<int, 3>{8, 2, 32});
+  CHECK_FALSE(lookup_tuning(plane_tuning_key("opencl", "GPU X", "1.2", "tm", "plane-tile")).has_value());
   if (before) {
     ::setenv("CLFDTD_CACHE_DIR", saved.c_str(), 1);
   } else {

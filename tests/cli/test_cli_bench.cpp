@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/tuning_cache.hpp"
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
 #include "model/simulation_model.hpp"
@@ -166,7 +167,7 @@ TEST_CASE("bench: bad options exit 2") {
   CHECK(run_clfdtd("bench --help").code == 0);
 }
 
-TEST_CASE("bench --tune stores the winner and run uses it") {
+TEST_CASE("bench --tune stores the winners with and without UPML and run uses them") {
   const std::string dir = scratch_dir("tune");
   fs::create_directories(dir);
   ::setenv("CLFDTD_CACHE_DIR", dir.c_str(), 1);
@@ -177,18 +178,43 @@ TEST_CASE("bench --tune stores the winner and run uses it") {
   }
   REQUIRE_MESSAGE(r.code == 0, r.out);
   CHECK(r.out.find("tuned: ") != std::string::npos);
+  CHECK(r.out.find("tuned without UPML: ") != std::string::npos);
+  CHECK(r.out.find(" tblock ") != std::string::npos);  // measured on pec_cube
   const auto cache = nlohmann::json::parse(read_text(dir + "/tuning.json"));
-  REQUIRE(cache.size() == 1);
-  const auto entry = cache.begin().value();
-  CHECK(entry["gcells_per_s"].get<double>() > 0);
+  REQUIRE(cache.size() == 2);
+  const std::string digest = clfdtd::kernel_sources_digest();
+  nlohmann::json upml, plain;
+  auto ends_with = [](const std::string& text, const std::string& end) {
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+  };
+  for (auto it = cache.begin(); it != cache.end(); ++it) {
+    if (ends_with(it.key(), "|3d without upml")) plain = it.value();
+    if (ends_with(it.key(), "|kernels " + digest)) upml = it.value();
+  }
+  REQUIRE_MESSAGE(upml.is_object(), cache.dump());
+  REQUIRE_MESSAGE(plain.is_object(), cache.dump());
+  CHECK(upml["problem"] == "vacuum_upml");
+  CHECK(plain["problem"] == "pec_cube");
+  CHECK(upml["gcells_per_s"].get<double>() > 0);
+  CHECK(plain["gcells_per_s"].get<double>() > 0);
+  CHECK(upml["variant"] != "tblock");  // tblock is tuned on the model without UPML only
+  auto kernel_name = [](const nlohmann::json& entry) {
+    const std::string v = entry["variant"];
+    return v == "tile" ? std::string("float4-tile") : v;
+  };
 
+  // pec_cavity has no UPML: the pec_cube entry.
   r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + "/run --quiet");
   CHECK_MESSAGE(r.code == 0, r.out);
-  const auto report = nlohmann::json::parse(read_text(dir + "/run/run.json"));
-  const std::string variant = report["kernel_variant"];
+  std::string variant = nlohmann::json::parse(read_text(dir + "/run/run.json"))["kernel_variant"];
   CHECK(variant.find("(tuned)") != std::string::npos);
-  CHECK(variant.rfind(entry["variant"].get<std::string>() == "tile" ? "float4-tile"
-                                                                    : entry["variant"].get<std::string>(), 0) == 0);
+  CHECK_MESSAGE(variant.rfind(kernel_name(plain) + " ", 0) == 0, variant);
+  // dipole has UPML: the vacuum_upml entry.
+  r = run_clfdtd("run models/dipole.ini --time.steps=5 --output.dir=" + dir + "/dipole --quiet");
+  CHECK_MESSAGE(r.code == 0, r.out);
+  variant = nlohmann::json::parse(read_text(dir + "/dipole/run.json"))["kernel_variant"];
+  CHECK(variant.find("(tuned)") != std::string::npos);
+  CHECK_MESSAGE(variant.rfind(kernel_name(upml) + " ", 0) == 0, variant);
   // An explicit variant wins over the cache.
   r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=rows --output.dir=" + dir +
                  "/run2 --quiet");

@@ -256,6 +256,37 @@ TEST_CASE("engine variant choice: auto, tuned and asked") {
   CHECK_FALSE(asked.workgroup.has_value());
 }
 
+TEST_CASE("engine variant choice: the tuned entry for models with and without UPML") {
+  TunedChoice with, without;
+  with.variant = KernelVariant::Tile;
+  with.workgroup = {1, 2, 32};
+  without.variant = KernelVariant::TBlock;
+  without.workgroup = {32, 8, 14};
+  without.problem = "pec_cube";
+  using engine::tuned_for_model;
+  // A model without UPML takes the no-UPML entry, a model with UPML the UPML one.
+  CHECK(tuned_for_model(false, false, with, without)->variant == KernelVariant::TBlock);
+  CHECK(tuned_for_model(true, false, with, without)->variant == KernelVariant::Tile);
+  // A cache from before the no-UPML entries: every model takes the UPML entry.
+  CHECK(tuned_for_model(false, false, with, std::nullopt)->variant == KernelVariant::Tile);
+  CHECK_FALSE(tuned_for_model(true, false, std::nullopt, without).has_value());
+  CHECK_FALSE(tuned_for_model(false, false, std::nullopt, std::nullopt).has_value());
+  // Split over ranks: tblock (and onepass) passed over, the UPML entry's tile taken, or none.
+  CHECK(tuned_for_model(false, true, with, without)->variant == KernelVariant::Tile);
+  CHECK_FALSE(tuned_for_model(false, true, std::nullopt, without).has_value());
+  TunedChoice onepass = with;
+  onepass.variant = KernelVariant::OnePass;
+  CHECK_FALSE(tuned_for_model(false, true, onepass, without).has_value());
+  CHECK_FALSE(tuned_for_model(true, true, onepass, without).has_value());
+  CHECK(tuned_for_model(false, false, onepass, without)->variant == KernelVariant::TBlock);
+  // The chosen entry then decides auto (resolve_variant), with its work-group.
+  const auto r = engine::resolve_variant(DeviceConfig{}, "gpu", true,
+                                         tuned_for_model(false, false, with, without));
+  CHECK(r.variant == KernelVariant::TBlock);
+  CHECK(r.workgroup == std::array<int, 3>{32, 8, 14});
+  CHECK(r.tuned);
+}
+
 TEST_CASE("engine work-groups: default, clamping and shrinking") {
   const FieldLayout big(100, 80, 400), small(7, 1, 5);
   const std::array<std::size_t, 3> items{1024, 1024, 64};

@@ -21,7 +21,12 @@ What the difference may be:
 import numpy as np
 
 from .common import C0, CaseResult, fmt_pct, ini_vector, read_ini
+from . import gpu_timing
 from .dipole import dipole_field
+
+# Its GPU timing (tools/validation/cyl_vs_3d_speed.sh, measured on a lent GPU) lives in
+# docs/validation/cyl_vs_3d_gpu.md: gpu_timing.py says why.
+GPU_TIMING = "cyl_vs_3d_gpu.md"
 
 MODEL_CYL = "cyl_vs_3d.ini"
 MODEL_3D = "cyl_vs_3d_cartesian.ini"
@@ -245,6 +250,7 @@ def case_cyl_vs_3d(ctx):
     print(f"    time loop 3D {t3:.2f} s, cylindrical {tc:.2f} s (ratio {t3 / tc:.1f}); "
           f"device bytes "
           f"3D {b3}, cylindrical {bc} (ratio {b3 / bc:.1f})")
+    lines += gpu_timing.lines(GPU_TIMING)
     r.notes += lines
     r.check("free space: cylindrical (m <= 6, off-axis source) vs analytic dipole "
             "(max over probes)",

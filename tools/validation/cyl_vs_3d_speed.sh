@@ -7,7 +7,9 @@
 #   1. builds clfdtd (Release, no VTK) unless BUILD_DIR/clfdtd exists;
 #   2. runs `tools/validate --case cyl_vs_3d` on OpenCL (its checks; skipped without numpy/scipy);
 #   3. runs both models per cell size and backend and writes OUT_DIR/cyl_vs_3d_speed.md: time
-#      loop seconds and device bytes from run.json, and the 3D / cylindrical ratios.
+#      loop seconds and device bytes from run.json, and the 3D / cylindrical ratios. Its table
+#      goes into docs/validation/cyl_vs_3d_gpu.md (by hand, with the GPU, driver and commit), which
+#      the case adds to its section of docs/VALIDATION.md whenever that section is rewritten.
 # Usage: tools/validation/cyl_vs_3d_speed.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default build-speed)
 # Environment: CELLS (default "0.005 0.0025 0.00125"), VALIDATE (1; 0 skips step 2).
 set -uo pipefail

@@ -1,44 +1,43 @@
-// The x and y slabs of the tile and onepass variants, float4-wise: one work-item per float4 kq of
-// an x/y-slab row (upml_lanes.h xy_pml_cell numbers the rows), all four lanes, one launch for all
-// four slabs (dimension 0 = kq, 1 = row). upml_lanes.h's recursions (docs/EQUATIONS.md) with the x and
-// y profiles taken per row and the z profile per lane from zlanes (zslab_lane_table: H's a, b at
+// The x and y slabs of the tile and onepass variants, float4-wise: one float4 kq of an x/y-slab
+// row r (upml_lanes.h xy_pml_cell numbers the rows), all four lanes, called per work-item by the
+// x/y groups of upml_slabs.cl. upml_lanes.h's recursions (docs/EQUATIONS.md) with the x and y
+// profiles taken per row and the z profile per lane from zlanes (zslab_lane_table: H's a, b at
 // half z and cp, cm at integer z, then E's the other way round). The auxiliaries are float4 rows,
 // Dx Dy Dz / Bx By Bz at r * nz4 + kq. Padding lanes past nz see neutral z profiles and zero
 // neighbours; their E is PEC (inv_eps_r = 0), so they stay zero.
 //
-// Why not one launch per PML box (the form this replaced): four launches per field kind, one cell per work-item, ran at
-// ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole float4s.
+// Why float4 rows rather than one launch per PML box: four launches per field kind, one cell per
+// work-item, ran at ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole
+// float4s.
 // Rows outside [ri0, ri1) x [rj0, rj1) are left alone (a step split by rows; the whole grid:
 // 0, 0, nx, ny).
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
 // previous float4 for E (zero before index 0).
 //
 // The updated fields are read from one set and written to another: the same set for the tile
-// variant, the next one for onepass (upml_zslab.cl says why; hence no RESTRICT on them).
+// variant, the next one for onepass (upml_zslab.cl says why; hence no RESTRICT on them in
+// upml_slabs.cl).
 //
-// Bytes per float4 (4 cells) and kernel: 3 fields read + written 96, 3 auxiliaries read + written
-// 96 (48 when stored in 16 bits: upml_aux.h), 3 x 4 ids, plus the neighbour float4s (mostly cache
-// hits).
+// Bytes per float4 (4 cells) and field kind: 3 fields read + written 96, 3 auxiliaries read +
+// written 96 (48 when stored in 16 bits: upml_aux.h), 3 x 4 ids, plus the neighbour float4s
+// (mostly cache hits).
+#ifndef CLFDTD_UPML_XY4_CL
+#define CLFDTD_UPML_XY4_CL
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 #include "upml_aux.h"
 
-KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out,
-                       GLOBAL const float4* hx, GLOBAL const float4* hy, GLOBAL const float4* hz,
-                       GLOBAL const float4* RESTRICT ex,
-                       GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
-                       GLOBAL AUX4* RESTRICT bx, GLOBAL AUX4* RESTRICT by,
-                       GLOBAL AUX4* RESTRICT bz, GLOBAL const float4* RESTRICT int_x,
-                       GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
-                       GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
-                       GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
-                       GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
-                       float db_vacuum,
-                       float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
-                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows,
-                       int ri0, int rj0, int ri1, int rj1) {
-  const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
-  if (kq >= nz4 || r >= rows) return;
+/* H of float4 kq of x/y-slab row r (0 <= kq < nz4, 0 <= r < rows). */
+DEVICE_FN void upml_xy4_h(
+    GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out, GLOBAL const float4* hx,
+    GLOBAL const float4* hy, GLOBAL const float4* hz, GLOBAL const float4* ex,
+    GLOBAL const float4* ey, GLOBAL const float4* ez, GLOBAL AUX4* bx, GLOBAL AUX4* by,
+    GLOBAL AUX4* bz, GLOBAL const float4* int_x, GLOBAL const float4* int_y,
+    GLOBAL const float4* half_x, GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
+    GLOBAL const uchar4* id_hx, GLOBAL const uchar4* id_hy, GLOBAL const uchar4* id_hz,
+    CONSTANT_PTR float4* hcoef, float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx,
+    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int ri0, int rj0,
+    int ri1, int rj1, int kq, int r) {
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
@@ -72,21 +71,17 @@ KERNEL void upml_xy4_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL floa
   hz_out[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
 }
 
-KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out,
-                       GLOBAL const float4* ex, GLOBAL const float4* ey, GLOBAL const float4* ez,
-                       GLOBAL const float4* RESTRICT hx,
-                       GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
-                       GLOBAL AUX4* RESTRICT dx, GLOBAL AUX4* RESTRICT dy,
-                       GLOBAL AUX4* RESTRICT dz, GLOBAL const float4* RESTRICT int_x,
-                       GLOBAL const float4* RESTRICT int_y, GLOBAL const float4* RESTRICT half_x,
-                       GLOBAL const float4* RESTRICT half_y, GLOBAL const float4* RESTRICT zlanes,
-                       GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
-                       GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
-                       float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny,
-                       int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int rows,
-                       int ri0, int rj0, int ri1, int rj1) {
-  const int kq = GLOBAL_ID(0), r = GLOBAL_ID(1);
-  if (kq >= nz4 || r >= rows) return;
+/* E of float4 kq of x/y-slab row r. */
+DEVICE_FN void upml_xy4_e(
+    GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out, GLOBAL const float4* ex,
+    GLOBAL const float4* ey, GLOBAL const float4* ez, GLOBAL const float4* hx,
+    GLOBAL const float4* hy, GLOBAL const float4* hz, GLOBAL AUX4* dx, GLOBAL AUX4* dy,
+    GLOBAL AUX4* dz, GLOBAL const float4* int_x, GLOBAL const float4* int_y,
+    GLOBAL const float4* half_x, GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
+    GLOBAL const uchar4* id_ex, GLOBAL const uchar4* id_ey, GLOBAL const uchar4* id_ez,
+    CONSTANT_PTR float4* ecoef, float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx,
+    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int ri0, int rj0,
+    int ri1, int rj1, int kq, int r) {
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
@@ -113,3 +108,5 @@ KERNEL void upml_xy4_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL floa
   ey_out[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
   ez_out[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);
 }
+
+#endif /* CLFDTD_UPML_XY4_CL */

@@ -1,17 +1,19 @@
-// The z slabs of the tile and onepass variants: every float4 of the x/y interior that holds a
-// z-slab cell (upml_lanes.h: kq < zq_lo or kq >= zq_hi), one work-item per float4, all four
-// lanes: UPML for the z-slab cells, the plain update (update_h.cl / update_e.cl) for the others
-// (a float4 that straddles the slab's inner face, padding lanes past nz, and whole float4s of
-// plain cells: the slab faces are rounded out to even float4 indices, device_tables.hpp). The
-// tile kernels and the onepass pass store nothing on these float4s.
+// The z slabs of the tile and onepass variants: a float4 of the x/y interior that holds a z-slab
+// cell (upml_lanes.h: kq < zq_lo or kq >= zq_hi), all four lanes, called per work-item by the
+// z-slab groups of upml_slabs.cl: UPML for the z-slab cells, the plain update (update_h.cl /
+// update_e.cl) for the others (a float4 that straddles the slab's inner face, padding lanes past
+// nz, and whole float4s of plain cells: the slab faces are rounded out to even float4 indices,
+// device_tables.hpp). The tile kernels and the onepass pass store nothing on these float4s.
 //
-// Why not one launch per PML box (the form this replaced): a z-slab box is rows of only zlo (zhi) cells, one work-item per
-// cell, which the H200 ran at half the bandwidth of the x/y boxes (docs/BENCHMARKS.md). Here a
-// row's slab is a few whole float4s, read and written as float4s, with its two auxiliaries per
-// field kind float4-aligned too (By Bz, Dy Dz; the x component needs none in the x/y interior).
+// Why float4s rather than one launch per PML box: a z-slab box is rows of only zlo (zhi) cells,
+// one work-item per cell, which the H200 ran at half the bandwidth of the x/y boxes
+// (docs/BENCHMARKS.md). Here a row's slab is a few whole float4s, read and written as float4s,
+// with its two auxiliaries per field kind float4-aligned too (By Bz, Dy Dz; the x component needs
+// none in the x/y interior).
 //
-// Range: dimension 0 = slot (0 .. znq-1: the low slab's float4s, then the high slab's), 1 = j - ylo,
-// 2 = i - xlo, over the interior extents nyi x nxi; work-items past them store nothing.
+// Which float4: slot (0 .. znq-1: the low slab's float4s, then the high slab's) of interior row
+// (ii, jj) = (i - xlo, j - ylo), over the interior extents nxi x nyi; its auxiliaries sit at
+// (ii * nyi + jj) * znq + slot.
 // Rows outside [ri0, ri1) x [rj0, rj1) are left alone (a step split by rows; the whole grid:
 // 0, 0, nx, ny).
 // Neighbours as in the tile kernels: +x/+y/next float4 for H (zero past the high end), -x/-y/
@@ -21,11 +23,14 @@
 // is the same set for the tile variant (in place) and the next one for onepass (whose pass then
 // only reads these float4s, for their plain neighbours: update_onepass.cl). So those pointers
 // carry no RESTRICT; every work-item reads its own float4 before writing it, and no other work-item
-// of the launch reads it.
+// of the launch reads it (the x/y groups of the same launch write other float4s and read only the
+// other field kind around them).
 //
 // Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64 (32 when
 // stored in 16 bits: upml_aux.h), 3 x 4 ids when they are read, plus the neighbour float4s
 // (mostly L2 hits).
+#ifndef CLFDTD_UPML_ZSLAB_CL
+#define CLFDTD_UPML_ZSLAB_CL
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 #include "upml_aux.h"
@@ -35,22 +40,18 @@ DEVICE_FN int zslab_kq(int slot, int zq_lo, int zq_hi) {
   return slot < zq_lo ? slot : slot - zq_lo + (zq_hi > zq_lo ? zq_hi : zq_lo);
 }
 
-KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out,
-                         GLOBAL const float4* hx, GLOBAL const float4* hy,
-                         GLOBAL const float4* hz, GLOBAL const float4* RESTRICT ex,
-                         GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
-                         GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
-                         GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef,
-                         float db_vacuum,
-                         GLOBAL AUX4* RESTRICT aux_y, GLOBAL AUX4* RESTRICT aux_z,
-                         GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx,
-                         float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
-                         int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                         int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
-                         int rj1) {
-  const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
+/* H of slab float4 `slot` of interior row (ii, jj) (0 <= slot < znq, ii < nxi, jj < nyi). */
+DEVICE_FN void upml_zslab_h(
+    GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out, GLOBAL const float4* hx,
+    GLOBAL const float4* hy, GLOBAL const float4* hz, GLOBAL const float4* ex,
+    GLOBAL const float4* ey, GLOBAL const float4* ez,
+    GLOBAL const uchar4* id_hx, GLOBAL const uchar4* id_hy,
+    GLOBAL const uchar4* id_hz, CONSTANT_PTR float4* hcoef, float db_vacuum,
+    GLOBAL AUX4* aux_y, GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes,
+    float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
+    int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;
-  if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
   const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
@@ -87,21 +88,18 @@ KERNEL void upml_zslab_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL fl
                                kq, nz, pml_zlo, pml_zhi);
 }
 
-KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out,
-                         GLOBAL const float4* ex, GLOBAL const float4* ey,
-                         GLOBAL const float4* ez, GLOBAL const float4* RESTRICT hx,
-                         GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
-                         GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
-                         GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
-                         GLOBAL AUX4* RESTRICT aux_y, GLOBAL AUX4* RESTRICT aux_z,
-                         GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx,
-                         float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
-                         int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                         int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
-                         int rj1) {
-  const int slot = GLOBAL_ID(0), jj = GLOBAL_ID(1), ii = GLOBAL_ID(2);
+/* E of slab float4 `slot` of interior row (ii, jj). */
+DEVICE_FN void upml_zslab_e(
+    GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL float4* ez_out, GLOBAL const float4* ex,
+    GLOBAL const float4* ey, GLOBAL const float4* ez, GLOBAL const float4* hx,
+    GLOBAL const float4* hy, GLOBAL const float4* hz,
+    GLOBAL const uchar4* id_ex, GLOBAL const uchar4* id_ey,
+    GLOBAL const uchar4* id_ez, CONSTANT_PTR float4* ecoef,
+    GLOBAL AUX4* aux_y, GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes,
+    float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
+    int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;
-  if (slot >= znq || jj >= nyi || ii >= nx - pml_xlo - pml_xhi) return;
   const int i = ii + pml_xlo, j = jj + pml_ylo, kq = zslab_kq(slot, zq_lo, zq_hi);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
   const int c = lane_index(i, j, kq, ny, nz4);
@@ -132,3 +130,5 @@ KERNEL void upml_zslab_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out, GLOBAL fl
                            COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z, kq, nz,
                            pml_zlo, pml_zhi);
 }
+
+#endif /* CLFDTD_UPML_ZSLAB_CL */

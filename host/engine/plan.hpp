@@ -93,14 +93,18 @@ struct TBlockSourceRows {
 TBlockSourceRows tblock_source_rows(const std::vector<std::int32_t>& cells, int nx, int ny,
                                     int nz4);
 
-// The UPML of tile and onepass: the x/y slabs as float4 rows (upml_xy4.cl), then the z slabs'
-// float4s (upml_zslab.cl), where the model has such cells; H stages (phase H) and E stages
-// (phase E). They read the current fields and write `out`: in place for tile, the next fields
-// for onepass (H before its pass, E after it).
+// The UPML of tile and onepass: one stage per field kind (upml_slabs.cl: upml_slabs_h, phase H;
+// upml_slabs_e, phase E) whose groups update either float4s of the x/y slabs' rows (upml_xy4.cl)
+// or the z slabs' float4s (upml_zslab.cl); none where the model (or the region) has no slab
+// float4s. They read the current fields and write `out`: in place for tile, the next fields for
+// onepass (H before its pass, E after it).
 struct SlabStages {
-  StepPlan h, e;
+  StepPlan h, e;  // at most one stage each
 };
 SlabStages plan_upml_slabs(const PlanInputs& in);
+// How upml_slabs.cl spreads z_groups z-slab groups among xy_groups x/y groups (its
+// slab_group_is_z): ceil(z_groups * 2^32 / (xy_groups + z_groups)), 0 when either count is 0.
+std::uint32_t slab_z_share(std::size_t xy_groups, std::size_t z_groups);
 
 // add_sources (phase Sources, value = the step index); appended when the model has sources.
 void plan_sources(const PlanInputs& in, StepPlan& plan);

@@ -1,8 +1,8 @@
 // The onepass variant (the GPU default) in one step, from the current fields into the next ones:
-//   H:   the UPML H of the x/y slabs (upml_xy4_h) and of the z slabs (upml_zslab_h), written
-//        into the next fields, where the pass reads them;
+//   H:   the UPML H of the x/y and z slabs in one launch (upml_slabs_h), written into the next
+//        fields, where the pass reads them;
 //   H+E: update_onepass, one pass over the plain cells: H, then E from the new H;
-//   E:   upml_xy4_e, upml_zslab_e (reading the new H from the next fields);
+//   E:   upml_slabs_e (reading the new H from the next fields);
 //   sources: add_sources, into the next fields.
 // Then the sets swap roles: every kernel is bound for both parities (stage.hpp).
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The tile variant (the patent's float4 lanes and local tiles) in one step:
-//   H: update_h over the x/y interior's plain float4s, then the UPML H of the x/y slabs
-//      (upml_xy4_h) and of the z slabs (upml_zslab_h);
-//   E: update_e, upml_xy4_e, upml_zslab_e;
+//   H: update_h over the x/y interior's plain float4s, then the UPML H of the x/y and z slabs
+//      in one launch (upml_slabs_h);
+//   E: update_e, upml_slabs_e;
 //   sources: add_sources.
 // Everything in place on the one field set; over the rows of in.region only where it is set.
 #include <algorithm>

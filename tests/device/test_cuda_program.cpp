@@ -25,8 +25,8 @@ TEST_CASE("cuda program: NVRTC compiles the whole program for sm_90, magnetic an
   const std::string ptx = device::compile_cuda_program(
       {{"TILE_X", 2}, {"TILE_Y", 2}, {"TILE_Z4", 30}, {"MAGNETIC", 0}}, "compute_90");
   // extern "C": every kernel keeps its name.
-  for (const char* k : {"update_h", "update_e", "update_onepass", "update_h_rows", "upml_zslab_h",
-                        "upml_xy4_e", "add_sources", "sample_probes", "energy_sums",
+  for (const char* k : {"update_h", "update_e", "update_onepass", "update_h_rows", "upml_slabs_h",
+                        "upml_slabs_e", "add_sources", "sample_probes", "energy_sums",
                         "check_finite", "dft_gather", "dft_accumulate", "mode_project"}) {
     INFO(k);
     CHECK(ptx.find(std::string(".entry ") + k + "(") != std::string::npos);

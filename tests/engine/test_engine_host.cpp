@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
+#include "backends/device_tables.hpp"
 #include "config/load_config.hpp"
 #include "engine/engine_suite.hpp"
 #include "engine/variant_choice.hpp"
@@ -79,12 +82,29 @@ TEST_CASE("engine: one step's stage list per variant; onepass binds each kernel 
   using V = std::vector<std::string>;
   for (device::Api api : engine_apis()) {
     INFO("api " << std::string(device::api_name(api)));
+    // One launch per field kind for all UPML slabs, x/y rows and z slabs alike.
     const auto tile = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Tile));
-    CHECK(stage_names(*tile) == V{"update_h", "upml_xy4_h", "upml_zslab_h", "update_e",
-                                  "upml_xy4_e", "upml_zslab_e", "add_sources"});
+    CHECK(stage_names(*tile) ==
+          V{"update_h", "upml_slabs_h", "update_e", "upml_slabs_e", "add_sources"});
     const auto one = engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass));
-    CHECK(stage_names(*one) == V{"upml_xy4_h", "upml_zslab_h", "update_onepass", "upml_xy4_e",
-                                 "upml_zslab_e", "add_sources"});
+    CHECK(stage_names(*one) == V{"upml_slabs_h", "update_onepass", "upml_slabs_e", "add_sources"});
+    // Its range: the x/y-slab rows' float4s, then the z-slab float4s, each in whole groups of one
+    // size (upml_slabs.cl).
+    for (const auto* e : {tile.get(), one.get()}) {
+      INFO(e->kernel_variant());
+      const std::size_t xy = xy_pml_rows(m) * static_cast<std::size_t>(m.layout.nz4);
+      const std::size_t z = zslab_layout(m, e->variant()).float4s();
+      REQUIRE(xy > 0);
+      REQUIRE(z > 0);
+      for (const auto& st : e->plan()) {
+        if (st.name().rfind("upml_slabs_", 0) != 0) continue;
+        const std::size_t g = st.local[0];
+        CHECK(g == std::min<std::size_t>(128, st.kernel[0].max_group_size()));
+        CHECK(st.global[0] == ((xy + g - 1) / g + (z + g - 1) / g) * g);
+        CHECK(st.global.count() == st.global[0]);
+        CHECK(st.local.count() == g);
+      }
+    }
     const auto rows = engine::make_gpu_engine(api, m, engine_config(KernelVariant::Rows));
     CHECK(stage_names(*rows) == V{"update_h_rows", "update_e_rows", "add_sources"});
     // Phases in order; the step index is the sources' only per-step argument.
@@ -100,8 +120,94 @@ TEST_CASE("engine: one step's stage list per variant; onepass binds each kernel 
               (e->variant() == KernelVariant::OnePass));
       }
     }
-    CHECK(one->plan()[2].phase == engine::Phase::HE);
+    CHECK(one->plan()[1].phase == engine::Phase::HE);
   }
+}
+
+TEST_CASE("engine: a UPML model has one H and one E slab stage, whichever slabs it has") {
+  // physics_helpers.hpp's layer sets: x/y and z slabs, the z slabs only, the x/y slabs only.
+  for (const auto& layers : kSlabEdgeLayers) {
+    const SimulationModel m = SimulationModel::build(slab_edge_config(layers, false, 1));
+    INFO("layers " << layers[0] << " " << layers[1] << " " << layers[2] << " " << layers[3] << " "
+                   << layers[4] << " " << layers[5]);
+    for (device::Api api : engine_apis()) {
+      for (KernelVariant v : {KernelVariant::Tile, KernelVariant::OnePass}) {
+        INFO("api " << std::string(device::api_name(api)) << ", variant " << static_cast<int>(v));
+        const auto e = engine::make_gpu_engine(api, m, engine_config(v));
+        int h = 0, el = 0;
+        for (const auto& st : e->plan()) {
+          if (st.name() == "upml_slabs_h" && st.phase == engine::Phase::H) ++h;
+          if (st.name() == "upml_slabs_e" && st.phase == engine::Phase::E) ++el;
+          const bool other_upml =
+              st.name().rfind("upml_", 0) == 0 && st.name().rfind("upml_slabs_", 0) != 0;
+          CHECK_FALSE(other_upml);
+        }
+        CHECK(h == 1);
+        CHECK(el == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("engine: the slab kernels' group kinds cover every x/y and z group once") {
+  // upml_slabs.cl slab_group_is_z with the host's share: z groups where floor(g * share / 2^32)
+  // steps up, which must happen exactly z times over the launch and never by more than 1, also
+  // at 1600^3 (N = 1600, 10 layers: 198750 x/y and 156025 z groups of 128).
+  for (auto [xy, z] : {std::pair<std::size_t, std::size_t>{1, 1}, {1, 7}, {7, 1}, {3, 5},
+                       {20080, 15129}, {198750, 156025}, {5, 0}}) {
+    INFO(xy << " x/y, " << z << " z groups");
+    const std::uint64_t share = engine::slab_z_share(xy, z);
+    CHECK(share < (std::uint64_t{1} << 32));
+    std::size_t z_seen = 0, bad_steps = 0;
+    std::uint64_t before = 0;
+    for (std::uint64_t g = 0; g < xy + z; ++g) {
+      const std::uint64_t upto = ((g + 1) * share) >> 32;
+      if (upto > before + 1) ++bad_steps;
+      if (upto > before) ++z_seen;
+      before = upto;
+    }
+    CHECK(bad_steps == 0);
+    CHECK(z_seen == z);
+    CHECK(before == z);
+  }
+  CHECK(engine::slab_z_share(0, 9) == 0);  // no x/y groups: the kernel needs no share
+}
+
+TEST_CASE("engine: a step split by rows launches the slab kernels over its boxes' float4s only") {
+  RunConfig cfg = box_config({12, 11, 18}, kD, 10, BoundaryType::Upml, 2);
+  const SimulationModel m = SimulationModel::build(cfg);
+  const int nx = m.layout.nx, ny = m.layout.ny, nz4 = m.layout.nz4;
+  const ZSlabLayout z = zslab_layout(m, KernelVariant::Tile);
+  REQUIRE(z.znq > 0);
+  // Edges: plane x = 5 (interior: its 4 y-slab rows and its z slabs), plane x = 0 (x slab only);
+  // the rest in two boxes.
+  engine::RowSplit split;
+  split.edges = {{5, 0, 6, ny}, {0, 0, 1, ny}};
+  split.rest = {{1, 0, 5, ny}, {6, 0, nx, ny}};
+  DeviceConfig dev;
+  dev.variant = KernelVariant::Tile;
+  if (device::list_devices(device::Api::OpenCL).empty()) return;
+  const auto whole = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true);
+  const auto parts = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true, split);
+  auto slab_items = [](const engine::StepPlan& plan) {
+    std::vector<std::size_t> n;
+    for (const auto& st : plan) {
+      if (st.name() == "upml_slabs_h") n.push_back(st.global[0]);
+    }
+    return n;
+  };
+  const std::size_t g = std::min<std::size_t>(128, whole->plan()[1].kernel[0].max_group_size());
+  auto groups = [&](std::size_t items) { return (items + g - 1) / g; };
+  const auto edges = slab_items(parts->edge_plan());
+  REQUIRE(edges.size() == 2);
+  CHECK(edges[0] == (groups(4 * nz4) + groups(static_cast<std::size_t>(z.nyi) * z.znq)) * g);
+  CHECK(edges[1] == groups(static_cast<std::size_t>(ny) * nz4) * g);
+  // In all, one step's float4s and at most a group per kind and box more.
+  std::size_t total = edges[0] + edges[1];
+  for (std::size_t n : slab_items(parts->rest_plan())) total += n;
+  const auto one = slab_items(whole->plan());
+  REQUIRE(one.size() == 1);
+  CHECK(total <= one[0] + 2 * 4 * g);
 }
 
 TEST_CASE("engine: a model without PML or sources has only the update stages") {

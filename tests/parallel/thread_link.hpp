@@ -59,7 +59,10 @@ private:
   std::vector<std::vector<double>> doubles_;
   std::vector<std::vector<float>> floats_;
   std::vector<std::string> texts_;
-  std::vector<bool> oks_;
+  // One byte per rank, not vector<bool>: ranks write their own entry at the same time, and
+  // vector<bool>'s bits of one word would race (a rank's `true` lost, so it looked failed with an
+  // empty message: "rank 2: ").
+  std::vector<char> oks_;
   std::map<std::tuple<int, int, int>, std::deque<std::vector<float>>> mail_;
 };
 
@@ -70,7 +73,7 @@ public:
   int size() const override { return g_.size_; }
 
   int first_failed(bool ok, const std::string& message, std::string& failed_message) override {
-    g_.oks_[static_cast<std::size_t>(rank_)] = ok;
+    g_.oks_[static_cast<std::size_t>(rank_)] = ok ? 1 : 0;
     g_.texts_[static_cast<std::size_t>(rank_)] = message;
     g_.barrier();
     int first = -1;

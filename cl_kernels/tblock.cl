@@ -27,9 +27,11 @@
 // merged sources by row (i, j) (src_rows[i * ny + j] .. src_rows[i * ny + j + 1] index src_order),
 // so a column looks at the few sources of its own row only.
 //
-// PML cells are not handled here: the engine runs this pass only on models without UPML (the
-// others step with the onepass plan). Fields past the grid are zero, as in the other kernels:
-// work-items outside the grid hold zeros at every sub-step.
+// The pass stores the box of planes [bi0, bi1), rows [bj0, bj1), float4s [bq0, bq1): the whole
+// grid without UPML; with UPML, the plain cells at least 2 cells away from the PML (the
+// engine's shell stage steps the rest, engine/plan.hpp TBlockPass), so PML cells in a tile's
+// halo, updated here with the plain formula, never reach a stored cell. Fields past the grid are
+// zero, as in the other kernels: work-items outside the grid hold zeros at every sub-step.
 #include "fdtd_common.h"
 
 #define TB_OWN_Y (TILE_Y - 4)
@@ -86,7 +88,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
     GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
-    float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes,
+    float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes, int bi0,
+    int bi1, int bj0, int bj1, int bq0, int bq1,
     GLOBAL const int* RESTRICT src_cells, GLOBAL const float* RESTRICT j_table,
     GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int nsrc,
     int src_steps, int s) {
@@ -98,12 +101,13 @@ KERNEL TBLOCK_ATTR void update_tblock(
   LOCAL float4 s_hz[TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1);
-  const int kq = GROUP_ID(0) * TB_OWN_Z4 + lz - 1;
-  const int j = GROUP_ID(1) * TB_OWN_Y + ly - 2;
-  const int i0 = GROUP_ID(2) * planes;
-  const int i1 = i0 + planes < nx ? i0 + planes : nx;
+  const int kq = bq0 + GROUP_ID(0) * TB_OWN_Z4 + lz - 1;
+  const int j = bj0 + GROUP_ID(1) * TB_OWN_Y + ly - 2;
+  const int i0 = bi0 + GROUP_ID(2) * planes;
+  const int i1 = i0 + planes < bi1 ? i0 + planes : bi1;
   const int inside = kq >= 0 && kq < nz4 && j >= 0 && j < ny;
-  const int owned = inside && lz >= 1 && lz <= TB_OWN_Z4 && ly >= 2 && ly < 2 + TB_OWN_Y;
+  const int owned = inside && lz >= 1 && lz <= TB_OWN_Z4 && ly >= 2 && ly < 2 + TB_OWN_Y &&
+                    kq < bq1 && j < bj1;
   // Neighbours in local memory, clamped at the tile's edge: the edge columns' results are wrong
   // there, and the halo keeps them away from the owned columns (see above).
   const int lyp = ly + 1 < TILE_Y ? ly + 1 : ly, lym = ly > 0 ? ly - 1 : ly;

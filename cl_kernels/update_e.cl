@@ -36,7 +36,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
                                float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                                int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
                                int zq_lo, int zq_hi, int ri0, int rj0, int ri1,
-                               int rj1) {
+                               int rj1, int rq0, int rq1) {
   LOCAL float4 tile_hx[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hy[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
@@ -44,8 +44,9 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
   // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
   // row (ri0 >= pml_xlo, rj0 >= pml_ylo: the whole interior or a region's part of it, as in
-  // update_h.cl); rows i >= ri1 or j >= rj1 load their H but store nothing.
-  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
+  // update_h.cl); rows i >= ri1 or j >= rj1 load their H but store nothing, and so do float4s
+  // kq >= rq1 (the range starts at float4 rq0, as in update_h.cl).
+  const int kq = GLOBAL_ID(0) + rq0, j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 
@@ -65,7 +66,7 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   tile_hz[lx][ly][lz] = h_z;
   LOCAL_BARRIER();
 
-  if (!plain_row || !plain_z || i >= ri1 || j >= rj1) return;
+  if (!plain_row || !plain_z || i >= ri1 || j >= rj1 || kq >= rq1) return;
 
   // A lower neighbour (index >= 0) of an inside work-item is inside too, so the tile holds data.
   const int sx = ny * nz4, sy = nz4;

@@ -43,7 +43,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
                                int pml_zlo, int pml_zhi, int zq_lo, int zq_hi, int ri0, int rj0, int ri1,
-                               int rj1) {
+                               int rj1, int rq0, int rq1) {
   LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
@@ -52,8 +52,9 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
   // row (ri0, rj0), which is (pml_xlo, pml_ylo) for the whole grid, or a region's first interior
   // row (a step split by rows: engine/plan.hpp RowSplit); rows i >= ri1 or j >= rj1 still load
-  // their E for their neighbours but store nothing.
-  const int kq = GLOBAL_ID(0), j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
+  // their E for their neighbours but store nothing. Along z the range starts at float4 rq0 and
+  // stores below rq1 (0 and nz4 but in the tblock variant's shell stage, plan_tblock.cpp).
+  const int kq = GLOBAL_ID(0) + rq0, j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 
@@ -71,7 +72,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   LOCAL_BARRIER();
 
   // No barrier follows, so leaving now is safe.
-  if (!inside || !plain_z || i >= ri1 || j >= rj1 || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
+  if (!inside || !plain_z || i >= ri1 || j >= rj1 || kq >= rq1 || pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi)) return;
 
   // A neighbour inside the group is inside the grid too whenever its index is below n, so the
   // tile holds real data there (not the zeros of work-items past the grid).

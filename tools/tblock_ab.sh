@@ -7,8 +7,8 @@
 #   BUILD: a build with CUDA and tests (cmake -DCLFDTD_CUDA=ON), OUT: where the results go:
 #   OUT/check.log (the test run), OUT/bench.log, OUT/tblock.csv (round + the bench's CSV columns)
 #   and OUT/summary.txt (Gcells/s per round, bytes per cell, share of the copy bandwidth).
-# Environment: BACKENDS (default opencl,cuda). vacuum_upml: tblock steps models with UPML with the
-# onepass plan (its variant column says so) until it has UPML of its own.
+# Environment: BACKENDS (default opencl,cuda). vacuum_upml: tblock steps the owned box past the
+# layers in its pass and the rest with its shell stage (engine/plan.hpp TBlockPass).
 set -uo pipefail
 build=$1 out=$2 n=${3:-512}
 backends=${BACKENDS:-opencl,cuda}

@@ -8,14 +8,16 @@
 # where shapes are clamped): here the shapes run as they do at scale. Builds nothing.
 # Usage: tools/tblock_shape_check.sh BUILD OUT
 # Environment: SHAPES (default "32,8,14 32,8,30 32,4,30 32,12,22 64,8,14"), BACKENDS
-# (opencl cuda), DEVICE (gpu).
+# (opencl cuda), DEVICE (gpu), MODEL (upml: tests/data/tblock_check_upml.ini, the same in 10 UPML
+# layers, which the tblock pass steps with its shell stage).
 set -uo pipefail
 build=${1:?usage: tools/tblock_shape_check.sh BUILD OUT}
 out=${2:?usage: tools/tblock_shape_check.sh BUILD OUT}
 bin="$build/clfdtd"
 [ -x "$bin" ] || { echo "tblock_shape_check.sh: $bin is not an executable clfdtd"; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-model="$root/tests/data/tblock_check.ini"
+model="$root/tests/data/tblock_check${MODEL:+_$MODEL}.ini"
+[ -f "$model" ] || { echo "tblock_shape_check.sh: no $model"; exit 2; }
 mkdir -p "$out"
 export CLFDTD_CACHE_DIR="$out/cache"  # no tuned choice of the machine
 run() { "$bin" run "$model" --device="${DEVICE:-gpu}" --quiet "$@" 2>&1 | grep -E "^(device|done|clfdtd)"; }

@@ -60,9 +60,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     const BuiltProgram single = build_variant_program(*dev_, m, {KernelVariant::OnePass, {}, false, request.upml_form});
     const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass, single.workgroup};
     plan_ = plan_onepass(one);
-    if (!m.upml.enabled()) {
-      pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_});
-    }
+    pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_}, one);
   }
   const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_};
   if (variant_ != KernelVariant::TBlock) {
@@ -100,7 +98,7 @@ std::string GpuEngine::kernel_variant() const {
   const bool slabs = m_.upml.enabled() && variant_ != KernelVariant::Rows;
   const std::string aux = slabs && upml_form_ == UpmlForm::BFloat16 ? " aux=bfloat16" : "";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: UPML)" : ""));
+  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: grid too small)" : ""));
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
@@ -120,8 +118,14 @@ std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
 void GpuEngine::step(long s) {
   if (!pair_) return single_step(s);
   if (deferred_ >= 0 && deferred_ + 1 == s) {
-    // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step.
+    // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step;
+    // with UPML the shell's two steps in place on the current set, then its copy (plan.hpp).
     launch(pair_->pass, deferred_);
+    if (!pair_->shell.empty()) {
+      run_step_stages(pair_->shell, deferred_);
+      run_step_stages(pair_->shell, s);
+      for (const Stage& st : pair_->copy) launch(st, 0);
+    }
     parity_ ^= 1;
     deferred_ = -1;
     paired_steps_ += 2;

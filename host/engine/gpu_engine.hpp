@@ -39,8 +39,8 @@ public:
 
   // tblock: step(s) defers step s; step(s + 1) then runs both in one pass (update_tblock). Whatever
   // reads the fields first (a sampler, read_field, finish, timed_steps' end) runs a deferred step
-  // alone (the onepass plan), so every state a caller can see is exact; a model with UPML steps
-  // with the onepass plan throughout.
+  // alone (the onepass plan), so every state a caller can see is exact. A grid too small for an
+  // owned box past the PML (plan.hpp TBlockPass) steps with the onepass plan throughout.
   void step(long s) override;
   void read_field(Component c, std::vector<float>& out) override;
   bool one_pass() const override {
@@ -59,8 +59,10 @@ public:
   const StepPlan& edge_plan() const { return edge_plan_; }
   const StepPlan& rest_plan() const { return rest_plan_; }
   bool split() const { return split_; }
-  // tblock: the two-step pass, when the model allows it (no UPML); else nullptr.
+  // tblock: the two-step pass, when the grid allows it; else nullptr.
   const Stage* pair_stage() const { return pair_ ? &pair_->pass : nullptr; }
+  // tblock: its stages around the pass with UPML (empty without), and the box the pass stores.
+  const TBlockPass* pair() const { return pair_ ? &*pair_ : nullptr; }
   // Steps run two at a time and one at a time so far (tblock; 0 otherwise).
   long paired_steps() const { return paired_steps_; }
   long single_steps() const { return single_steps_; }

@@ -45,6 +45,9 @@ struct PlanInputs {
   // ranges clipped to it, the sources of these rows only; stages with nothing to do dropped).
   // Unset: the whole grid, today's plan.
   std::optional<RowBox> region;
+  // Set: every kernel writes the current fields, also where the model has two sets (the tblock
+  // variant's shell stage steps its cells in place, plan_tblock.cpp).
+  bool in_place = false;
 };
 
 // The region arguments (ri0 rj0 ri1 rj1) the in-place kernels take for `in`: the region, or the
@@ -75,18 +78,50 @@ void h_material_args(Args& a, const YeeFields& f);
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);
 
 StepPlan plan_tile(const PlanInputs& in);
+// Where the tile variant's plain-cell kernels run for `region` (unset: the whole grid): from row
+// (window[0], window[1]) in the x/y interior, rows[0] x rows[1] rows, storing below
+// (window[2], window[3]); rows 0 where none is plain.
+struct TileWindow {
+  std::array<int, 4> window;
+  std::array<int, 2> rows;
+};
+TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& region);
+// Those kernels (update_h, phase H; update_e, phase E) over tile_window(region) and float4s
+// [rq0, rq1) along z.
+std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional<RowBox>& region,
+                                       int rq0, int rq1);
 StepPlan plan_onepass(const PlanInputs& in);
 StepPlan plan_rows(const PlanInputs& in);
 
-// The tblock variant's two-step pass (phase HE, value = the first step s; its workgroup is
-// planes, owned rows, owned float4s) and the source index it reads, which the engine keeps:
-// the merged sources by row (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing
-// src_order (tblock_source_rows).
+// The cells update_tblock stores: planes [i0, i1), rows [j0, j1), float4s [q0, q1). The whole
+// grid without UPML; with it, the plain cells at least 2 cells (z: float4s holding none) away
+// from every PML cell and z-slab float4, so that no cell the pass stores depends, over its two
+// steps, on a cell it would update with the plain formula where UPML applies.
+struct TBlockBox {
+  int i0 = 0, i1 = 0, j0 = 0, j1 = 0, q0 = 0, q1 = 0;
+  bool empty() const { return i1 <= i0 || j1 <= j0 || q1 <= q0; }
+};
+TBlockBox tblock_owned_box(const SimulationModel& m);
+
+// The tblock variant's two steps s -> s + 2, from the current fields into the next ones:
+//   pass:  update_tblock over the owned box (phase HE, value = the first step s; its workgroup is
+//          planes, owned rows, owned float4s), reading the current fields only;
+//   shell: (UPML models) one step of the tile kernels and the UPML slabs in place on the
+//          current fields, run for s and s + 1 after the pass: the cells outside the owned box
+//          and 2 cells into it (z: 1 float4), the band the outside cells' second step reads;
+//   copy:  (UPML models) the cells outside the owned box from the current into the next fields.
+// The current fields are left as scratch: the next pass or step writes all of them. With the
+// source index update_tblock reads, which the engine keeps: the merged sources by row (i, j),
+// src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order (tblock_source_rows).
+// `single`: the onepass program and work-group over the same fields (the shell's kernels).
 struct TBlockPass {
   Stage pass;
+  StepPlan shell, copy;
+  TBlockBox owned;
   device::Buffer src_rows, src_order;
 };
-TBlockPass plan_tblock(const PlanInputs& in);
+// Nothing (std::nullopt) where the owned box or the part of it the shell leaves alone is empty.
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& single);
 struct TBlockSourceRows {
   std::vector<std::int32_t> start, order;  // nx * ny + 1 offsets; source numbers (at least 1)
 };

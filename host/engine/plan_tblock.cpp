@@ -1,6 +1,9 @@
-// The tblock variant's pass (cl_kernels/tblock.cl): two steps, s -> s + 2, from the current
-// fields into the next ones, sources included, on models without UPML. Single steps (a model with
-// UPML, a sampler between the two steps) run the onepass plan over the same two field sets.
+// The tblock variant's two steps (cl_kernels/tblock.cl, and with UPML the shell stage around
+// it): s -> s + 2, from the current fields into the next ones, sources included (plan.hpp
+// TBlockPass). Single steps (a sampler between the two steps) run the onepass plan over the same
+// two field sets.
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "backends/device_tables.hpp"
@@ -29,12 +32,104 @@ TBlockSourceRows tblock_source_rows(const std::vector<std::int32_t>& cells, int 
   return out;
 }
 
-TBlockPass plan_tblock(const PlanInputs& in) {
+TBlockBox tblock_owned_box(const SimulationModel& m) {
+  const auto& L = m.layout;
+  TBlockBox b{0, L.nx, 0, L.ny, 0, L.nz4};
+  if (!m.upml.enabled()) return b;
+  // Two cells: a pass's four sub-steps carry a wrong value two cells each way (tblock.cl).
+  constexpr int kMargin = 2;
+  const auto& lay = m.upml.layers;
+  const ZSlabLayout z = zslab_layout(m, KernelVariant::OnePass);
+  if (lay[0] > 0) b.i0 = lay[0] + kMargin;
+  if (lay[1] > 0) b.i1 = L.nx - lay[1] - kMargin;
+  if (lay[2] > 0) b.j0 = lay[2] + kMargin;
+  if (lay[3] > 0) b.j1 = L.ny - lay[3] - kMargin;
+  // Along z whole float4s, none of them a z-slab float4 (upml_zslab.cl updates those).
+  if (lay[4] > 0) b.q0 = std::max(z.zq_lo, (lay[4] + kMargin + 3) / 4);
+  if (lay[5] > 0) b.q1 = std::min(z.zq_hi, (L.nz - lay[5] - kMargin) / 4);
+  return b;
+}
+
+namespace {
+
+// The box `b` shrunk by `cells` (z: `quads` float4s) on every side that is not the grid's.
+TBlockBox shrink(const TBlockBox& b, const FieldLayout& L, int cells, int quads) {
+  TBlockBox c = b;
+  if (b.i0 > 0) c.i0 += cells;
+  if (b.i1 < L.nx) c.i1 -= cells;
+  if (b.j0 > 0) c.j0 += cells;
+  if (b.j1 < L.ny) c.j1 -= cells;
+  if (b.q0 > 0) c.q0 += quads;
+  if (b.q1 < L.nz4) c.q1 -= quads;
+  return c;
+}
+
+// The grid outside `b` as at most six disjoint boxes: the planes before and after it, the rows
+// before and after it in its planes, the float4s before and after it in its rows.
+std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
+  const std::vector<TBlockBox> all{{0, b.i0, 0, L.ny, 0, L.nz4},     {b.i1, L.nx, 0, L.ny, 0, L.nz4},
+                                   {b.i0, b.i1, 0, b.j0, 0, L.nz4},  {b.i0, b.i1, b.j1, L.ny, 0, L.nz4},
+                                   {b.i0, b.i1, b.j0, b.j1, 0, b.q0}, {b.i0, b.i1, b.j0, b.j1, b.q1, L.nz4}};
+  std::vector<TBlockBox> out;
+  for (const TBlockBox& x : all)
+    if (!x.empty()) out.push_back(x);
+  return out;
+}
+
+// The shell's step in place on the current fields (see plan.hpp): the UPML slabs over the whole
+// grid (every PML cell lies outside the owned box), the plain cells of the boxes around `core`,
+// the sources (those inside the owned box land in cells the copy leaves behind).
+StepPlan shell_step(const PlanInputs& single, const TBlockBox& core) {
+  PlanInputs in = single;
+  in.in_place = true;
+  in.region.reset();
+  // The onepass program's tile kernels: its groups are 1 x y x z4 (variant_choice.hpp).
+  in.workgroup = {1, single.workgroup[1], single.workgroup[2]};
+  const SlabStages slabs = plan_upml_slabs(in);
+  StepPlan h = slabs.h, e = slabs.e;
+  for (const TBlockBox& b : outside(core, in.m.layout)) {
+    const RowBox rows{b.i0, b.j0, b.i1, b.j1};
+    const TileWindow w = tile_window(in.m, rows);
+    if (w.rows[0] <= 0 || w.rows[1] <= 0) continue;  // PML rows only: the slabs' cells
+    const auto stages = tile_plain_stages(in, rows, b.q0, b.q1);
+    h.push_back(stages[0]);
+    e.push_back(stages[1]);
+  }
+  StepPlan plan = h;
+  plan.insert(plan.end(), e.begin(), e.end());
+  plan_sources(in, plan);
+  return plan;
+}
+
+// copy_box over the grid outside the owned box, current fields into the next ones.
+StepPlan copy_outside(const PlanInputs& single, const TBlockBox& owned) {
+  const auto& L = single.m.layout;
+  StepPlan plan;
+  for (const TBlockBox& b : outside(owned, L)) {
+    const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nq = b.q1 - b.q0;
+    const BoundKernel k = bind_kernel(single, "copy_box", [&](Args& a, const FieldSet& F, const FieldSet& O) {
+      for (const auto& c : F) a << c;
+      for (const auto& c : O) a << c;
+      a << b.i0 << b.j0 << b.q0 << ni << nj << nq << L.ny << L.nz4;
+    });
+    plan.push_back(linear_stage(Phase::HE, k, static_cast<std::size_t>(ni) * nj * nq));
+  }
+  return plan;
+}
+
+}  // namespace
+
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& single) {
   const SimulationModel& m = in.m;
   const YeeFields& f = in.f;
   const auto& L = m.layout;
   const auto& wg = in.workgroup;  // planes, owned rows, owned float4s
   TBlockPass out;
+  out.owned = tblock_owned_box(m);
+  const TBlockBox& b = out.owned;
+  // The shell's band: the cells of the owned box its second step reads (2 cells, z: 1 float4).
+  const TBlockBox core = shrink(b, L, 2, 1);
+  if (b.empty() || core.empty()) return std::nullopt;
   BufferAllocator alloc(in.dev);
   const MergedSources src = merge_sources(m);
   const TBlockSourceRows rows = tblock_source_rows(src.cells, L.nx, L.ny, L.nz4);
@@ -48,6 +143,7 @@ TBlockPass plan_tblock(const PlanInputs& in) {
     const auto& d = m.grid.d;
     a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
       << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4 << wg[0];
+    a << b.i0 << b.i1 << b.j0 << b.j1 << b.q0 << b.q1;
     a << f.src_cells << f.src_j << out.src_rows << out.src_order << f.nsrc
       << static_cast<int>(f.src_steps);
     a.value();
@@ -58,8 +154,13 @@ TBlockPass plan_tblock(const PlanInputs& in) {
   out.pass.kernel = k.kernel;
   out.pass.value_arg = k.value_arg;
   out.pass.local = device::Range(tz, ty, 1);
-  out.pass.global = device::Range((L.nz4 + wg[2] - 1) / wg[2] * tz, (L.ny + wg[1] - 1) / wg[1] * ty,
-                                  static_cast<std::size_t>((L.nx + wg[0] - 1) / wg[0]));
+  out.pass.global = device::Range((b.q1 - b.q0 + wg[2] - 1) / wg[2] * tz,
+                                  (b.j1 - b.j0 + wg[1] - 1) / wg[1] * ty,
+                                  static_cast<std::size_t>((b.i1 - b.i0 + wg[0] - 1) / wg[0]));
+  if (m.upml.enabled()) {
+    out.shell = shell_step(single, core);
+    out.copy = copy_outside(single, b);
+  }
   return out;
 }
 

@@ -12,49 +12,64 @@
 
 namespace clfdtd::engine {
 
-StepPlan plan_tile(const PlanInputs& in) {
+TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& region) {
+  // The range starts at row (ri0, rj0): the x/y interior's first row, or the region's first row
+  // in it; the kernels store nothing at i >= ri1 or j >= rj1.
+  const auto& L = m.layout;
+  const auto& lay = m.upml.layers;
+  TileWindow w{{lay[0], lay[2], L.nx, L.ny}, tile_rows(m)};
+  if (region) {
+    const RowBox& r = *region;
+    w.window = {std::max(r.i0, lay[0]), std::max(r.j0, lay[2]), std::min(r.i1, L.nx),
+                std::min(r.j1, L.ny)};
+    w.rows = {std::max(0, std::min(r.i1, L.nx - lay[1]) - w.window[0]),
+              std::max(0, std::min(r.j1, L.ny - lay[3]) - w.window[1])};
+  }
+  return w;
+}
+
+std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional<RowBox>& region,
+                                       int rq0, int rq1) {
   const SimulationModel& m = in.m;
+  const TileWindow w = tile_window(m, region);
   const YeeFields& f = in.f;
   const auto& L = m.layout;
   const auto& wg = in.workgroup;
   const ZSlabLayout z = zslab_layout(m, in.variant);
-  // The range starts at row (ri0, rj0): the x/y interior's first row, or the region's first row
-  // in it; the kernels store nothing at i >= ri1 or j >= rj1.
-  const auto& lay = m.upml.layers;
-  std::array<int, 2> rows = tile_rows(m);
-  std::array<int, 4> window{lay[0], lay[2], L.nx, L.ny};
-  if (in.region) {
-    const RowBox& r = *in.region;
-    window = {std::max(r.i0, lay[0]), std::max(r.j0, lay[2]), std::min(r.i1, L.nx),
-              std::min(r.j1, L.ny)};
-    rows = {std::max(0, std::min(r.i1, L.nx - lay[1]) - window[0]),
-            std::max(0, std::min(r.j1, L.ny - lay[3]) - window[1])};
-  }
   // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
+  auto tail = [&](Args& a) {
+    grid_args(a, m, L.nz4);
+    a << z.zq_lo << z.zq_hi;
+    for (int v : w.window) a << v;
+    a << rq0 << rq1;
+  };
   const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet&) {
     a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
     h_material_args(a, f);
-    grid_args(a, m, L.nz4);
-    a << z.zq_lo << z.zq_hi;
-    for (int v : window) a << v;
+    tail(a);
   });
   const BoundKernel e = bind_kernel(in, "update_e", [&](Args& a, const FieldSet& F, const FieldSet&) {
     a << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << f.ids[0] << f.ids[1] << f.ids[2]
       << f.ecoef;
-    grid_args(a, m, L.nz4);
-    a << z.zq_lo << z.zq_hi;
-    for (int v : window) a << v;
+    tail(a);
   });
-  // dim0 = z4 (contiguous), dim1 = y, dim2 = x, over the x/y interior from row (x_lo, y_lo).
+  // dim0 = z4 (contiguous), dim1 = y, dim2 = x, from row (w.window[0], w.window[1]) and float4
+  // rq0.
   Stage sh;
   sh.local = device::Range(wg[2], wg[1], wg[0]);
-  sh.global = device::Range(round_up(L.nz4, wg[2]), round_up(rows[1], wg[1]),
-                            round_up(rows[0], wg[0]));
+  sh.global = device::Range(round_up(static_cast<std::size_t>(std::max(1, rq1 - rq0)), wg[2]),
+                            round_up(w.rows[1], wg[1]), round_up(w.rows[0], wg[0]));
   Stage se = sh;
   sh.phase = Phase::H;
   sh.kernel = h.kernel;
   se.phase = Phase::E;
   se.kernel = e.kernel;
+  return {sh, se};
+}
+
+StepPlan plan_tile(const PlanInputs& in) {
+  const auto [sh, se] = tile_plain_stages(in, in.region, 0, in.m.layout.nz4);
+  const std::array<int, 2> rows = tile_window(in.m, in.region).rows;
 
   const SlabStages slabs = plan_upml_slabs(in);
   const bool plain = rows[0] > 0 && rows[1] > 0;

@@ -144,10 +144,11 @@ TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
   CHECK(rows[1]["bytes_per_cell"].get<double>() < 99);
 }
 
-TEST_CASE("bench: tblock counts a pass's bytes over its two steps; with UPML it steps as onepass") {
+TEST_CASE("bench: tblock counts a pass's bytes over its two steps, with UPML too") {
   const std::string dir = scratch_dir("bench_tblock");
   fs::create_directories(dir);
-  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=4 --problem=pec_cube,vacuum_upml "
+  // N = 48: vacuum_upml's 10 layers leave an owned box of 24 x 24 x 16 cells past them.
+  const auto r = run_clfdtd("bench --n=48 --repeats=1 --steps=4 --problem=pec_cube,vacuum_upml "
                             "--variant=tblock --json=" + dir + "/b.json");
   if (no_opencl(r)) return;
   REQUIRE_MESSAGE(r.code == 0, r.out);
@@ -156,8 +157,18 @@ TEST_CASE("bench: tblock counts a pass's bytes over its two steps; with UPML it 
   CHECK(rows[0]["variant"].get<std::string>().rfind("tblock ", 0) == 0);
   CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(51.0 / 2));
   const std::string upml = rows[1]["variant"].get<std::string>();
-  CHECK(upml.find("(onepass steps: UPML)") != std::string::npos);
-  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51);  // onepass's count
+  CHECK(upml.rfind("tblock ", 0) == 0);
+  CHECK(upml.find("onepass steps") == std::string::npos);
+  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51.0 / 2);  // with the auxiliaries
+  // N = 24: no owned box past the layers, so it steps as onepass and says so.
+  const auto small = run_clfdtd("bench --n=24 --repeats=1 --steps=4 --problem=vacuum_upml "
+                                "--variant=tblock --json=" + dir + "/s.json");
+  REQUIRE_MESSAGE(small.code == 0, small.out);
+  const auto srows = nlohmann::json::parse(read_text(dir + "/s.json"));
+  REQUIRE(srows.size() == 1);
+  CHECK(srows[0]["variant"].get<std::string>().find("(onepass steps: grid too small)") !=
+        std::string::npos);
+  CHECK(srows[0]["bytes_per_cell"].get<double>() > 51);  // onepass's count
 }
 
 TEST_CASE("bench: bad options exit 2") {

@@ -149,7 +149,87 @@ TEST_CASE("tblock: samplers between the steps of a pair run single steps, still 
   }
 }
 
-TEST_CASE("tblock vs reference: probes every step, and a UPML model, step singly") {
+namespace {
+
+// A UPML model for the shell stage: `layers` (x lo, x hi, y lo, y hi, z lo, z hi), a glass block
+// across the owned box's low x edge, a lossy block in the x-high PML and its band, a PEC plate in
+// the y-high margin, a magnetic box inside when `magnetic`; sources on the first plane past the
+// x-low PML, in the margin, in the band, deep in the owned box and at its z edge.
+SimulationModel upml_model(std::array<int, 3> n, std::array<int, 6> layers, long steps, bool magnetic) {
+  RunConfig cfg = box_config(n, kD, steps, BoundaryType::Upml);
+  cfg.boundary.layers = layers;
+  cfg.materials = {material("glass", 2.5, 1, 0), material("lossy", 2, 1, 0.5)};
+  if (magnetic) cfg.materials.push_back(material("ferrite", 1.5, 2, 0));
+  const int x0 = layers[0] + 2;  // the owned box's first plane
+  cfg.objects = {box("block", "glass", {x0 + 0.5, n[1] / 2.0, n[2] / 2.0}, {4, 5, 6}, kD),
+                 box("absorber", "lossy", {n[0] - layers[1] - 1.0, 6, n[2] / 2.0}, {3, 3, 5}, kD),
+                 box("plate", "pec", {n[0] / 2.0, n[1] - layers[3] - 1.5, 10}, {3, 1, 3}, kD)};
+  if (magnetic) cfg.objects.push_back(box("core", "ferrite", {n[0] / 2.0, 8, 14}, {3, 3, 4}, kD));
+  cfg.sources = {
+      point_source("wall", SourceKind::Current, Axis::Y, cells(layers[0], 7, 12, kD),
+                   WaveformKind::Sine, 30e9, 2e7),
+      point_source("margin", SourceKind::Dipole, Axis::Z, cells(x0 - 1, 9, 15.5, kD),
+                   WaveformKind::Sine, 40e9, 2e-13),
+      point_source("band", SourceKind::Current, Axis::X, cells(x0 + 1.5, 10, 17, kD),
+                   WaveformKind::Ricker, 60e9, 2e7),
+      point_source("deep", SourceKind::Dipole, Axis::Z, cells(n[0] / 2.0, n[1] / 2.0, n[2] / 2.0, kD),
+                   WaveformKind::Sine, 40e9, 2e-13),
+      point_source("zedge", SourceKind::Current, Axis::Y, cells(n[0] / 2.0 + 1, 9, 4 * 3 + 0.5, kD),
+                   WaveformKind::Sine, 50e9, 2e7)};
+  return SimulationModel::build(cfg);
+}
+
+}  // namespace
+
+TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from the PML") {
+  const SimulationModel a = upml_model({22, 20, 40}, {2, 3, 0, 2, 1, 2}, 2, false);
+  const engine::TBlockBox b = engine::tblock_owned_box(a);
+  // x: [2 + 2, 22 - 3 - 2); y: no low layers, so from 0, to 20 - 2 - 2; z (nz4 = 10): from the
+  // first float4 past the z slab (zq_lo = 2, sector-aligned), to float4 8 (zq_hi, 9 rounded down).
+  CHECK(b.i0 == 4);
+  CHECK(b.i1 == 17);
+  CHECK(b.j0 == 0);
+  CHECK(b.j1 == 16);
+  CHECK(b.q0 == 2);
+  CHECK(b.q1 == 8);
+  // Without UPML: the whole grid.
+  const SimulationModel pec = pec_model(2, false);
+  const engine::TBlockBox w = engine::tblock_owned_box(pec);
+  CHECK((w.i0 == 0 && w.i1 == 13 && w.j0 == 0 && w.j1 == 11 && w.q0 == 0 && w.q1 == 3));
+}
+
+TEST_CASE("tblock vs reference: UPML models step in pairs (the shell stage); odd and even counts") {
+  struct Case {
+    std::array<int, 3> n;
+    std::array<int, 6> layers;
+    long steps;
+    bool magnetic;
+  };
+  // Layers on some faces (nz a multiple of 4), and 4 on every face with nz = 34 (2 padding lanes).
+  for (const Case& c : {Case{{22, 20, 40}, {2, 3, 0, 2, 1, 2}, 31, false},
+                        Case{{26, 26, 34}, {4, 4, 4, 4, 4, 4}, 30, true}}) {
+    const SimulationModel m = upml_model(c.n, c.layers, c.steps, c.magnetic);
+    REQUIRE(m.upml.enabled());
+    REQUIRE(m.magnetic == c.magnetic);
+    for (device::Api api : engine_apis()) {
+      INFO("api " << std::string(device::api_name(api)) << ", grid " << c.n[0] << "x" << c.n[1]
+                  << "x" << c.n[2]);
+      for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
+               std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{5, 4, 1}}) {
+        const auto e = tblock(api, m, wg);
+        REQUIRE(e->pair() != nullptr);
+        CHECK_FALSE(e->pair()->shell.empty());
+        CHECK_FALSE(e->pair()->copy.empty());
+        CHECK(e->kernel_variant().find("onepass steps") == std::string::npos);
+        compare_fields(*e, m);
+        CHECK(e->paired_steps() == c.steps / 2 * 2);
+        CHECK(e->single_steps() == c.steps % 2);
+      }
+    }
+  }
+}
+
+TEST_CASE("tblock vs reference: probes every step, and a UPML grid too small to pair, step singly") {
   RunConfig cfg = box_config({11, 9, 7}, kD, 40, BoundaryType::Upml);
   cfg.boundary.layers = {2, 3, 0, 2, 1, 2};
   cfg.materials = {material("glass", 2.5, 1, 0)};
@@ -163,7 +243,7 @@ TEST_CASE("tblock vs reference: probes every step, and a UPML model, step singly
     INFO("api " << std::string(device::api_name(api)));
     const auto u = tblock(api, upml);
     CHECK(u->pair_stage() == nullptr);
-    CHECK(u->kernel_variant().find("(onepass steps: UPML)") != std::string::npos);
+    CHECK(u->kernel_variant().find("(onepass steps: grid too small)") != std::string::npos);
     compare_with_reference(*u, upml);
     CHECK(u->paired_steps() == 0);
     // Probes on a PEC model: sampled after every step, so no pairs.

@@ -21,13 +21,18 @@
 // take part in the barrier and store nothing (x/y slabs: upml_xy4.cl, z-slab float4s:
 // upml_zslab.cl).
 //
+// E is read from ex, ey, ez and written to ex_out, ey_out, ez_out, with H from hx, hy, hz: all
+// one field set (in place) but in the tblock variant's shell stage, as in update_h.cl.
+//
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
-KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRICT ey,
-                               GLOBAL float4* RESTRICT ez, GLOBAL const float4* RESTRICT hx,
+KERNEL TILE_ATTR void update_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out,
+                               GLOBAL float4* ez_out, GLOBAL const float4* ex,
+                               GLOBAL const float4* ey, GLOBAL const float4* ez,
+                               GLOBAL const float4* RESTRICT hx,
                                GLOBAL const float4* RESTRICT hy, GLOBAL const float4* RESTRICT hz,
                                GLOBAL const uchar4* RESTRICT id_ex,
                                GLOBAL const uchar4* RESTRICT id_ey,
@@ -57,10 +62,10 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   // 256 B of every interior row (whole 64 B pieces) on each step.
   const int plain_z = kq >= zq_lo && kq < zq_hi;
   const int plain_row = inside && !pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
-  const int load_xy = plain_row && (plain_z || kq == zq_lo - 1);
+  const int load_xy = plain_row && kq < rq1 && (plain_z || kq == zq_lo - 1);
   const float4 h_x = load_xy ? hx[c] : zero4();
   const float4 h_y = load_xy ? hy[c] : zero4();
-  const float4 h_z = plain_row && plain_z ? hz[c] : zero4();
+  const float4 h_z = plain_row && plain_z && kq < rq1 ? hz[c] : zero4();
   tile_hx[lx][ly][lz] = h_x;
   tile_hy[lx][ly][lz] = h_y;
   tile_hz[lx][ly][lz] = h_z;
@@ -112,9 +117,9 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* RESTRICT ex, GLOBAL float4* RESTRI
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
   float4 ca, cb;
   e_coef4(ecoef, m_x, &ca, &cb);
-  ex[c] = ca * e_x + cb * curl_x;
+  ex_out[c] = ca * e_x + cb * curl_x;
   e_coef4(ecoef, m_y, &ca, &cb);
-  ey[c] = ca * e_y + cb * curl_y;
+  ey_out[c] = ca * e_y + cb * curl_y;
   e_coef4(ecoef, m_z, &ca, &cb);
-  ez[c] = ca * e_z + cb * curl_z;
+  ez_out[c] = ca * e_z + cb * curl_z;
 }

@@ -27,14 +27,20 @@
 // occupancy) those of the plain update: with the z-slab lanes inside, it needed 64 registers
 // (96 in update_e) and lost 15% on every grid (docs/BENCHMARKS.md).
 //
+// H is read from hx, hy, hz and written to hx_out, hy_out, hz_out: the same buffers (in place)
+// but in the tblock variant's shell stage, whose first step writes the next fields (no RESTRICT
+// on these, as they may alias).
+//
 // Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
 // MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
 // which mostly hit the cache.
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 
-KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRICT hy,
-                               GLOBAL float4* RESTRICT hz, GLOBAL const float4* RESTRICT ex,
+KERNEL TILE_ATTR void update_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out,
+                               GLOBAL float4* hz_out, GLOBAL const float4* hx,
+                               GLOBAL const float4* hy, GLOBAL const float4* hz,
+                               GLOBAL const float4* RESTRICT ex,
                                GLOBAL const float4* RESTRICT ey, GLOBAL const float4* RESTRICT ez,
                                GLOBAL const uchar4* RESTRICT id_hx,
                                GLOBAL const uchar4* RESTRICT id_hy,
@@ -62,10 +68,11 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
   // it: the first float4 of the high slab, whose Ex and Ey are the +z neighbour of the last plain
   // one. Skipping the rest saves 256 B of every interior row (whole 64 B pieces) on each step.
   const int plain_z = kq >= zq_lo && kq < zq_hi;
-  const int load_xy = inside && (plain_z || kq == zq_hi);
+  // Past the z window only the first float4 is read (its Ex, Ey: the last one's +z neighbour).
+  const int load_xy = inside && kq <= rq1 && (plain_z || kq == zq_hi);
   const float4 e_x = load_xy ? ex[c] : zero4();
   const float4 e_y = load_xy ? ey[c] : zero4();
-  const float4 e_z = inside && plain_z ? ez[c] : zero4();
+  const float4 e_z = inside && plain_z && kq < rq1 ? ez[c] : zero4();
   tile_ex[lx][ly][lz] = e_x;
   tile_ey[lx][ly][lz] = e_y;
   tile_ez[lx][ly][lz] = e_z;
@@ -126,7 +133,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* RESTRICT hx, GLOBAL float4* RESTRI
 #endif
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx[c] = h_x - db_x * curl_x;
-  hy[c] = h_y - db_y * curl_y;
-  hz[c] = h_z - db_z * curl_z;
+  hx_out[c] = h_x - db_x * curl_x;
+  hy_out[c] = h_y - db_y * curl_y;
+  hz_out[c] = h_z - db_z * curl_z;
 }

@@ -119,13 +119,12 @@ void GpuEngine::step(long s) {
   if (!pair_) return single_step(s);
   if (deferred_ >= 0 && deferred_ + 1 == s) {
     // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step;
-    // with UPML the shell's two steps in place on the current set, then its copy (plan.hpp).
-    launch(pair_->pass, deferred_);
-    if (!pair_->shell.empty()) {
-      run_step_stages(pair_->shell, deferred_);
-      run_step_stages(pair_->shell, s);
-      for (const Stage& st : pair_->copy) launch(st, 0);
+    // with UPML the shell's two steps first, the second in place on the other set (plan.hpp).
+    if (!pair_->first.empty()) {
+      run_step_stages(pair_->first, deferred_);
+      run_step_stages(pair_->second, s);
     }
+    launch(pair_->pass, deferred_);
     parity_ ^= 1;
     deferred_ = -1;
     paired_steps_ += 2;

@@ -45,9 +45,11 @@ struct PlanInputs {
   // ranges clipped to it, the sources of these rows only; stages with nothing to do dropped).
   // Unset: the whole grid, today's plan.
   std::optional<RowBox> region;
-  // Set: every kernel writes the current fields, also where the model has two sets (the tblock
-  // variant's shell stage steps its cells in place, plan_tblock.cpp).
-  bool in_place = false;
+  // Which fields a bound kernel reads (`cur`) and writes (`out`) for parity p (bind_kernel):
+  // Step: set p and, where the model has two sets, set 1 - p (the variant's own step);
+  // InPlaceNext: set 1 - p both (the tblock variant's shell stage, its second step).
+  enum class Roles { Step, InPlaceNext };
+  Roles roles = Roles::Step;
 };
 
 // The region arguments (ri0 rj0 ri1 rj1) the in-place kernels take for `in`: the region, or the
@@ -55,7 +57,8 @@ struct PlanInputs {
 RowBox region_args(const PlanInputs& in);
 
 // Binds the arguments of a kernel for one parity: `cur` holds the state at the start of the
-// step, `out` receives what the kernel writes (the same buffers except for onepass).
+// step, `out` receives what the kernel writes (the same buffers except for onepass and the
+// tblock shell's first step; PlanInputs::roles).
 using Bind = std::function<void(Args& a, const FieldSet& cur, const FieldSet& out)>;
 
 // Kernel `name` bound for both parities: two objects when the model has two field sets, else one
@@ -106,17 +109,17 @@ TBlockBox tblock_owned_box(const SimulationModel& m);
 // The tblock variant's two steps s -> s + 2, from the current fields into the next ones:
 //   pass:  update_tblock over the owned box (phase HE, value = the first step s; its workgroup is
 //          planes, owned rows, owned float4s), reading the current fields only;
-//   shell: (UPML models) one step of the tile kernels and the UPML slabs in place on the
-//          current fields, run for s and s + 1 after the pass: the cells outside the owned box
-//          and 2 cells into it (z: 1 float4), the band the outside cells' second step reads;
-//   copy:  (UPML models) the cells outside the owned box from the current into the next fields.
-// The current fields are left as scratch: the next pass or step writes all of them. With the
-// source index update_tblock reads, which the engine keeps: the merged sources by row (i, j),
-// src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order (tblock_source_rows).
-// `single`: the onepass program and work-group over the same fields (the shell's kernels).
+//   shell: (UPML models, run before the pass) the UPML slabs and the tile kernels over the cells
+//          outside the owned box and 2 cells into it (z: 1 float4), the band their second step
+//          reads: step s from the current into the next fields (first), then step s + 1 in place
+//          on the next fields (second). The pass then overwrites the band with its own values.
+// With the source index update_tblock reads, which the engine keeps: the merged sources by row
+// (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
+// (tblock_source_rows). `single`: the onepass program and work-group over the same fields (the
+// shell's kernels).
 struct TBlockPass {
   Stage pass;
-  StepPlan shell, copy;
+  StepPlan first, second;
   TBlockBox owned;
   device::Buffer src_rows, src_order;
 };

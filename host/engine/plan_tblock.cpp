@@ -1,4 +1,4 @@
-// The tblock variant's two steps (cl_kernels/tblock.cl, and with UPML the shell stage around
+// The tblock variant's two steps (cl_kernels/tblock.cl, and with UPML the shell stage before
 // it): s -> s + 2, from the current fields into the next ones, sources included (plan.hpp
 // TBlockPass). Single steps (a sampler between the two steps) run the onepass plan over the same
 // two field sets.
@@ -76,12 +76,12 @@ std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
   return out;
 }
 
-// The shell's step in place on the current fields (see plan.hpp): the UPML slabs over the whole
-// grid (every PML cell lies outside the owned box), the plain cells of the boxes around `core`,
-// the sources (those inside the owned box land in cells the copy leaves behind).
-StepPlan shell_step(const PlanInputs& single, const TBlockBox& core) {
+// One step of the shell (see plan.hpp) with `roles`: the UPML slabs over the whole grid (every
+// PML cell lies outside the owned box), the plain cells of the boxes around `core`, the sources
+// (those inside the owned box land in cells the pass then overwrites).
+StepPlan shell_step(const PlanInputs& single, const TBlockBox& core, PlanInputs::Roles roles) {
   PlanInputs in = single;
-  in.in_place = true;
+  in.roles = roles;
   in.region.reset();
   // The onepass program's tile kernels: its groups are 1 x y x z4 (variant_choice.hpp).
   in.workgroup = {1, single.workgroup[1], single.workgroup[2]};
@@ -98,22 +98,6 @@ StepPlan shell_step(const PlanInputs& single, const TBlockBox& core) {
   StepPlan plan = h;
   plan.insert(plan.end(), e.begin(), e.end());
   plan_sources(in, plan);
-  return plan;
-}
-
-// copy_box over the grid outside the owned box, current fields into the next ones.
-StepPlan copy_outside(const PlanInputs& single, const TBlockBox& owned) {
-  const auto& L = single.m.layout;
-  StepPlan plan;
-  for (const TBlockBox& b : outside(owned, L)) {
-    const int ni = b.i1 - b.i0, nj = b.j1 - b.j0, nq = b.q1 - b.q0;
-    const BoundKernel k = bind_kernel(single, "copy_box", [&](Args& a, const FieldSet& F, const FieldSet& O) {
-      for (const auto& c : F) a << c;
-      for (const auto& c : O) a << c;
-      a << b.i0 << b.j0 << b.q0 << ni << nj << nq << L.ny << L.nz4;
-    });
-    plan.push_back(linear_stage(Phase::HE, k, static_cast<std::size_t>(ni) * nj * nq));
-  }
   return plan;
 }
 
@@ -158,8 +142,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& si
                                   (b.j1 - b.j0 + wg[1] - 1) / wg[1] * ty,
                                   static_cast<std::size_t>((b.i1 - b.i0 + wg[0] - 1) / wg[0]));
   if (m.upml.enabled()) {
-    out.shell = shell_step(single, core);
-    out.copy = copy_outside(single, b);
+    out.first = shell_step(single, core, PlanInputs::Roles::Step);
+    out.second = shell_step(single, core, PlanInputs::Roles::InPlaceNext);
   }
   return out;
 }

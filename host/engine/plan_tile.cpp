@@ -43,14 +43,15 @@ std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional
     for (int v : w.window) a << v;
     a << rq0 << rq1;
   };
-  const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet&) {
-    a << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
+  const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
+    a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
     h_material_args(a, f);
     tail(a);
   });
-  const BoundKernel e = bind_kernel(in, "update_e", [&](Args& a, const FieldSet& F, const FieldSet&) {
-    a << F[0] << F[1] << F[2] << F[3] << F[4] << F[5] << f.ids[0] << f.ids[1] << f.ids[2]
-      << f.ecoef;
+  // E reads the H just written (`out`: the current set in place).
+  const BoundKernel e = bind_kernel(in, "update_e", [&](Args& a, const FieldSet& F, const FieldSet& O) {
+    a << O[0] << O[1] << O[2] << F[0] << F[1] << F[2] << O[3] << O[4] << O[5] << f.ids[0]
+      << f.ids[1] << f.ids[2] << f.ecoef;
     tail(a);
   });
   // dim0 = z4 (contiguous), dim1 = y, dim2 = x, from row (w.window[0], w.window[1]) and float4

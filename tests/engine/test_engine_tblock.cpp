@@ -218,8 +218,8 @@ TEST_CASE("tblock vs reference: UPML models step in pairs (the shell stage); odd
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{5, 4, 1}}) {
         const auto e = tblock(api, m, wg);
         REQUIRE(e->pair() != nullptr);
-        CHECK_FALSE(e->pair()->shell.empty());
-        CHECK_FALSE(e->pair()->copy.empty());
+        CHECK_FALSE(e->pair()->first.empty());
+        CHECK_FALSE(e->pair()->second.empty());
         CHECK(e->kernel_variant().find("onepass steps") == std::string::npos);
         compare_fields(*e, m);
         CHECK(e->paired_steps() == c.steps / 2 * 2);

@@ -60,7 +60,12 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     const BuiltProgram single = build_variant_program(*dev_, m, {KernelVariant::OnePass, {}, false, request.upml_form});
     const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass, single.workgroup};
     plan_ = plan_onepass(one);
-    pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_}, one);
+    std::optional<PlanInputs> shell;
+    if (m.upml.enabled()) {
+      const BuiltProgram tile = build_variant_program(*dev_, m, {KernelVariant::Tile, kShellWorkgroup, false, request.upml_form});
+      shell.emplace(PlanInputs{*dev_, tile.program, m, *fields_, KernelVariant::Tile, tile.workgroup});
+    }
+    pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_}, shell ? &*shell : nullptr);
   }
   const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_};
   if (variant_ != KernelVariant::TBlock) {

@@ -115,8 +115,8 @@ TBlockBox tblock_owned_box(const SimulationModel& m);
 //          on the next fields (second). The pass then overwrites the band with its own values.
 // With the source index update_tblock reads, which the engine keeps: the merged sources by row
 // (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
-// (tblock_source_rows). `single`: the onepass program and work-group over the same fields (the
-// shell's kernels).
+// (tblock_source_rows). `shell` (UPML models): the program and work-group of the shell's kernels
+// over the same fields (GpuEngine: the tile variant's, in groups of kShellWorkgroup).
 struct TBlockPass {
   Stage pass;
   StepPlan first, second;
@@ -124,7 +124,10 @@ struct TBlockPass {
   device::Buffer src_rows, src_order;
 };
 // Nothing (std::nullopt) where the owned box or the part of it the shell leaves alone is empty.
-std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& single);
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell);
+// The shell's tile groups (x, y, z4): its boxes are thin, 4 rows (y slabs' margin and band) or
+// 1 float4 (z), so the groups are too: 1 x 4 x 8 (one warp).
+constexpr std::array<int, 3> kShellWorkgroup{1, 4, 8};
 struct TBlockSourceRows {
   std::vector<std::int32_t> start, order;  // nx * ny + 1 offsets; source numbers (at least 1)
 };

@@ -4,6 +4,7 @@
 // two field sets.
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "backends/device_tables.hpp"
@@ -79,19 +80,21 @@ std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
 // One step of the shell (see plan.hpp) with `roles`: the UPML slabs over the whole grid (every
 // PML cell lies outside the owned box), the plain cells of the boxes around `core`, the sources
 // (those inside the owned box land in cells the pass then overwrites).
-StepPlan shell_step(const PlanInputs& single, const TBlockBox& core, PlanInputs::Roles roles) {
-  PlanInputs in = single;
+StepPlan shell_step(const PlanInputs& shell, const TBlockBox& core, PlanInputs::Roles roles) {
+  PlanInputs in = shell;
   in.roles = roles;
   in.region.reset();
-  // The onepass program's tile kernels: its groups are 1 x y x z4 (variant_choice.hpp).
-  in.workgroup = {1, single.workgroup[1], single.workgroup[2]};
   const SlabStages slabs = plan_upml_slabs(in);
+  const ZSlabLayout z = zslab_layout(in.m, in.variant);
   StepPlan h = slabs.h, e = slabs.e;
   for (const TBlockBox& b : outside(core, in.m.layout)) {
     const RowBox rows{b.i0, b.j0, b.i1, b.j1};
     const TileWindow w = tile_window(in.m, rows);
     if (w.rows[0] <= 0 || w.rows[1] <= 0) continue;  // PML rows only: the slabs' cells
-    const auto stages = tile_plain_stages(in, rows, b.q0, b.q1);
+    // Along z only the float4s the plain kernels update (the z slabs' are upml_zslab.cl's).
+    const int q0 = std::max(b.q0, z.zq_lo), q1 = std::min(b.q1, z.zq_hi);
+    if (q1 <= q0) continue;
+    const auto stages = tile_plain_stages(in, rows, q0, q1);
     h.push_back(stages[0]);
     e.push_back(stages[1]);
   }
@@ -103,7 +106,7 @@ StepPlan shell_step(const PlanInputs& single, const TBlockBox& core, PlanInputs:
 
 }  // namespace
 
-std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& single) {
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell) {
   const SimulationModel& m = in.m;
   const YeeFields& f = in.f;
   const auto& L = m.layout;
@@ -142,8 +145,9 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs& si
                                   (b.j1 - b.j0 + wg[1] - 1) / wg[1] * ty,
                                   static_cast<std::size_t>((b.i1 - b.i0 + wg[0] - 1) / wg[0]));
   if (m.upml.enabled()) {
-    out.first = shell_step(single, core, PlanInputs::Roles::Step);
-    out.second = shell_step(single, core, PlanInputs::Roles::InPlaceNext);
+    if (!shell) throw std::logic_error("plan_tblock: a UPML model needs the shell's program");
+    out.first = shell_step(*shell, core, PlanInputs::Roles::Step);
+    out.second = shell_step(*shell, core, PlanInputs::Roles::InPlaceNext);
   }
   return out;
 }

@@ -89,9 +89,10 @@ TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double cop
     }
     return key;
   };
-  // Models with UPML: not tblock, which steps them with the onepass plan (the onepass rows'
-  // kernels), so a win by noise would say nothing about its own pass.
-  out.key = search("vacuum_upml", true, {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::Rows},
+  // Models with UPML: tblock too (its pass over the box past the layers, its shell stage for the
+  // rest; on a grid too small for that box it steps as onepass and says so in its variant).
+  out.key = search("vacuum_upml", true,
+                   {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::TBlock, KernelVariant::Rows},
                    out.best);
   // Models without UPML: tblock's two steps per pass compete; rows only on a CPU (auto's untuned
   // choice there; on a GPU it would only lengthen the search).

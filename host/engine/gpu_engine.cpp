@@ -46,7 +46,9 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   const bool fits_onepass =
       !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
                             dev_->available_bytes();
-  const VariantRequest request = resolve_variant(cfg, info.type, fits_onepass, tuned, !m.upml.enabled());
+  const VariantRequest request =
+      resolve_variant(cfg, info.type, fits_onepass, tuned,
+                      tblock_preferred(m.upml.enabled(), tblock_owned_share(m)));
   BuiltProgram built = build_variant_program(*dev_, m, request);
   variant_ = request.variant;
   tuned_ = request.tuned;

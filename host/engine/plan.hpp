@@ -105,6 +105,8 @@ struct TBlockBox {
   bool empty() const { return i1 <= i0 || j1 <= j0 || q1 <= q0; }
 };
 TBlockBox tblock_owned_box(const SimulationModel& m);
+// The share of the model's cells (nx ny nz) in that box (0 when it is empty).
+double tblock_owned_share(const SimulationModel& m);
 
 // The tblock variant's two steps s -> s + 2, from the current fields into the next ones:
 //   pass:  update_tblock over the owned box (phase HE, value = the first step s; its workgroup is

@@ -51,6 +51,15 @@ TBlockBox tblock_owned_box(const SimulationModel& m) {
   return b;
 }
 
+double tblock_owned_share(const SimulationModel& m) {
+  const auto& L = m.layout;
+  const TBlockBox b = tblock_owned_box(m);
+  if (b.empty()) return 0;
+  const double cells = static_cast<double>(L.nx) * L.ny * L.nz;
+  const double z = std::min(L.nz, 4 * b.q1) - 4.0 * b.q0;
+  return static_cast<double>(b.i1 - b.i0) * (b.j1 - b.j0) * z / cells;
+}
+
 namespace {
 
 // The box `b` shrunk by `cells` (z: `quads` float4s) on every side that is not the grid's.

@@ -89,7 +89,7 @@ std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_on
 
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
                                bool fits_onepass, const std::optional<TunedChoice>& tuned,
-                               bool without_upml) {
+                               bool prefer_tblock) {
   VariantRequest r{dev.variant, dev.workgroup, false, dev.upml_form};
   if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
     r = {tuned->variant, tuned->workgroup, true, dev.upml_form};
@@ -97,11 +97,15 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
   if (r.variant == KernelVariant::Auto) {
     r.variant = device_type == "cpu"                ? KernelVariant::Rows
                 : fits_onepass && !r.workgroup
-                    ? (without_upml ? KernelVariant::TBlock : KernelVariant::OnePass)
+                    ? (prefer_tblock ? KernelVariant::TBlock : KernelVariant::OnePass)
                                                     : KernelVariant::Tile;
     if (r.variant == KernelVariant::Tile && !r.workgroup) r.workgroup = kGpuAutoWorkgroup;
   }
   return r;
+}
+
+bool tblock_preferred(bool has_upml, double owned_share) {
+  return !has_upml || owned_share >= kTBlockUpmlShare;
 }
 
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,

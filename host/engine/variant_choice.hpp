@@ -104,13 +104,20 @@ std::optional<TunedChoice> tuned_for_model(bool model_has_upml, bool in_place_on
 
 // device.variant = auto without device.workgroup takes `tuned` when there is one. Otherwise auto
 // is rows on a CPU (no barriers, vectorised along z); on a GPU, when `fits_onepass` (the model fits
-// with its second set of fields) and no work-group was asked for, tblock for a model without UPML
-// (`without_upml`: its pass pairs the steps; H200 and H100, pec_cube N = 512: 1.26x and 1.47x
-// onepass, docs/BENCHMARKS.md) and onepass for one with UPML, else tile with kGpuAutoWorkgroup
-// (--variant=tile alone keeps the patent's 2x2x30).
+// with its second set of fields) and no work-group was asked for, tblock where `prefer_tblock`
+// (tblock_preferred) and onepass elsewhere, else tile with kGpuAutoWorkgroup (--variant=tile alone
+// keeps the patent's 2x2x30).
 VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& device_type,
                                bool fits_onepass, const std::optional<TunedChoice>& tuned,
-                               bool without_upml);
+                               bool prefer_tblock);
+
+// Where untuned auto runs tblock rather than onepass on a GPU: a model without UPML (its pass
+// pairs every step; H200 and H100, pec_cube N = 512: 1.26x and 1.47x onepass), and one with UPML
+// whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
+// that the shell stage around it costs less than the pass saves (H200, vacuum_upml: N = 512,
+// 85% of the cells: 0.97x onepass; N = 768, 90%: 1.09x; N = 1024, 92%: 1.17x; docs/BENCHMARKS.md).
+constexpr double kTBlockUpmlShare = 0.88;
+bool tblock_preferred(bool has_upml, double owned_share);
 
 // The program built for a variant and the work-group it runs with.
 struct BuiltProgram {

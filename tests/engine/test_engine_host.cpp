@@ -245,7 +245,8 @@ TEST_CASE("engine variant choice: auto, tuned and asked") {
   CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, false).variant == KernelVariant::Rows);
   CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, true).variant == KernelVariant::Rows);
   CHECK(resolve_variant(cfg, "gpu", true, std::nullopt, false).variant == KernelVariant::OnePass);
-  // A GPU model without UPML: tblock, which pairs its steps (the same two field sets as onepass).
+  // A GPU model where tblock is preferred (engine::tblock_preferred: no UPML, or a large owned
+  // box): tblock, which pairs its steps (the same two field sets as onepass).
   const auto paired = resolve_variant(cfg, "gpu", true, std::nullopt, true);
   CHECK(paired.variant == KernelVariant::TBlock);
   CHECK_FALSE(paired.workgroup.has_value());

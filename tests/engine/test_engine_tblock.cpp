@@ -192,10 +192,17 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   CHECK(b.j1 == 16);
   CHECK(b.q0 == 2);
   CHECK(b.q1 == 8);
+  CHECK(engine::tblock_owned_share(a) == doctest::Approx(13.0 * 16 * 24 / (22 * 20 * 40)));
   // Without UPML: the whole grid.
   const SimulationModel pec = pec_model(2, false);
   const engine::TBlockBox w = engine::tblock_owned_box(pec);
   CHECK((w.i0 == 0 && w.i1 == 13 && w.j0 == 0 && w.j1 == 11 && w.q0 == 0 && w.q1 == 3));
+  CHECK(engine::tblock_owned_share(pec) == doctest::Approx(1.0));  // the padding lanes not counted
+  // Untuned auto on a GPU: tblock without UPML, with UPML from kTBlockUpmlShare of the cells.
+  CHECK(engine::tblock_preferred(false, 0));
+  CHECK_FALSE(engine::tblock_preferred(true, engine::tblock_owned_share(a)));
+  CHECK_FALSE(engine::tblock_preferred(true, 0.852));  // vacuum_upml, N = 512
+  CHECK(engine::tblock_preferred(true, 0.899));        // N = 768
 }
 
 TEST_CASE("tblock vs reference: UPML models step in pairs (the shell stage); odd and even counts") {

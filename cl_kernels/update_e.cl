@@ -27,6 +27,7 @@
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).
 #include "fdtd_common.h"
+#include "tile_boxes.h"
 #include "upml_lanes.h"
 
 KERNEL TILE_ATTR void update_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out,
@@ -40,18 +41,17 @@ KERNEL TILE_ATTR void update_e(GLOBAL float4* ex_out, GLOBAL float4* ey_out,
                                CONSTANT_PTR float4* RESTRICT ecoef, float inv_dx, float inv_dy,
                                float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
                                int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi,
-                               int zq_lo, int zq_hi, int ri0, int rj0, int ri1,
-                               int rj1, int rq0, int rq1) {
+                               int zq_lo, int zq_hi,
+                               GLOBAL const int* RESTRICT boxes, int nboxes) {
   LOCAL float4 tile_hx[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hy[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_hz[TILE_X][TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
-  // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
-  // row (ri0 >= pml_xlo, rj0 >= pml_ylo: the whole interior or a region's part of it, as in
-  // update_h.cl); rows i >= ri1 or j >= rj1 load their H but store nothing, and so do float4s
-  // kq >= rq1 (the range starts at float4 rq0, as in update_h.cl).
-  const int kq = GLOBAL_ID(0) + rq0, j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
+  // The boxes lie in the x/y interior, as in update_h.cl; work-items past a box's limits load
+  // their H but store nothing.
+  const tile_cell w = tile_box_cell(boxes, nboxes);
+  const int kq = w.kq, j = w.j, i = w.i, ri1 = w.i1, rj1 = w.j1, rq1 = w.q1;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 

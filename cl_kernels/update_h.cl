@@ -35,6 +35,7 @@
 // MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
 // which mostly hit the cache.
 #include "fdtd_common.h"
+#include "tile_boxes.h"
 #include "upml_lanes.h"
 
 KERNEL TILE_ATTR void update_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out,
@@ -48,19 +49,19 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out,
                                CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
                                float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz,
                                int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
-                               int pml_zlo, int pml_zhi, int zq_lo, int zq_hi, int ri0, int rj0, int ri1,
-                               int rj1, int rq0, int rq1) {
+                               int pml_zlo, int pml_zhi, int zq_lo, int zq_hi,
+                               GLOBAL const int* RESTRICT boxes, int nboxes) {
   LOCAL float4 tile_ex[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ey[TILE_X][TILE_Y][TILE_Z4];
   LOCAL float4 tile_ez[TILE_X][TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
-  // The range covers the x/y interior only (the x/y slabs are upml_xy4.cl's): it starts at
-  // row (ri0, rj0), which is (pml_xlo, pml_ylo) for the whole grid, or a region's first interior
-  // row (a step split by rows: engine/plan.hpp RowSplit); rows i >= ri1 or j >= rj1 still load
-  // their E for their neighbours but store nothing. Along z the range starts at float4 rq0 and
-  // stores below rq1 (0 and nz4 but in the tblock variant's shell stage, plan_tblock.cpp).
-  const int kq = GLOBAL_ID(0) + rq0, j = GLOBAL_ID(1) + rj0, i = GLOBAL_ID(2) + ri0;
+  // The boxes (tile_boxes.h) lie in the x/y interior (the x/y slabs are upml_xy4.cl's): the
+  // whole interior from row (pml_xlo, pml_ylo), a region's interior rows (a step split by rows:
+  // engine/plan.hpp RowSplit) or the tblock shell's boxes; work-items past a box's limits
+  // (ri1, rj1, rq1) still load their E for their neighbours but store nothing.
+  const tile_cell w = tile_box_cell(boxes, nboxes);
+  const int kq = w.kq, j = w.j, i = w.i, ri1 = w.i1, rj1 = w.j1, rq1 = w.q1;
   const int inside = i < nx && j < ny && kq < nz4;
   const int c = inside ? lane_index(i, j, kq, ny, nz4) : 0;
 

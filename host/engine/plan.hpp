@@ -89,10 +89,15 @@ struct TileWindow {
   std::array<int, 2> rows;
 };
 TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& region);
-// Those kernels (update_h, phase H; update_e, phase E) over tile_window(region) and float4s
-// [rq0, rq1) along z.
-std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional<RowBox>& region,
-                                       int rq0, int rq1);
+// A box for those kernels: the rows of `rows` (tile_window) and float4s [q0, q1) along z.
+struct TileBox {
+  std::optional<RowBox> rows;
+  int q0 = 0, q1 = 0;
+};
+// Those kernels (update_h, phase H; update_e, phase E) over `boxes` in one launch each
+// (cl_kernels/tile_boxes.h); nothing where no box has plain rows and float4s.
+std::optional<std::array<Stage, 2>> tile_plain_stages(const PlanInputs& in,
+                                                      const std::vector<TileBox>& boxes);
 StepPlan plan_onepass(const PlanInputs& in);
 StepPlan plan_rows(const PlanInputs& in);
 

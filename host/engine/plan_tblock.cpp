@@ -96,16 +96,14 @@ StepPlan shell_step(const PlanInputs& shell, const TBlockBox& core, PlanInputs::
   const SlabStages slabs = plan_upml_slabs(in);
   const ZSlabLayout z = zslab_layout(in.m, in.variant);
   StepPlan h = slabs.h, e = slabs.e;
+  std::vector<TileBox> boxes;
   for (const TBlockBox& b : outside(core, in.m.layout)) {
-    const RowBox rows{b.i0, b.j0, b.i1, b.j1};
-    const TileWindow w = tile_window(in.m, rows);
-    if (w.rows[0] <= 0 || w.rows[1] <= 0) continue;  // PML rows only: the slabs' cells
     // Along z only the float4s the plain kernels update (the z slabs' are upml_zslab.cl's).
-    const int q0 = std::max(b.q0, z.zq_lo), q1 = std::min(b.q1, z.zq_hi);
-    if (q1 <= q0) continue;
-    const auto stages = tile_plain_stages(in, rows, q0, q1);
-    h.push_back(stages[0]);
-    e.push_back(stages[1]);
+    boxes.push_back({RowBox{b.i0, b.j0, b.i1, b.j1}, std::max(b.q0, z.zq_lo), std::min(b.q1, z.zq_hi)});
+  }
+  if (const auto plain = tile_plain_stages(in, boxes)) {
+    h.push_back((*plain)[0]);
+    e.push_back((*plain)[1]);
   }
   StepPlan plan = h;
   plan.insert(plan.end(), e.begin(), e.end());

@@ -5,9 +5,12 @@
 //   sources: add_sources.
 // Everything in place on the one field set; over the rows of in.region only where it is set.
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "backends/device_tables.hpp"
 #include "engine/plan.hpp"
+#include "engine/field_buffers.hpp"
 #include "engine/variant_choice.hpp"
 
 namespace clfdtd::engine {
@@ -28,20 +31,32 @@ TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& re
   return w;
 }
 
-std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional<RowBox>& region,
-                                       int rq0, int rq1) {
+std::optional<std::array<Stage, 2>> tile_plain_stages(const PlanInputs& in,
+                                                      const std::vector<TileBox>& boxes) {
   const SimulationModel& m = in.m;
-  const TileWindow w = tile_window(m, region);
   const YeeFields& f = in.f;
   const auto& L = m.layout;
   const auto& wg = in.workgroup;
   const ZSlabLayout z = zslab_layout(m, in.variant);
+  // tile_boxes.h: first plane, row, float4; store limits; groups along z and y; first group.
+  std::vector<std::int32_t> table;
+  int groups = 0;
+  for (const TileBox& b : boxes) {
+    const TileWindow w = tile_window(m, b.rows);
+    if (w.rows[0] <= 0 || w.rows[1] <= 0 || b.q1 <= b.q0) continue;
+    const int gz = (b.q1 - b.q0 + wg[2] - 1) / wg[2], gy = (w.rows[1] + wg[1] - 1) / wg[1],
+              gx = (w.rows[0] + wg[0] - 1) / wg[0];
+    table.insert(table.end(), {w.window[0], w.window[1], b.q0, w.window[2], w.window[3], b.q1, gz,
+                               gy, groups});
+    groups += gx * gy * gz;
+  }
+  if (groups == 0) return std::nullopt;
+  const device::Buffer boxes_buf = BufferAllocator(in.dev).upload(table);
+  const int nboxes = static_cast<int>(table.size() / 9);
   // Float4s kq < zq_lo or >= zq_hi of interior rows belong to upml_zslab.cl.
   auto tail = [&](Args& a) {
     grid_args(a, m, L.nz4);
-    a << z.zq_lo << z.zq_hi;
-    for (int v : w.window) a << v;
-    a << rq0 << rq1;
+    a << z.zq_lo << z.zq_hi << boxes_buf << nboxes;
   };
   const BoundKernel h = bind_kernel(in, "update_h", [&](Args& a, const FieldSet& F, const FieldSet& O) {
     a << O[3] << O[4] << O[5] << F[3] << F[4] << F[5] << F[0] << F[1] << F[2];
@@ -54,30 +69,26 @@ std::array<Stage, 2> tile_plain_stages(const PlanInputs& in, const std::optional
       << f.ids[1] << f.ids[2] << f.ecoef;
     tail(a);
   });
-  // dim0 = z4 (contiguous), dim1 = y, dim2 = x, from row (w.window[0], w.window[1]) and float4
-  // rq0.
+  // Every group along dimension 0 (tile_boxes.h numbers them); a group is z4 x y x x.
   Stage sh;
   sh.local = device::Range(wg[2], wg[1], wg[0]);
-  sh.global = device::Range(round_up(static_cast<std::size_t>(std::max(1, rq1 - rq0)), wg[2]),
-                            round_up(w.rows[1], wg[1]), round_up(w.rows[0], wg[0]));
+  sh.global = device::Range(static_cast<std::size_t>(wg[2]) * static_cast<std::size_t>(groups),
+                            static_cast<std::size_t>(wg[1]), static_cast<std::size_t>(wg[0]));
   Stage se = sh;
   sh.phase = Phase::H;
   sh.kernel = h.kernel;
   se.phase = Phase::E;
   se.kernel = e.kernel;
-  return {sh, se};
+  return std::array<Stage, 2>{sh, se};
 }
 
 StepPlan plan_tile(const PlanInputs& in) {
-  const auto [sh, se] = tile_plain_stages(in, in.region, 0, in.m.layout.nz4);
-  const std::array<int, 2> rows = tile_window(in.m, in.region).rows;
-
+  const auto plain = tile_plain_stages(in, {TileBox{in.region, 0, in.m.layout.nz4}});
   const SlabStages slabs = plan_upml_slabs(in);
-  const bool plain = rows[0] > 0 && rows[1] > 0;
   StepPlan plan;
-  if (plain) plan.push_back(sh);
+  if (plain) plan.push_back((*plain)[0]);
   plan.insert(plan.end(), slabs.h.begin(), slabs.h.end());
-  if (plain) plan.push_back(se);
+  if (plain) plan.push_back((*plain)[1]);
   plan.insert(plan.end(), slabs.e.begin(), slabs.e.end());
   plan_sources(in, plan);
   return plan;

@@ -115,7 +115,7 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // pairs every step; H200 and H100, pec_cube N = 512: 1.26x and 1.47x onepass), and one with UPML
 // whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
 // that the shell stage around it costs less than the pass saves (H200, vacuum_upml: N = 512,
-// 85% of the cells: 0.97x onepass; N = 768, 90%: 1.09x; N = 1024, 92%: 1.17x; docs/BENCHMARKS.md).
+// 85% of the cells: 0.99x onepass; N = 768, 90%: 1.09x; N = 1024, 92%: 1.17x; docs/BENCHMARKS.md).
 constexpr double kTBlockUpmlShare = 0.88;
 bool tblock_preferred(bool has_upml, double owned_share);
 

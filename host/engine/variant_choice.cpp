@@ -137,7 +137,10 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     std::size_t items = 0;
     if (v == KernelVariant::TBlock) {
       out.workgroup =
-          choose_tblock_workgroup(request.workgroup, L, max_group, max_items, info.local_mem_bytes);
+          choose_tblock_workgroup(request.workgroup ? request.workgroup
+                                  : info.api == device::Api::Cuda ? kDefaultTBlockWorkgroupCuda
+                                                                  : kDefaultTBlockWorkgroup,
+                                  L, max_group, max_items, info.local_mem_bytes);
       tile = {1, out.workgroup[1] + 4, out.workgroup[2] + 2};  // the group with its halo
       items = static_cast<std::size_t>(tile[1]) * tile[2];
     } else if (v == KernelVariant::OnePass) {

@@ -39,6 +39,10 @@ constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // (pec_cube, N = 512) it ran 85.1 Gcells/s on OpenCL and 72.1 on CUDA, where 8 x 30 (OpenCL
 // shrinks it to 8 x 15: 12 x 17 work-items) ran 54.4 and 62.9 (docs/BENCHMARKS.md).
 constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
+// CUDA's: (12 + 4) x (14 + 2) = 256 threads, two groups per SM under tblock.cl's launch bound
+// (128 registers): pec_cube N = 512, 91.0 Gcells/s on the H200 and 75.0 on the H100 against 67.6
+// and 63.1 for 32 x 8 x 14; vacuum_upml 54.0 / 44.7 against 48.6 / 41.3 (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kDefaultTBlockWorkgroupCuda{32, 12, 14};
 // Local memory of one tblock group: six float4 arrays over its work-items (E and H).
 constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's

@@ -8,19 +8,23 @@
 # where shapes are clamped): here the shapes run as they do at scale. Builds nothing.
 # Usage: tools/tblock_shape_check.sh BUILD OUT
 # Environment: SHAPES (default "32,8,14 32,8,30 32,4,30 32,12,22 64,8,14"), BACKENDS
-# (opencl cuda), DEVICE (gpu), MODEL (upml: tests/data/tblock_check_upml.ini, the same in 10 UPML
-# layers, which the tblock pass steps with its shell stage).
+# (opencl cuda), DEVICE (gpu), MODEL (upml: the same model in 10 UPML layers, set on the command
+# line, which the tblock pass steps with its shell stage).
 set -uo pipefail
 build=${1:?usage: tools/tblock_shape_check.sh BUILD OUT}
 out=${2:?usage: tools/tblock_shape_check.sh BUILD OUT}
 bin="$build/clfdtd"
 [ -x "$bin" ] || { echo "tblock_shape_check.sh: $bin is not an executable clfdtd"; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-model="$root/tests/data/tblock_check${MODEL:+_$MODEL}.ini"
-[ -f "$model" ] || { echo "tblock_shape_check.sh: no $model"; exit 2; }
+model="$root/tests/data/tblock_check.ini"
+case ${MODEL:-} in
+  "") boundary=() ;;
+  upml) boundary=(--boundary.type=upml --boundary.layers=10) ;;
+  *) echo "tblock_shape_check.sh: MODEL is upml or unset, not '$MODEL'"; exit 2 ;;
+esac
 mkdir -p "$out"
 export CLFDTD_CACHE_DIR="$out/cache"  # no tuned choice of the machine
-run() { "$bin" run "$model" --device="${DEVICE:-gpu}" --quiet "$@" 2>&1 | grep -E "^(device|done|clfdtd)"; }
+run() { "$bin" run "$model" "${boundary[@]}" --device="${DEVICE:-gpu}" --quiet "$@" 2>&1 | grep -E "^(device|done|clfdtd)"; }
 run --backend=opencl --variant=onepass --output.dir="$out/onepass" || exit 2
 runs=()
 for be in ${BACKENDS:-opencl cuda}; do

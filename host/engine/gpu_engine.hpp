@@ -61,7 +61,7 @@ public:
   bool split() const { return split_; }
   // tblock: the two-step pass, when the grid allows it; else nullptr.
   const Stage* pair_stage() const { return pair_ ? &pair_->pass : nullptr; }
-  // tblock: the pass, its shell stages with UPML (empty without), the box the pass stores.
+  // tblock: the pass and its shell stages with UPML (empty without).
   const TBlockPass* pair() const { return pair_ ? &*pair_ : nullptr; }
   // Steps run two at a time and one at a time so far (tblock; 0 otherwise).
   long paired_steps() const { return paired_steps_; }

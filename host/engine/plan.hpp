@@ -81,15 +81,8 @@ void h_material_args(Args& a, const YeeFields& f);
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);
 
 StepPlan plan_tile(const PlanInputs& in);
-// Where the tile variant's plain-cell kernels run for `region` (unset: the whole grid): from row
-// (window[0], window[1]) in the x/y interior, rows[0] x rows[1] rows, storing below
-// (window[2], window[3]); rows 0 where none is plain.
-struct TileWindow {
-  std::array<int, 4> window;
-  std::array<int, 2> rows;
-};
-TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& region);
-// A box for those kernels: the rows of `rows` (tile_window) and float4s [q0, q1) along z.
+// A box for the tile variant's plain-cell kernels: the interior rows of `rows` (unset: the
+// whole grid's) and float4s [q0, q1) along z.
 struct TileBox {
   std::optional<RowBox> rows;
   int q0 = 0, q1 = 0;
@@ -127,7 +120,6 @@ double tblock_owned_share(const SimulationModel& m);
 struct TBlockPass {
   Stage pass;
   StepPlan first, second;
-  TBlockBox owned;
   device::Buffer src_rows, src_order;
 };
 // Nothing (std::nullopt) where the owned box or the part of it the shell leaves alone is empty.

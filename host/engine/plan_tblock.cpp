@@ -119,8 +119,7 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
   const auto& L = m.layout;
   const auto& wg = in.workgroup;  // planes, owned rows, owned float4s
   TBlockPass out;
-  out.owned = tblock_owned_box(m);
-  const TBlockBox& b = out.owned;
+  const TBlockBox b = tblock_owned_box(m);
   // The shell's band: the cells of the owned box its second step reads (2 cells, z: 1 float4).
   const TBlockBox core = shrink(b, L, 2, 1);
   if (b.empty() || core.empty()) return std::nullopt;

@@ -15,6 +15,15 @@
 
 namespace clfdtd::engine {
 
+namespace {
+
+// Where the plain-cell kernels run for `region` (unset: the whole grid): from row (window[0],
+// window[1]) in the x/y interior, rows[0] x rows[1] rows, storing below (window[2], window[3]);
+// rows 0 where none is plain.
+struct TileWindow {
+  std::array<int, 4> window;
+  std::array<int, 2> rows;
+};
 TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& region) {
   // The range starts at row (ri0, rj0): the x/y interior's first row, or the region's first row
   // in it; the kernels store nothing at i >= ri1 or j >= rj1.
@@ -30,6 +39,8 @@ TileWindow tile_window(const SimulationModel& m, const std::optional<RowBox>& re
   }
   return w;
 }
+
+}  // namespace
 
 std::optional<std::array<Stage, 2>> tile_plain_stages(const PlanInputs& in,
                                                       const std::vector<TileBox>& boxes) {

@@ -29,6 +29,19 @@ DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i,
   return -1; /* unreachable for a PML cell */
 }
 
+/* A component in a face slab (a cell inside the layers of one axis p only) that lies across p: its
+   own axis is neutral and so is one of the other two, and then its auxiliary cancels. With w
+   neutral the recursions give F' = F + r (A' - A) = a_v F + r b_v s C, using r A = F (both start
+   at zero and change together: sources never sit in PML cells); with v neutral
+   F' = a_w F + r b_w s C directly. So F' = (a_v a_w) F + r (b_v b_w) s C, the neutral factors
+   being exactly 1: no auxiliary is stored, read or written (docs/EQUATIONS.md). a, b: the
+   products a_v a_w, b_v b_w at the component's position; s_curl = s C. */
+DEVICE_FN float4 splat4(float v) { return MAKE_FLOAT4(v, v, v, v); }
+
+DEVICE_FN float4 upml_face_update(float4 field, float4 s_curl, float4 a, float4 b, float4 inv_r) {
+  return a * field + inv_r * b * s_curl;
+}
+
 /* One component of one PML cell: the auxiliary recursion (aux[p] updated in place) and the new
    field value. scale = -dt/mu0 for H (B' = a B - b dt/mu0 C), +dt/eps0 for E; pv, pw, pu the
    profiles (a, b, cp, cm) along the component's next, next-but-one and own axis at its position;
@@ -82,19 +95,18 @@ DEVICE_FN void curl_h_float4(GLOBAL const float4* RESTRICT hx, GLOBAL const floa
   *curl_z = (h_y - hy_xm) * inv_dx - (h_x - hx_ym) * inv_dy;
 }
 
-/* The z slabs of the tile variant (upml_zslab.cl). In the x and y interior the x and y profiles are neutral
-   (a = b = 1, cp = cm = 2), so each component's UPML update there needs the z profile only
-   (the recursions above with the neutral factors multiplied out), with C the curl bracket and
-   s = -dt/mu0 (H) or dt/eps0 (E), r = 1/mu_r or 1/eps_r:
-     x component:  F = a F + r b s C                      (its auxiliary cancels: none stored)
-     y component:  A' = a A + b s C,  F = F + r (A' - A)
-     z component:  A' = A + s C,      F = F + r (cp A' - cm A) / 2
+/* The z slabs of the tile, onepass and tblock variants (upml_zslab.cl). In the x and y interior
+   the x and y profiles are neutral (a = b = 1, cp = cm = 2), so each component's UPML update there
+   needs the z profile only (the recursions above with the neutral factors multiplied out), with C
+   the curl bracket and s = -dt/mu0 (H) or dt/eps0 (E), r = 1/mu_r or 1/eps_r:
+     x and y components:  F = a F + r b s C               (upml_face_update: no auxiliary)
+     z component:         A' = A + s C,  F = F + r (cp A' - cm A) / 2
    H takes (a, b) at half z and (cp, cm) at integer z, E the other way round (zlanes, per float4
    kq: H's a b cp cm then E's, each a float4 over the four lanes). Auxiliaries are float4-aligned:
-   float4 kq of row (i, j) is a slab float4 when kq < zq_lo or kq >= zq_hi, and its two
-   auxiliaries sit at ((i - xlo) * nyi + (j - ylo)) * znq + zslab_slot(kq), nyi the interior y
-   extent, znq the slab float4s per row. A lane past nz or between the slabs takes the plain
-   update (pick_zslab_lanes). */
+   float4 kq of row (i, j) is a slab float4 when kq < zq_lo or kq >= zq_hi, and its auxiliary
+   sits at ((i - xlo) * nyi + (j - ylo)) * znq + zslab_slot(kq), nyi the interior y extent, znq
+   the slab float4s per row. A lane past nz or between the slabs takes the plain update
+   (pick_zslab_lanes). The float4s in [zq_lo, zq_hi) hold no z-slab lane. */
 DEVICE_FN int zslab_slot(int kq, int zq_lo, int zq_hi) {
   if (kq < zq_lo) return kq;
   if (kq >= zq_hi) return zq_lo + kq - (zq_hi > zq_lo ? zq_hi : zq_lo);

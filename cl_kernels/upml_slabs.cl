@@ -51,7 +51,7 @@ KERNEL void upml_slabs_h(
     GLOBAL AUX4* RESTRICT bx, GLOBAL AUX4* RESTRICT by, GLOBAL AUX4* RESTRICT bz,
     GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
     GLOBAL const float4* RESTRICT half_x, GLOBAL const float4* RESTRICT half_y,
-    GLOBAL AUX4* RESTRICT zaux_y, GLOBAL AUX4* RESTRICT zaux_z,
+    GLOBAL AUX4* RESTRICT zaux,
     GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float inv_dx, float inv_dy, float inv_dz,
     int nx, int ny, int nz, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
     int pml_zlo, int pml_zhi, int rows, int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
@@ -63,7 +63,7 @@ KERNEL void upml_slabs_h(
     if (p >= (nx - pml_xlo - pml_xhi) * nyi * znq) return;
     const int row = p / znq, ii = row / nyi;
     upml_zslab_h(hx_out, hy_out, hz_out, hx, hy, hz, ex, ey, ez, id_hx, id_hy, id_hz, hcoef,
-                 db_vacuum, zaux_y, zaux_z, zlanes, dt_mu0, inv_dx, inv_dy, inv_dz, nx, ny, nz,
+                 db_vacuum, zaux, zlanes, dt_mu0, inv_dx, inv_dy, inv_dz, nx, ny, nz,
                  nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi, zq_lo, zq_hi, znq,
                  ri0, rj0, ri1, rj1, p - row * znq, row - ii * nyi, ii);
   } else {
@@ -72,7 +72,8 @@ KERNEL void upml_slabs_h(
     const int r = q / nz4;
     upml_xy4_h(hx_out, hy_out, hz_out, hx, hy, hz, ex, ey, ez, bx, by, bz, int_x, int_y, half_x,
                half_y, zlanes, id_hx, id_hy, id_hz, hcoef, dt_mu0, inv_dx, inv_dy, inv_dz, nx, ny,
-               nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, ri0, rj0, ri1, rj1, q - r * nz4, r);
+               nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, zq_lo, zq_hi, ri0, rj0, ri1, rj1,
+               q - r * nz4, r);
   }
 }
 
@@ -85,7 +86,7 @@ KERNEL void upml_slabs_e(
     GLOBAL AUX4* RESTRICT dx, GLOBAL AUX4* RESTRICT dy, GLOBAL AUX4* RESTRICT dz,
     GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
     GLOBAL const float4* RESTRICT half_x, GLOBAL const float4* RESTRICT half_y,
-    GLOBAL AUX4* RESTRICT zaux_y, GLOBAL AUX4* RESTRICT zaux_z,
+    GLOBAL AUX4* RESTRICT zaux,
     GLOBAL const float4* RESTRICT zlanes, float dt_eps0, float inv_dx, float inv_dy, float inv_dz,
     int nx, int ny, int nz, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi,
     int pml_zlo, int pml_zhi, int rows, int zq_lo, int zq_hi, int znq, int ri0, int rj0, int ri1,
@@ -97,7 +98,7 @@ KERNEL void upml_slabs_e(
     if (p >= (nx - pml_xlo - pml_xhi) * nyi * znq) return;
     const int row = p / znq, ii = row / nyi;
     upml_zslab_e(ex_out, ey_out, ez_out, ex, ey, ez, hx, hy, hz, id_ex, id_ey, id_ez, ecoef,
-                 zaux_y, zaux_z, zlanes, dt_eps0, inv_dx, inv_dy, inv_dz, nx, ny, nz, nz4, pml_xlo,
+                 zaux, zlanes, dt_eps0, inv_dx, inv_dy, inv_dz, nx, ny, nz, nz4, pml_xlo,
                  pml_xhi, pml_ylo, pml_yhi, pml_zlo, pml_zhi, zq_lo, zq_hi, znq, ri0, rj0, ri1, rj1,
                  p - row * znq, row - ii * nyi, ii);
   } else {
@@ -106,6 +107,7 @@ KERNEL void upml_slabs_e(
     const int r = q / nz4;
     upml_xy4_e(ex_out, ey_out, ez_out, ex, ey, ez, hx, hy, hz, dx, dy, dz, int_x, int_y, half_x,
                half_y, zlanes, id_ex, id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy, inv_dz, nx, ny,
-               nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, ri0, rj0, ri1, rj1, q - r * nz4, r);
+               nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi, zq_lo, zq_hi, ri0, rj0, ri1, rj1,
+               q - r * nz4, r);
   }
 }

@@ -6,6 +6,12 @@
 // Dx Dy Dz / Bx By Bz at r * nz4 + kq. Padding lanes past nz see neutral z profiles and zero
 // neighbours; their E is PEC (inv_eps_r = 0), so they stay zero.
 //
+// A face row (in the x slab or the y slab, not both) holds, in its float4s without a z-slab lane
+// ([zq_lo, zq_hi)), face cells only: there the two components across the slab need no auxiliary
+// (upml_lanes.h upml_face_update) and only the slab axis' one is read and written. Every other
+// float4 (the x-y edge rows, the z ends of a face row) takes the full recursions, which hold
+// everywhere; which form a float4 takes never changes, so its auxiliaries stay consistent.
+//
 // Why float4 rows rather than one launch per PML box: four launches per field kind, one cell per
 // work-item, ran at ~3 TB/s on the H200 (docs/BENCHMARKS.md); this form reads and writes whole
 // float4s.
@@ -18,9 +24,9 @@
 // variant, the next one for onepass (upml_zslab.cl says why; hence no RESTRICT on them in
 // upml_slabs.cl).
 //
-// Bytes per float4 (4 cells) and field kind: 3 fields read + written 96, 3 auxiliaries read +
-// written 96 (48 when stored in 16 bits: upml_aux.h), 3 x 4 ids, plus the neighbour float4s
-// (mostly cache hits).
+// Bytes per float4 (4 cells) and field kind: 3 fields read + written 96, the auxiliaries read +
+// written 32 per auxiliary (16 when stored in 16 bits: upml_aux.h; 1 auxiliary in a face float4,
+// 3 elsewhere), 3 x 4 ids, plus the neighbour float4s (mostly cache hits).
 #ifndef CLFDTD_UPML_XY4_CL
 #define CLFDTD_UPML_XY4_CL
 #include "fdtd_common.h"
@@ -36,8 +42,8 @@ DEVICE_FN void upml_xy4_h(
     GLOBAL const float4* half_x, GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
     GLOBAL const uchar4* id_hx, GLOBAL const uchar4* id_hy, GLOBAL const uchar4* id_hz,
     CONSTANT_PTR float4* hcoef, float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx,
-    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int ri0, int rj0,
-    int ri1, int rj1, int kq, int r) {
+    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int zq_lo, int zq_hi,
+    int ri0, int rj0, int ri1, int rj1, int kq, int r) {
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
@@ -58,6 +64,26 @@ DEVICE_FN void upml_xy4_h(
   GLOBAL const float4* zp = zlanes + 8 * kq;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = -dt_mu0;
+  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {  // face cells: a_z = b_z = 1 on every lane
+    if (in_x) {
+      const float4 bx0 = aux_load(bx, q);
+      const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;
+      aux_store(bx, q, bx1);
+      hx_out[c] = h_x + r_x * (ix.z * bx1 - ix.w * bx0) * 0.5f;
+      hy_out[c] = upml_face_update(h_y, s * curl_y, splat4(hxp.x), splat4(hxp.y), r_y);
+      hz_out[c] = upml_face_update(h_z, s * curl_z, splat4(hxp.x), splat4(hxp.y), r_z);
+    } else {
+      const float4 by0 = aux_load(by, q);
+      const float4 by1 = by0 + s * curl_y;
+      aux_store(by, q, by1);
+      hy_out[c] = h_y + r_y * (iy.z * by1 - iy.w * by0) * 0.5f;
+      hx_out[c] = upml_face_update(h_x, s * curl_x, splat4(hyp.x), splat4(hyp.y), r_x);
+      hz_out[c] = upml_face_update(h_z, s * curl_z, splat4(hyp.x), splat4(hyp.y), r_z);
+    }
+    return;
+  }
   const float4 bx0 = aux_load(bx, q), by0 = aux_load(by, q), bz0 = aux_load(bz, q);
   const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;  // v = y, w = z, u = x
   const float4 by1 = a_z * by0 + b_z * (s * curl_y);      // v = z, w = x, u = y
@@ -65,7 +91,6 @@ DEVICE_FN void upml_xy4_h(
   aux_store(bx, q, bx1);
   aux_store(by, q, by1);
   aux_store(bz, q, bz1);
-  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
   hx_out[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
   hy_out[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
   hz_out[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
@@ -80,8 +105,8 @@ DEVICE_FN void upml_xy4_e(
     GLOBAL const float4* half_x, GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
     GLOBAL const uchar4* id_ex, GLOBAL const uchar4* id_ey, GLOBAL const uchar4* id_ez,
     CONSTANT_PTR float4* ecoef, float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx,
-    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int ri0, int rj0,
-    int ri1, int rj1, int kq, int r) {
+    int ny, int nz4, int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int zq_lo, int zq_hi,
+    int ri0, int rj0, int ri1, int rj1, int kq, int r) {
   int i, j;
   xy_pml_cell(r, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi, &i, &j);
   if (i < ri0 || i >= ri1 || j < rj0 || j >= rj1) return;
@@ -96,6 +121,28 @@ DEVICE_FN void upml_xy4_e(
   GLOBAL const float4* zp = zlanes + 8 * kq + 4;
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = dt_eps0;
+  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {  // face cells: a_z = b_z = 1 on every lane
+    const float4 r_x = COEF4(ecoef, id_ex[c], z), r_y = COEF4(ecoef, id_ey[c], z),
+                 r_z = COEF4(ecoef, id_ez[c], z);
+    if (in_x) {
+      const float4 dx0 = aux_load(dx, q);
+      const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;
+      aux_store(dx, q, dx1);
+      ex_out[c] = e_x + r_x * (hxp.z * dx1 - hxp.w * dx0) * 0.5f;
+      ey_out[c] = upml_face_update(e_y, s * curl_y, splat4(ix.x), splat4(ix.y), r_y);
+      ez_out[c] = upml_face_update(e_z, s * curl_z, splat4(ix.x), splat4(ix.y), r_z);
+    } else {
+      const float4 dy0 = aux_load(dy, q);
+      const float4 dy1 = dy0 + s * curl_y;
+      aux_store(dy, q, dy1);
+      ey_out[c] = e_y + r_y * (hyp.z * dy1 - hyp.w * dy0) * 0.5f;
+      ex_out[c] = upml_face_update(e_x, s * curl_x, splat4(iy.x), splat4(iy.y), r_x);
+      ez_out[c] = upml_face_update(e_z, s * curl_z, splat4(iy.x), splat4(iy.y), r_z);
+    }
+    return;
+  }
   const float4 dx0 = aux_load(dx, q), dy0 = aux_load(dy, q), dz0 = aux_load(dz, q);
   const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;  // v = y, w = z, u = x
   const float4 dy1 = a_z * dy0 + b_z * (s * curl_y);    // v = z, w = x, u = y
@@ -103,7 +150,6 @@ DEVICE_FN void upml_xy4_e(
   aux_store(dx, q, dx1);
   aux_store(dy, q, dy1);
   aux_store(dz, q, dz1);
-  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
   ex_out[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
   ey_out[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
   ez_out[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);

@@ -8,8 +8,8 @@
 // Why float4s rather than one launch per PML box: a z-slab box is rows of only zlo (zhi) cells,
 // one work-item per cell, which the H200 ran at half the bandwidth of the x/y boxes
 // (docs/BENCHMARKS.md). Here a row's slab is a few whole float4s, read and written as float4s,
-// with its two auxiliaries per field kind float4-aligned too (By Bz, Dy Dz; the x component needs
-// none in the x/y interior).
+// with its one auxiliary per field kind float4-aligned too (Bz, Dz; the x and y components need
+// none in the x/y interior: upml_lanes.h upml_face_update).
 //
 // Which float4: slot (0 .. znq-1: the low slab's float4s, then the high slab's) of interior row
 // (ii, jj) = (i - xlo, j - ylo), over the interior extents nxi x nyi; its auxiliaries sit at
@@ -26,7 +26,7 @@
 // of the launch reads it (the x/y groups of the same launch write other float4s and read only the
 // other field kind around them).
 //
-// Bytes per float4 (4 cells): 3 fields read + written 96, 2 auxiliaries read + written 64 (32 when
+// Bytes per float4 (4 cells): 3 fields read + written 96, 1 auxiliary read + written 32 (16 when
 // stored in 16 bits: upml_aux.h), 3 x 4 ids when they are read, plus the neighbour float4s
 // (mostly L2 hits).
 #ifndef CLFDTD_UPML_ZSLAB_CL
@@ -47,8 +47,7 @@ DEVICE_FN void upml_zslab_h(
     GLOBAL const float4* ey, GLOBAL const float4* ez,
     GLOBAL const uchar4* id_hx, GLOBAL const uchar4* id_hy,
     GLOBAL const uchar4* id_hz, CONSTANT_PTR float4* hcoef, float db_vacuum,
-    GLOBAL AUX4* aux_y, GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes,
-    float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
     int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
     int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;
@@ -73,17 +72,15 @@ DEVICE_FN void upml_zslab_h(
   const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
   const float s = -dt_mu0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_y = aux_load(aux_y, p), old_z = aux_load(aux_z, p);
-  const float4 new_y = a * old_y + b * (s * curl_y);
+  const float4 old_z = aux_load(aux_z, p);
   const float4 new_z = old_z + s * curl_z;
-  aux_store(aux_y, p, new_y);
   aux_store(aux_z, p, new_z);
 
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx_out[c] = pick_zslab_lanes(a * h_x + r_x * b * (s * curl_x), h_x - db_x * curl_x, kq, nz,
-                               pml_zlo, pml_zhi);
-  hy_out[c] = pick_zslab_lanes(h_y + r_y * (new_y - old_y), h_y - db_y * curl_y, kq, nz, pml_zlo,
-                               pml_zhi);
+  hx_out[c] = pick_zslab_lanes(upml_face_update(h_x, s * curl_x, a, b, r_x), h_x - db_x * curl_x,
+                               kq, nz, pml_zlo, pml_zhi);
+  hy_out[c] = pick_zslab_lanes(upml_face_update(h_y, s * curl_y, a, b, r_y), h_y - db_y * curl_y,
+                               kq, nz, pml_zlo, pml_zhi);
   hz_out[c] = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, h_z - db_z * curl_z,
                                kq, nz, pml_zlo, pml_zhi);
 }
@@ -95,8 +92,7 @@ DEVICE_FN void upml_zslab_e(
     GLOBAL const float4* hy, GLOBAL const float4* hz,
     GLOBAL const uchar4* id_ex, GLOBAL const uchar4* id_ey,
     GLOBAL const uchar4* id_ez, CONSTANT_PTR float4* ecoef,
-    GLOBAL AUX4* aux_y, GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes,
-    float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
     int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
     int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;
@@ -113,19 +109,17 @@ DEVICE_FN void upml_zslab_e(
   const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
   const float s = dt_eps0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_y = aux_load(aux_y, p), old_z = aux_load(aux_z, p);
-  const float4 new_y = a * old_y + b * (s * curl_y);
+  const float4 old_z = aux_load(aux_z, p);
   const float4 new_z = old_z + s * curl_z;
-  aux_store(aux_y, p, new_y);
   aux_store(aux_z, p, new_z);
 
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex_out[c] = pick_zslab_lanes(a * e_x + COEF4(ecoef, m_x, z) * b * (s * curl_x),
-                           COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x, kq, nz,
-                           pml_zlo, pml_zhi);
-  ey_out[c] = pick_zslab_lanes(e_y + COEF4(ecoef, m_y, z) * (new_y - old_y),
-                           COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y, kq, nz,
-                           pml_zlo, pml_zhi);
+  ex_out[c] = pick_zslab_lanes(upml_face_update(e_x, s * curl_x, a, b, COEF4(ecoef, m_x, z)),
+                               COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x, kq, nz,
+                               pml_zlo, pml_zhi);
+  ey_out[c] = pick_zslab_lanes(upml_face_update(e_y, s * curl_y, a, b, COEF4(ecoef, m_y, z)),
+                               COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y, kq, nz,
+                               pml_zlo, pml_zhi);
   ez_out[c] = pick_zslab_lanes(e_z + COEF4(ecoef, m_z, z) * (cp * new_z - cm * old_z) * 0.5f,
                            COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z, kq, nz,
                            pml_zlo, pml_zhi);

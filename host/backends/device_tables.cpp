@@ -99,7 +99,7 @@ std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int 
   if (!m.upml.enabled() || (v != KernelVariant::Tile && !one_pass)) return bytes;
   const std::size_t f = sizeof(float);
   bytes -= 6 * f * m.upml.cells;  // the model's count: 6 floats per PML cell
-  bytes += 6 * f * upml_aux_floats(m, v) + 4 * 4 * f * zslab_layout(m, v).float4s();
+  bytes += 6 * f * upml_aux_floats(m, v) + 2 * 4 * f * zslab_layout(m, v).float4s();  // Bz Dz
   bytes += 8 * 4 * f * static_cast<std::size_t>(m.layout.nz4);  // zslab_lane_table
   return bytes;
 }

@@ -2,6 +2,7 @@
 #include "bench/roofline.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "model/cyl_pml.hpp"
 
@@ -68,8 +69,20 @@ std::size_t cyl_pml_cells_of(const SimulationModel& m, bool r_slab_only) {
   return r_slab + (nr - rhi) * static_cast<std::size_t>(p.layers_z_lo + p.layers_z_hi);
 }
 
+std::size_t upml_face_cells(const SimulationModel& m) {
+  if (!m.upml.enabled()) return 0;
+  std::array<std::size_t, 3> inner{}, layers{};
+  for (int a = 0; a < 3; ++a) {
+    const int lo = m.upml.layers[2 * a], hi = m.upml.layers[2 * a + 1];
+    inner[a] = static_cast<std::size_t>(std::max(0, m.grid.n[a] - lo - hi));
+    layers[a] = static_cast<std::size_t>(std::min(lo + hi, m.grid.n[a]));
+  }
+  return layers[0] * inner[1] * inner[2] + inner[0] * layers[1] * inner[2] +
+         inner[0] * inner[1] * layers[2];
+}
+
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double aux_bytes,
-                                int steps_per_pass) {
+                                int steps_per_pass, bool face_one_aux) {
   if (m.cylindrical()) return cyl_bytes(m);
   if (m.two_d()) return plane_bytes(m);
   const double f = kFloat;
@@ -80,6 +93,11 @@ CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double 
   b.plain = one_pass ? 4 * 3 * f + 3 + (m.magnetic ? 3 : 0) : h + e;
   b.plain /= std::max(1, steps_per_pass);
   b.pml = b.plain + 6 * 2 * aux_bytes;         // D and B: read and written
+  if (face_one_aux && m.upml.cells > 0) {       // one D and one B in a face cell
+    const double face = static_cast<double>(upml_face_cells(m));
+    const double cells = static_cast<double>(m.upml.cells);
+    b.pml = b.plain + 2 * aux_bytes * (2 * face + 6 * (cells - face)) / cells;
+  }
   b.mean = mean_over_cells(m, b.plain, b.pml, static_cast<double>(m.upml.cells));
   return b;
 }

@@ -13,7 +13,9 @@ struct CellBytes {
   double plain = 0;  // a non-PML cell: update_h 36 B + update_e 39 B (+3 B of H ids if magnetic);
                      // one pass: 51 B (+3); a pass of two steps (tblock): 25.5 B (+1.5).
                      // 2D: see below.
-  double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B);
+  double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B),
+                     // or with face_one_aux the mean over the PML cells of 16 B for a cell in
+                     // one slab only and 48 B for the edges and corners;
                      // 2D: 3 auxiliaries (24 B); wave: the frame's Yee tm + UPML cell
   double mean = 0;   // averaged over the model's cells
 };
@@ -48,9 +50,16 @@ struct CellBytes {
 //            both slabs by their cells (cyl_pml_cells_of). The ids are shared by the modes but
 //            counted per mode: each launch reads them once per mode slot.
 // aux_bytes: bytes per stored UPML auxiliary of a 3D model (4; 2 with device.upml_form =
-// bfloat16); steps_per_pass: time steps one pass advances (2 for tblock), dividing the plain bytes.
+// bfloat16); steps_per_pass: time steps one pass advances (2 for tblock), dividing the plain bytes;
+// face_one_aux: the cells of one slab only keep one auxiliary per field kind (Backend::
+// upml_face_one_aux).
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false,
-                                double aux_bytes = 4, int steps_per_pass = 1);
+                                double aux_bytes = 4, int steps_per_pass = 1,
+                                bool face_one_aux = false);
+
+// 3D: the PML cells inside the layers of exactly one axis (the slabs' faces, not their edges or
+// corners).
+std::size_t upml_face_cells(const SimulationModel& m);
 
 // Cylindrical: the CPML cells (r, z) of one mode: the r slab (r_hi x nz) and the z slabs of the
 // rows left of it; r_slab: the r slab's alone.

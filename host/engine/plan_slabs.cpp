@@ -103,9 +103,9 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
   const bool has_z = z.float4s() > 0;
   auto zaux = [&](int n) -> const device::Buffer& { return has_z ? f.zaux[n] : f.placeholder; };
   // The z share is a uint in the kernel; int carries its bits.
-  auto tail = [&](Args& a, int zaux0, float dt_over) {
-    a << f.profiles[0] << f.profiles[1] << f.profiles[3] << f.profiles[4] << zaux(zaux0)
-      << zaux(zaux0 + 1) << f.zlanes << dt_over;
+  auto tail = [&](Args& a, int kind, float dt_over) {
+    a << f.profiles[0] << f.profiles[1] << f.profiles[3] << f.profiles[4] << zaux(kind)
+      << f.zlanes << dt_over;
     grid_args(a, m, L.nz4);
     a << static_cast<int>(rows) << z.zq_lo << z.zq_hi << z.znq << r.i0 << r.j0 << r.i1 << r.j1
       << static_cast<int>(xy.first) << static_cast<int>(zs.first) << static_cast<int>(xy_groups)
@@ -120,7 +120,7 @@ SlabStages plan_upml_slabs(const PlanInputs& in) {
   const BoundKernel e = bind_kernel(in, "upml_slabs_e", [&](Args& a, const FieldSet& F, const FieldSet& O) {
     a << O[0] << O[1] << O[2] << F[0] << F[1] << F[2] << O[3] << O[4] << O[5] << f.ids[0]
       << f.ids[1] << f.ids[2] << f.ecoef << f.aux[0] << f.aux[1] << f.aux[2];
-    tail(a, 2, static_cast<float>(m.grid.dt / kEps0));
+    tail(a, 1, static_cast<float>(m.grid.dt / kEps0));
   });
   auto stage = [&](const BoundKernel& k, Phase phase) {
     Stage s;

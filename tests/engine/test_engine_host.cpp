@@ -47,10 +47,10 @@ TEST_CASE("engine: identity strings, zero start, finite flag, bad device") {
           "rows 1x7x1" + target);  // 1 8 1 clamped to ny = 7
     CHECK(engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass))->kernel_variant() ==
           "onepass 8x2x2" + target);  // 8 2 32 clamped to nz4 = 2
-    // auto: rows on a CPU device; on a GPU onepass when the model fits with its second set of
-    // fields (this one does).
+    // auto: rows on a CPU device; on a GPU, for a model without UPML that fits with its second
+    // set of fields (this one does), tblock (variant_choice.hpp tblock_preferred).
     CHECK(engine::make_gpu_engine(api, m, DeviceConfig{})->variant() ==
-          (info.type == "cpu" ? KernelVariant::Rows : KernelVariant::OnePass));
+          (info.type == "cpu" ? KernelVariant::Rows : KernelVariant::TBlock));
     CHECK(b->device_description() == info.name + " (" + info.platform + ", " + info.version + ")");
     CHECK(b->probe_batch_steps() == 256);
     CHECK(b->has_device_timers());

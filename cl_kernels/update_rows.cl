@@ -1,7 +1,8 @@
 // Kernel variant "rows": one work-item per (i, j) row marching along z, for CPU drivers: the k loop
 // is a plain counted loop over contiguous floats that the compiler vectorises, with no barriers
 // and no per-cell index math. A row updates its own PML cells too (upml_lanes.h's recursions,
-// auxiliaries indexed through the row's box), so a z slab is not a separate launch of
+// auxiliaries indexed through the row's box; a face cell's components across its slab without
+// theirs: upml_row_step), so a z slab is not a separate launch of
 // rows only a few cells long: rows in an x or y slab are PML from end to end, the others have a
 // PML segment at each z end. The range covers rows [ri0, ri1) x [rj0, rj1): the whole grid
 // (0, 0, nx, ny) or a region of a step split by rows (engine/plan.hpp RowSplit).
@@ -69,8 +70,31 @@ DEVICE_FN float4 z_profile(GLOBAL const float* RESTRICT zs, int nz, int half_pos
   return MAKE_FLOAT4(t[0], t[nz], t[2 * nz], t[3 * nz]);
 }
 
+/* One component of a PML cell: upml_step, or where `face` (a face cell, the component across its
+   slab: upml_lanes.h upml_face_update) F = (a_v a_w) F + r (b_v b_w) s C with no auxiliary. */
+DEVICE_FN void upml_row_step(GLOBAL float* RESTRICT field, GLOBAL float* RESTRICT aux, long c,
+                             int p, float curl, float4 pv, float4 pw, float4 pu, float scale,
+                             float inv_r, int face) {
+  if (face)
+    field[c] = (pv.x * pw.x) * field[c] + inv_r * (pv.y * pw.y) * (scale * curl);
+  else
+    upml_step(field, aux, c, p, curl, pv, pw, pu, scale, inv_r);
+}
+
+/* Which components of a PML segment's cells take the face form (bit u for component u): a cell
+   inside the layers of one axis only reduces the two across it (x slab: y z; y slab: x z; z slab:
+   x y), an edge or a corner none. A row is in the x slab, the y slab, both or neither; its
+   segments are [0, zlo), [zlo, nz - zhi) and [nz - zhi, nz), the middle one PML only in a slab
+   row. */
+DEVICE_FN int row_face_mask(int in_x, int in_y, int middle) {
+  if (!in_x && !in_y) return 3;
+  if (!middle || (in_x && in_y)) return 0;
+  return in_x ? 6 : 5;
+}
+
 /* One UPML H cell of a row (upml_lanes.h's H recursion with the row's uniform profile values and
-   neighbour rows hoisted out of the k loop, and no conditional loads, so the loop vectorises). */
+   neighbour rows hoisted out of the k loop, and no conditional loads, so the loop vectorises;
+   `face`: row_face_mask, uniform over the loop). */
 DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                               GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
                               GLOBAL const float* RESTRICT ey, GLOBAL const float* RESTRICT ez,
@@ -80,7 +104,7 @@ DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT 
                               GLOBAL float* RESTRICT bx, GLOBAL float* RESTRICT by,
                               GLOBAL float* RESTRICT bz, float4 hy_j, float4 hx_i, float4 ix_i,
                               float4 iy_j, GLOBAL const float* RESTRICT zs, int nz, float r_x,
-                              float r_y, float r_z,
+                              float r_y, float r_z, int face,
                               float dt_mu0, float inv_dx, float inv_dy, float inv_dz) {
   const long c = row + k;
   const float e_x = ex[c], e_y = ey[c], e_z = ez[c];
@@ -89,9 +113,9 @@ DEVICE_FN void h_row_pml_cell(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT 
   const float curl_z = (mx * ey_xp[k] - e_y) * inv_dx - (my * ex_yp[k] - e_x) * inv_dy;
   const float4 hz_k = z_profile(zs, nz, 1, k), iz_k = z_profile(zs, nz, 0, k);
   // H_u is integer along u, half-integer along v and w (upml_lanes.h).
-  upml_step(hx, bx, c, p, curl_x, hy_j, hz_k, ix_i, -dt_mu0, r_x);
-  upml_step(hy, by, c, p, curl_y, hz_k, hx_i, iy_j, -dt_mu0, r_y);
-  upml_step(hz, bz, c, p, curl_z, hx_i, hy_j, iz_k, -dt_mu0, r_z);
+  upml_row_step(hx, bx, c, p, curl_x, hy_j, hz_k, ix_i, -dt_mu0, r_x, face & 1);
+  upml_row_step(hy, by, c, p, curl_y, hz_k, hx_i, iy_j, -dt_mu0, r_y, face & 2);
+  upml_row_step(hz, bz, c, p, curl_z, hx_i, hy_j, iz_k, -dt_mu0, r_z, face & 4);
 }
 
 /* One UPML E cell of a row (see h_row_pml_cell). */
@@ -106,7 +130,7 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
                               float4 hy_j, GLOBAL const float* RESTRICT zs, int nz,
                               GLOBAL const uchar* RESTRICT id_ex, GLOBAL const uchar* RESTRICT id_ey,
                               GLOBAL const uchar* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
-                              float dt_eps0, float inv_dx, float inv_dy, float inv_dz) {
+                              int face, float dt_eps0, float inv_dx, float inv_dy, float inv_dz) {
   const long c = row + k;
   const float h_x = hx[c], h_y = hy[c], h_z = hz[c];
   const float curl_x = (h_z - my * hz_ym[k]) * inv_dy - (h_y - hy_zm) * inv_dz;
@@ -116,10 +140,19 @@ DEVICE_FN void e_row_pml_cell(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   const float r_x = t[4 * id_ex[c] + 2], r_y = t[4 * id_ey[c] + 2], r_z = t[4 * id_ez[c] + 2];
   const float4 iz_k = z_profile(zs, nz, 0, k), hz_k = z_profile(zs, nz, 1, k);
   // E_u is half-integer along u, integer along v and w (upml_lanes.h).
-  upml_step(ex, dx_aux, c, p, curl_x, iy_j, iz_k, hx_i, dt_eps0, r_x);
-  upml_step(ey, dy_aux, c, p, curl_y, iz_k, ix_i, hy_j, dt_eps0, r_y);
-  upml_step(ez, dz_aux, c, p, curl_z, ix_i, iy_j, hz_k, dt_eps0, r_z);
+  upml_row_step(ex, dx_aux, c, p, curl_x, iy_j, iz_k, hx_i, dt_eps0, r_x, face & 1);
+  upml_row_step(ey, dy_aux, c, p, curl_y, iz_k, ix_i, hy_j, dt_eps0, r_y, face & 2);
+  upml_row_step(ez, dz_aux, c, p, curl_z, ix_i, iy_j, hz_k, dt_eps0, r_z, face & 4);
 }
+
+/* 1/mu_r of the H components of cell c (scalar gathers, see e_row_cell). */
+#if MAGNETIC
+#define H_PML_RATIOS                                                                              \
+  CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;                                             \
+  const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
+#else
+#define H_PML_RATIOS const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
+#endif
 
 KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
                           GLOBAL float* RESTRICT hz, GLOBAL const float* RESTRICT ex,
@@ -150,38 +183,41 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
   // PML cells: a whole row in an x/y slab, else the z ends; within one box the auxiliaries of a
   // row are consecutive along z. The last cell's +z neighbour is the PEC wall: that cell is
   // peeled off every loop so the loops read c + 1 only inside the row and stay vectorisable.
-  const int slab_row = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int slab_row = in_x || in_y;
   const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
   if (zlo > 0 || zhi < nz) {
     const float4 hy_j = half_y[j], hx_i = half_x[i], ix_i = int_x[i], iy_j = int_y[j];
-    for (int seg = 0; seg < 2; ++seg) {
-      const int ka = seg == 0 ? 0 : zhi, kb = seg == 0 ? zlo : nz;
-      if (ka >= kb) continue;
+    for (int seg = 0; seg < 3; ++seg) {
+      const int ka = seg == 0 ? 0 : seg == 1 ? pml_zlo : nz - pml_zhi;
+      const int kb = seg == 0 ? pml_zlo : seg == 1 ? nz - pml_zhi : nz;
+      if (ka >= kb || (seg == 1 && !slab_row)) continue;
+      const int face = row_face_mask(in_x, in_y, seg == 1);
       const int p0 = pml_aux_index(boxes, nboxes, i, j, ka) - ka;
       const int kend = min(kb, nz - 1);
-      for (int k = ka; k < kend; ++k) {
-        const long c = row + k;
-#if MAGNETIC
-        CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
-        const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
-#else
-        const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
-#endif
-        h_row_pml_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, ex[c + 1],
-                       ey[c + 1], row, k, p0 + k, bx, by, bz, hy_j, hx_i, ix_i, iy_j, zs, nz,
-                       r_x, r_y, r_z, dt_mu0, inv_dx, inv_dy, inv_dz);
+      // One loop per face mask, the mask a constant in each, so that its branches fold away and
+      // the loop still vectorises (a mask read at run time inside it halved PoCL's speed).
+#define H_PML_LOOP(FACE)                                                                          \
+  for (int k = ka; k < kend; ++k) {                                                               \
+    const long c = row + k;                                                                       \
+    H_PML_RATIOS                                                                                  \
+    h_row_pml_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, ex[c + 1],         \
+                   ey[c + 1], row, k, p0 + k, bx, by, bz, hy_j, hx_i, ix_i, iy_j, zs, nz, r_x,    \
+                   r_y, r_z, FACE, dt_mu0, inv_dx, inv_dy, inv_dz);                               \
+  }
+      switch (face) {
+        case 0: H_PML_LOOP(0) break;
+        case 3: H_PML_LOOP(3) break;
+        case 5: H_PML_LOOP(5) break;
+        default: H_PML_LOOP(6) break;
       }
+#undef H_PML_LOOP
       if (kb == nz) {
         const long c = row + nz - 1;
-#if MAGNETIC
-        CONSTANT_PTR float* t = (CONSTANT_PTR float*)hcoef;  // scalar gathers (e_row_cell)
-        const float r_x = t[4 * id_hx[c] + 1], r_y = t[4 * id_hy[c] + 1], r_z = t[4 * id_hz[c] + 1];
-#else
-        const float r_x = 1.0f, r_y = 1.0f, r_z = 1.0f;
-#endif
+        H_PML_RATIOS
         h_row_pml_cell(hx, hy, hz, ex, ey, ez, ey_xp, ez_xp, ex_yp, ez_yp, mx, my, 0.0f, 0.0f, row,
                        nz - 1, p0 + nz - 1, bx, by, bz, hy_j, hx_i, ix_i, iy_j, zs, nz, r_x,
-                       r_y, r_z, dt_mu0, inv_dx, inv_dy, inv_dz);
+                       r_y, r_z, face, dt_mu0, inv_dx, inv_dy, inv_dz);
       }
     }
   }
@@ -223,27 +259,38 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   GLOBAL const float* hz_ym = hz + row - (has_ym ? nzp : 0);
   const float mx = has_xm ? 1.0f : 0.0f, my = has_ym ? 1.0f : 0.0f;
   // The first cell's -z neighbour is the PEC wall: that cell is peeled off (see update_h_rows).
-  const int slab_row = pml_row(i, j, nx, ny, pml_xlo, pml_xhi, pml_ylo, pml_yhi);
+  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int slab_row = in_x || in_y;
   const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
   if (zlo > 0 || zhi < nz) {
     const float4 iy_j = int_y[j], ix_i = int_x[i], hx_i = half_x[i], hy_j = half_y[j];
-    for (int seg = 0; seg < 2; ++seg) {
-      int ka = seg == 0 ? 0 : zhi;
-      const int kb = seg == 0 ? zlo : nz;
-      if (ka >= kb) continue;
+    for (int seg = 0; seg < 3; ++seg) {
+      int ka = seg == 0 ? 0 : seg == 1 ? pml_zlo : nz - pml_zhi;
+      const int kb = seg == 0 ? pml_zlo : seg == 1 ? nz - pml_zhi : nz;
+      if (ka >= kb || (seg == 1 && !slab_row)) continue;
+      const int face = row_face_mask(in_x, in_y, seg == 1);
       const int p0 = pml_aux_index(boxes, nboxes, i, j, ka) - ka;
       if (ka == 0) {
         e_row_pml_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, 0.0f, 0.0f, row,
                        0, p0, dx_aux, dy_aux, dz_aux, iy_j, ix_i, hx_i, hy_j, zs, nz, id_ex,
-                       id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy, inv_dz);
+                       id_ey, id_ez, ecoef, face, dt_eps0, inv_dx, inv_dy, inv_dz);
         ka = 1;
       }
-      for (int k = ka; k < kb; ++k) {
-        e_row_pml_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, hx[row + k - 1],
-                       hy[row + k - 1], row, k, p0 + k, dx_aux, dy_aux, dz_aux, iy_j, ix_i, hx_i,
-                       hy_j, zs, nz, id_ex, id_ey, id_ez, ecoef, dt_eps0, inv_dx, inv_dy,
-                       inv_dz);
+      // One loop per face mask (see update_h_rows).
+#define E_PML_LOOP(FACE)                                                                          \
+  for (int k = ka; k < kb; ++k) {                                                                 \
+    e_row_pml_cell(ex, ey, ez, hx, hy, hz, hy_xm, hz_xm, hx_ym, hz_ym, mx, my, hx[row + k - 1],   \
+                   hy[row + k - 1], row, k, p0 + k, dx_aux, dy_aux, dz_aux, iy_j, ix_i, hx_i,     \
+                   hy_j, zs, nz, id_ex, id_ey, id_ez, ecoef, FACE, dt_eps0, inv_dx, inv_dy,       \
+                   inv_dz);                                                                       \
+  }
+      switch (face) {
+        case 0: E_PML_LOOP(0) break;
+        case 3: E_PML_LOOP(3) break;
+        case 5: E_PML_LOOP(5) break;
+        default: E_PML_LOOP(6) break;
       }
+#undef E_PML_LOOP
     }
   }
   if (slab_row) return;

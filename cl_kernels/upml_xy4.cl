@@ -33,6 +33,24 @@
 #include "upml_lanes.h"
 #include "upml_aux.h"
 
+/* A float4 of face cells of an x/y-slab row (in one of the two slabs, no z-slab lane, so a_z =
+   b_z = 1 on every lane): the component along the slab's axis, u, keeps its auxiliary (the
+   recursions with those factors multiplied out), the other two take upml_face_update with the slab
+   axis' (a, b). pv: the profile of u's next axis at u's position; pu: u's own (cp, cm); pf: the
+   slab axis' at the other two components' positions; s: -dt/mu0 or dt/eps0. The fields, curls,
+   ratios and results come u first, then the other two. */
+DEVICE_FN void xy4_face(GLOBAL AUX4* aux, int q, float4 pv, float4 pu, float4 pf, float s,
+                        float4 f_u, float4 f_1, float4 f_2, float4 c_u, float4 c_1, float4 c_2,
+                        float4 r_u, float4 r_1, float4 r_2, float4* o_u, float4* o_1,
+                        float4* o_2) {
+  const float4 a0 = aux_load(aux, q);
+  const float4 a1 = pv.x * a0 + (pv.y * s) * c_u;
+  aux_store(aux, q, a1);
+  *o_u = f_u + r_u * (pu.z * a1 - pu.w * a0) * 0.5f;
+  *o_1 = upml_face_update(f_1, s * c_1, splat4(pf.x), splat4(pf.y), r_1);
+  *o_2 = upml_face_update(f_2, s * c_2, splat4(pf.x), splat4(pf.y), r_2);
+}
+
 /* H of float4 kq of x/y-slab row r (0 <= kq < nz4, 0 <= r < rows). */
 DEVICE_FN void upml_xy4_h(
     GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out, GLOBAL const float4* hx,
@@ -66,22 +84,17 @@ DEVICE_FN void upml_xy4_h(
   const float s = -dt_mu0;
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
   const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
-  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {  // face cells: a_z = b_z = 1 on every lane
-    if (in_x) {
-      const float4 bx0 = aux_load(bx, q);
-      const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;
-      aux_store(bx, q, bx1);
-      hx_out[c] = h_x + r_x * (ix.z * bx1 - ix.w * bx0) * 0.5f;
-      hy_out[c] = upml_face_update(h_y, s * curl_y, splat4(hxp.x), splat4(hxp.y), r_y);
-      hz_out[c] = upml_face_update(h_z, s * curl_z, splat4(hxp.x), splat4(hxp.y), r_z);
-    } else {
-      const float4 by0 = aux_load(by, q);
-      const float4 by1 = by0 + s * curl_y;
-      aux_store(by, q, by1);
-      hy_out[c] = h_y + r_y * (iy.z * by1 - iy.w * by0) * 0.5f;
-      hx_out[c] = upml_face_update(h_x, s * curl_x, splat4(hyp.x), splat4(hyp.y), r_x);
-      hz_out[c] = upml_face_update(h_z, s * curl_z, splat4(hyp.x), splat4(hyp.y), r_z);
-    }
+  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
+    float4 o_x, o_y, o_z;
+    if (in_x)
+      xy4_face(bx, q, hyp, ix, hxp, s, h_x, h_y, h_z, curl_x, curl_y, curl_z, r_x, r_y, r_z, &o_x,
+               &o_y, &o_z);
+    else
+      xy4_face(by, q, NEUTRAL_PROFILE, iy, hyp, s, h_y, h_x, h_z, curl_y, curl_x, curl_z, r_y, r_x,
+               r_z, &o_y, &o_x, &o_z);
+    hx_out[c] = o_x;
+    hy_out[c] = o_y;
+    hz_out[c] = o_z;
     return;
   }
   const float4 bx0 = aux_load(bx, q), by0 = aux_load(by, q), bz0 = aux_load(bz, q);
@@ -123,24 +136,19 @@ DEVICE_FN void upml_xy4_e(
   const float s = dt_eps0;
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
   const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
-  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {  // face cells: a_z = b_z = 1 on every lane
+  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
     const float4 r_x = COEF4(ecoef, id_ex[c], z), r_y = COEF4(ecoef, id_ey[c], z),
                  r_z = COEF4(ecoef, id_ez[c], z);
-    if (in_x) {
-      const float4 dx0 = aux_load(dx, q);
-      const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;
-      aux_store(dx, q, dx1);
-      ex_out[c] = e_x + r_x * (hxp.z * dx1 - hxp.w * dx0) * 0.5f;
-      ey_out[c] = upml_face_update(e_y, s * curl_y, splat4(ix.x), splat4(ix.y), r_y);
-      ez_out[c] = upml_face_update(e_z, s * curl_z, splat4(ix.x), splat4(ix.y), r_z);
-    } else {
-      const float4 dy0 = aux_load(dy, q);
-      const float4 dy1 = dy0 + s * curl_y;
-      aux_store(dy, q, dy1);
-      ey_out[c] = e_y + r_y * (hyp.z * dy1 - hyp.w * dy0) * 0.5f;
-      ex_out[c] = upml_face_update(e_x, s * curl_x, splat4(iy.x), splat4(iy.y), r_x);
-      ez_out[c] = upml_face_update(e_z, s * curl_z, splat4(iy.x), splat4(iy.y), r_z);
-    }
+    float4 o_x, o_y, o_z;
+    if (in_x)
+      xy4_face(dx, q, iy, hxp, ix, s, e_x, e_y, e_z, curl_x, curl_y, curl_z, r_x, r_y, r_z, &o_x,
+               &o_y, &o_z);
+    else
+      xy4_face(dy, q, NEUTRAL_PROFILE, hyp, iy, s, e_y, e_x, e_z, curl_y, curl_x, curl_z, r_y, r_x,
+               r_z, &o_y, &o_x, &o_z);
+    ex_out[c] = o_x;
+    ey_out[c] = o_y;
+    ez_out[c] = o_z;
     return;
   }
   const float4 dx0 = aux_load(dx, q), dy0 = aux_load(dy, q), dz0 = aux_load(dz, q);

@@ -47,7 +47,8 @@ DEVICE_FN void upml_zslab_h(
     GLOBAL const float4* ey, GLOBAL const float4* ez,
     GLOBAL const uchar4* id_hx, GLOBAL const uchar4* id_hy,
     GLOBAL const uchar4* id_hz, CONSTANT_PTR float4* hcoef, float db_vacuum,
-    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_mu0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_mu0, float inv_dx, float inv_dy,
+    float inv_dz, int nx, int ny, int nz, int nz4,
     int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
     int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;
@@ -92,7 +93,8 @@ DEVICE_FN void upml_zslab_e(
     GLOBAL const float4* hy, GLOBAL const float4* hz,
     GLOBAL const uchar4* id_ex, GLOBAL const uchar4* id_ey,
     GLOBAL const uchar4* id_ez, CONSTANT_PTR float4* ecoef,
-    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_eps0, float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4,
+    GLOBAL AUX4* aux_z, GLOBAL const float4* zlanes, float dt_eps0, float inv_dx, float inv_dy,
+    float inv_dz, int nx, int ny, int nz, int nz4,
     int pml_xlo, int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo,
     int zq_hi, int znq, int ri0, int rj0, int ri1, int rj1, int slot, int jj, int ii) {
   const int nyi = ny - pml_ylo - pml_yhi;

@@ -109,8 +109,8 @@ public:
   // steps on): the roofline divides a pass's bytes by it.
   virtual int steps_per_pass() const { return 1; }
   // True when the UPML cells of one slab only (not an edge or corner) keep one auxiliary per field
-  // kind instead of three (the float4 slab kernels: upml_lanes.h upml_face_update); the roofline
-  // counts 16 B of auxiliaries for them instead of 48.
+  // kind instead of three (the GPU engine's kernels: upml_lanes.h upml_face_update; the reference
+  // engine keeps six); the roofline counts 16 B of auxiliaries for them instead of 48.
   virtual bool upml_face_one_aux() const { return false; }
   // Bytes of device memory this backend allocates for `m` (what `clfdtd run` reports and the
   // backend checked against the device before allocating): the model's count

@@ -47,7 +47,7 @@ public:
     return variant_ == KernelVariant::OnePass || variant_ == KernelVariant::TBlock;
   }
   int steps_per_pass() const override { return pair_ ? 2 : 1; }
-  bool upml_face_one_aux() const override { return variant_ != KernelVariant::Rows; }
+  bool upml_face_one_aux() const override { return true; }
   // The chosen variant's allocation (device_tables.hpp variant_device_bytes); m is the model
   // this engine was built for.
   std::size_t device_bytes(const SimulationModel& m) const override;

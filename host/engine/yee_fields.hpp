@@ -37,8 +37,8 @@ struct YeeFields {
 
   // UPML (when enabled): Dx Dy Dz Bx By Bz (tile and onepass: float4 rows of the x/y slabs,
   // rows: one float per PML cell), tile and onepass's z slabs Bz Dz (the x and y components need
-  // none there: upml_lanes.h) and per-float4 z profiles, the float4 profiles (a, b, cp, cm) at integer x y z then half x y z, and the rows
-  // variant's box table and split z profiles.
+  // none there: upml_lanes.h) and per-float4 z profiles, the float4 profiles (a, b, cp, cm) at
+  // integer x y z then half x y z, and the rows variant's box table and split z profiles.
   std::array<device::Buffer, 6> aux;
   std::array<device::Buffer, 2> zaux;
   device::Buffer zlanes;

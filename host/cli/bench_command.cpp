@@ -224,7 +224,6 @@ int bench_command(const std::vector<std::string>& args) {
   if (vm.count("device"))
     for (const auto& d : vm["device"].as<std::vector<std::string>>())
       for (const auto& s : split_list(d)) selects.push_back(s);
-  const auto tlist = targets(split_list(vm["backend"].as<std::string>()), selects, vm.count("all-devices") > 0);
 
   std::vector<KernelVariant> variants;
   const std::string vtext = vm["variant"].as<std::string>();
@@ -294,6 +293,9 @@ int bench_command(const std::vector<std::string>& args) {
   const long steps = vm["steps"].as<long>();
   if (repeats < 1 || repeats > 1000) throw ConfigError("", 0, "bench --repeats", "1..1000");
   if (steps < 0) throw ConfigError("", 0, "bench --steps", "0 (auto) or more");
+
+  // The devices last: a bad option is refused (exit 2) on a machine without them too.
+  const auto tlist = targets(split_list(vm["backend"].as<std::string>()), selects, vm.count("all-devices") > 0);
 
   std::vector<BenchRow> rows;
   std::ofstream csv;

@@ -180,6 +180,24 @@ TEST_CASE("bench: bad options exit 2") {
   CHECK(run_clfdtd("bench --help").code == 0);
 }
 
+TEST_CASE("bench: bad options exit 2 on a machine without an OpenCL device too") {
+  // The ICD loader reads its drivers from this empty folder: no platform, as on a machine without
+  // OpenCL. Options are checked before the devices are looked for (exit 4 came first before).
+  const std::string none = scratch_dir("no_icd_vendors");
+  fs::create_directories(none);
+  const char* before = std::getenv("OCL_ICD_VENDORS");
+  const std::string saved = before ? before : "";
+  ::setenv("OCL_ICD_VENDORS", none.c_str(), 1);
+  const auto bad = run_clfdtd("bench --problem=nonsense");
+  const auto form = run_clfdtd("bench --upml-form=half");
+  const auto good = run_clfdtd("bench --n=24 --steps=1 --repeats=1 --problem=pec_cube");
+  if (before) ::setenv("OCL_ICD_VENDORS", saved.c_str(), 1);
+  else ::unsetenv("OCL_ICD_VENDORS");
+  CHECK_MESSAGE(bad.code == 2, bad.out);
+  CHECK_MESSAGE(form.code == 2, form.out);
+  CHECK_MESSAGE(good.code == 4, good.out);  // a valid command: now the missing device
+}
+
 TEST_CASE("bench --tune stores the winners with and without UPML and run uses them") {
   const std::string dir = scratch_dir("tune");
   fs::create_directories(dir);

@@ -201,8 +201,9 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   // Untuned auto on a GPU: tblock without UPML, with UPML from kTBlockUpmlShare of the cells.
   CHECK(engine::tblock_preferred(false, 0));
   CHECK_FALSE(engine::tblock_preferred(true, engine::tblock_owned_share(a)));
-  CHECK_FALSE(engine::tblock_preferred(true, 0.852));  // vacuum_upml, N = 512
+  CHECK(engine::tblock_preferred(true, 0.852));        // vacuum_upml, N = 512
   CHECK(engine::tblock_preferred(true, 0.899));        // N = 768
+  CHECK_FALSE(engine::tblock_preferred(true, 0.832));  // N = 448
 }
 
 TEST_CASE("tblock vs reference: UPML models step in pairs (the shell stage); odd and even counts") {

@@ -39,13 +39,13 @@ DEVICE_FN float4 shift_down(float4 prev, float4 v) {
 }
 
 /* EQUATIONS.md: cell (i, j, k) is a PML cell when it lies in any of the six slabs. The plain
-   kernels use the row test and the lane test below separately. */
+   kernels use the row test and the lane test below separately; in_layers is one axis' test
+   (position p of n with lo and hi layers). */
+DEVICE_FN int in_layers(int p, int n, int lo, int hi) { return p < lo || p >= n - hi; }
 DEVICE_FN int pml_row(int i, int j, int nx, int ny, int xlo, int xhi, int ylo, int yhi) {
-  return i < xlo || i >= nx - xhi || j < ylo || j >= ny - yhi;
+  return in_layers(i, nx, xlo, xhi) || in_layers(j, ny, ylo, yhi);
 }
-DEVICE_FN int pml_z(int k, int nz, int zlo, int zhi) {
-  return k < zlo || k >= nz - zhi;
-}
+DEVICE_FN int pml_z(int k, int nz, int zlo, int zhi) { return in_layers(k, nz, zlo, zhi); }
 DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int xhi, int ylo,
                      int yhi, int zlo, int zhi) {
   return pml_row(i, j, nx, ny, xlo, xhi, ylo, yhi) || pml_z(k, nz, zlo, zhi);

@@ -183,7 +183,7 @@ KERNEL void update_h_rows(GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy,
   // PML cells: a whole row in an x/y slab, else the z ends; within one box the auxiliaries of a
   // row are consecutive along z. The last cell's +z neighbour is the PEC wall: that cell is
   // peeled off every loop so the loops read c + 1 only inside the row and stay vectorisable.
-  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
   const int slab_row = in_x || in_y;
   const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
   if (zlo > 0 || zhi < nz) {
@@ -259,7 +259,7 @@ KERNEL void update_e_rows(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
   GLOBAL const float* hz_ym = hz + row - (has_ym ? nzp : 0);
   const float mx = has_xm ? 1.0f : 0.0f, my = has_ym ? 1.0f : 0.0f;
   // The first cell's -z neighbour is the PEC wall: that cell is peeled off (see update_h_rows).
-  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
   const int slab_row = in_x || in_y;
   const int zlo = slab_row ? nz : pml_zlo, zhi = slab_row ? nz : nz - pml_zhi;
   if (zlo > 0 || zhi < nz) {

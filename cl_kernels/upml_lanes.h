@@ -29,6 +29,10 @@ DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i,
   return -1; /* unreachable for a PML cell */
 }
 
+DEVICE_FN float4 splat4(float v) { return MAKE_FLOAT4(v, v, v, v); }
+/* A profile (a, b, cp, cm) where the layers do not reach. */
+#define NEUTRAL_PROFILE MAKE_FLOAT4(1.0f, 1.0f, 2.0f, 2.0f)
+
 /* A component in a face slab (a cell inside the layers of one axis p only) that lies across p: its
    own axis is neutral and so is one of the other two, and then its auxiliary cancels. With w
    neutral the recursions give F' = F + r (A' - A) = a_v F + r b_v s C, using r A = F (both start
@@ -36,10 +40,6 @@ DEVICE_FN int pml_aux_index(CONSTANT_PTR int* RESTRICT boxes, int nboxes, int i,
    F' = a_w F + r b_w s C directly. So F' = (a_v a_w) F + r (b_v b_w) s C, the neutral factors
    being exactly 1: no auxiliary is stored, read or written (docs/EQUATIONS.md). a, b: the
    products a_v a_w, b_v b_w at the component's position; s_curl = s C. */
-DEVICE_FN float4 splat4(float v) { return MAKE_FLOAT4(v, v, v, v); }
-/* A profile (a, b, cp, cm) where the layers do not reach. */
-#define NEUTRAL_PROFILE MAKE_FLOAT4(1.0f, 1.0f, 2.0f, 2.0f)
-
 DEVICE_FN float4 upml_face_update(float4 field, float4 s_curl, float4 a, float4 b, float4 inv_r) {
   return a * field + inv_r * b * s_curl;
 }

@@ -83,7 +83,7 @@ DEVICE_FN void upml_xy4_h(
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = -dt_mu0;
   const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
   if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
     float4 o_x, o_y, o_z;
     if (in_x)
@@ -135,7 +135,7 @@ DEVICE_FN void upml_xy4_e(
   const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
   const float s = dt_eps0;
   const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  const int in_x = i < pml_xlo || i >= nx - pml_xhi, in_y = j < pml_ylo || j >= ny - pml_yhi;
+  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
   if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
     const float4 r_x = COEF4(ecoef, id_ex[c], z), r_y = COEF4(ecoef, id_ey[c], z),
                  r_z = COEF4(ecoef, id_ez[c], z);

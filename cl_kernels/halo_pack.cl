@@ -1,5 +1,6 @@
 // Halo exchange between ranks (host/parallel/halo_exchange.hpp): copies a box of three field
 // components of the padded 3D layout (phi[(i*ny + j)*nzp + k]) into a contiguous buffer, or back.
+// Cell offsets are 64-bit (cell_index): a part may hold more than 2^31 cells.
 // The box is cells [i0, i0+ni) x [j0, j0+nj) x [k0, k0+nk); buffer order: component slowest,
 // then x, y, z fastest: buf[((c*ni + i)*nj + j)*nk + k]. One work-item per cell of the box
 // (count = ni*nj*nk; the host rounds the range up to whole groups).
@@ -12,7 +13,7 @@ KERNEL void halo_pack(GLOBAL const float* RESTRICT f0, GLOBAL const float* RESTR
   const int count = ni * nj * nk;
   if (n >= count) return;
   const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
-  const int c = ((i0 + i) * ny + (j0 + j)) * nzp + (k0 + k);
+  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
   buf[n] = f0[c];
   buf[count + n] = f1[c];
   buf[2 * count + n] = f2[c];
@@ -25,7 +26,7 @@ KERNEL void halo_unpack(GLOBAL float* RESTRICT f0, GLOBAL float* RESTRICT f1,
   const int count = ni * nj * nk;
   if (n >= count) return;
   const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
-  const int c = ((i0 + i) * ny + (j0 + j)) * nzp + (k0 + k);
+  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
   f0[c] = buf[n];
   f1[c] = buf[count + n];
   f2[c] = buf[2 * count + n];

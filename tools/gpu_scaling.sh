@@ -7,8 +7,8 @@
 #           (default every GPU: "1 2 4" on four) with OpenCL (host-staged halos), CUDA host-staged
 #           and CUDA device-to-device (tools/scaling.sh --modes strong, probes checked against the
 #           1-GPU run), then the fastest one-GPU variant (device.variant = auto) on each API
-#   weak    N_WEAK^3 cells per GPU (default 768), the grid growing along x, OpenCL host-staged and
-#           CUDA device-to-device
+#   weak    N_WEAK^3 cells per GPU (default 768), the grid growing along x, the same three setups
+#   link    tools/host_link_bandwidth.py: pinned host <-> GPU copies from 1, 2, 4 GPUs at once
 #   big     a model too big for one GPU (BIG_CELLS "nx ny nz", default 2048 1700 1700: 5.9e9
 #           cells, ~160 GB with UPML): refused on one GPU (exit 4, its message kept), run over 2
 #           GPUs (CUDA, device-to-device), and its probe series over STEPS steps (a dipole 2 cells
@@ -95,6 +95,7 @@ phase_strong() {
 
 phase_weak() {
   scaling weak "$n_weak" opencl-host --device.backend=opencl --device.halo_path=host
+  scaling weak "$n_weak" cuda-host --device.backend=cuda --device.halo_path=host
   scaling weak "$n_weak" cuda-device --device.backend=cuda --device.halo_path=device
 }
 
@@ -174,6 +175,11 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+phase_link() {
+  say "== link: pinned host <-> GPU copy bandwidth, GPUs copying at once"
+  "$py" tools/host_link_bandwidth.py 2>&1 | tee -a "$log" || status=1
+}
+
 phase_report() {
   "$py" - "$out" "${COMMIT:-unknown}" <<'PY' || status=1
 import csv, glob, json, os, sys
@@ -248,13 +254,13 @@ PY
 [ $# -ge 1 ] || { sed -n '2,25p' "$0"; exit 2; }
 for p in "$@"; do
   case $p in
-    build|strong|weak|big|report) ;;
-    *) echo "gpu_scaling.sh: unknown phase '$p' (build strong weak big report)" >&2; exit 2 ;;
+    build|strong|weak|big|link|report) ;;
+    *) echo "gpu_scaling.sh: unknown phase '$p' (build strong weak big link report)" >&2; exit 2 ;;
   esac
 done
 for p in "$@"; do
   # A fresh machine between two calls: the phases after the first build again.
-  if [ "$p" != build ] && [ "$p" != report ] && [ ! -x "$bin" ]; then phase_build; fi
+  if [ "$p" != build ] && [ "$p" != report ] && [ "$p" != link ] && [ ! -x "$bin" ]; then phase_build; fi
   "phase_$p"
 done
 say "== gpu_scaling.sh $*: $([ $status -eq 0 ] && echo ok || echo 'FAILED (see above)')"

@@ -185,6 +185,11 @@ for ax, mode in zip(axes, ("weak", "strong")):
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=110)
 PLOT
-column -s, -t "$csv"
+# The table aligned (column(1) is in bsdextrautils, which a bare machine may lack).
+"$py" -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+for r in rows: print('  '.join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())" "$csv"
 echo "scaling.sh: $csv and $out/scaling.png"
 exit $status

@@ -9,6 +9,9 @@
 #           1-GPU run), then the fastest one-GPU variant (device.variant = auto) on each API
 #   weak    N_WEAK^3 cells per GPU (default 768), the grid growing along x, the same three setups
 #   link    tools/host_link_bandwidth.py: pinned host <-> GPU copies from 1, 2, 4 GPUs at once
+#   mpi     tools/mpi_plane_bandwidth: the MPI step of the host-staged exchange alone, per Open
+#           MPI single-copy mechanism (default, cma, none), and the all-GPU CUDA host-staged strong
+#           run under the default and cma (loop time, Mcells/s, exchange and exposed seconds)
 #   big     a model too big for one GPU (BIG_CELLS "nx ny nz", default 2048 1700 1700: 5.9e9
 #           cells, ~160 GB with UPML): refused on one GPU (exit 4, its message kept), run over 2
 #           GPUs (CUDA, device-to-device), and its probe series over STEPS steps (a dipole 2 cells
@@ -182,6 +185,36 @@ phase_link() {
   "$py" tools/host_link_bandwidth.py 2>&1 | tee -a "$log" || status=1
 }
 
+phase_mpi() {
+  # The MPI step of the host-staged exchange alone, per Open MPI shared-memory single-copy
+  # mechanism, then the 4-GPU host-staged strong run under each (loop time only).
+  say "== mpi: one plane (12.6 MB) to each neighbour at once, ranks in a chain"
+  mpicxx -O2 -o "$out/mpi_plane_bandwidth" tools/mpi_plane_bandwidth/mpi_plane_bandwidth.cpp || { status=1; return; }
+  local mech np
+  for mech in default cma none; do
+    for np in 2 4; do
+      if [ "$mech" = default ]; then
+        mpirun -np $np "$out/mpi_plane_bandwidth" 12582912 100 2>&1 | tail -1 | sed "s/^/   $mech: /" | tee -a "$log"
+      else
+        OMPI_MCA_btl_vader_single_copy_mechanism=$mech mpirun -np $np "$out/mpi_plane_bandwidth" 12582912 100 2>&1 |
+          tail -1 | sed "s/^/   $mech: /" | tee -a "$log"
+      fi
+    done
+  done
+  for mech in default cma; do
+    local d="$out/mpi_$mech"
+    if [ "$mech" = default ]; then
+      tools/scaling.sh --modes strong --counts "$gpus_all" --n "$n_strong" --layers 10 --steps "$steps" --bin "$bin" \
+        --label "cuda-host-$mech" --out "$d" -- --device.variant=tile --device.backend=cuda --device.halo_path=host > "$d.log" 2>&1
+    else
+      OMPI_MCA_btl_vader_single_copy_mechanism=$mech tools/scaling.sh --modes strong --counts "$gpus_all" --n "$n_strong" \
+        --layers 10 --steps "$steps" --bin "$bin" --label "cuda-host-$mech" --out "$d" -- --device.variant=tile \
+        --device.backend=cuda --device.halo_path=host > "$d.log" 2>&1
+    fi
+    say "   $gpus_all GPUs, CUDA host-staged, single copy $mech: $(tail -n +2 "$d/scaling.csv" | cut -d, -f2,8,9,15,16)"
+  done
+}
+
 phase_report() {
   "$py" - "$out" "${COMMIT:-unknown}" <<'PY' || status=1
 import csv, glob, json, os, sys
@@ -265,11 +298,11 @@ print(open(os.path.join(out, "scaling_h200.csv")).read(), end="")
 PY
 }
 
-[ $# -ge 1 ] || { sed -n '2,25p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,28p' "$0"; exit 2; }
 for p in "$@"; do
   case $p in
-    build|strong|weak|big|link|report) ;;
-    *) echo "gpu_scaling.sh: unknown phase '$p' (build strong weak big link report)" >&2; exit 2 ;;
+    build|strong|weak|big|link|mpi|report) ;;
+    *) echo "gpu_scaling.sh: unknown phase '$p' (build strong weak big link mpi report)" >&2; exit 2 ;;
   esac
 done
 for p in "$@"; do

@@ -128,8 +128,7 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
   // needs every rank set up.
   agree(*link_, [&] {
     halo_->set_peer(make_peer_halo(device.halo_path, engine_->device(), *link_, halo_->faces(),
-                                   halo_->plane_bytes(), make_peer),
-                    global.energy);
+                                   halo_->plane_bytes(), make_peer));
     bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
   });
   std::vector<double> all;
@@ -141,7 +140,7 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
   if (global.energy) {
     ghost_energy_.assign(static_cast<std::size_t>(engine_->probe_batch_steps()), {0, 0, 0});
     for (std::size_t f = 0; f < halo_->faces().size(); ++f)
-      ghost_h_prev_.emplace_back(halo_->received_count(f), 0.0f);
+      ghost_h_prev_.emplace_back(3 * halo_->faces()[f].recv.cells(), 0.0f);
     eps_w_ = energy_weights(part_.model, true);
     mu_w_ = energy_weights(part_.model, false);
   }
@@ -261,17 +260,20 @@ void DistributedBackend::read_field(Component c, std::vector<float>& out) {
 
 bool DistributedBackend::fields_finite() { return link_->all(engine_->fields_finite()); }
 
-// The kernel sums every local cell, ghost planes included; their share is taken off here from
-// the planes the last exchanges received (what the ghost cells hold now), with the kernel's
-// weights, so every cell of the grid counts once over the ranks.
+// The kernel sums every local cell, ghost planes included; their share is taken off here, with
+// the kernel's weights, from what the device holds in them (read_ghosts: the received components
+// and whatever the kernels left in the others), so every cell of the grid counts once over the
+// ranks. ghost_h_prev_ keeps H as the kernel's H_prev holds it there.
 void DistributedBackend::ghost_energy(int slot) {
   const FieldLayout& L = part_.model.layout;
   std::array<double, 3> sum{0, 0, 0};
+  std::vector<float> ghost;
   for (std::size_t f = 0; f < halo_->faces().size(); ++f) {
     const CellBox& box = halo_->faces()[f].recv;
     const std::size_t count = box.cells();
-    const float* e = halo_->received(1, f);
-    const float* h = halo_->received(0, f);
+    halo_->read_ghosts(f, ghost);
+    const float* e = ghost.data();
+    const float* h = ghost.data() + 3 * count;
     std::vector<float>& prev = ghost_h_prev_[f];
     std::size_t n = 0;
     for (int i = box.lo[0]; i < box.hi[0]; ++i)
@@ -287,7 +289,7 @@ void DistributedBackend::ghost_energy(int slot) {
             sum[2] += static_cast<double>(wm) * h[at] * h[at];
           }
         }
-    prev.assign(h, h + halo_->received_count(f));
+    prev.assign(h, h + 3 * count);
   }
   ghost_energy_[static_cast<std::size_t>(slot)] = sum;
 }

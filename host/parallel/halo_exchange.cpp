@@ -77,18 +77,19 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
   for (const HaloFace& f : faces_) {
     FaceKernels k;
     const std::size_t count = f.send.cells();
-    const std::size_t bytes = 3 * count * sizeof(float);
+    const std::size_t bytes = kHaloComponents * count * sizeof(float);
     k.send = dev_.alloc(bytes);
     k.recv = dev_.alloc(bytes);
     device_bytes_ += 2 * bytes;
     k.global = device::Range((count + kGroup - 1) / kGroup * kGroup);
+    const std::array<int, 2> comp = face_components(f.face);
     for (int group = 0; group < 2; ++group) {
       const int c0 = group == 0 ? 3 : 0;  // Hx or Ex
       auto bind = [&](const char* name, const CellBox& box, const device::Buffer& buf) {
         device::Kernel kern = program.kernel(name);
         engine::Args a(kern);
-        a << fields[static_cast<std::size_t>(c0)] << fields[static_cast<std::size_t>(c0 + 1)]
-          << fields[static_cast<std::size_t>(c0 + 2)] << buf;
+        a << fields[static_cast<std::size_t>(c0 + comp[0])] << fields[static_cast<std::size_t>(c0 + comp[1])]
+          << buf;
         for (int b = 0; b < 3; ++b) a << box.lo[b];
         for (int b = 0; b < 3; ++b) a << box.hi[b] - box.lo[b];
         a << layout.ny << static_cast<int>(layout.nzp());
@@ -99,17 +100,38 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       for (device::HostMemory* h : {&k.send_host[static_cast<std::size_t>(group)],
                                     &k.recv_host[static_cast<std::size_t>(group)]}) {
         *h = dev_.host_alloc(bytes);
-        std::fill_n(h->floats(), 3 * count, 0.0f);
+        std::fill_n(h->floats(), kHaloComponents * count, 0.0f);
       }
     }
     kernels_.push_back(std::move(k));
+    // read_ghosts' packs: the ghost plane's six components in pairs into ghost_buf_ (bound below).
+    ghost_pack_.emplace_back();
   }
+  std::size_t largest = 0;
+  for (const HaloFace& f : faces_) largest = std::max(largest, f.recv.cells());
+  if (largest > 0) {
+    ghost_buf_ = dev_.alloc(2 * largest * sizeof(float));
+    device_bytes_ += ghost_buf_.bytes();
+  }
+  for (std::size_t i = 0; i < faces_.size(); ++i)
+    for (int pair = 0; pair < 3; ++pair) {
+      device::Kernel kern = program.kernel("halo_pack");
+      engine::Args a(kern);
+      a << fields[static_cast<std::size_t>(2 * pair)] << fields[static_cast<std::size_t>(2 * pair + 1)]
+        << ghost_buf_;
+      const CellBox& box = faces_[i].recv;
+      for (int b = 0; b < 3; ++b) a << box.lo[b];
+      for (int b = 0; b < 3; ++b) a << box.hi[b] - box.lo[b];
+      a << layout.ny << static_cast<int>(layout.nzp());
+      ghost_pack_[i][static_cast<std::size_t>(pair)] = kern;
+    }
 }
 
 void HaloExchange::begin(int group) {
   const auto g = static_cast<std::size_t>(group);
   if (peer_) {  // device to device (peer_halo.hpp): pack, copy into the neighbour's buffer
     for (std::size_t i = 0; i < faces_.size(); ++i) {
+      if (!face_sends(group, faces_[i].face)) continue;
       FaceKernels& k = kernels_[i];
       dev_.launch(k.pack[g], k.global, device::Range(kGroup));
       peer_->post(group, i, k.send, k.send.bytes());
@@ -119,10 +141,13 @@ void HaloExchange::begin(int group) {
     return;
   }
   for (std::size_t i = 0; i < faces_.size(); ++i) {
+    if (!face_sends(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
     dev_.launch(k.pack[g], k.global, device::Range(kGroup));
     dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
   }
+  // Also with nothing read: end() writes recv_host only once the uploads from it queued by the
+  // last end(group) have run, which this marker comes after.
   read_done_[g] = dev_.mark();
 }
 
@@ -133,12 +158,9 @@ void HaloExchange::end(int group) {
     begun_[g] = false;
     peer_->complete(group);
     for (std::size_t i = 0; i < faces_.size(); ++i) {
+      if (!face_receives(group, faces_[i].face)) continue;
       FaceKernels& k = kernels_[i];
       dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
-      // received() for the energy's ghost share: a blocking read, which waits for the work
-      // queued since begin too (only runs with output.energy pay that).
-      if (keep_received_)
-        dev_.read(peer_->recv(group, i), k.recv_host[g].data(), k.recv_host[g].bytes());
     }
     return;
   }
@@ -152,15 +174,18 @@ void HaloExchange::end(int group) {
     t.peer = faces_[i].neighbour;
     t.send_tag = halo_tag(group, faces_[i].face);
     t.recv_tag = halo_tag(group, faces_[i].face ^ 1);  // the neighbour sent it through its face
-    t.send = k.send_host[g].floats();
-    t.recv = k.recv_host[g].floats();
-    t.count = 3 * faces_[i].send.cells();
+    if (face_sends(group, faces_[i].face))
+      t.send = k.send_host[g].floats();
+    else
+      t.recv = k.recv_host[g].floats();
+    t.count = kHaloComponents * faces_[i].send.cells();
     transfers.push_back(t);
   }
   link_.exchange(transfers);
   // The writes read recv_host until they complete; the next end(group) writes it again only
-  // after its begin's reads, which the in-order queue runs after these writes, have completed.
+  // after its begin's marker, which the in-order queue runs after these writes, has completed.
   for (std::size_t i = 0; i < faces_.size(); ++i) {
+    if (!face_receives(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
     dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
     dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
@@ -175,13 +200,23 @@ std::vector<std::size_t> HaloExchange::plane_bytes() const {
   return out;
 }
 
-void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received) {
+void HaloExchange::read_ghosts(std::size_t f, std::vector<float>& out) {
+  const std::size_t count = faces_.at(f).recv.cells();
+  out.assign(6 * count, 0.0f);
+  if (count == 0) return;
+  const device::Range global((count + kGroup - 1) / kGroup * kGroup);
+  for (std::size_t pair = 0; pair < 3; ++pair) {
+    dev_.launch(ghost_pack_[f][pair], global, device::Range(kGroup));
+    dev_.read(ghost_buf_, out.data() + 2 * pair * count, 2 * count * sizeof(float));
+  }
+}
+
+void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer) {
   peer_ = std::move(peer);
-  keep_received_ = keep_received;
   for (std::size_t f = 0; f < kernels_.size(); ++f)
-    for (int group = 0; group < 2; ++group)  // argument 3 of halo_unpack: the plane buffer
+    for (int group = 0; group < 2; ++group)  // argument 2 of halo_unpack: the plane buffer
       kernels_[f].unpack[static_cast<std::size_t>(group)].set(
-          3, peer_ ? peer_->recv(group, f) : kernels_[f].recv);
+          2, peer_ ? peer_->recv(group, f) : kernels_[f].recv);
 }
 
 std::size_t HaloExchange::device_bytes() const {

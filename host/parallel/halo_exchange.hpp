@@ -1,12 +1,12 @@
 // The halo exchange of a model split over ranks (docs/MPI.md), host-staged, in two halves:
-// begin(group) enqueues, for every face with a neighbour, the pack of its owned plane next to the
-// neighbour (cl_kernels/halo_pack.cl) and a non-blocking read of it into pinned host memory;
-// end(group) waits for those reads, sends the planes and receives the neighbours' (all faces at
-// once), and enqueues the writes and the unpacks into the ghost planes. Between the two the
+// begin(group) enqueues, for every face that sends in this group (face_sends), the pack of its
+// owned plane next to the neighbour (cl_kernels/halo_pack.cl) and a non-blocking read of it into
+// pinned host memory; end(group) waits for those reads, sends the planes and receives the
+// neighbours' (all faces at once), and enqueues the writes and the unpacks into the ghost planes. Between the two the
 // device computes the rest of the phase (the owned cells away from the send planes) while the
 // host waits for the transfer. Run for Hx Hy Hz after the H phase's send planes are updated and
-// for Ex Ey Ez after the E phase's and sources', so the ghost planes are exact copies of the
-// neighbours' owned cells whenever an owned cell reads them.
+// for Ex Ey Ez after the E phase's and sources', so the ghost cells an owned cell reads are exact
+// copies of the neighbours' owned cells whenever it reads them.
 // All faces travel at once: an owned cell's update reads its face neighbours only (the Yee
 // stencil), so a ghost cell an owned cell reads lies in exactly one face's ghost plane, within
 // the neighbour's owned cells across that face; the edge and corner ghost cells that the later
@@ -58,6 +58,21 @@ engine::RowSplit overlap_split(const Part& part);
 // never matched with another of the same pair of ranks.
 inline int halo_tag(int group, int face_sent_through) { return group * 6 + face_sent_through; }
 
+// Which planes travel (the Yee stencil): an E update reads H one cell back along each axis and an
+// H update reads E one cell ahead, so the H planes (group 0) go out through the high faces only,
+// into the neighbours' low ghost planes, and the E planes (group 1) through the low faces only;
+// and of each only the two components tangential to the face (an owned cell reads the normal
+// one at its own coordinate along the axis). A face sends in one group and receives in the
+// other: a third of the bytes of sending all three components both ways.
+inline bool face_sends(int group, int face) { return (face & 1) == (group == 0 ? 1 : 0); }
+inline bool face_receives(int group, int face) { return !face_sends(group, face); }
+// The field components (0..2 within the group's E or H) that cross a face of axis face / 2.
+inline std::array<int, 2> face_components(int face) {
+  const int a = face / 2;
+  return {(a + 1) % 3, (a + 2) % 3};
+}
+constexpr int kHaloComponents = 2;
+
 class PeerHalo;
 
 class HaloExchange {
@@ -80,21 +95,18 @@ public:
   // (GPU to GPU, set_peer).
   const char* path() const { return peer_ ? "device" : "host"; }
 
-  // The bytes of faces()[f]'s packed plane (three components).
+  // The bytes of faces()[f]'s packed plane (the two tangential components).
   std::vector<std::size_t> plane_bytes() const;
   // From now on the planes travel device to device through `peer` (peer_halo.hpp; nullptr: the
-  // host path). keep_received: read each received plane to the host too, for received().
-  void set_peer(std::unique_ptr<PeerHalo> peer, bool keep_received);
+  // host path).
+  void set_peer(std::unique_ptr<PeerHalo> peer);
   bool device_to_device() const { return peer_ != nullptr; }
 
   const std::vector<HaloFace>& faces() const { return faces_; }
-  // What the last exchange of `group` received through faces()[f] (received_count(f) floats),
-  // 3 components one after the other, each over recv in x, y, z order (z fastest); zeros before
-  // the first exchange.
-  const float* received(int group, std::size_t f) const {
-    return kernels_[f].recv_host[static_cast<std::size_t>(group)].floats();
-  }
-  std::size_t received_count(std::size_t f) const { return 3 * faces_[f].recv.cells(); }
+  // What the device holds now in faces()[f]'s ghost plane (recv), all six components: Ex Ey Ez
+  // Hx Hy Hz one after the other, each over recv in x, y, z order (z fastest); 6 * recv.cells()
+  // floats. Blocking (waits for the work queued before it): for the energy's ghost share.
+  void read_ghosts(std::size_t f, std::vector<float>& out);
   std::size_t device_bytes() const;
   ~HaloExchange();
 
@@ -103,7 +115,7 @@ private:
     std::array<device::Kernel, 2> pack, unpack;  // by group
     device::Buffer send, recv;
     device::Range global;
-    std::array<device::HostMemory, 2> send_host, recv_host;  // by group
+    std::array<device::HostMemory, 2> send_host, recv_host;  // by group (the host path's)
   };
   device::Device& dev_;
   RankLink& link_;
@@ -112,7 +124,10 @@ private:
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;
-  bool keep_received_ = true;
+  // read_ghosts: halo_pack bound to each face's ghost plane, one per pair of components
+  // (Ex Ey, Ez Hx, Hy Hz), into ghost_buf_ (two components of the largest plane).
+  std::vector<std::array<device::Kernel, 3>> ghost_pack_;
+  device::Buffer ghost_buf_;
   std::array<bool, 2> begun_{};  // the device path's begin(group) ran, its end not yet
 };
 

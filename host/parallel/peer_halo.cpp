@@ -48,8 +48,10 @@ void PeerHalo::complete(int group) {
     t.peer = faces_[i].neighbour;
     t.send_tag = halo_tag(group, faces_[i].face);
     t.recv_tag = halo_tag(group, faces_[i].face ^ 1);
-    t.send = &token_send_[i];
-    t.recv = &token_recv_[i];
+    if (face_sends(group, faces_[i].face))
+      t.send = &token_send_[i];
+    else
+      t.recv = &token_recv_[i];
     t.count = 1;
     tokens.push_back(t);
   }

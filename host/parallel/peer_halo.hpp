@@ -6,15 +6,17 @@
 // one-float token; the receiver unpacks after the token. The interior update queued between
 // begin and end runs while the copies travel.
 //
-// Why no receive buffer is overwritten before its owner has unpacked it: rank B unpacks the plane
-// of exchange k (group g) from recv[face][g], queued on B's in-order queue right after k's token
-// arrived. The next copy into that buffer is A's of exchange k + 2 (the groups alternate, each
-// has its own buffer). A queues it only after exchange k + 1 ended on A, that is after B's token
-// of k + 1; B sends that token only once B's copy of k + 1 has landed (the mark waited for), and
-// B queued that copy (begin of k + 1) after the unpack of k (end of k) on its in-order queue, so
-// B's unpack of k has run by then. (begin and end of one group alternate with those of the
-// other on every rank: HaloExchange.) The sender's own send buffer is rewritten only by its next
-// pack, queued after the copy on the same queue.
+// Why no receive buffer is overwritten before its owner has unpacked it: across a pair of faces
+// the H planes go one way and the E planes the other (face_sends), so the ranks A and B of a pair
+// alternate as senders: A sends H of step n into B's recv[face][H] and a token; B unpacks it on
+// its in-order queue right after that token arrived (end of H), then queues its E pack and copy
+// into A (begin of E), and sends its E token only once that copy has landed, so only after the
+// unpack. A queues its next H copy into the same buffer (step n + 1) only after its end of E,
+// which waits for B's E token: the unpack has run by then. The same holds with A and B swapped
+// for the E buffer. (begin and end of one group alternate with those of the other on every
+// rank: HaloExchange.) The sender's own send buffer is rewritten only by its next pack, queued
+// after the copy on the same queue. Buffers are allocated and opened for both groups of every
+// face; a face uses those of the group it receives in.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -47,7 +49,8 @@ public:
   // Marks the copies posted so far (HaloExchange::begin), before the work queued after them.
   void posted();
   // Waits for the marked copies (not for the work queued after them), sends a token through
-  // every face and waits for the neighbours' tokens: their planes are in recv(group, f) then.
+  // every face that sent in `group` and waits for the tokens of the faces that receive in it:
+  // the neighbours' planes are in recv(group, f) then.
   void complete(int group);
   std::size_t device_bytes() const { return device_bytes_; }
 

@@ -28,6 +28,7 @@ public:
   virtual void gather(const std::vector<float>& mine, std::vector<float>& all, int root) = 0;
   // Sends `count` floats from `send` to `peer` (tag send_tag) and receives `count` floats from
   // `peer` (tag recv_tag) into `recv`, for every transfer at once; returns when all are done.
+  // A null `send` sends nothing, a null `recv` receives nothing (a one-way transfer).
   struct Transfer {
     int peer = -1;
     int send_tag = 0, recv_tag = 0;

@@ -25,9 +25,9 @@ public:
   void exchange(const std::vector<Transfer>& transfers) override {
     std::vector<Communicator::Request> requests;
     for (const Transfer& t : transfers)  // receives first: a send never waits for its match
-      requests.push_back(comm_.receive(t.recv, t.count, t.peer, t.recv_tag));
+      if (t.recv) requests.push_back(comm_.receive(t.recv, t.count, t.peer, t.recv_tag));
     for (const Transfer& t : transfers)
-      requests.push_back(comm_.send(t.send, t.count, t.peer, t.send_tag));
+      if (t.send) requests.push_back(comm_.send(t.send, t.count, t.peer, t.send_tag));
     comm_.wait_all(requests);
   }
 

@@ -116,9 +116,10 @@ public:
   void exchange(const std::vector<Transfer>& transfers) override {
     std::unique_lock<std::mutex> lock(g_.mu_);
     for (const Transfer& t : transfers)
-      g_.mail_[{rank_, t.peer, t.send_tag}].emplace_back(t.send, t.send + t.count);
+      if (t.send) g_.mail_[{rank_, t.peer, t.send_tag}].emplace_back(t.send, t.send + t.count);
     g_.cv_.notify_all();
     for (const Transfer& t : transfers) {
+      if (!t.recv) continue;
       auto& q = g_.mail_[{t.peer, rank_, t.recv_tag}];
       g_.cv_.wait(lock, [&] { return !q.empty(); });
       std::copy(q.front().begin(), q.front().end(), t.recv);

@@ -214,7 +214,10 @@ struct CudaHostMemory final : HostMemory::Object {
 
 void CUDART_CB cuda_marker_callback(void* held) { MarkerStamp::stamp_and_release(held); }
 
-// An event recorded on the stream, and a host function after it that stamps the completion time.
+// An event recorded on the stream, and a host function that stamps the completion time. The host
+// function runs on a stream of its own that waits for the event: on the work stream it would
+// hold back everything queued after the marker until the driver's callback thread ran it, which
+// takes as long as that thread waits for a core (the rank's own thread may be spinning on it).
 struct CudaMarker final : Marker::Object {
   CudaEvent event;
   std::shared_ptr<MarkerStamp> stamp = std::make_shared<MarkerStamp>();
@@ -238,6 +241,8 @@ public:
     use_device(index_, "opening a CUDA device");
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
                "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
+    cuda_check(cudaStreamCreateWithFlags(&stamp_stream_, cudaStreamNonBlocking),
+               "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
     start_ = std::make_unique<CudaEvent>();
     stop_ = std::make_unique<CudaEvent>();
   }
@@ -245,9 +250,12 @@ public:
     programs_.clear();
     start_.reset();
     stop_.reset();
-    if (cudaSetDevice(index_) == cudaSuccess && stream_) {
-      (void)cudaStreamSynchronize(stream_);
-      (void)cudaStreamDestroy(stream_);
+    if (cudaSetDevice(index_) == cudaSuccess) {
+      for (cudaStream_t s : {stream_, stamp_stream_}) {
+        if (!s) continue;
+        (void)cudaStreamSynchronize(s);
+        (void)cudaStreamDestroy(s);
+      }
     }
   }
 
@@ -420,8 +428,10 @@ public:
     use_device(index_, "enqueueing a marker");
     auto m = std::make_shared<CudaMarker>();
     cuda_check(cudaEventRecord(m->event.get(), stream_), "cudaEventRecord", "enqueueing a marker");
+    cuda_check(cudaStreamWaitEvent(stamp_stream_, m->event.get(), 0), "cudaStreamWaitEvent",
+               "enqueueing a marker");
     auto* held = new std::shared_ptr<MarkerStamp>(m->stamp);
-    const cudaError_t e = cudaLaunchHostFunc(stream_, cuda_marker_callback, held);
+    const cudaError_t e = cudaLaunchHostFunc(stamp_stream_, cuda_marker_callback, held);
     if (e != cudaSuccess) delete held;
     cuda_check(e, "cudaLaunchHostFunc", "enqueueing a marker");
     return Marker(m);
@@ -450,6 +460,7 @@ private:
   int index_;
   DeviceInfo info_;
   cudaStream_t stream_ = nullptr;
+  cudaStream_t stamp_stream_ = nullptr;  // the markers' host functions (CudaMarker)
   std::unique_ptr<CudaEvent> start_, stop_;
   std::map<Defines, Program> programs_;
 };

@@ -172,9 +172,10 @@ for c, name in enumerate(h1):
 ok = h1 == h2 and len(a) == len(b) and worst <= 1e-6
 print(f"   probe series of the two-GPU model vs the box: {'equal' if ok else 'DIFFER'} (worst {worst:.3g} of the maximum)")
 with open(os.path.join(out, "big.csv"), "w") as f:
-    f.write("cells,nx,ny,nz,ranks,loop_time_s,mcells_per_s,halo_path,probes_vs_box_worst,equal\n")
+    f.write("device,driver,commit,cells,nx,ny,nz,ranks,loop_time_s,mcells_per_s,halo_path,probes_vs_box_worst,equal\n")
     n = r["cells"]
-    f.write(f"{r['cells_total']},{n[0]},{n[1]},{n[2]},{r['ranks']},{r['loop_time_s']:.6g},"
+    gpu = (open(os.path.join(out, "device.txt")).read().strip().split(", ") + ["", ""])[:2]
+    f.write(f"{gpu[0]},{gpu[1]},{os.environ.get('COMMIT', 'unknown')},{r['cells_total']},{n[0]},{n[1]},{n[2]},{r['ranks']},{r['loop_time_s']:.6g},"
             f"{r['mcells_per_s']:.6g},{r.get('halo', {}).get('path', '')},{worst:.3g},{'yes' if ok else 'no'}\n")
 sys.exit(0 if ok else 1)
 PY
@@ -271,7 +272,8 @@ for ax, mode in zip(axes[:2], ("strong", "weak")):
         ax.set_xticks(sorted({int(x["ranks"]) for x in r}))
     ax.set_xlabel("GPUs (MPI ranks, split along x)")
     ax.set_ylabel("efficiency")
-    ax.set_ylim(0, 1.1)
+    lowest = min([float(x["efficiency"]) for x in r] + [0.8])
+    ax.set_ylim(max(0.0, lowest - 0.1), 1.05)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
 ax = axes[2]

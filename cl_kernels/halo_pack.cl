@@ -30,3 +30,23 @@ KERNEL void halo_unpack(GLOBAL float* RESTRICT f0, GLOBAL float* RESTRICT f1,
   f0[c] = buf[n];
   f1[c] = buf[count + n];
 }
+
+// The six components of a box (a ghost plane) into buf[((c*ni + i)*nj + j)*nk + k], c = Ex Ey Ez
+// Hx Hy Hz: what the device holds there, for the energy's ghost share (HaloExchange::read_ghosts).
+KERNEL void halo_pack6(GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
+                       GLOBAL const float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                       GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                       GLOBAL float* RESTRICT buf, int i0, int j0, int k0, int ni, int nj, int nk,
+                       int ny, int nzp) {
+  const int n = GLOBAL_ID(0);
+  const int count = ni * nj * nk;
+  if (n >= count) return;
+  const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
+  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
+  buf[n] = ex[c];
+  buf[count + n] = ey[c];
+  buf[2 * count + n] = ez[c];
+  buf[3 * count + n] = hx[c];
+  buf[4 * count + n] = hy[c];
+  buf[5 * count + n] = hz[c];
+}

@@ -28,7 +28,7 @@ struct RowBox {
 
 // A step split in two: every phase runs over the `edges` boxes first, then over the `rest`
 // boxes. The boxes are disjoint; cells in none of them are not updated (a model split over
-// ranks: the ghost planes, which the halo exchange overwrites). Empty: no split.
+// ranks: the ghost rows, which the halo exchange writes). Empty: no split.
 struct RowSplit {
   std::vector<RowBox> edges, rest;
   bool empty() const { return edges.empty() && rest.empty(); }

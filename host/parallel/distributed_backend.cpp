@@ -113,7 +113,7 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
     device::Program program = engine_->device().program(
         {{"TILE_X", 1}, {"TILE_Y", 1}, {"TILE_Z4", 1}, {"MAGNETIC", part_.model.magnetic ? 1 : 0}});
     halo_ = std::make_unique<HaloExchange>(engine_->device(), program, part_.model.layout,
-                                           engine_->fields(), part_.part, *link_);
+                                           engine_->fields(), part_.part, *link_, global.energy);
     if (overlap_) {
       engine_->set_step_hooks({[this](long) { end_exchange(0); }, [this](long) { end_exchange(1); },
                                [this](long) { begin_exchange(0); },
@@ -267,13 +267,12 @@ bool DistributedBackend::fields_finite() { return link_->all(engine_->fields_fin
 void DistributedBackend::ghost_energy(int slot) {
   const FieldLayout& L = part_.model.layout;
   std::array<double, 3> sum{0, 0, 0};
-  std::vector<float> ghost;
+  if (!halo_->faces().empty()) halo_->read_ghosts();
   for (std::size_t f = 0; f < halo_->faces().size(); ++f) {
     const CellBox& box = halo_->faces()[f].recv;
     const std::size_t count = box.cells();
-    halo_->read_ghosts(f, ghost);
-    const float* e = ghost.data();
-    const float* h = ghost.data() + 3 * count;
+    const float* e = halo_->ghosts(f);
+    const float* h = e + 3 * count;
     std::vector<float>& prev = ghost_h_prev_[f];
     std::size_t n = 0;
     for (int i = box.lo[0]; i < box.hi[0]; ++i)

@@ -72,7 +72,7 @@ engine::RowSplit overlap_split(const Part& part) {
 
 HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
                            const FieldLayout& layout, const engine::FieldSet& fields,
-                           const Part& part, RankLink& link)
+                           const Part& part, RankLink& link, bool ghost_reads)
     : dev_(dev), link_(link), faces_(halo_faces(part)) {
   for (const HaloFace& f : faces_) {
     FaceKernels k;
@@ -104,27 +104,24 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       }
     }
     kernels_.push_back(std::move(k));
-    // read_ghosts' packs: the ghost plane's six components in pairs into ghost_buf_ (bound below).
-    ghost_pack_.emplace_back();
   }
-  std::size_t largest = 0;
-  for (const HaloFace& f : faces_) largest = std::max(largest, f.recv.cells());
-  if (largest > 0) {
-    ghost_buf_ = dev_.alloc(2 * largest * sizeof(float));
-    device_bytes_ += ghost_buf_.bytes();
+  if (!ghost_reads) return;
+  for (const HaloFace& f : faces_) {
+    GhostRead r;
+    const std::size_t count = f.recv.cells();
+    r.buf = dev_.alloc(6 * count * sizeof(float));
+    r.host = dev_.host_alloc(6 * count * sizeof(float));
+    device_bytes_ += r.buf.bytes();
+    r.global = device::Range((count + kGroup - 1) / kGroup * kGroup);
+    r.pack = program.kernel("halo_pack6");
+    engine::Args a(r.pack);
+    for (std::size_t c = 0; c < 6; ++c) a << fields[c];
+    a << r.buf;
+    for (int b = 0; b < 3; ++b) a << f.recv.lo[b];
+    for (int b = 0; b < 3; ++b) a << f.recv.hi[b] - f.recv.lo[b];
+    a << layout.ny << static_cast<int>(layout.nzp());
+    ghosts_.push_back(std::move(r));
   }
-  for (std::size_t i = 0; i < faces_.size(); ++i)
-    for (int pair = 0; pair < 3; ++pair) {
-      device::Kernel kern = program.kernel("halo_pack");
-      engine::Args a(kern);
-      a << fields[static_cast<std::size_t>(2 * pair)] << fields[static_cast<std::size_t>(2 * pair + 1)]
-        << ghost_buf_;
-      const CellBox& box = faces_[i].recv;
-      for (int b = 0; b < 3; ++b) a << box.lo[b];
-      for (int b = 0; b < 3; ++b) a << box.hi[b] - box.lo[b];
-      a << layout.ny << static_cast<int>(layout.nzp());
-      ghost_pack_[i][static_cast<std::size_t>(pair)] = kern;
-    }
 }
 
 void HaloExchange::begin(int group) {
@@ -200,15 +197,13 @@ std::vector<std::size_t> HaloExchange::plane_bytes() const {
   return out;
 }
 
-void HaloExchange::read_ghosts(std::size_t f, std::vector<float>& out) {
-  const std::size_t count = faces_.at(f).recv.cells();
-  out.assign(6 * count, 0.0f);
-  if (count == 0) return;
-  const device::Range global((count + kGroup - 1) / kGroup * kGroup);
-  for (std::size_t pair = 0; pair < 3; ++pair) {
-    dev_.launch(ghost_pack_[f][pair], global, device::Range(kGroup));
-    dev_.read(ghost_buf_, out.data() + 2 * pair * count, 2 * count * sizeof(float));
+void HaloExchange::read_ghosts() {
+  if (ghosts_.size() != faces_.size()) throw std::logic_error("HaloExchange::read_ghosts without ghost_reads");
+  for (GhostRead& r : ghosts_) {
+    dev_.launch(r.pack, r.global, device::Range(kGroup));
+    dev_.read_async(r.buf, r.host, r.host.bytes());
   }
+  dev_.mark().wait();
 }
 
 void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer) {

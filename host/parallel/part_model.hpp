@@ -1,7 +1,7 @@
 // One rank's share of a model split over ranks (docs/MPI.md): the global SimulationModel sliced to
 // the box the rank owns plus one ghost plane on each side that has a neighbour rank. The local
-// engine runs the part model unchanged; the ghost planes are kept exact copies of the neighbours'
-// owned planes by the halo exchange (halo_exchange.hpp), so every owned cell is updated as in one
+// engine runs the part model unchanged; the halo exchange (halo_exchange.hpp) copies into the ghost
+// planes every neighbour value an owned cell reads, so every owned cell is updated as in one
 // process. Local cell (0,0,0) is global cell `origin`.
 #pragma once
 #include <array>

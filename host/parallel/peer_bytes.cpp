@@ -42,7 +42,8 @@ void exchange_bytes(RankLink& link, std::vector<BytesTransfer>& transfers) {
     recv[i].assign(count, 0.0f);
     if (!transfers[i].send.empty())
       std::memcpy(send[i].data(), transfers[i].send.data(), transfers[i].send.size());
-    // Empty messages still travel (count 0), so every tag is matched once.
+    // Both sides know the count: a message of no floats is left out on both.
+    if (count == 0) continue;
     payloads.push_back({transfers[i].peer, transfers[i].send_tag, transfers[i].recv_tag,
                         send[i].data(), recv[i].data(), count});
   }

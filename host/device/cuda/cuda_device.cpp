@@ -239,24 +239,23 @@ class CudaDevice final : public Device {
 public:
   CudaDevice(int index, DeviceInfo info) : index_(index), info_(std::move(info)) {
     use_device(index_, "opening a CUDA device");
-    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
-               "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
-    cuda_check(cudaStreamCreateWithFlags(&stamp_stream_, cudaStreamNonBlocking),
-               "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
-    start_ = std::make_unique<CudaEvent>();
-    stop_ = std::make_unique<CudaEvent>();
+    try {
+      cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
+                 "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
+      cuda_check(cudaStreamCreateWithFlags(&stamp_stream_, cudaStreamNonBlocking),
+                 "cudaStreamCreateWithFlags", "opening CUDA device " + info_.name);
+      start_ = std::make_unique<CudaEvent>();
+      stop_ = std::make_unique<CudaEvent>();
+    } catch (...) {
+      destroy_streams();  // no destructor runs for a constructor that throws
+      throw;
+    }
   }
   ~CudaDevice() override {
     programs_.clear();
     start_.reset();
     stop_.reset();
-    if (cudaSetDevice(index_) == cudaSuccess) {
-      for (cudaStream_t s : {stream_, stamp_stream_}) {
-        if (!s) continue;
-        (void)cudaStreamSynchronize(s);
-        (void)cudaStreamDestroy(s);
-      }
-    }
+    destroy_streams();
   }
 
   const DeviceInfo& info() const override { return info_; }
@@ -457,6 +456,16 @@ public:
   }
 
 private:
+  void destroy_streams() noexcept {
+    if (cudaSetDevice(index_) != cudaSuccess) return;
+    for (cudaStream_t* s : {&stream_, &stamp_stream_}) {
+      if (!*s) continue;
+      (void)cudaStreamSynchronize(*s);
+      (void)cudaStreamDestroy(*s);
+      *s = nullptr;
+    }
+  }
+
   int index_;
   DeviceInfo info_;
   cudaStream_t stream_ = nullptr;

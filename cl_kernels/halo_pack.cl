@@ -7,14 +7,19 @@
 // more than 2^31 cells.
 #include "fdtd_common.h"
 
+/* The cell of work-item n in the box (z fastest, then y, then x). */
+DEVICE_FN long halo_box_cell(int n, int i0, int j0, int k0, int nj, int nk, int ny, int nzp) {
+  const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
+  return cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
+}
+
 KERNEL void halo_pack(GLOBAL const float* RESTRICT f0, GLOBAL const float* RESTRICT f1,
                       GLOBAL float* RESTRICT buf, int i0, int j0, int k0, int ni, int nj, int nk,
                       int ny, int nzp) {
   const int n = GLOBAL_ID(0);
   const int count = ni * nj * nk;
   if (n >= count) return;
-  const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
-  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
+  const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
   buf[n] = f0[c];
   buf[count + n] = f1[c];
 }
@@ -25,8 +30,7 @@ KERNEL void halo_unpack(GLOBAL float* RESTRICT f0, GLOBAL float* RESTRICT f1,
   const int n = GLOBAL_ID(0);
   const int count = ni * nj * nk;
   if (n >= count) return;
-  const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
-  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
+  const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
   f0[c] = buf[n];
   f1[c] = buf[count + n];
 }
@@ -41,8 +45,7 @@ KERNEL void halo_pack6(GLOBAL const float* RESTRICT ex, GLOBAL const float* REST
   const int n = GLOBAL_ID(0);
   const int count = ni * nj * nk;
   if (n >= count) return;
-  const int k = n % nk, j = (n / nk) % nj, i = n / (nk * nj);
-  const long c = cell_index(i0 + i, j0 + j, k0 + k, ny, nzp);
+  const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
   buf[n] = ex[c];
   buf[count + n] = ey[c];
   buf[2 * count + n] = ez[c];

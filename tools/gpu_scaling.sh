@@ -192,26 +192,20 @@ phase_mpi() {
   say "== mpi: one plane (12.6 MB) to each neighbour at once, ranks in a chain"
   mpicxx -O2 -o "$out/mpi_plane_bandwidth" tools/mpi_plane_bandwidth/mpi_plane_bandwidth.cpp || { status=1; return; }
   local mech np
+  mech_env() {  # the environment that forces mechanism $1 (none for the default)
+    [ "$1" = default ] || echo "OMPI_MCA_btl_vader_single_copy_mechanism=$1"
+  }
   for mech in default cma none; do
     for np in 2 4; do
-      if [ "$mech" = default ]; then
-        mpirun -np $np "$out/mpi_plane_bandwidth" 12582912 100 2>&1 | tail -1 | sed "s/^/   $mech: /" | tee -a "$log"
-      else
-        OMPI_MCA_btl_vader_single_copy_mechanism=$mech mpirun -np $np "$out/mpi_plane_bandwidth" 12582912 100 2>&1 |
-          tail -1 | sed "s/^/   $mech: /" | tee -a "$log"
-      fi
+      env $(mech_env $mech) mpirun -np $np "$out/mpi_plane_bandwidth" 12582912 100 2>&1 |
+        tail -1 | sed "s/^/   $mech: /" | tee -a "$log"
     done
   done
   for mech in default cma; do
     local d="$out/mpi_$mech"
-    if [ "$mech" = default ]; then
-      tools/scaling.sh --modes strong --counts "$gpus_all" --n "$n_strong" --layers 10 --steps "$steps" --bin "$bin" \
-        --label "cuda-host-$mech" --out "$d" -- --device.variant=tile --device.backend=cuda --device.halo_path=host > "$d.log" 2>&1
-    else
-      OMPI_MCA_btl_vader_single_copy_mechanism=$mech tools/scaling.sh --modes strong --counts "$gpus_all" --n "$n_strong" \
-        --layers 10 --steps "$steps" --bin "$bin" --label "cuda-host-$mech" --out "$d" -- --device.variant=tile \
-        --device.backend=cuda --device.halo_path=host > "$d.log" 2>&1
-    fi
+    env $(mech_env $mech) tools/scaling.sh --modes strong --counts "$gpus_all" --n "$n_strong" \
+      --layers 10 --steps "$steps" --bin "$bin" --label "cuda-host-$mech" --out "$d" -- \
+      --device.variant=tile --device.backend=cuda --device.halo_path=host > "$d.log" 2>&1
     say "   $gpus_all GPUs, CUDA host-staged, single copy $mech: $(tail -n +2 "$d/scaling.csv" | cut -d, -f2,8,9,15,16)"
   done
 }

@@ -27,15 +27,130 @@
 // merged sources by row (i, j) (src_rows[i * ny + j] .. src_rows[i * ny + j + 1] index src_order),
 // so a column looks at the few sources of its own row only.
 //
-// The pass stores the box of planes [bi0, bi1), rows [bj0, bj1), float4s [bq0, bq1): the whole
-// grid without UPML; with UPML, the plain cells at least 2 cells away from the PML (the
-// engine's shell stage steps the rest, engine/plan.hpp TBlockPass), so PML cells in a tile's
-// halo, updated here with the plain formula, never reach a stored cell. Fields past the grid are
-// zero, as in the other kernels: work-items outside the grid hold zeros at every sub-step.
+// The pass stores one box (bi0 .. bq1): the whole grid without UPML; with UPML, the plain cells at
+// least 2 cells away from the PML, so PML cells in a tile's halo, updated here with the plain
+// formula, never reach a stored cell. The rest, the shell, is stored by the same kernel compiled
+// with TBLOCK_UPML (below), walking a list of boxes (engine/plan.hpp TBlockPass): its columns
+// take the UPML form where it applies, so a PML cell's halo copies are right too. Both read the
+// fields at s only and store disjoint cells. Fields past the grid are zero, as in the other
+// kernels: work-items outside the grid hold zeros at every sub-step.
 #include "fdtd_common.h"
+#include "upml_xy4.cl"
+#include "upml_zslab.cl"
+
+#ifndef TBLOCK_UPML
+#define TBLOCK_UPML 0
+#endif
 
 #define TB_OWN_Y (TILE_Y - 4)
 #define TB_OWN_Z4 (TILE_Z4 - 2)
+
+#if TBLOCK_UPML
+/* The shell pass (TBLOCK_UPML = 1 or 2; engine/plan_tblock.cpp): every column takes the form the
+   tile and onepass variants' kernels give its float4, so the fields and auxiliaries it stores
+   are theirs: plain (0), a float4 of an x/y-slab row (upml_xy4.cl XY4_FACE_X, XY4_FACE_Y,
+   XY4_FULL; auxiliary index r * nz4 + kq) or a z-slab float4 of an interior row (TB_ZSLAB;
+   auxiliary (ii * nyi + jj) * znq + slot, upml_zslab.cl). Its auxiliaries are read from the
+   `_in` buffers at step s and written, for the stored columns, to the `_out` ones at s + 2 (a
+   tile's halo reads its neighbours' auxiliaries at s while they store theirs: two buffers).
+   TBLOCK_UPML = 2 knows the z-slab float4s only, for the boxes beside the z slabs, whose tiles
+   reach no x/y-slab row (the owned box's 2-cell margin lies between): fewer registers. */
+#define TB_ZSLAB 4
+DEVICE_FN int tb_cell_kind(int i, int j, int kq, int nx, int ny, int nz4, int xlo, int xhi,
+                           int ylo, int yhi, int zq_lo, int zq_hi, int znq, int* q) {
+#if TBLOCK_UPML == 1
+  const int in_x = in_layers(i, nx, xlo, xhi), in_y = in_layers(j, ny, ylo, yhi);
+  if (in_x || in_y) {
+    int r;  /* the inverse of upml_lanes.h xy_pml_cell */
+    if (i < xlo) r = i * ny + j;
+    else if (i >= nx - xhi) r = (xlo + i - (nx - xhi)) * ny + j;
+    else r = (xlo + xhi) * ny + (i - xlo) * (ylo + yhi) + (j < ylo ? j : ylo + j - (ny - yhi));
+    *q = r * nz4 + kq;
+    return xy4_kind(in_x, in_y, kq, zq_lo, zq_hi);
+  }
+#endif
+  if (kq < zq_lo || kq >= zq_hi) {
+    *q = ((i - xlo) * (ny - ylo - yhi) + (j - ylo)) * znq + zslab_slot(kq, zq_lo, zq_hi);
+    return TB_ZSLAB;
+  }
+  *q = 0;
+  return 0;
+}
+
+/* The auxiliaries of a column of kind `kind` (not plain) at q: read, and stored. */
+DEVICE_FN void tb_aux_load(int kind, int q, GLOBAL const AUX4* ax, GLOBAL const AUX4* ay,
+                           GLOBAL const AUX4* az, GLOBAL const AUX4* zaux, float4* a_x,
+                           float4* a_y, float4* a_z) {
+  if (kind == TB_ZSLAB) {
+    *a_x = zero4();
+    *a_y = zero4();
+    *a_z = aux_load(zaux, q);
+  } else {
+#if TBLOCK_UPML == 1
+    xy4_aux_load(kind, ax, ay, az, q, a_x, a_y, a_z);
+#endif
+  }
+}
+DEVICE_FN void tb_aux_store(int kind, int q, GLOBAL AUX4* ax, GLOBAL AUX4* ay, GLOBAL AUX4* az,
+                            GLOBAL AUX4* zaux, float4 a_x, float4 a_y, float4 a_z) {
+  if (kind == TB_ZSLAB) aux_store(zaux, q, a_z);
+#if TBLOCK_UPML == 1
+  else xy4_aux_store(kind, ax, ay, az, q, a_x, a_y, a_z);
+#endif
+}
+
+/* The UPML arguments of update_tblock, passed on whole to the column updates below. */
+#define TB_UPML_ARGS int_x, int_y, half_x, half_y, zlanes, nz, pml_zlo, pml_zhi
+#define TB_UPML_PARAMS                                                                       \
+  GLOBAL const float4 *int_x, GLOBAL const float4 *int_y, GLOBAL const float4 *half_x,       \
+      GLOBAL const float4 *half_y, GLOBAL const float4 *zlanes, int nz, int pml_zlo, int pml_zhi
+
+/* H of a UPML column (i, j, kq) of kind `kind`: *h_* replaced by the new values, a0 -> *a1. */
+DEVICE_FN void tb_upml_h(int kind, int i, int j, int kq, TB_UPML_PARAMS, float dt_mu0,
+                         float4 c_x, float4 c_y, float4 c_z, uchar4 m_x, uchar4 m_y, uchar4 m_z,
+                         CONSTANT_PTR float4* hcoef, float db_vacuum, float4 a0x, float4 a0y,
+                         float4 a0z, float4* a1x, float4* a1y, float4* a1z, float4* h_x,
+                         float4* h_y, float4* h_z) {
+#if MAGNETIC
+  const float4 r_x = COEF4(hcoef, m_x, y), r_y = COEF4(hcoef, m_y, y), r_z = COEF4(hcoef, m_z, y);
+  const float4 db_x = COEF4(hcoef, m_x, x), db_y = COEF4(hcoef, m_y, x), db_z = COEF4(hcoef, m_z, x);
+#else
+  const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
+  const float4 db_x = splat4(db_vacuum), db_y = db_x, db_z = db_x;
+#endif
+  if (kind == TB_ZSLAB) {
+    *a1x = zero4();
+    *a1y = zero4();
+    zslab_h_values(kq, nz, pml_zlo, pml_zhi, zlanes, dt_mu0, c_x, c_y, c_z, r_x, r_y, r_z, db_x,
+                   db_y, db_z, a0z, a1z, h_x, h_y, h_z);
+  } else {
+#if TBLOCK_UPML == 1
+    xy4_h_values(kind, i, j, kq, int_x, int_y, half_x, half_y, zlanes, dt_mu0, c_x, c_y, c_z, r_x,
+                 r_y, r_z, a0x, a0y, a0z, a1x, a1y, a1z, h_x, h_y, h_z);
+#endif
+  }
+}
+
+/* E of a UPML column, as tb_upml_h. */
+DEVICE_FN void tb_upml_e(int kind, int i, int j, int kq, TB_UPML_PARAMS, float dt_eps0,
+                         float4 c_x, float4 c_y, float4 c_z, uchar4 m_x, uchar4 m_y, uchar4 m_z,
+                         CONSTANT_PTR float4* ecoef, float4 a0x, float4 a0y, float4 a0z,
+                         float4* a1x, float4* a1y, float4* a1z, float4* e_x, float4* e_y,
+                         float4* e_z) {
+  if (kind == TB_ZSLAB) {
+    *a1x = zero4();
+    *a1y = zero4();
+    zslab_e_values(kq, nz, pml_zlo, pml_zhi, zlanes, dt_eps0, c_x, c_y, c_z, m_x, m_y, m_z, ecoef,
+                   a0z, a1z, e_x, e_y, e_z);
+  } else {
+#if TBLOCK_UPML == 1
+    xy4_e_values(kind, i, j, kq, int_x, int_y, half_x, half_y, zlanes, dt_eps0, c_x, c_y, c_z,
+                 COEF4(ecoef, m_x, z), COEF4(ecoef, m_y, z), COEF4(ecoef, m_z, z), a0x, a0y, a0z,
+                 a1x, a1y, a1z, e_x, e_y, e_z);
+#endif
+  }
+}
+#endif
 
 /* E of one float4 column (three components), as the source helper returns it. */
 typedef struct {
@@ -73,7 +188,7 @@ DEVICE_FN tb_e3 tb_add_sources(tb_e3 e, uchar4 m_ex, uchar4 m_ey, uchar4 m_ez,
    registers (it takes 158 otherwise, and a group of 256 then runs alone on its SM): H200,
    pec_cube N = 512, 32x12x14 (16 x 16 threads) 82.3 -> 91.2 Gcells/s, 32x8x14 (192) unchanged at
    67.6; three groups (113 registers) spill: 34.6 and 12.2 (docs/BENCHMARKS.md). */
-#if defined(__CUDACC__) && TILE_X * TILE_Y * TILE_Z4 <= 256
+#if defined(__CUDACC__) && TILE_X * TILE_Y * TILE_Z4 <= 256 && !TBLOCK_UPML
 #define TBLOCK_ATTR __launch_bounds__(TILE_X * TILE_Y * TILE_Z4, 2)
 #else
 #define TBLOCK_ATTR TILE_ATTR
@@ -89,7 +204,19 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
     GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
     float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes, int bi0,
-    int bi1, int bj0, int bj1, int bq0, int bq1,
+    int bi1, int bj0, int bj1, int bq0, int bq1, GLOBAL const int* RESTRICT boxes, int nboxes,
+    GLOBAL const AUX4* RESTRICT bx_in, GLOBAL const AUX4* RESTRICT by_in,
+    GLOBAL const AUX4* RESTRICT bz_in, GLOBAL const AUX4* RESTRICT zb_in,
+    GLOBAL const AUX4* RESTRICT dx_in, GLOBAL const AUX4* RESTRICT dy_in,
+    GLOBAL const AUX4* RESTRICT dz_in, GLOBAL const AUX4* RESTRICT zd_in,
+    GLOBAL AUX4* RESTRICT bx_out, GLOBAL AUX4* RESTRICT by_out, GLOBAL AUX4* RESTRICT bz_out,
+    GLOBAL AUX4* RESTRICT zb_out, GLOBAL AUX4* RESTRICT dx_out, GLOBAL AUX4* RESTRICT dy_out,
+    GLOBAL AUX4* RESTRICT dz_out, GLOBAL AUX4* RESTRICT zd_out,
+    GLOBAL const float4* RESTRICT int_x, GLOBAL const float4* RESTRICT int_y,
+    GLOBAL const float4* RESTRICT half_x, GLOBAL const float4* RESTRICT half_y,
+    GLOBAL const float4* RESTRICT zlanes, float dt_mu0, float dt_eps0, int nz, int pml_xlo,
+    int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo, int zq_hi,
+    int znq,
     GLOBAL const int* RESTRICT src_cells, GLOBAL const float* RESTRICT j_table,
     GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int nsrc,
     int src_steps, int s) {
@@ -101,13 +228,32 @@ KERNEL TBLOCK_ATTR void update_tblock(
   LOCAL float4 s_hz[TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1);
+#if TBLOCK_UPML
+  // The shell: the group's box (boxes[9 b ..]: planes i0 i1, rows j0 j1, float4s q0 q1 it stores;
+  // its groups along z and y; its first group) and its place in it: z fastest, then y, then
+  // chunks, numbered along dimension 0.
+  int g = GROUP_ID(0), b = 0;
+  while (b + 1 < nboxes && g >= boxes[9 * (b + 1) + 8]) ++b;
+  GLOBAL const int* RESTRICT box = boxes + 9 * b;
+  g -= box[8];
+  const int gz = g % box[6], gr = g / box[6];
+  const int gy = gr % box[7], gx = gr / box[7];
+  const int i_end = box[1], j_end = box[3], q_end = box[5];
+  const int kq = box[4] + gz * TB_OWN_Z4 + lz - 1;
+  const int j = box[2] + gy * TB_OWN_Y + ly - 2;
+  const int i0 = box[0] + gx * planes;
+#else
+  // The pass: one box, its tiles along dimensions 0 (z) and 1 (y), its chunks along 2 (the
+  // arguments stay in the constant bank: a table here cost CUDA 5% at 128 registers).
+  const int i_end = bi1, j_end = bj1, q_end = bq1;
   const int kq = bq0 + GROUP_ID(0) * TB_OWN_Z4 + lz - 1;
   const int j = bj0 + GROUP_ID(1) * TB_OWN_Y + ly - 2;
   const int i0 = bi0 + GROUP_ID(2) * planes;
-  const int i1 = i0 + planes < bi1 ? i0 + planes : bi1;
+#endif
+  const int i1 = i0 + planes < i_end ? i0 + planes : i_end;
   const int inside = kq >= 0 && kq < nz4 && j >= 0 && j < ny;
   const int owned = inside && lz >= 1 && lz <= TB_OWN_Z4 && ly >= 2 && ly < 2 + TB_OWN_Y &&
-                    kq < bq1 && j < bj1;
+                    kq < q_end && j < j_end;
   // Neighbours in local memory, clamped at the tile's edge: the edge columns' results are wrong
   // there, and the halo keeps them away from the owned columns (see above).
   const int lyp = ly + 1 < TILE_Y ? ly + 1 : ly, lym = ly > 0 ? ly - 1 : ly;
@@ -131,6 +277,12 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #if MAGNETIC
   uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
 #endif
+#if TBLOCK_UPML
+  // Plane t - 1: its kind and auxiliary index, B at s + 1/2 and D at s + 1 (UPML columns).
+  int kind_p = 0, q_p = 0;
+  float4 b1p_x = zero4(), b1p_y = zero4(), b1p_z = zero4();
+  float4 d1p_x = zero4(), d1p_y = zero4(), d1p_z = zero4();
+#endif
 
   for (; t <= i1; ++t, c += sx) {
     const int pin = inside && t < nx;      // plane t lies in the grid
@@ -140,6 +292,14 @@ KERNEL TBLOCK_ATTR void update_tblock(
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
 #if MAGNETIC
     uchar4 m_hx = m_ex, m_hy = m_ex, m_hz = m_ex;
+#endif
+#if TBLOCK_UPML
+    int q1 = 0;
+    const int kind1 = pin ? tb_cell_kind(t, j, kq, nx, ny, nz4, pml_xlo, pml_xhi, pml_ylo, pml_yhi,
+                                         zq_lo, zq_hi, znq, &q1)
+                          : 0;
+    float4 b1_x = zero4(), b1_y = zero4(), b1_z = zero4();
+    float4 d1_x = zero4(), d1_y = zero4(), d1_z = zero4();
 #endif
     if (pin) {
       if (t + 1 < nx) {
@@ -171,6 +331,20 @@ KERNEL TBLOCK_ATTR void update_tblock(
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;
       const float4 curl_z = (e0n_y - e0_y) * inv_dx - (ex_yp - e0_x) * inv_dy;
+#if TBLOCK_UPML
+      if (kind1 != 0) {
+        float4 a0x, a0y, a0z;
+        tb_aux_load(kind1, q1, bx_in, by_in, bz_in, zb_in, &a0x, &a0y, &a0z);
+#if MAGNETIC
+        tb_upml_h(kind1, t, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, m_hx, m_hy, m_hz,
+                  hcoef, db_vacuum, a0x, a0y, a0z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
+#else  // the H ids are not read
+        tb_upml_h(kind1, t, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, m_ex, m_ex, m_ex,
+                  hcoef, db_vacuum, a0x, a0y, a0z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
+#endif
+      } else
+#endif
+      {
 #if MAGNETIC
       h_x = h_x - h_coef4(hcoef, m_hx) * curl_x;
       h_y = h_y - h_coef4(hcoef, m_hy) * curl_y;
@@ -180,6 +354,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
       h_y = h_y - db_vacuum * curl_y;
       h_z = h_z - db_vacuum * curl_z;
 #endif
+      }
     }
     s_hx[ly][lz] = h_x;
     s_hy[ly][lz] = h_y;
@@ -195,6 +370,18 @@ KERNEL TBLOCK_ATTR void update_tblock(
       const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
       const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - h1p_z) * inv_dx;
       const float4 curl_z = (h_y - h1p_y) * inv_dx - (h_x - hx_ym) * inv_dy;
+#if TBLOCK_UPML
+      if (kind1 != 0) {
+        float4 a0x, a0y, a0z;
+        tb_aux_load(kind1, q1, dx_in, dy_in, dz_in, zd_in, &a0x, &a0y, &a0z);
+        e1_x = e0_x;
+        e1_y = e0_y;
+        e1_z = e0_z;
+        tb_upml_e(kind1, t, j, kq, TB_UPML_ARGS, dt_eps0, curl_x, curl_y, curl_z, m_ex, m_ey, m_ez,
+                  ecoef, a0x, a0y, a0z, &d1_x, &d1_y, &d1_z, &e1_x, &e1_y, &e1_z);
+      } else
+#endif
+      {
       float4 ca, cb;
       e_coef4(ecoef, m_ex, &ca, &cb);
       e1_x = ca * e0_x + cb * curl_x;
@@ -202,6 +389,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
       e1_y = ca * e0_y + cb * curl_y;
       e_coef4(ecoef, m_ez, &ca, &cb);
       e1_z = ca * e0_z + cb * curl_z;
+      }
       if (src1) {
         tb_e3 e = {e1_x, e1_y, e1_z};
         e = tb_add_sources(e, m_ex, m_ey, m_ez, ecoef, src_cells, j_table, src_rows, src_order,
@@ -218,12 +406,32 @@ KERNEL TBLOCK_ATTR void update_tblock(
     s_ez[ly][lz] = e1p_z;
     LOCAL_BARRIER();
     float4 h2_x = zero4(), h2_y = zero4(), h2_z = zero4();
+#if TBLOCK_UPML
+    float4 b2_x = zero4(), b2_y = zero4(), b2_z = zero4();
+#endif
     if (pprev) {
       const float4 ex_yp = s_ex[lyp][lz], ez_yp = s_ez[lyp][lz];
       const float4 ex_zn = s_ex[ly][lzp], ey_zn = s_ey[ly][lzp];
       const float4 curl_x = (ez_yp - e1p_z) * inv_dy - (shift_up(e1p_y, ey_zn) - e1p_y) * inv_dz;
       const float4 curl_y = (shift_up(e1p_x, ex_zn) - e1p_x) * inv_dz - (e1_z - e1p_z) * inv_dx;
       const float4 curl_z = (e1_y - e1p_y) * inv_dx - (ex_yp - e1p_x) * inv_dy;
+#if TBLOCK_UPML
+      if (kind_p != 0) {
+        h2_x = h1p_x;
+        h2_y = h1p_y;
+        h2_z = h1p_z;
+#if MAGNETIC
+        tb_upml_h(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, mp_hx, mp_hy,
+                  mp_hz, hcoef, db_vacuum, b1p_x, b1p_y, b1p_z, &b2_x, &b2_y, &b2_z, &h2_x, &h2_y,
+                  &h2_z);
+#else
+        tb_upml_h(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, mp_ex, mp_ex,
+                  mp_ex, hcoef, db_vacuum, b1p_x, b1p_y, b1p_z, &b2_x, &b2_y, &b2_z, &h2_x, &h2_y,
+                  &h2_z);
+#endif
+      } else
+#endif
+      {
 #if MAGNETIC
       h2_x = h1p_x - h_coef4(hcoef, mp_hx) * curl_x;
       h2_y = h1p_y - h_coef4(hcoef, mp_hy) * curl_y;
@@ -233,6 +441,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
       h2_y = h1p_y - db_vacuum * curl_y;
       h2_z = h1p_z - db_vacuum * curl_z;
 #endif
+      }
     }
     s_hx[ly][lz] = h2_x;
     s_hy[ly][lz] = h2_y;
@@ -247,13 +456,29 @@ KERNEL TBLOCK_ATTR void update_tblock(
       const float4 curl_x = (h2_z - hz_ym) * inv_dy - (h2_y - hy_zm) * inv_dz;
       const float4 curl_y = (h2_x - hx_zm) * inv_dz - (h2_z - h2p_z) * inv_dx;
       const float4 curl_z = (h2_y - h2p_y) * inv_dx - (h2_x - hx_ym) * inv_dy;
+      float4 e2_x, e2_y, e2_z;
+#if TBLOCK_UPML
+      if (kind_p != 0) {
+        float4 d2_x, d2_y, d2_z;
+        e2_x = e1p_x;
+        e2_y = e1p_y;
+        e2_z = e1p_z;
+        tb_upml_e(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_eps0, curl_x, curl_y, curl_z, mp_ex,
+                  mp_ey, mp_ez, ecoef, d1p_x, d1p_y, d1p_z, &d2_x, &d2_y, &d2_z, &e2_x, &e2_y,
+                  &e2_z);
+        tb_aux_store(kind_p, q_p, bx_out, by_out, bz_out, zb_out, b2_x, b2_y, b2_z);
+        tb_aux_store(kind_p, q_p, dx_out, dy_out, dz_out, zd_out, d2_x, d2_y, d2_z);
+      } else
+#endif
+      {
       float4 ca, cb;
       e_coef4(ecoef, mp_ex, &ca, &cb);
-      float4 e2_x = ca * e1p_x + cb * curl_x;
+      e2_x = ca * e1p_x + cb * curl_x;
       e_coef4(ecoef, mp_ey, &ca, &cb);
-      float4 e2_y = ca * e1p_y + cb * curl_y;
+      e2_y = ca * e1p_y + cb * curl_y;
       e_coef4(ecoef, mp_ez, &ca, &cb);
-      float4 e2_z = ca * e1p_z + cb * curl_z;
+      e2_z = ca * e1p_z + cb * curl_z;
+      }
       if (src2) {
         tb_e3 e = {e2_x, e2_y, e2_z};
         e = tb_add_sources(e, mp_ex, mp_ey, mp_ez, ecoef, src_cells, j_table, src_rows, src_order,
@@ -286,6 +511,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
     mp_hx = m_hx;
     mp_hy = m_hy;
     mp_hz = m_hz;
+#endif
+#if TBLOCK_UPML
+    kind_p = kind1;
+    q_p = q1;
+    b1p_x = b1_x;
+    b1p_y = b1_y;
+    b1p_z = b1_z;
+    d1p_x = d1_x;
+    d1p_y = d1_y;
+    d1p_z = d1_z;
 #endif
     e0_x = e0n_x;
     e0_y = e0n_y;

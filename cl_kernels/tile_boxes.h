@@ -1,9 +1,8 @@
 // Where a work-item of the tile kernels (update_h.cl, update_e.cl) sits: one launch updates a
 // list of boxes, each walked by whole groups of TILE_X x TILE_Y x TILE_Z4 work-items, the groups
 // numbered along dimension 0 (z fastest, then y, then x, box after box). The tile variant's step
-// is one box (its x/y interior, or the rows of a split step's region); the tblock variant's shell
-// stage passes up to six thin boxes around the pass's owned box in one launch instead of six small
-// ones (engine/plan.hpp tile_plain_stages).
+// is one box (its x/y interior, or the rows of a split step's region; engine/plan.hpp
+// tile_plain_stages).
 //
 // boxes[9 b .. 9 b + 8]: the first plane, row and float4 of box b; the planes, rows and float4s
 // it stores below (work-items past them still load their fields for their neighbours); its

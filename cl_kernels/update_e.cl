@@ -22,7 +22,7 @@
 // upml_zslab.cl).
 //
 // E is read from ex, ey, ez and written to ex_out, ey_out, ez_out, with H from hx, hy, hz: all
-// one field set (in place) but in the tblock variant's shell stage, as in update_h.cl.
+// one field set (in place), as in update_h.cl.
 //
 // Bytes per cell (roofline): read H 12 + read E 12 + write E 12 + E ids 3 = 39 B, plus the
 // tile-edge halo reads. With update_h: 75 B per cell per step (78 B when MAGNETIC).

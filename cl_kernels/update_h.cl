@@ -27,9 +27,8 @@
 // occupancy) those of the plain update: with the z-slab lanes inside, it needed 64 registers
 // (96 in update_e) and lost 15% on every grid (docs/BENCHMARKS.md).
 //
-// H is read from hx, hy, hz and written to hx_out, hy_out, hz_out: the same buffers (in place)
-// but in the tblock variant's shell stage, whose first step writes the next fields (no RESTRICT
-// on these, as they may alias).
+// H is read from hx, hy, hz and written to hx_out, hy_out, hz_out: the same buffers (in place:
+// the tile variant binds one field set to both; no RESTRICT on these, as they alias).
 //
 // Bytes per cell (roofline): read E 12 + read H 12 + write H 12 = 36 B (+3 B of H ids when
 // MAGNETIC), plus the tile-edge halo reads (1/TILE_X + 1/TILE_Y + 1/(4 TILE_Z4) of a float4 each),
@@ -58,7 +57,7 @@ KERNEL TILE_ATTR void update_h(GLOBAL float4* hx_out, GLOBAL float4* hy_out,
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1), lx = LOCAL_ID(2);
   // The boxes (tile_boxes.h) lie in the x/y interior (the x/y slabs are upml_xy4.cl's): the
   // whole interior from row (pml_xlo, pml_ylo), a region's interior rows (a step split by rows:
-  // engine/plan.hpp RowSplit) or the tblock shell's boxes; work-items past a box's limits
+  // engine/plan.hpp RowSplit); work-items past a box's limits
   // (ri1, rj1, rq1) still load their E for their neighbours but store nothing.
   const tile_cell w = tile_box_cell(boxes, nboxes);
   const int kq = w.kq, j = w.j, i = w.i, ri1 = w.i1, rj1 = w.j1, rq1 = w.q1;

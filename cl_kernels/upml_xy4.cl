@@ -33,22 +33,117 @@
 #include "upml_lanes.h"
 #include "upml_aux.h"
 
-/* A float4 of face cells of an x/y-slab row (in one of the two slabs, no z-slab lane, so a_z =
-   b_z = 1 on every lane): the component along the slab's axis, u, keeps its auxiliary (the
-   recursions with those factors multiplied out), the other two take upml_face_update with the slab
-   axis' (a, b). pv: the profile of u's next axis at u's position; pu: u's own (cp, cm); pf: the
-   slab axis' at the other two components' positions; s: -dt/mu0 or dt/eps0. The fields, curls,
-   ratios and results come u first, then the other two. */
-DEVICE_FN void xy4_face(GLOBAL AUX4* aux, int q, float4 pv, float4 pu, float4 pf, float s,
-                        float4 f_u, float4 f_1, float4 f_2, float4 c_u, float4 c_1, float4 c_2,
-                        float4 r_u, float4 r_1, float4 r_2, float4* o_u, float4* o_1,
+/* Which form a float4 of an x/y-slab row takes: face cells in the x slab or in the y slab (no
+   z-slab lane: a_z = b_z = 1 on every lane), or the full recursions (the x-y edge rows, the z
+   ends of a face row). */
+#define XY4_FACE_X 1
+#define XY4_FACE_Y 2
+#define XY4_FULL 3
+DEVICE_FN int xy4_kind(int in_x, int in_y, int kq, int zq_lo, int zq_hi) {
+  return in_x != in_y && kq >= zq_lo && kq < zq_hi ? (in_x ? XY4_FACE_X : XY4_FACE_Y) : XY4_FULL;
+}
+
+/* A face float4: the component along the slab's axis, u, keeps its auxiliary (the recursions
+   with a_z = b_z = 1 multiplied out), the other two take upml_face_update with the slab axis'
+   (a, b). pv: the profile of u's next axis at u's position; pu: u's own (cp, cm); pf: the slab
+   axis' at the other two components' positions; s: -dt/mu0 or dt/eps0; a0 / *a1: u's auxiliary
+   before and after. The fields, curls, ratios and results come u first, then the other two. */
+DEVICE_FN void xy4_face(float4 a0, float4 pv, float4 pu, float4 pf, float s, float4 f_u,
+                        float4 f_1, float4 f_2, float4 c_u, float4 c_1, float4 c_2, float4 r_u,
+                        float4 r_1, float4 r_2, float4* a1, float4* o_u, float4* o_1,
                         float4* o_2) {
-  const float4 a0 = aux_load(aux, q);
-  const float4 a1 = pv.x * a0 + (pv.y * s) * c_u;
-  aux_store(aux, q, a1);
-  *o_u = f_u + r_u * (pu.z * a1 - pu.w * a0) * 0.5f;
+  *a1 = pv.x * a0 + (pv.y * s) * c_u;
+  *o_u = f_u + r_u * (pu.z * *a1 - pu.w * a0) * 0.5f;
   *o_1 = upml_face_update(f_1, s * c_1, splat4(pf.x), splat4(pf.y), r_1);
   *o_2 = upml_face_update(f_2, s * c_2, splat4(pf.x), splat4(pf.y), r_2);
+}
+
+/* H of a float4 of an x/y-slab row of form `kind` at (i, j, kq), on values (the memory is the
+   caller's: upml_xy4_h, and tblock.cl's shell pass): *h_* the fields, replaced by the new ones;
+   c_* the curl of E; a0 the auxiliaries Bx By Bz before (a face float4 reads only its slab
+   axis' one), *a1 after (the others set to zero). */
+DEVICE_FN void xy4_h_values(int kind, int i, int j, int kq, GLOBAL const float4* int_x,
+                            GLOBAL const float4* int_y, GLOBAL const float4* half_x,
+                            GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
+                            float dt_mu0, float4 c_x, float4 c_y, float4 c_z, float4 r_x,
+                            float4 r_y, float4 r_z, float4 a0x, float4 a0y, float4 a0z,
+                            float4* a1x, float4* a1y, float4* a1z, float4* h_x, float4* h_y,
+                            float4* h_z) {
+  // H_u is integer along u, half-integer along v and w (upml_lanes.h).
+  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
+  const float s = -dt_mu0;
+  const float4 f_x = *h_x, f_y = *h_y, f_z = *h_z;
+  *a1x = zero4();
+  *a1y = zero4();
+  *a1z = zero4();
+  if (kind == XY4_FACE_X) {
+    xy4_face(a0x, hyp, ix, hxp, s, f_x, f_y, f_z, c_x, c_y, c_z, r_x, r_y, r_z, a1x, h_x, h_y,
+             h_z);
+    return;
+  }
+  if (kind == XY4_FACE_Y) {
+    xy4_face(a0y, NEUTRAL_PROFILE, iy, hyp, s, f_y, f_x, f_z, c_y, c_x, c_z, r_y, r_x, r_z, a1y,
+             h_y, h_x, h_z);
+    return;
+  }
+  GLOBAL const float4* zp = zlanes + 8 * kq;
+  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
+  *a1x = hyp.x * a0x + (hyp.y * s) * c_x;  // v = y, w = z, u = x
+  *a1y = a_z * a0y + b_z * (s * c_y);      // v = z, w = x, u = y
+  *a1z = hxp.x * a0z + (hxp.y * s) * c_z;  // v = x, w = y, u = z
+  *h_x = a_z * f_x + r_x * (ix.z * *a1x - ix.w * a0x) * b_z * 0.5f;
+  *h_y = hxp.x * f_y + r_y * (iy.z * *a1y - iy.w * a0y) * (hxp.y * 0.5f);
+  *h_z = hyp.x * f_z + r_z * (cp_z * *a1z - cm_z * a0z) * (hyp.y * 0.5f);
+}
+
+/* E of such a float4, on values as xy4_h_values: c_* the curl of H, a0 / *a1 Dx Dy Dz, r_* the
+   lanes' 1/eps_r. */
+DEVICE_FN void xy4_e_values(int kind, int i, int j, int kq, GLOBAL const float4* int_x,
+                            GLOBAL const float4* int_y, GLOBAL const float4* half_x,
+                            GLOBAL const float4* half_y, GLOBAL const float4* zlanes,
+                            float dt_eps0, float4 c_x, float4 c_y, float4 c_z, float4 r_x,
+                            float4 r_y, float4 r_z, float4 a0x, float4 a0y, float4 a0z,
+                            float4* a1x, float4* a1y, float4* a1z, float4* e_x, float4* e_y,
+                            float4* e_z) {
+  // E_u is half-integer along u, integer along v and w (upml_lanes.h).
+  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
+  const float s = dt_eps0;
+  const float4 f_x = *e_x, f_y = *e_y, f_z = *e_z;
+  *a1x = zero4();
+  *a1y = zero4();
+  *a1z = zero4();
+  if (kind == XY4_FACE_X) {
+    xy4_face(a0x, iy, hxp, ix, s, f_x, f_y, f_z, c_x, c_y, c_z, r_x, r_y, r_z, a1x, e_x, e_y,
+             e_z);
+    return;
+  }
+  if (kind == XY4_FACE_Y) {
+    xy4_face(a0y, NEUTRAL_PROFILE, hyp, iy, s, f_y, f_x, f_z, c_y, c_x, c_z, r_y, r_x, r_z, a1y,
+             e_y, e_x, e_z);
+    return;
+  }
+  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
+  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
+  *a1x = iy.x * a0x + (iy.y * s) * c_x;  // v = y, w = z, u = x
+  *a1y = a_z * a0y + b_z * (s * c_y);    // v = z, w = x, u = y
+  *a1z = ix.x * a0z + (ix.y * s) * c_z;  // v = x, w = y, u = z
+  *e_x = a_z * f_x + r_x * (hxp.z * *a1x - hxp.w * a0x) * b_z * 0.5f;
+  *e_y = ix.x * f_y + r_y * (hyp.z * *a1y - hyp.w * a0y) * (ix.y * 0.5f);
+  *e_z = iy.x * f_z + r_z * (cp_z * *a1z - cm_z * a0z) * (iy.y * 0.5f);
+}
+
+/* The auxiliaries of form `kind` at q: read (the others zero) and written (only those read). */
+DEVICE_FN void xy4_aux_load(int kind, GLOBAL const AUX4* ax, GLOBAL const AUX4* ay,
+                            GLOBAL const AUX4* az, int q, float4* a_x, float4* a_y, float4* a_z) {
+  *a_x = kind != XY4_FACE_Y ? aux_load(ax, q) : zero4();
+  *a_y = kind != XY4_FACE_X ? aux_load(ay, q) : zero4();
+  *a_z = kind == XY4_FULL ? aux_load(az, q) : zero4();
+}
+DEVICE_FN void xy4_aux_store(int kind, GLOBAL AUX4* ax, GLOBAL AUX4* ay, GLOBAL AUX4* az, int q,
+                             float4 a_x, float4 a_y, float4 a_z) {
+  if (kind != XY4_FACE_Y) aux_store(ax, q, a_x);
+  if (kind != XY4_FACE_X) aux_store(ay, q, a_y);
+  if (kind == XY4_FULL) aux_store(az, q, a_z);
 }
 
 /* H of float4 kq of x/y-slab row r (0 <= kq < nz4, 0 <= r < rows). */
@@ -70,43 +165,23 @@ DEVICE_FN void upml_xy4_h(
   float4 curl_x, curl_y, curl_z;
   curl_e_float4(ex, ey, ez, c, i, j, kq, nx, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
                 &curl_z);
-
 #if MAGNETIC
   const float4 r_x = COEF4(hcoef, id_hx[c], y), r_y = COEF4(hcoef, id_hy[c], y),
                r_z = COEF4(hcoef, id_hz[c], y);
 #else
   const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
 #endif
-  // H_u is integer along u, half-integer along v and w (upml_lanes.h).
-  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
-  GLOBAL const float4* zp = zlanes + 8 * kq;
-  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
-  const float s = -dt_mu0;
-  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
-  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
-    float4 o_x, o_y, o_z;
-    if (in_x)
-      xy4_face(bx, q, hyp, ix, hxp, s, h_x, h_y, h_z, curl_x, curl_y, curl_z, r_x, r_y, r_z, &o_x,
-               &o_y, &o_z);
-    else
-      xy4_face(by, q, NEUTRAL_PROFILE, iy, hyp, s, h_y, h_x, h_z, curl_y, curl_x, curl_z, r_y, r_x,
-               r_z, &o_y, &o_x, &o_z);
-    hx_out[c] = o_x;
-    hy_out[c] = o_y;
-    hz_out[c] = o_z;
-    return;
-  }
-  const float4 bx0 = aux_load(bx, q), by0 = aux_load(by, q), bz0 = aux_load(bz, q);
-  const float4 bx1 = hyp.x * bx0 + (hyp.y * s) * curl_x;  // v = y, w = z, u = x
-  const float4 by1 = a_z * by0 + b_z * (s * curl_y);      // v = z, w = x, u = y
-  const float4 bz1 = hxp.x * bz0 + (hxp.y * s) * curl_z;  // v = x, w = y, u = z
-  aux_store(bx, q, bx1);
-  aux_store(by, q, by1);
-  aux_store(bz, q, bz1);
-  hx_out[c] = a_z * h_x + r_x * (ix.z * bx1 - ix.w * bx0) * b_z * 0.5f;
-  hy_out[c] = hxp.x * h_y + r_y * (iy.z * by1 - iy.w * by0) * (hxp.y * 0.5f);
-  hz_out[c] = hyp.x * h_z + r_z * (cp_z * bz1 - cm_z * bz0) * (hyp.y * 0.5f);
+  const int kind = xy4_kind(in_layers(i, nx, pml_xlo, pml_xhi), in_layers(j, ny, pml_ylo, pml_yhi),
+                            kq, zq_lo, zq_hi);
+  float4 a0x, a0y, a0z, a1x, a1y, a1z;
+  xy4_aux_load(kind, bx, by, bz, q, &a0x, &a0y, &a0z);
+  float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  xy4_h_values(kind, i, j, kq, int_x, int_y, half_x, half_y, zlanes, dt_mu0, curl_x, curl_y,
+               curl_z, r_x, r_y, r_z, a0x, a0y, a0z, &a1x, &a1y, &a1z, &h_x, &h_y, &h_z);
+  xy4_aux_store(kind, bx, by, bz, q, a1x, a1y, a1z);
+  hx_out[c] = h_x;
+  hy_out[c] = h_y;
+  hz_out[c] = h_z;
 }
 
 /* E of float4 kq of x/y-slab row r. */
@@ -128,39 +203,19 @@ DEVICE_FN void upml_xy4_e(
   float4 curl_x, curl_y, curl_z;
   curl_h_float4(hx, hy, hz, c, i, j, kq, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
                 &curl_z);
-
-  // E_u is half-integer along u, integer along v and w (upml_lanes.h).
-  const float4 ix = int_x[i], iy = int_y[j], hxp = half_x[i], hyp = half_y[j];
-  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
-  const float4 a_z = zp[0], b_z = zp[1], cp_z = zp[2], cm_z = zp[3];
-  const float s = dt_eps0;
-  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  const int in_x = in_layers(i, nx, pml_xlo, pml_xhi), in_y = in_layers(j, ny, pml_ylo, pml_yhi);
-  if (in_x != in_y && kq >= zq_lo && kq < zq_hi) {
-    const float4 r_x = COEF4(ecoef, id_ex[c], z), r_y = COEF4(ecoef, id_ey[c], z),
-                 r_z = COEF4(ecoef, id_ez[c], z);
-    float4 o_x, o_y, o_z;
-    if (in_x)
-      xy4_face(dx, q, iy, hxp, ix, s, e_x, e_y, e_z, curl_x, curl_y, curl_z, r_x, r_y, r_z, &o_x,
-               &o_y, &o_z);
-    else
-      xy4_face(dy, q, NEUTRAL_PROFILE, hyp, iy, s, e_y, e_x, e_z, curl_y, curl_x, curl_z, r_y, r_x,
-               r_z, &o_y, &o_x, &o_z);
-    ex_out[c] = o_x;
-    ey_out[c] = o_y;
-    ez_out[c] = o_z;
-    return;
-  }
-  const float4 dx0 = aux_load(dx, q), dy0 = aux_load(dy, q), dz0 = aux_load(dz, q);
-  const float4 dx1 = iy.x * dx0 + (iy.y * s) * curl_x;  // v = y, w = z, u = x
-  const float4 dy1 = a_z * dy0 + b_z * (s * curl_y);    // v = z, w = x, u = y
-  const float4 dz1 = ix.x * dz0 + (ix.y * s) * curl_z;  // v = x, w = y, u = z
-  aux_store(dx, q, dx1);
-  aux_store(dy, q, dy1);
-  aux_store(dz, q, dz1);
-  ex_out[c] = a_z * e_x + COEF4(ecoef, id_ex[c], z) * (hxp.z * dx1 - hxp.w * dx0) * b_z * 0.5f;
-  ey_out[c] = ix.x * e_y + COEF4(ecoef, id_ey[c], z) * (hyp.z * dy1 - hyp.w * dy0) * (ix.y * 0.5f);
-  ez_out[c] = iy.x * e_z + COEF4(ecoef, id_ez[c], z) * (cp_z * dz1 - cm_z * dz0) * (iy.y * 0.5f);
+  const float4 r_x = COEF4(ecoef, id_ex[c], z), r_y = COEF4(ecoef, id_ey[c], z),
+               r_z = COEF4(ecoef, id_ez[c], z);
+  const int kind = xy4_kind(in_layers(i, nx, pml_xlo, pml_xhi), in_layers(j, ny, pml_ylo, pml_yhi),
+                            kq, zq_lo, zq_hi);
+  float4 a0x, a0y, a0z, a1x, a1y, a1z;
+  xy4_aux_load(kind, dx, dy, dz, q, &a0x, &a0y, &a0z);
+  float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  xy4_e_values(kind, i, j, kq, int_x, int_y, half_x, half_y, zlanes, dt_eps0, curl_x, curl_y,
+               curl_z, r_x, r_y, r_z, a0x, a0y, a0z, &a1x, &a1y, &a1z, &e_x, &e_y, &e_z);
+  xy4_aux_store(kind, dx, dy, dz, q, a1x, a1y, a1z);
+  ex_out[c] = e_x;
+  ey_out[c] = e_y;
+  ez_out[c] = e_z;
 }
 
 #endif /* CLFDTD_UPML_XY4_CL */

@@ -40,6 +40,50 @@ DEVICE_FN int zslab_kq(int slot, int zq_lo, int zq_hi) {
   return slot < zq_lo ? slot : slot - zq_lo + (zq_hi > zq_lo ? zq_hi : zq_lo);
 }
 
+/* H of z-slab float4 kq on values (the memory is the caller's: upml_zslab_h, and tblock.cl's
+   shell pass): *h_* the fields, replaced by the new ones; c_* the curl of E; a0 / *a1 the
+   auxiliary Bz before and after; r_* 1/mu_r and db_* the plain update's coefficient per lane. */
+DEVICE_FN void zslab_h_values(int kq, int nz, int pml_zlo, int pml_zhi, GLOBAL const float4* zlanes,
+                              float dt_mu0, float4 c_x, float4 c_y, float4 c_z, float4 r_x,
+                              float4 r_y, float4 r_z, float4 db_x, float4 db_y, float4 db_z,
+                              float4 a0, float4* a1, float4* h_x, float4* h_y, float4* h_z) {
+  // upml_lanes.h: H takes (a, b) at half z, (cp, cm) at integer z.
+  GLOBAL const float4* zp = zlanes + 8 * kq;
+  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
+  const float s = -dt_mu0;
+  *a1 = a0 + s * c_z;
+  const float4 f_x = *h_x, f_y = *h_y, f_z = *h_z;
+  *h_x = pick_zslab_lanes(upml_face_update(f_x, s * c_x, a, b, r_x), f_x - db_x * c_x, kq, nz,
+                          pml_zlo, pml_zhi);
+  *h_y = pick_zslab_lanes(upml_face_update(f_y, s * c_y, a, b, r_y), f_y - db_y * c_y, kq, nz,
+                          pml_zlo, pml_zhi);
+  *h_z = pick_zslab_lanes(f_z + r_z * (cp * *a1 - cm * a0) * 0.5f, f_z - db_z * c_z, kq, nz,
+                          pml_zlo, pml_zhi);
+}
+
+/* E of z-slab float4 kq on values, as zslab_h_values: c_* the curl of H, a0 / *a1 Dz, m_* the
+   lanes' material ids (1/eps_r for the slab lanes, ca and cb for the plain ones). */
+DEVICE_FN void zslab_e_values(int kq, int nz, int pml_zlo, int pml_zhi, GLOBAL const float4* zlanes,
+                              float dt_eps0, float4 c_x, float4 c_y, float4 c_z, uchar4 m_x,
+                              uchar4 m_y, uchar4 m_z, CONSTANT_PTR float4* ecoef, float4 a0,
+                              float4* a1, float4* e_x, float4* e_y, float4* e_z) {
+  // upml_lanes.h: E takes (a, b) at integer z, (cp, cm) at half z.
+  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
+  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
+  const float s = dt_eps0;
+  *a1 = a0 + s * c_z;
+  const float4 f_x = *e_x, f_y = *e_y, f_z = *e_z;
+  *e_x = pick_zslab_lanes(upml_face_update(f_x, s * c_x, a, b, COEF4(ecoef, m_x, z)),
+                          COEF4(ecoef, m_x, x) * f_x + COEF4(ecoef, m_x, y) * c_x, kq, nz,
+                          pml_zlo, pml_zhi);
+  *e_y = pick_zslab_lanes(upml_face_update(f_y, s * c_y, a, b, COEF4(ecoef, m_y, z)),
+                          COEF4(ecoef, m_y, x) * f_y + COEF4(ecoef, m_y, y) * c_y, kq, nz,
+                          pml_zlo, pml_zhi);
+  *e_z = pick_zslab_lanes(f_z + COEF4(ecoef, m_z, z) * (cp * *a1 - cm * a0) * 0.5f,
+                          COEF4(ecoef, m_z, x) * f_z + COEF4(ecoef, m_z, y) * c_z, kq, nz,
+                          pml_zlo, pml_zhi);
+}
+
 /* H of slab float4 `slot` of interior row (ii, jj) (0 <= slot < znq, ii < nxi, jj < nyi). */
 DEVICE_FN void upml_zslab_h(
     GLOBAL float4* hx_out, GLOBAL float4* hy_out, GLOBAL float4* hz_out, GLOBAL const float4* hx,
@@ -58,7 +102,6 @@ DEVICE_FN void upml_zslab_h(
   float4 curl_x, curl_y, curl_z;
   curl_e_float4(ex, ey, ez, c, i, j, kq, nx, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
                 &curl_z);
-
 #if MAGNETIC
   const uchar4 m_x = id_hx[c], m_y = id_hy[c], m_z = id_hz[c];
   const float4 db_x = COEF4(hcoef, m_x, x), db_y = COEF4(hcoef, m_y, x), db_z = COEF4(hcoef, m_z, x);
@@ -68,22 +111,14 @@ DEVICE_FN void upml_zslab_h(
                db_z = db_x;
   const float4 r_x = MAKE_FLOAT4(1.0f, 1.0f, 1.0f, 1.0f), r_y = r_x, r_z = r_x;
 #endif
-  // upml_lanes.h: H takes (a, b) at half z, (cp, cm) at integer z.
-  GLOBAL const float4* zp = zlanes + 8 * kq;
-  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
-  const float s = -dt_mu0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_z = aux_load(aux_z, p);
-  const float4 new_z = old_z + s * curl_z;
-  aux_store(aux_z, p, new_z);
-
-  const float4 h_x = hx[c], h_y = hy[c], h_z = hz[c];
-  hx_out[c] = pick_zslab_lanes(upml_face_update(h_x, s * curl_x, a, b, r_x), h_x - db_x * curl_x,
-                               kq, nz, pml_zlo, pml_zhi);
-  hy_out[c] = pick_zslab_lanes(upml_face_update(h_y, s * curl_y, a, b, r_y), h_y - db_y * curl_y,
-                               kq, nz, pml_zlo, pml_zhi);
-  hz_out[c] = pick_zslab_lanes(h_z + r_z * (cp * new_z - cm * old_z) * 0.5f, h_z - db_z * curl_z,
-                               kq, nz, pml_zlo, pml_zhi);
+  float4 a1, h_x = hx[c], h_y = hy[c], h_z = hz[c];
+  zslab_h_values(kq, nz, pml_zlo, pml_zhi, zlanes, dt_mu0, curl_x, curl_y, curl_z, r_x, r_y, r_z,
+                 db_x, db_y, db_z, aux_load(aux_z, p), &a1, &h_x, &h_y, &h_z);
+  aux_store(aux_z, p, a1);
+  hx_out[c] = h_x;
+  hy_out[c] = h_y;
+  hz_out[c] = h_z;
 }
 
 /* E of slab float4 `slot` of interior row (ii, jj). */
@@ -104,27 +139,14 @@ DEVICE_FN void upml_zslab_e(
   float4 curl_x, curl_y, curl_z;
   curl_h_float4(hx, hy, hz, c, i, j, kq, ny, nz4, inv_dx, inv_dy, inv_dz, &curl_x, &curl_y,
                 &curl_z);
-
-  const uchar4 m_x = id_ex[c], m_y = id_ey[c], m_z = id_ez[c];
-  // upml_lanes.h: E takes (a, b) at integer z, (cp, cm) at half z.
-  GLOBAL const float4* zp = zlanes + 8 * kq + 4;
-  const float4 a = zp[0], b = zp[1], cp = zp[2], cm = zp[3];
-  const float s = dt_eps0;
   const int p = (ii * nyi + jj) * znq + slot;
-  const float4 old_z = aux_load(aux_z, p);
-  const float4 new_z = old_z + s * curl_z;
-  aux_store(aux_z, p, new_z);
-
-  const float4 e_x = ex[c], e_y = ey[c], e_z = ez[c];
-  ex_out[c] = pick_zslab_lanes(upml_face_update(e_x, s * curl_x, a, b, COEF4(ecoef, m_x, z)),
-                               COEF4(ecoef, m_x, x) * e_x + COEF4(ecoef, m_x, y) * curl_x, kq, nz,
-                               pml_zlo, pml_zhi);
-  ey_out[c] = pick_zslab_lanes(upml_face_update(e_y, s * curl_y, a, b, COEF4(ecoef, m_y, z)),
-                               COEF4(ecoef, m_y, x) * e_y + COEF4(ecoef, m_y, y) * curl_y, kq, nz,
-                               pml_zlo, pml_zhi);
-  ez_out[c] = pick_zslab_lanes(e_z + COEF4(ecoef, m_z, z) * (cp * new_z - cm * old_z) * 0.5f,
-                           COEF4(ecoef, m_z, x) * e_z + COEF4(ecoef, m_z, y) * curl_z, kq, nz,
-                           pml_zlo, pml_zhi);
+  float4 a1, e_x = ex[c], e_y = ey[c], e_z = ez[c];
+  zslab_e_values(kq, nz, pml_zlo, pml_zhi, zlanes, dt_eps0, curl_x, curl_y, curl_z, id_ex[c],
+                 id_ey[c], id_ez[c], ecoef, aux_load(aux_z, p), &a1, &e_x, &e_y, &e_z);
+  aux_store(aux_z, p, a1);
+  ex_out[c] = e_x;
+  ey_out[c] = e_y;
+  ez_out[c] = e_z;
 }
 
 #endif /* CLFDTD_UPML_ZSLAB_CL */

@@ -8,7 +8,7 @@
 #   OUT/check.log (the test run), OUT/bench.log, OUT/tblock.csv (round + the bench's CSV columns)
 #   and OUT/summary.txt (Gcells/s per round, bytes per cell, share of the copy bandwidth).
 # Environment: BACKENDS (default opencl,cuda). vacuum_upml: tblock steps the owned box past the
-# layers in its pass and the rest with its shell stage (engine/plan.hpp TBlockPass).
+# layers in its pass and the rest with its shell pass (engine/plan.hpp TBlockPass).
 set -uo pipefail
 build=$1 out=$2 n=${3:-512}
 backends=${BACKENDS:-opencl,cuda}

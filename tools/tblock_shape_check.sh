@@ -9,7 +9,7 @@
 # Usage: tools/tblock_shape_check.sh BUILD OUT
 # Environment: SHAPES (default "32,8,14 32,8,30 32,4,30 32,12,22 64,8,14"), BACKENDS
 # (opencl cuda), DEVICE (gpu), MODEL (upml: the same model in 10 UPML layers, set on the command
-# line, which the tblock pass steps with its shell stage).
+# line, which tblock steps with its pass and its shell pass).
 set -uo pipefail
 build=${1:?usage: tools/tblock_shape_check.sh BUILD OUT}
 out=${2:?usage: tools/tblock_shape_check.sh BUILD OUT}

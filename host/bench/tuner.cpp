@@ -89,7 +89,7 @@ TuneOutcome tune_device(const DeviceConfig& base, int n, int repeats, double cop
     }
     return key;
   };
-  // Models with UPML: tblock too (its pass over the box past the layers, its shell stage for the
+  // Models with UPML: tblock too (its pass over the box past the layers, its shell pass for the
   // rest; on a grid too small for that box it steps as onepass and says so in its variant).
   out.key = search("vacuum_upml", true,
                    {KernelVariant::Tile, KernelVariant::OnePass, KernelVariant::TBlock, KernelVariant::Rows},

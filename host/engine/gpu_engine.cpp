@@ -62,12 +62,29 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     const BuiltProgram single = build_variant_program(*dev_, m, {KernelVariant::OnePass, {}, false, request.upml_form});
     const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass, single.workgroup};
     plan_ = plan_onepass(one);
-    std::optional<PlanInputs> shell;
-    if (m.upml.enabled()) {
-      const BuiltProgram tile = build_variant_program(*dev_, m, {KernelVariant::Tile, kShellWorkgroup, false, request.upml_form});
-      shell.emplace(PlanInputs{*dev_, tile.program, m, *fields_, KernelVariant::Tile, tile.workgroup});
+    // Pairs need an owned box and, with UPML, room for the shell's second auxiliaries (checked
+    // before plan_tblock allocates them); else the onepass plan steps throughout, and says why.
+    const bool boxed = !tblock_owned_box(m).empty();
+    const bool room = tblock_shell_aux_bytes(m) <= dev_->available_bytes();
+    unpaired_why_ = !boxed ? "grid too small" : "no device memory for the shell's auxiliaries";
+    // The shell's programs (UPML models): one for the x and y slabs' boxes, one 4 float4s wide for
+    // the z slabs' (plan.hpp TBlockPass, kShellXYWorkgroup, kShellZWorkgroup).
+    std::array<std::optional<PlanInputs>, 2> shell;
+    if (m.upml.enabled() && boxed && room) {
+      const bool z_slabs = m.upml.layers[4] > 0 || m.upml.layers[5] > 0;
+      for (int z = 0; z < (z_slabs ? 2 : 1); ++z) {
+        VariantRequest r{KernelVariant::TBlock, z ? kShellZWorkgroup : kShellXYWorkgroup, false,
+                         request.upml_form};
+        r.tblock_upml = z ? 2 : 1;
+        const BuiltProgram sp = build_variant_program(*dev_, m, r);
+        shell[z].emplace(PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup});
+      }
     }
-    pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_}, shell ? &*shell : nullptr);
+    if (boxed && room) {
+      pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_},
+                          shell[0] ? &*shell[0] : nullptr,
+                          shell[1] ? &*shell[1] : shell[0] ? &*shell[0] : nullptr);
+    }
   }
   const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_};
   if (variant_ != KernelVariant::TBlock) {
@@ -105,7 +122,7 @@ std::string GpuEngine::kernel_variant() const {
   const bool slabs = m_.upml.enabled() && variant_ != KernelVariant::Rows;
   const std::string aux = slabs && upml_form_ == UpmlForm::BFloat16 ? " aux=bfloat16" : "";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: grid too small)" : ""));
+  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: " + unpaired_why_ + ")" : ""));
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
@@ -114,7 +131,8 @@ std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
     const auto& L = m.layout;
     const std::size_t index = (static_cast<std::size_t>(L.nx) * L.ny + 1 +
                                std::max<std::size_t>(1, m.sources.size())) * sizeof(std::int32_t);
-    return variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) + (pair_ ? index : 0);
+    return variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) +
+           (pair_ ? index + tblock_shell_aux_bytes(m) : 0);
   }
   return variant_device_bytes(m, variant_, kProbeBatchSteps);
 }
@@ -126,11 +144,9 @@ void GpuEngine::step(long s) {
   if (!pair_) return single_step(s);
   if (deferred_ >= 0 && deferred_ + 1 == s) {
     // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step;
-    // with UPML the shell's two steps first, the second in place on the other set (plan.hpp).
-    if (!pair_->first.empty()) {
-      run_step_stages(pair_->first, deferred_);
-      run_step_stages(pair_->second, s);
-    }
+    // with UPML the shell's launches and the copy of its auxiliaries too (plan.hpp TBlockPass).
+    for (const Stage& st : pair_->shell) launch(st, deferred_);
+    for (const BufferCopy& c : pair_->copies) dev_->copy(c.dst, c.src, c.bytes);
     launch(pair_->pass, deferred_);
     parity_ ^= 1;
     deferred_ = -1;

@@ -40,7 +40,8 @@ public:
   // tblock: step(s) defers step s; step(s + 1) then runs both in one pass (update_tblock). Whatever
   // reads the fields first (a sampler, read_field, finish, timed_steps' end) runs a deferred step
   // alone (the onepass plan), so every state a caller can see is exact. A grid too small for an
-  // owned box past the PML (plan.hpp TBlockPass) steps with the onepass plan throughout.
+  // owned box past the PML (plan.hpp TBlockPass), or a device without room for the shell's second
+  // auxiliaries, steps with the onepass plan throughout.
   void step(long s) override;
   void read_field(Component c, std::vector<float>& out) override;
   bool one_pass() const override {
@@ -62,7 +63,7 @@ public:
   bool split() const { return split_; }
   // tblock: the two-step pass, when the grid allows it; else nullptr.
   const Stage* pair_stage() const { return pair_ ? &pair_->pass : nullptr; }
-  // tblock: the pass and its shell stages with UPML (empty without).
+  // tblock: the pass, and with UPML the shell's launches and the copies of its auxiliaries.
   const TBlockPass* pair() const { return pair_ ? &*pair_ : nullptr; }
   // Steps run two at a time and one at a time so far (tblock; 0 otherwise).
   long paired_steps() const { return paired_steps_; }
@@ -83,6 +84,7 @@ private:
   bool split_ = false;
   StepPlan edge_plan_, rest_plan_;
   std::optional<TBlockPass> pair_;
+  std::string unpaired_why_;  // tblock without pairs: why (kernel_variant says it)
   long deferred_ = -1;  // tblock: the step deferred by step() (-1: none)
   long paired_steps_ = 0, single_steps_ = 0;
 };

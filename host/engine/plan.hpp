@@ -45,11 +45,6 @@ struct PlanInputs {
   // ranges clipped to it, the sources of these rows only; stages with nothing to do dropped).
   // Unset: the whole grid, today's plan.
   std::optional<RowBox> region;
-  // Which fields a bound kernel reads (`cur`) and writes (`out`) for parity p (bind_kernel):
-  // Step: set p and, where the model has two sets, set 1 - p (the variant's own step);
-  // InPlaceNext: set 1 - p both (the tblock variant's shell stage, its second step).
-  enum class Roles { Step, InPlaceNext };
-  Roles roles = Roles::Step;
 };
 
 // The region arguments (ri0 rj0 ri1 rj1) the in-place kernels take for `in`: the region, or the
@@ -57,8 +52,8 @@ struct PlanInputs {
 RowBox region_args(const PlanInputs& in);
 
 // Binds the arguments of a kernel for one parity: `cur` holds the state at the start of the
-// step, `out` receives what the kernel writes (the same buffers except for onepass and the
-// tblock shell's first step; PlanInputs::roles).
+// step (set p), `out` receives what the kernel writes (set 1 - p where the model has two sets:
+// onepass and tblock; else the same buffers).
 using Bind = std::function<void(Args& a, const FieldSet& cur, const FieldSet& out)>;
 
 // Kernel `name` bound for both parities: two objects when the model has two field sets, else one
@@ -106,27 +101,49 @@ TBlockBox tblock_owned_box(const SimulationModel& m);
 // The share of the model's cells (nx ny nz) in that box (0 when it is empty).
 double tblock_owned_share(const SimulationModel& m);
 
-// The tblock variant's two steps s -> s + 2, from the current fields into the next ones:
-//   pass:  update_tblock over the owned box (phase HE, value = the first step s; its workgroup is
-//          planes, owned rows, owned float4s), reading the current fields only;
-//   shell: (UPML models, run before the pass) the UPML slabs and the tile kernels over the cells
-//          outside the owned box and 2 cells into it (z: 1 float4), the band their second step
-//          reads: step s from the current into the next fields (first), then step s + 1 in place
-//          on the next fields (second). The pass then overwrites the band with its own values.
+// The tblock variant's two steps s -> s + 2, from the current fields into the next ones, each
+// launch of update_tblock reading the current fields only and storing its own box:
+//   pass:  over the owned box (phase HE, value = the first step s; its workgroup is planes, owned
+//          rows, owned float4s), a program without UPML;
+//   shell: (UPML models) over the grid outside the owned box, at most six boxes, a program with
+//          TBLOCK_UPML = 1 (cl_kernels/tblock.cl): its columns take the UPML form of the tile and
+//          onepass variants' slab kernels, reading the auxiliaries at s (f.aux, f.zaux) and
+//          storing them at s + 2 into aux_next / zaux_next, which `copies` then copy back (a
+//          tile's halo reads its neighbours' auxiliaries while they store theirs).
+// The boxes are disjoint, so the launches may run in any order; the copies after the shell's.
 // With the source index update_tblock reads, which the engine keeps: the merged sources by row
 // (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
-// (tblock_source_rows). `shell` (UPML models): the program and work-group of the shell's kernels
-// over the same fields (GpuEngine: the tile variant's, in groups of kShellWorkgroup).
+// (tblock_source_rows). `shell_xy`, `shell_z` (UPML models): the shell's programs and
+// work-groups over the same fields (GpuEngine), for the boxes beside the x and y slabs and for
+// those of the z slabs, which are a few float4s wide (kShellZWorkgroup).
+struct BufferCopy {
+  device::Buffer dst, src;
+  std::size_t bytes = 0;
+};
 struct TBlockPass {
   Stage pass;
-  StepPlan first, second;
+  StepPlan shell;
+  std::vector<BufferCopy> copies;
+  std::array<device::Buffer, 6> aux_next;
+  std::array<device::Buffer, 2> zaux_next;
   device::Buffer src_rows, src_order;
 };
-// Nothing (std::nullopt) where the owned box or the part of it the shell leaves alone is empty.
-std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell);
-// The shell's tile groups (x, y, z4): its boxes are thin, 4 rows (y slabs' margin and band) or
-// 1 float4 (z), so the groups are too: 1 x 4 x 8 (one warp).
-constexpr std::array<int, 3> kShellWorkgroup{1, 4, 8};
+// Nothing (std::nullopt) where the owned box is empty.
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell_xy,
+                                      const PlanInputs* shell_z);
+// The x and y slabs' boxes' work-group (planes, owned rows, owned float4s): ~250 registers (CUDA,
+// H200), so one group of 256 work-items fills an SM's registers.
+constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
+// The z boxes' work-group (planes, owned rows, owned float4s; planes: the pass's): the box past
+// 10 layers and the 2-cell margin is 4 float4s (sector-aligned, zslab_layout), so the group owns
+// 4 and computes 6 float4s along z, 24 + 4 rows: 168 work-items, so that two groups fit an SM
+// at the ~194 registers CUDA gives that program (H200).
+constexpr std::array<int, 3> kShellZWorkgroup{32, 24, 4};
+// The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
+// programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.
+constexpr int kShellPlanes = 16;  // or the pass's, if fewer
+// The device bytes of the shell's second set of auxiliaries (0 without UPML).
+std::size_t tblock_shell_aux_bytes(const SimulationModel& m);
 struct TBlockSourceRows {
   std::vector<std::int32_t> start, order;  // nx * ny + 1 offsets; source numbers (at least 1)
 };

@@ -17,10 +17,7 @@ BoundKernel bind_kernel(const PlanInputs& in, const std::string& name, const Bin
   for (int p = 0; p < (two_sets ? 2 : 1); ++p) {
     out.kernel[p] = in.program.kernel(name);
     Args a(out.kernel[p]);
-    if (in.roles == PlanInputs::Roles::InPlaceNext)
-      bind(a, in.f.set[1 - p], in.f.set[1 - p]);
-    else
-      bind(a, in.f.set[p], in.f.set[1 - p]);
+    bind(a, in.f.set[p], in.f.set[1 - p]);
     out.value_arg = a.value_arg();
   }
   if (!two_sets) out.kernel[1] = out.kernel[0];

@@ -1,5 +1,5 @@
-// The tblock variant's two steps (cl_kernels/tblock.cl, and with UPML the shell stage before
-// it): s -> s + 2, from the current fields into the next ones, sources included (plan.hpp
+// The tblock variant's two steps (cl_kernels/tblock.cl: the pass, and with UPML the shell pass
+// beside it): s -> s + 2, from the current fields into the next ones, sources included (plan.hpp
 // TBlockPass). Single steps (a sampler between the two steps) run the onepass plan over the same
 // two field sets.
 #include <algorithm>
@@ -62,18 +62,6 @@ double tblock_owned_share(const SimulationModel& m) {
 
 namespace {
 
-// The box `b` shrunk by `cells` (z: `quads` float4s) on every side that is not the grid's.
-TBlockBox shrink(const TBlockBox& b, const FieldLayout& L, int cells, int quads) {
-  TBlockBox c = b;
-  if (b.i0 > 0) c.i0 += cells;
-  if (b.i1 < L.nx) c.i1 -= cells;
-  if (b.j0 > 0) c.j0 += cells;
-  if (b.j1 < L.ny) c.j1 -= cells;
-  if (b.q0 > 0) c.q0 += quads;
-  if (b.q1 < L.nz4) c.q1 -= quads;
-  return c;
-}
-
 // The grid outside `b` as at most six disjoint boxes: the planes before and after it, the rows
 // before and after it in its planes, the float4s before and after it in its rows.
 std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
@@ -86,74 +74,111 @@ std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
   return out;
 }
 
-// One step of the shell (see plan.hpp) with `roles`: the UPML slabs over the whole grid (every
-// PML cell lies outside the owned box), the plain cells of the boxes around `core`, the sources
-// (those inside the owned box land in cells the pass then overwrites).
-StepPlan shell_step(const PlanInputs& shell, const TBlockBox& core, PlanInputs::Roles roles) {
-  PlanInputs in = shell;
-  in.roles = roles;
-  in.region.reset();
-  const SlabStages slabs = plan_upml_slabs(in);
-  const ZSlabLayout z = zslab_layout(in.m, in.variant);
-  StepPlan h = slabs.h, e = slabs.e;
-  std::vector<TileBox> boxes;
-  for (const TBlockBox& b : outside(core, in.m.layout)) {
-    // Along z only the float4s the plain kernels update (the z slabs' are upml_zslab.cl's).
-    boxes.push_back({RowBox{b.i0, b.j0, b.i1, b.j1}, std::max(b.q0, z.zq_lo), std::min(b.q1, z.zq_hi)});
-  }
-  if (const auto plain = tile_plain_stages(in, boxes)) {
-    h.push_back((*plain)[0]);
-    e.push_back((*plain)[1]);
-  }
-  StepPlan plan = h;
-  plan.insert(plan.end(), e.begin(), e.end());
-  plan_sources(in, plan);
-  return plan;
-}
-
 }  // namespace
 
-std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell) {
+std::size_t tblock_shell_aux_bytes(const SimulationModel& m) {
+  if (!m.upml.enabled()) return 0;
+  const std::size_t f = sizeof(float);
+  return 6 * f * upml_aux_floats(m, KernelVariant::OnePass) +
+         2 * 4 * f * zslab_layout(m, KernelVariant::OnePass).float4s();
+}
+
+std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell_xy,
+                                      const PlanInputs* shell_z) {
   const SimulationModel& m = in.m;
   const YeeFields& f = in.f;
   const auto& L = m.layout;
-  const auto& wg = in.workgroup;  // planes, owned rows, owned float4s
   TBlockPass out;
   const TBlockBox b = tblock_owned_box(m);
-  // The shell's band: the cells of the owned box its second step reads (2 cells, z: 1 float4).
-  const TBlockBox core = shrink(b, L, 2, 1);
-  if (b.empty() || core.empty()) return std::nullopt;
+  if (b.empty()) return std::nullopt;
+  if (m.upml.enabled() && (!shell_xy || !shell_z))
+    throw std::logic_error("plan_tblock: a UPML model needs the shell's programs");
   BufferAllocator alloc(in.dev);
   const MergedSources src = merge_sources(m);
   const TBlockSourceRows rows = tblock_source_rows(src.cells, L.nx, L.ny, L.nz4);
   out.src_rows = alloc.upload(rows.start);
   out.src_order = alloc.upload(rows.order);
-  const BoundKernel k = bind_kernel(in, "update_tblock", [&](Args& a, const FieldSet& F, const FieldSet& O) {
-    for (const auto& c : F) a << c;
-    for (const auto& c : O) a << c;
-    a << f.ids[0] << f.ids[1] << f.ids[2] << f.ecoef;
-    h_material_args(a, f);
-    const auto& d = m.grid.d;
-    a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
-      << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4 << wg[0];
-    a << b.i0 << b.i1 << b.j0 << b.j1 << b.q0 << b.q1;
-    a << f.src_cells << f.src_j << out.src_rows << out.src_order << f.nsrc
-      << static_cast<int>(f.src_steps);
-    a.value();
-  });
-  // dim0 = z4, dim1 = y: one group per owned tile plus its halo; dim2 = chunks of planes.
-  const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
-  out.pass.phase = Phase::HE;
-  out.pass.kernel = k.kernel;
-  out.pass.value_arg = k.value_arg;
-  out.pass.local = device::Range(tz, ty, 1);
-  out.pass.global = device::Range((b.q1 - b.q0 + wg[2] - 1) / wg[2] * tz,
-                                  (b.j1 - b.j0 + wg[1] - 1) / wg[1] * ty,
-                                  static_cast<std::size_t>((b.i1 - b.i0 + wg[0] - 1) / wg[0]));
+  // The shell's auxiliaries at s + 2 (the pass reads f.aux / f.zaux at s; plan.hpp).
+  const ZSlabLayout z = zslab_layout(m, KernelVariant::OnePass);
+  const bool has_z = m.upml.enabled() && z.float4s() > 0;
   if (m.upml.enabled()) {
-    if (!shell) throw std::logic_error("plan_tblock: a UPML model needs the shell's program");
-    out.first = shell_step(*shell, core, PlanInputs::Roles::Step);
-    out.second = shell_step(*shell, core, PlanInputs::Roles::InPlaceNext);
+    for (int c = 0; c < 6; ++c) {
+      out.aux_next[c] = alloc.zeros(upml_aux_floats(m, KernelVariant::OnePass) * sizeof(float));
+      out.copies.push_back({f.aux[c], out.aux_next[c], out.aux_next[c].bytes()});
+    }
+    for (int c = 0; c < 2 && has_z; ++c) {
+      out.zaux_next[c] = alloc.zeros(z.float4s() * 4 * sizeof(float));
+      out.copies.push_back({f.zaux[c], out.zaux_next[c], out.zaux_next[c].bytes()});
+    }
+  }
+  // One launch of update_tblock (program of `p`) storing `boxes`, `planes` planes per chunk: the
+  // pass (`p` is `in`) one box by its arguments, the shell's programs a table of them.
+  auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes) {
+    const auto& wg = p.workgroup;  // planes (the pass's chunks), owned rows, owned float4s
+    // The box table (tblock.cl): planes, rows, float4s stored; groups along z and y; first group.
+    std::vector<std::int32_t> table;
+    int groups = 0;
+    for (const TBlockBox& x : boxes) {
+      const int gz = (x.q1 - x.q0 + wg[2] - 1) / wg[2], gy = (x.j1 - x.j0 + wg[1] - 1) / wg[1];
+      const int gx = (x.i1 - x.i0 + planes - 1) / planes;
+      table.insert(table.end(), {x.i0, x.i1, x.j0, x.j1, x.q0, x.q1, gz, gy, groups});
+      groups += gx * gy * gz;
+    }
+    const bool is_shell = &p != &in;
+    const device::Buffer table_buf = is_shell ? alloc.upload(table) : f.placeholder;
+    const TBlockBox one = is_shell ? TBlockBox{} : boxes.front();
+    const device::Buffer& ph = f.placeholder;
+    auto pick = [&](const device::Buffer& buf) -> const device::Buffer& { return is_shell ? buf : ph; };
+    const BoundKernel k = bind_kernel(p, "update_tblock", [&](Args& a, const FieldSet& F, const FieldSet& O) {
+      for (const auto& c : F) a << c;
+      for (const auto& c : O) a << c;
+      a << f.ids[0] << f.ids[1] << f.ids[2] << f.ecoef;
+      h_material_args(a, f);
+      const auto& d = m.grid.d;
+      a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
+        << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4 << planes;
+      a << one.i0 << one.i1 << one.j0 << one.j1 << one.q0 << one.q1 << table_buf
+        << static_cast<int>(boxes.size());
+      // UPML: Bx By Bz, Bz of the z slabs, Dx Dy Dz, Dz of the z slabs; at s, then at s + 2.
+      for (int c : {3, 4, 5}) a << pick(f.aux[c]);
+      a << (has_z ? pick(f.zaux[0]) : ph);
+      for (int c : {0, 1, 2}) a << pick(f.aux[c]);
+      a << (has_z ? pick(f.zaux[1]) : ph);
+      for (int c : {3, 4, 5}) a << pick(out.aux_next[c]);
+      a << (has_z ? pick(out.zaux_next[0]) : ph);
+      for (int c : {0, 1, 2}) a << pick(out.aux_next[c]);
+      a << (has_z ? pick(out.zaux_next[1]) : ph);
+      for (int c : {0, 1, 3, 4}) a << pick(f.profiles[c]);
+      a << pick(f.zlanes);
+      const auto& lay = m.upml.layers;
+      a << static_cast<float>(m.grid.dt / kMu0) << static_cast<float>(m.grid.dt / kEps0) << L.nz;
+      for (int c = 0; c < 6; ++c) a << (m.upml.enabled() ? lay[c] : 0);
+      a << z.zq_lo << z.zq_hi << z.znq;
+      a << f.src_cells << f.src_j << out.src_rows << out.src_order << f.nsrc
+        << static_cast<int>(f.src_steps);
+      a.value();
+    });
+    // A group is z4 x y work-items: an owned tile plus its halo. The pass: dim0 = z4, dim1 = y,
+    // dim2 = chunks of planes; the shell: every group along dim0, numbered by the table.
+    Stage st;
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
+    st.phase = Phase::HE;
+    st.kernel = k.kernel;
+    st.value_arg = k.value_arg;
+    st.local = device::Range(tz, ty, 1);
+    const std::size_t t = static_cast<std::size_t>(table[6]), r = static_cast<std::size_t>(table[7]);
+    st.global = is_shell ? device::Range(static_cast<std::size_t>(groups) * tz, ty, 1)
+                     : device::Range(t * tz, r * ty, static_cast<std::size_t>(groups) / (t * r));
+    return st;
+  };
+  out.pass = launch_over(in, {b}, in.workgroup[0]);
+  if (m.upml.enabled()) {
+    // The x and y slabs' boxes in one launch, the z slabs' in another (plan.hpp).
+    std::vector<TBlockBox> xy, zs;
+    for (const TBlockBox& x : outside(b, L)) (x.q0 == 0 && x.q1 == L.nz4 ? xy : zs).push_back(x);
+    const int planes = std::min(kShellPlanes, in.workgroup[0]);
+    if (!xy.empty()) out.shell.push_back(launch_over(*shell_xy, xy, planes));
+    if (!zs.empty()) out.shell.push_back(launch_over(*shell_z, zs, planes));
   }
   return out;
 }

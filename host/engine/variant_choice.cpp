@@ -161,7 +161,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                {"TILE_Y", tile[1]},
                                {"TILE_Z4", tile[2]},
                                {"MAGNETIC", m.magnetic ? 1 : 0},
-                               {"UPML_AUX", static_cast<int>(request.upml_form)}});
+                               {"UPML_AUX", static_cast<int>(request.upml_form)},
+                               {"TBLOCK_UPML", request.tblock_upml}});
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
     if (items <= fit || attempt == 4) break;

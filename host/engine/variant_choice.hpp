@@ -95,6 +95,9 @@ struct VariantRequest {
   std::optional<std::array<int, 3>> workgroup;
   bool tuned = false;  // both came from the tuning cache
   UpmlForm upml_form = UpmlForm::Float;  // device.upml_form (tile and onepass kernels)
+  // tblock's shell programs (TBLOCK_UPML: 1 every UPML form, 2 the z slabs' only; plan.hpp
+  // TBlockPass); 0 the pass.
+  int tblock_upml = 0;
 };
 
 // The tuned entry device.variant = auto takes for a model (`bench --tune` stores one per device
@@ -118,9 +121,10 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // Where untuned auto runs tblock rather than onepass on a GPU: a model without UPML (its pass
 // pairs every step; H200 and H100, pec_cube N = 512: 1.26x and 1.47x onepass), and one with UPML
 // whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
-// that the shell stage around it costs no more than the pass saves (vacuum_upml, N = 512, 85.2% of
-// the cells: H200 0.99-1.00x onepass, H100 1.10-1.11x; H200 N = 768, 90%: 1.09x; N = 1024, 92%:
-// 1.17x; docs/BENCHMARKS.md).
+// that the shell around it costs no more than the pass saves (vacuum_upml, N = 512, 85.2% of the
+// cells: H200 1.04x onepass with the shell pass; with the earlier single-step shell 0.99-1.00x,
+// H100 1.10-1.11x, H200 N = 768 1.09x, N = 1024 1.17x; below 85% not measured;
+// docs/BENCHMARKS.md).
 constexpr double kTBlockUpmlShare = 0.85;
 bool tblock_preferred(bool has_upml, double owned_share);
 

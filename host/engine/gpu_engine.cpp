@@ -144,9 +144,9 @@ void GpuEngine::step(long s) {
   if (!pair_) return single_step(s);
   if (deferred_ >= 0 && deferred_ + 1 == s) {
     // Steps s - 1 and s in one pass: from the current set into the other, as one onepass step;
-    // with UPML the shell's launches and the copy of its auxiliaries too (plan.hpp TBlockPass).
-    for (const Stage& st : pair_->shell) launch(st, deferred_);
-    for (const BufferCopy& c : pair_->copies) dev_->copy(c.dst, c.src, c.bytes);
+    // with UPML the shell's launches too, from the auxiliaries' current set (plan.hpp TBlockPass).
+    for (const Stage& st : pair_->shell[aux_set_]) launch(st, deferred_);
+    if (!pair_->shell[aux_set_].empty()) aux_set_ ^= 1;
     launch(pair_->pass, deferred_);
     parity_ ^= 1;
     deferred_ = -1;
@@ -158,6 +158,10 @@ void GpuEngine::step(long s) {
 }
 
 void GpuEngine::single_step(long s) {
+  if (aux_set_ == 1) {  // the slab kernels update set 0 (plan.hpp TBlockPass)
+    for (const BufferCopy& c : pair_->copies) dev_->copy(c.dst, c.src, c.bytes);
+    aux_set_ = 0;
+  }
   if (split_)
     run_split_step(edge_plan_, rest_plan_, s);
   else

@@ -63,7 +63,7 @@ public:
   bool split() const { return split_; }
   // tblock: the two-step pass, when the grid allows it; else nullptr.
   const Stage* pair_stage() const { return pair_ ? &pair_->pass : nullptr; }
-  // tblock: the pass, and with UPML the shell's launches and the copies of its auxiliaries.
+  // tblock: the pass, and with UPML the shell's launches (from either set of auxiliaries).
   const TBlockPass* pair() const { return pair_ ? &*pair_ : nullptr; }
   // Steps run two at a time and one at a time so far (tblock; 0 otherwise).
   long paired_steps() const { return paired_steps_; }
@@ -85,6 +85,7 @@ private:
   StepPlan edge_plan_, rest_plan_;
   std::optional<TBlockPass> pair_;
   std::string unpaired_why_;  // tblock without pairs: why (kernel_variant says it)
+  int aux_set_ = 0;           // tblock with UPML: which set holds the auxiliaries (plan.hpp)
   long deferred_ = -1;  // tblock: the step deferred by step() (-1: none)
   long paired_steps_ = 0, single_steps_ = 0;
 };

@@ -107,10 +107,13 @@ double tblock_owned_share(const SimulationModel& m);
 //          rows, owned float4s), a program without UPML;
 //   shell: (UPML models) over the grid outside the owned box, at most six boxes, a program with
 //          TBLOCK_UPML = 1 (cl_kernels/tblock.cl): its columns take the UPML form of the tile and
-//          onepass variants' slab kernels, reading the auxiliaries at s (f.aux, f.zaux) and
-//          storing them at s + 2 into aux_next / zaux_next, which `copies` then copy back (a
-//          tile's halo reads its neighbours' auxiliaries while they store theirs).
-// The boxes are disjoint, so the launches may run in any order; the copies after the shell's.
+//          onepass variants' slab kernels, reading the auxiliaries at s from one set and storing
+//          them at s + 2 into the other (a tile's halo reads its neighbours' auxiliaries while
+//          they store theirs): shell[0] from set 0 (f.aux, f.zaux: what the slab kernels of
+//          single steps update in place) into set 1 (aux_next, zaux_next), shell[1] back. The
+//          engine alternates them pair by pair, and before a single step that finds the
+//          auxiliaries in set 1 it runs `copies` (set 1 into set 0).
+// The boxes are disjoint, so the launches may run in any order.
 // With the source index update_tblock reads, which the engine keeps: the merged sources by row
 // (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
 // (tblock_source_rows). `shell_xy`, `shell_z` (UPML models): the shell's programs and
@@ -122,7 +125,7 @@ struct BufferCopy {
 };
 struct TBlockPass {
   Stage pass;
-  StepPlan shell;
+  std::array<StepPlan, 2> shell;
   std::vector<BufferCopy> copies;
   std::array<device::Buffer, 6> aux_next;
   std::array<device::Buffer, 2> zaux_next;

@@ -98,9 +98,10 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
   const TBlockSourceRows rows = tblock_source_rows(src.cells, L.nx, L.ny, L.nz4);
   out.src_rows = alloc.upload(rows.start);
   out.src_order = alloc.upload(rows.order);
-  // The shell's auxiliaries at s + 2 (the pass reads f.aux / f.zaux at s; plan.hpp).
+  // The shell's second set of auxiliaries (plan.hpp): set 0 is f.aux / f.zaux.
   const ZSlabLayout z = zslab_layout(m, KernelVariant::OnePass);
   const bool has_z = m.upml.enabled() && z.float4s() > 0;
+  std::array<std::array<device::Buffer, 8>, 2> aux;  // Bx By Bz zBz Dx Dy Dz zDz per set
   if (m.upml.enabled()) {
     for (int c = 0; c < 6; ++c) {
       out.aux_next[c] = alloc.zeros(upml_aux_floats(m, KernelVariant::OnePass) * sizeof(float));
@@ -110,10 +111,18 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       out.zaux_next[c] = alloc.zeros(z.float4s() * 4 * sizeof(float));
       out.copies.push_back({f.zaux[c], out.zaux_next[c], out.zaux_next[c].bytes()});
     }
+    for (int set = 0; set < 2; ++set) {
+      const auto& a = set ? out.aux_next : f.aux;
+      const auto& za = set ? out.zaux_next : f.zaux;
+      aux[set] = {a[3], a[4], a[5], has_z ? za[0] : f.placeholder,
+                  a[0], a[1], a[2], has_z ? za[1] : f.placeholder};
+    }
   }
   // One launch of update_tblock (program of `p`) storing `boxes`, `planes` planes per chunk: the
-  // pass (`p` is `in`) one box by its arguments, the shell's programs a table of them.
-  auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes) {
+  // pass (`p` is `in`) one box by its arguments, the shell's programs a table of them, reading
+  // the auxiliaries of set `from` and storing into the other.
+  auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes,
+                         int from) {
     const auto& wg = p.workgroup;  // planes (the pass's chunks), owned rows, owned float4s
     // The box table (tblock.cl): planes, rows, float4s stored; groups along z and y; first group.
     std::vector<std::int32_t> table;
@@ -140,14 +149,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       a << one.i0 << one.i1 << one.j0 << one.j1 << one.q0 << one.q1 << table_buf
         << static_cast<int>(boxes.size());
       // UPML: Bx By Bz, Bz of the z slabs, Dx Dy Dz, Dz of the z slabs; at s, then at s + 2.
-      for (int c : {3, 4, 5}) a << pick(f.aux[c]);
-      a << (has_z ? pick(f.zaux[0]) : ph);
-      for (int c : {0, 1, 2}) a << pick(f.aux[c]);
-      a << (has_z ? pick(f.zaux[1]) : ph);
-      for (int c : {3, 4, 5}) a << pick(out.aux_next[c]);
-      a << (has_z ? pick(out.zaux_next[0]) : ph);
-      for (int c : {0, 1, 2}) a << pick(out.aux_next[c]);
-      a << (has_z ? pick(out.zaux_next[1]) : ph);
+      for (const auto& b : aux[from]) a << pick(b);
+      for (const auto& b : aux[1 - from]) a << pick(b);
       for (int c : {0, 1, 3, 4}) a << pick(f.profiles[c]);
       a << pick(f.zlanes);
       const auto& lay = m.upml.layers;
@@ -171,14 +174,16 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
                      : device::Range(t * tz, r * ty, static_cast<std::size_t>(groups) / (t * r));
     return st;
   };
-  out.pass = launch_over(in, {b}, in.workgroup[0]);
+  out.pass = launch_over(in, {b}, in.workgroup[0], 0);
   if (m.upml.enabled()) {
-    // The x and y slabs' boxes in one launch, the z slabs' in another (plan.hpp).
+    // The x and y slabs' boxes in one launch, the z slabs' in another (plan.hpp); from either set.
     std::vector<TBlockBox> xy, zs;
     for (const TBlockBox& x : outside(b, L)) (x.q0 == 0 && x.q1 == L.nz4 ? xy : zs).push_back(x);
     const int planes = std::min(kShellPlanes, in.workgroup[0]);
-    if (!xy.empty()) out.shell.push_back(launch_over(*shell_xy, xy, planes));
-    if (!zs.empty()) out.shell.push_back(launch_over(*shell_z, zs, planes));
+    for (int from = 0; from < 2; ++from) {
+      if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from));
+      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, planes, from));
+    }
   }
   return out;
 }

@@ -226,7 +226,8 @@ TEST_CASE("tblock vs reference: UPML models step in pairs (the shell pass); odd 
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{5, 4, 1}}) {
         const auto e = tblock(api, m, wg);
         REQUIRE(e->pair() != nullptr);
-        CHECK_FALSE(e->pair()->shell.empty());
+        CHECK_FALSE(e->pair()->shell[0].empty());
+        CHECK(e->pair()->shell[1].size() == e->pair()->shell[0].size());
         CHECK_FALSE(e->pair()->copies.empty());
         CHECK(e->kernel_variant().find("onepass steps") == std::string::npos);
         compare_fields(*e, m);
@@ -273,5 +274,29 @@ TEST_CASE("tblock: tiny UPML model in pairs (oclgrind)") {
     REQUIRE(e->pair() != nullptr);
     compare_fields(*e, m);
     CHECK(e->paired_steps() == 6);
+  }
+}
+
+TEST_CASE("tblock with UPML: a single step between pairs takes the auxiliaries where the last pair left them") {
+  const SimulationModel m = upml_model({22, 20, 40}, {2, 3, 0, 2, 1, 2}, 21, false);
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    const auto e = tblock(api, m, std::array<int, 3>{3, 2, 1});
+    ReferenceBackend ref(m);
+    for (long s = 0; s < 21; ++s) {
+      ref.step(s);
+      e->step(s);
+      if (s == 14) {  // seven pairs (the auxiliaries now in the second set), then step 14 alone
+        const FieldError err = field_error(*e, ref, m, Component::Ez);
+        CHECK(err.max_diff <= 1e-4 * err.max_ref);
+      }
+    }
+    for (int c = 0; c < 6; ++c) {
+      const FieldError err = field_error(*e, ref, m, static_cast<Component>(c));
+      CHECK(err.max_diff <= 1e-4 * err.max_ref);
+    }
+    // Steps 0-13 paired, 14 alone (read), 15-20 paired.
+    CHECK(e->paired_steps() == 20);
+    CHECK(e->single_steps() == 1);
   }
 }

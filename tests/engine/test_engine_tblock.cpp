@@ -203,8 +203,8 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   CHECK_FALSE(engine::tblock_preferred(true, engine::tblock_owned_share(a)));
   CHECK(engine::tblock_preferred(true, 0.852));        // vacuum_upml, N = 512
   CHECK(engine::tblock_preferred(true, 0.899));        // N = 768
-  CHECK(engine::tblock_preferred(true, 0.806));        // N = 384
-  CHECK_FALSE(engine::tblock_preferred(true, 0.770));  // N = 320
+  CHECK(engine::tblock_preferred(true, 0.7701));       // N = 320
+  CHECK_FALSE(engine::tblock_preferred(true, 0.721));  // N = 256
 }
 
 TEST_CASE("tblock vs reference: UPML models step in pairs (the shell pass); odd and even counts") {

@@ -122,11 +122,11 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // pairs every step; H200 and H100, pec_cube N = 512: 1.26x and 1.47x onepass), and one with UPML
 // whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
 // that the shell around it costs no more than the pass saves. Measured on the H200 with the
-// shell pass (vacuum_upml, 10 layers, OpenCL / CUDA; docs/BENCHMARKS.md): N = 320 (77.0% of the
-// cells) 1.04x / 1.00x onepass, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%)
-// 1.11x / 1.12x; N = 256 (72.1%, with the z boxes' groups of 24 rows) 0.92x / 0.86x. Not
+// shell pass (vacuum_upml, 10 layers, OpenCL / CUDA, tblock over onepass; docs/BENCHMARKS.md):
+// N = 256 (72.1% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
+// 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x. Not
 // measured on the H100 below 85%.
-constexpr double kTBlockUpmlShare = 0.77;
+constexpr double kTBlockUpmlShare = 0.74;
 bool tblock_preferred(bool has_upml, double owned_share);
 
 // The program built for a variant and the work-group it runs with.

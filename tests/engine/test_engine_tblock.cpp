@@ -203,7 +203,7 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   CHECK_FALSE(engine::tblock_preferred(true, engine::tblock_owned_share(a)));
   CHECK(engine::tblock_preferred(true, 0.852));        // vacuum_upml, N = 512
   CHECK(engine::tblock_preferred(true, 0.899));        // N = 768
-  CHECK(engine::tblock_preferred(true, 0.7701));       // N = 320
+  CHECK(engine::tblock_preferred(true, 0.747));        // N = 288
   CHECK_FALSE(engine::tblock_preferred(true, 0.721));  // N = 256
 }
 

@@ -92,6 +92,12 @@ std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v) {
   return std::max<std::size_t>(xy_pml_rows(m) * m.layout.nz4 * 4, 1);
 }
 
+std::size_t slab_aux_bytes(const SimulationModel& m, KernelVariant v) {
+  if (!m.upml.enabled()) return 0;
+  const std::size_t f = sizeof(float);
+  return 6 * f * upml_aux_floats(m, v) + 2 * 4 * f * zslab_layout(m, v).float4s();
+}
+
 std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int probe_batch_steps) {
   const bool one_pass = v == KernelVariant::OnePass;
   std::size_t bytes = m.device_bytes(probe_batch_steps, one_pass) +
@@ -99,7 +105,7 @@ std::size_t variant_device_bytes(const SimulationModel& m, KernelVariant v, int 
   if (!m.upml.enabled() || (v != KernelVariant::Tile && !one_pass)) return bytes;
   const std::size_t f = sizeof(float);
   bytes -= 6 * f * m.upml.cells;  // the model's count: 6 floats per PML cell
-  bytes += 6 * f * upml_aux_floats(m, v) + 2 * 4 * f * zslab_layout(m, v).float4s();  // Bz Dz
+  bytes += slab_aux_bytes(m, v);
   bytes += 8 * 4 * f * static_cast<std::size_t>(m.layout.nz4);  // zslab_lane_table
   return bytes;
 }

@@ -57,9 +57,13 @@ ZSlabLayout zslab_layout(const SimulationModel& m, KernelVariant v);
 
 // Floats in each of the 6 UPML auxiliary arrays (Dx Dy Dz Bx By Bz) of variant v: tile and
 // onepass keep the x/y slabs' as float4 rows (xy_pml_rows x nz4 float4s, at least 1 float so no
-// buffer is empty; their z slabs have 4 more arrays of ZSlabLayout::float4s()), the others one
+// buffer is empty; their z slabs have 2 more arrays of ZSlabLayout::float4s()), the others one
 // float per PML cell.
 std::size_t upml_aux_floats(const SimulationModel& m, KernelVariant v);
+
+// Device bytes of one set of the tile and onepass variants' UPML auxiliaries: the six arrays of
+// upml_aux_floats and the z slabs' Bz and Dz (two arrays of ZSlabLayout::float4s()); 0 without UPML.
+std::size_t slab_aux_bytes(const SimulationModel& m, KernelVariant v);
 
 // Device bytes of variant v for m: SimulationModel::device_bytes (onepass: both sets of fields)
 // with the UPML auxiliaries as v lays them out, plus the monitors' buffers

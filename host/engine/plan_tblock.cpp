@@ -77,10 +77,7 @@ std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
 }  // namespace
 
 std::size_t tblock_shell_aux_bytes(const SimulationModel& m) {
-  if (!m.upml.enabled()) return 0;
-  const std::size_t f = sizeof(float);
-  return 6 * f * upml_aux_floats(m, KernelVariant::OnePass) +
-         2 * 4 * f * zslab_layout(m, KernelVariant::OnePass).float4s();
+  return slab_aux_bytes(m, KernelVariant::OnePass);
 }
 
 std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* shell_xy,

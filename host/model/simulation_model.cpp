@@ -210,7 +210,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   // Before the first big table: a model too large for the host is refused with the numbers
   // instead of ending under the kernel's OOM killer.
   check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic, m.monitors),
-                    "the model (material ids, source tables, snapshot and monitor buffers)");
+                    "the model (material ids, source tables, model.vti, snapshot and monitor buffers)");
   try {
     MeshedIds meshed = m.cylindrical()
                            ? mesh_cyl_objects(cfg.objects, m.materials, m.grid, m.layout,
@@ -262,6 +262,10 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
+  // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats and a copy of
+  // the material ids, 13 B per cell. The snapshots come later, so the larger of the two counts.
+  const std::size_t model_vti = (3 * sizeof(float) + 1) * static_cast<std::size_t>(g.cells());
+  std::size_t writers = 0;
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
   // back and writes fewer: the same bound holds).
@@ -271,12 +275,13 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
     // reconstruction (output/cyl_snapshot.hpp): 17 floats per point at N + 1 angles, and VTK's
     // copy while it is written.
     const std::size_t modes = g.modes.size();
-    bytes += modes * 6 * 2 * sizeof(float) * cells + 2 * 12 * sizeof(float) * cells;
+    writers = modes * 6 * 2 * sizeof(float) * cells + 2 * 12 * sizeof(float) * cells;
     const int n_phi = cfg.snapshot.phi_samples;
-    if (n_phi > 0) bytes += 2 * 17 * sizeof(float) * cells * static_cast<std::size_t>(n_phi + 1);
+    if (n_phi > 0) writers += 2 * 17 * sizeof(float) * cells * static_cast<std::size_t>(n_phi + 1);
   } else if (snapshots) {
-    bytes += 15 * sizeof(float) * cells;
+    writers = 15 * sizeof(float) * cells;
   }
+  bytes += std::max(model_vti, writers);
   if (g.cylindrical) bytes += cfg.sources.size() * g.modes.size() * 2 * sizeof(double);  // factors
   return bytes + monitor_host_bytes(monitors, g, layout);
 }

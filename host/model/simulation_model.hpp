@@ -83,8 +83,9 @@ std::vector<Component> meshed_components(const RunConfig& cfg, bool magnetic);
 
 // Host bytes of the model's big tables, known before they exist (build() checks them against the
 // host's available memory first): material ids (3 arrays, 6 with a magnetic material, and the
-// cell-centre ids of model.vti), the source tables (a double per step and source), with
-// snapshots the read-back fields and the .vti writer's copies, and the monitors' mode arrays and
+// cell-centre ids of model.vti), the source tables (a double per step and source), the larger of
+// model.vti's arrays (13 B per cell) and, with snapshots, the read-back fields and the .vti
+// writer's copies, and the monitors' mode arrays and
 // read-back transforms (monitor_host_bytes(); `monitors` as build_monitors() gives them, before
 // the mode arrays are read).
 // Cylindrical: snapshots read back six complex fields per mode (48 B per cell and mode), the

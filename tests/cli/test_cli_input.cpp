@@ -136,9 +136,16 @@ TEST_CASE("a model too large for the host's memory is refused with exit 4, bytes
   auto r = run_with_host_limit(limit, "run models/pec_cavity.ini --time.steps=2147483647 --output.dir=" + dir);
   CHECK(r.code == 4);
   CHECK_MESSAGE(has(r, "not enough host memory for the model (material ids, source tables"), r.out);
-  CHECK(has(r, "needs 1717996"));  // 8 bytes x (2^31 - 1) steps, and the ids
+  CHECK(has(r, "needs 17180277176 "));  // 8 B x (2^31 - 1) steps, the ids, model.vti: 4 + 13 B x 24000
   CHECK(has(r, "available "));
-  // The reference engine's double fields (384 MB) do not fit, the model's own tables (32 MB) do.
+  // model.vti's arrays (104 MB, written before the loop) count with the model's own tables (32 MB):
+  // 136 MB do not fit in 100 MB.
+  r = run_with_host_limit("100000000", "run tests/data/host_memory.ini --backend=reference --output.dir=" + dir);
+  CHECK(r.code == 4);
+  CHECK_MESSAGE(has(r, "not enough host memory for the model (material ids, source tables, model.vti"), r.out);
+  CHECK(has(r, "needs 136000"));
+  CHECK_FALSE(fs::exists(dir));
+  // The reference engine's double fields (384 MB) do not fit, the model's (136 MB) do.
   r = run_with_host_limit(limit, "run tests/data/host_memory.ini --backend=reference --output.dir=" + dir);
   CHECK(r.code == 4);
   CHECK_MESSAGE(has(r, "not enough host memory for the reference engine's double fields: needs "

@@ -100,12 +100,14 @@ TEST_CASE("host memory: the least of MemAvailable, cgroup room and CLFDTD_HOST_M
   CHECK_THROWS_AS(host_memory_available(), ConfigError);
 }
 
-TEST_CASE("model_host_bytes counts ids, source tables and snapshot buffers") {
+TEST_CASE("model_host_bytes counts ids, source tables, model.vti's or the snapshots' buffers") {
   RunConfig cfg = base_config();
   const GridGeometry g = derive_grid_geometry(cfg);
   const std::size_t padded = 20 * 20 * 20;  // nz = 20 is a whole number of float4 lanes
-  CHECK(model_host_bytes(cfg, g, false) == 3 * padded + 8000 + 50 * sizeof(double));
-  CHECK(model_host_bytes(cfg, g, true) == 6 * padded + 8000 + 50 * sizeof(double));
+  const std::size_t model_vti = 13 * 8000;  // eps_r, mu_r, sigma (float) and material (uint8)
+  CHECK(model_host_bytes(cfg, g, false) == 3 * padded + 8000 + 50 * sizeof(double) + model_vti);
+  CHECK(model_host_bytes(cfg, g, true) == 6 * padded + 8000 + 50 * sizeof(double) + model_vti);
+  // A snapshot's buffers (later than model.vti's, so not both) take its place.
   cfg.snapshot.steps = {10};
   CHECK(model_host_bytes(cfg, g, false) ==
         3 * padded + 8000 + 50 * sizeof(double) + 15 * sizeof(float) * padded);

@@ -140,9 +140,9 @@ constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
 // The z boxes' work-group (planes, owned rows, owned float4s; planes: the pass's): the box past
 // 10 layers and the 2-cell margin is 4 float4s (sector-aligned, zslab_layout), so the group owns
 // 4 and computes 6 float4s along z, 36 + 4 rows: 240 work-items. Measured (H200, vacuum_upml
-// N = 512, tblock, OpenCL / CUDA): 24 rows 61.4 / 61.4 Gcells/s, 36 rows 63.1 / 63.5; 28, 44, 52
-// and 60 rows were no better on both APIs (docs/BENCHMARKS.md). Fewer rows per group for two
-// groups per SM (20) ran slower: the 4 halo rows weigh more than the occupancy gains.
+// N = 512, tblock, OpenCL / CUDA): 24 rows 61.4 / 61.4 Gcells/s, 36 rows 63.1 / 63.5; the other
+// heights tried (12, 20, 28, 44, 52, 60) ran below 36 on OpenCL where measured, and on CUDA all
+// but 44, 52 and 60 (63.6, 64.2, 64.3) did too (docs/BENCHMARKS.md).
 constexpr std::array<int, 3> kShellZWorkgroup{32, 36, 4};
 // The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
 // programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.

@@ -27,19 +27,29 @@
 // merged sources by row (i, j) (src_rows[i * ny + j] .. src_rows[i * ny + j + 1] index src_order),
 // so a column looks at the few sources of its own row only.
 //
-// The pass stores one box (bi0 .. bq1): the whole grid without UPML; with UPML, the plain cells at
-// least 2 cells away from the PML, so PML cells in a tile's halo, updated here with the plain
-// formula, never reach a stored cell. The rest, the shell, is stored by the same kernel compiled
-// with TBLOCK_UPML (below), walking a list of boxes (engine/plan.hpp TBlockPass): its columns
-// take the UPML form where it applies, so a PML cell's halo copies are right too. Both read the
-// fields at s only and store disjoint cells. Fields past the grid are zero, as in the other
-// kernels: work-items outside the grid hold zeros at every sub-step.
+// The pass stores one box, compiled in as TB_BOX_I0 .. TB_BOX_Q1 (with the box in arguments CUDA
+// ran the pass 11% slower at the same registers and loads): the whole grid without UPML; with
+// UPML, the plain cells at least 2 cells away from the PML, so PML cells in a tile's halo, updated
+// here with the plain formula, never reach a stored cell. The rest, the shell, is stored by the
+// same kernel compiled with TBLOCK_UPML (below), walking a list of boxes (engine/plan.hpp
+// TBlockPass): its columns take the UPML form where it applies, so a PML cell's halo copies are
+// right too. Both read the fields at s only and store disjoint cells. Fields past the grid are
+// zero, as in the other kernels: work-items outside the grid hold zeros at every sub-step.
 #include "fdtd_common.h"
 #include "upml_xy4.cl"
 #include "upml_zslab.cl"
 
 #ifndef TBLOCK_UPML
 #define TBLOCK_UPML 0
+#endif
+// Every program holds this kernel; only the tblock variant's pass program sets its box.
+#ifndef TB_BOX_I0
+#define TB_BOX_I0 0
+#define TB_BOX_I1 0
+#define TB_BOX_J0 0
+#define TB_BOX_J1 0
+#define TB_BOX_Q0 0
+#define TB_BOX_Q1 0
 #endif
 
 #define TB_OWN_Y (TILE_Y - 4)
@@ -206,8 +216,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
     GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
-    float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes, int bi0,
-    int bi1, int bj0, int bj1, int bq0, int bq1, GLOBAL const int* RESTRICT boxes, int nboxes,
+    float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes,
+    GLOBAL const int* RESTRICT boxes, int nboxes,
     GLOBAL const AUX4* RESTRICT bx_in, GLOBAL const AUX4* RESTRICT by_in,
     GLOBAL const AUX4* RESTRICT bz_in, GLOBAL const AUX4* RESTRICT zb_in,
     GLOBAL const AUX4* RESTRICT dx_in, GLOBAL const AUX4* RESTRICT dy_in,
@@ -246,12 +256,12 @@ KERNEL TBLOCK_ATTR void update_tblock(
   const int j = box[2] + gy * TB_OWN_Y + ly - 2;
   const int i0 = box[0] + gx * planes;
 #else
-  // The pass: one box, its tiles along dimensions 0 (z) and 1 (y), its chunks along 2 (the
-  // arguments stay in the constant bank: a table here cost CUDA 5% at 128 registers).
-  const int i_end = bi1, j_end = bj1, q_end = bq1;
-  const int kq = bq0 + GROUP_ID(0) * TB_OWN_Z4 + lz - 1;
-  const int j = bj0 + GROUP_ID(1) * TB_OWN_Y + ly - 2;
-  const int i0 = bi0 + GROUP_ID(2) * planes;
+  // The pass: one box, its tiles along dimensions 0 (z) and 1 (y), its chunks along 2 (a table
+  // here cost CUDA 5% at 128 registers).
+  const int i_end = TB_BOX_I1, j_end = TB_BOX_J1, q_end = TB_BOX_Q1;
+  const int kq = TB_BOX_Q0 + GROUP_ID(0) * TB_OWN_Z4 + lz - 1;
+  const int j = TB_BOX_J0 + GROUP_ID(1) * TB_OWN_Y + ly - 2;
+  const int i0 = TB_BOX_I0 + GROUP_ID(2) * planes;
 #endif
   const int i1 = i0 + planes < i_end ? i0 + planes : i_end;
   const int inside = kq >= 0 && kq < nz4 && j >= 0 && j < ny;

@@ -116,7 +116,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     }
   }
   // One launch of update_tblock (program of `p`) storing `boxes`, `planes` planes per chunk: the
-  // pass (`p` is `in`) one box by its arguments, the shell's programs a table of them, reading
+  // pass (`p` is `in`) one box, compiled into its program (variant_choice.cpp), the shell's
+  // programs a table of them, reading
   // the auxiliaries of set `from` and storing into the other.
   auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes,
                          int from) {
@@ -132,7 +133,6 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     }
     const bool is_shell = &p != &in;
     const device::Buffer table_buf = is_shell ? alloc.upload(table) : f.placeholder;
-    const TBlockBox one = is_shell ? TBlockBox{} : boxes.front();
     const device::Buffer& ph = f.placeholder;
     auto pick = [&](const device::Buffer& buf) -> const device::Buffer& { return is_shell ? buf : ph; };
     const BoundKernel k = bind_kernel(p, "update_tblock", [&](Args& a, const FieldSet& F, const FieldSet& O) {
@@ -143,8 +143,7 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       const auto& d = m.grid.d;
       a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
         << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4 << planes;
-      a << one.i0 << one.i1 << one.j0 << one.j1 << one.q0 << one.q1 << table_buf
-        << static_cast<int>(boxes.size());
+      a << table_buf << static_cast<int>(boxes.size());
       // UPML: Bx By Bz, Bz of the z slabs, Dx Dy Dz, Dz of the z slabs; at s, then at s + 2.
       for (const auto& b : aux[from]) a << pick(b);
       for (const auto& b : aux[1 - from]) a << pick(b);

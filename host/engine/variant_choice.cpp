@@ -1,6 +1,8 @@
 // Variant and work-group choice: see variant_choice.hpp.
 #include "engine/variant_choice.hpp"
 
+#include "engine/plan.hpp"
+
 #include <algorithm>
 
 
@@ -157,12 +159,19 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       tile = out.workgroup;
       items = static_cast<std::size_t>(tile[0]) * tile[1] * tile[2];
     }
-    out.program = dev.program({{"TILE_X", tile[0]},
-                               {"TILE_Y", tile[1]},
-                               {"TILE_Z4", tile[2]},
-                               {"MAGNETIC", m.magnetic ? 1 : 0},
-                               {"UPML_AUX", static_cast<int>(request.upml_form)},
-                               {"TBLOCK_UPML", request.tblock_upml}});
+    device::Defines defines{{"TILE_X", tile[0]},
+                            {"TILE_Y", tile[1]},
+                            {"TILE_Z4", tile[2]},
+                            {"MAGNETIC", m.magnetic ? 1 : 0},
+                            {"UPML_AUX", static_cast<int>(request.upml_form)},
+                            {"TBLOCK_UPML", request.tblock_upml}};
+    if (v == KernelVariant::TBlock && request.tblock_upml == 0) {
+      // The pass's box is compiled in (tblock.cl); an empty box builds a program never launched.
+      const TBlockBox b = tblock_owned_box(m);
+      defines.insert({{"TB_BOX_I0", b.i0}, {"TB_BOX_I1", b.i1}, {"TB_BOX_J0", b.j0},
+                      {"TB_BOX_J1", b.j1}, {"TB_BOX_Q0", b.q0}, {"TB_BOX_Q1", b.q1}});
+    }
+    out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
     if (items <= fit || attempt == 4) break;

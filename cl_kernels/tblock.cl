@@ -194,15 +194,13 @@ DEVICE_FN tb_e3 tb_add_sources(tb_e3 e, uchar4 m_ex, uchar4 m_ey, uchar4 m_ez,
   return e;
 }
 
-/* CUDA: two groups per SM where a group has at most 256 threads, so the compiler keeps to 128
-   registers (it takes 158 otherwise, and a group of 256 then runs alone on its SM): H200,
-   pec_cube N = 512, 32x12x14 (16 x 16 threads) 82.3 -> 91.2 Gcells/s, 32x8x14 (192) unchanged at
-   67.6; three groups (113 registers) spill: 34.6 and 12.2 (docs/BENCHMARKS.md). The shell
-   programs (TBLOCK_UPML) take no such bound: their UPML forms hold ~191 (z) and ~252 (x/y)
-   registers, and the bound of two groups made them spill and the pair run 7% slower (H200,
-   vacuum_upml N = 512, docs/BENCHMARKS.md). */
-#if defined(__CUDACC__) && TILE_X * TILE_Y * TILE_Z4 <= 256 && !TBLOCK_UPML
-#define TBLOCK_ATTR __launch_bounds__(TILE_X * TILE_Y * TILE_Z4, 2)
+/* Groups per compute unit the host asks for (device/min_groups.hpp; engine/variant_choice.cpp
+   says when): CUDA takes it here, NVIDIA's OpenCL in the program's PTX. */
+#ifndef MIN_GROUPS_update_tblock
+#define MIN_GROUPS_update_tblock 0
+#endif
+#if defined(__CUDACC__) && MIN_GROUPS_update_tblock > 0
+#define TBLOCK_ATTR __launch_bounds__(TILE_X * TILE_Y * TILE_Z4, MIN_GROUPS_update_tblock)
 #else
 #define TBLOCK_ATTR TILE_ATTR
 #endif

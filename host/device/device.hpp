@@ -39,6 +39,9 @@ struct DeviceInfo {
   std::size_t max_group_size = 0;                // work-items per group
   std::array<std::size_t, 3> max_group_dims{};  // per dimension
   unsigned compute_units = 0, clock_mhz = 0;
+  // Whether its compiler takes MIN_GROUPS_<kernel> defines (device/min_groups.hpp): CUDA, and
+  // NVIDIA's OpenCL platform through its PTX.
+  bool min_groups_hint = false;
 };
 
 // Every device of one API; an API without a driver or device, or not compiled into this build,

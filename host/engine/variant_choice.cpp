@@ -140,8 +140,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     if (v == KernelVariant::TBlock) {
       out.workgroup =
           choose_tblock_workgroup(request.workgroup ? request.workgroup
-                                  : info.api == device::Api::Cuda ? kDefaultTBlockWorkgroupCuda
-                                                                  : kDefaultTBlockWorkgroup,
+                                  : info.min_groups_hint ? kDefaultTBlockWorkgroupTwoGroups
+                                                         : kDefaultTBlockWorkgroup,
                                   L, max_group, max_items, info.local_mem_bytes);
       tile = {1, out.workgroup[1] + 4, out.workgroup[2] + 2};  // the group with its halo
       items = static_cast<std::size_t>(tile[1]) * tile[2];
@@ -170,6 +170,14 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       const TBlockBox b = tblock_owned_box(m);
       defines.insert({{"TB_BOX_I0", b.i0}, {"TB_BOX_I1", b.i1}, {"TB_BOX_J0", b.j0},
                       {"TB_BOX_J1", b.j1}, {"TB_BOX_Q0", b.q0}, {"TB_BOX_Q1", b.q1}});
+      // Two groups per compute unit where a group has at most 256 work-items: the compiler then
+      // keeps the pass to 128 registers (158 otherwise, and a group of 256 runs alone on its SM).
+      // H200, N = 512, 32x12x14 (256 items): CUDA pec_cube 82.3 -> 91.2 Gcells/s; OpenCL
+      // pec_cube 61.0 -> 88.0, vacuum_upml 52.4 -> 66.9. Three groups spill (34.6 and 12.2 on
+      // CUDA); 32x8x14 (192) gains nothing. The shell programs take no such request: at ~191
+      // and ~252 registers two groups made them spill and the pair ran 7% slower
+      // (docs/BENCHMARKS.md).
+      if (items <= kTBlockTwoGroupItems) defines["MIN_GROUPS_update_tblock"] = 2;
     }
     out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();

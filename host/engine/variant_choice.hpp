@@ -35,14 +35,16 @@ constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
 // (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
 // side, cl_kernels/tblock.cl) marching through 32 planes, so the 2 planes each chunk computes
-// first cost 6%; 18 KiB of local memory. Rows of 16 work-items fill whole warps: on the H200
-// (pec_cube, N = 512) it ran 85.1 Gcells/s on OpenCL and 72.1 on CUDA, where 8 x 30 (OpenCL
-// shrinks it to 8 x 15: 12 x 17 work-items) ran 54.4 and 62.9 (docs/BENCHMARKS.md).
+// first cost 6%; 18 KiB of local memory. Rows of 16 work-items fill whole warps. The default
+// where the compiler takes no request for groups per compute unit (device/min_groups.hpp).
 constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
-// CUDA's: (12 + 4) x (14 + 2) = 256 threads, two groups per SM under tblock.cl's launch bound
-// (128 registers): pec_cube N = 512, 91.0 Gcells/s on the H200 and 75.0 on the H100 against 67.6
-// and 63.1 for 32 x 8 x 14; vacuum_upml 54.0 / 44.7 against 48.6 / 41.3 (docs/BENCHMARKS.md).
-constexpr std::array<int, 3> kDefaultTBlockWorkgroupCuda{32, 12, 14};
+// Where it does (CUDA, NVIDIA's OpenCL): (12 + 4) x (14 + 2) = 256 work-items, two groups per SM
+// at 128 registers (variant_choice.cpp). H200, N = 512, against 32 x 8 x 14: CUDA pec_cube 91.9
+// against 67.6, OpenCL 88.0 / 80.8, vacuum_upml OpenCL 66.9 / 63.2; H100 (CUDA) pec_cube 75.0
+// against 63.1 (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kDefaultTBlockWorkgroupTwoGroups{32, 12, 14};
+// The largest tblock group that asks for two per compute unit (variant_choice.cpp).
+constexpr std::size_t kTBlockTwoGroupItems = 256;
 // Local memory of one tblock group: six float4 arrays over its work-items (E and H).
 constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's

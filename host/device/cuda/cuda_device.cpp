@@ -580,6 +580,7 @@ std::vector<DeviceInfo> list_cuda_devices() {
       d.name = c.name;
       d.vendor = "NVIDIA";
       d.type = "gpu";
+      d.min_groups_hint = true;  // the kernels' __launch_bounds__ read the define
       // name (platform, version) is the CUDA backend's device description.
       d.platform = "CUDA " + cuda_version_text(list.driver_version);
       d.version = "runtime " + cuda_version_text(list.runtime_version) +

@@ -12,6 +12,7 @@
 #include "backends/opencl/cl_error.hpp"
 #include "device/device_checks.hpp"
 #include "device/marker_stamp.hpp"
+#include "device/min_groups.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::device {
@@ -45,6 +46,43 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device,
     throw DeviceError("OpenCL kernel build failed on " + name + " (" + e.what() + ": " +
                       cl_error_name(e.err()) + ") with options \"" + options + "\"; build log:\n" +
                       log);
+  }
+  return program;
+}
+
+// NVIDIA's OpenCL: `built` again from its PTX with each MIN_GROUPS_<kernel> request of `defines`
+// as `.minnctapersm` on that kernel's entry (device/min_groups.hpp); `built` itself where there
+// is no request or none applies (the PTX lacks the entry or its group size).
+cl::Program with_min_groups(const cl::Context& context, const cl::Device& device,
+                            const cl::Program& built, const Defines& defines) {
+  const auto requests = min_groups_requests(defines);
+  if (requests.empty()) return built;
+  std::string ptx;
+  try {
+    const auto binaries = built.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.size() != 1) return built;
+    ptx.assign(binaries[0].begin(), binaries[0].end());
+  } catch (const cl::Error& e) {
+    throw_device_error(e, "reading the PTX of an OpenCL program");
+  }
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  bool changed = false;
+  for (const auto& [kernel, groups] : requests) changed |= add_ptx_min_groups(ptx, kernel, groups);
+  if (!changed) return built;
+  cl::Program::Binaries binary{std::vector<unsigned char>(ptx.begin(), ptx.end())};
+  binary[0].push_back(0);
+  cl::Program program;
+  try {
+    program = cl::Program(context, std::vector<cl::Device>{device}, binary);
+    program.build(std::vector<cl::Device>{device});
+  } catch (const cl::Error& e) {
+    std::string log = "(no build log available)";
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    } catch (const cl::Error&) {
+    }
+    throw DeviceError(std::string("OpenCL build of the PTX with .minnctapersm failed (") + e.what() +
+                      ": " + cl_error_name(e.err()) + "); build log:\n" + log);
   }
   return program;
 }
@@ -371,6 +409,7 @@ public:
     p->dev = device_;
     p->options = options;
     p->prog = build_program(context_, device_, source(), options);
+    if (info_.min_groups_hint) p->prog = with_min_groups(context_, device_, p->prog, defines);
     return programs_.emplace(defines, Program(p)).first->second;
   }
 
@@ -466,6 +505,7 @@ std::vector<DeviceInfo> list_opencl_devices() {
     d.max_alloc_bytes = c.max_alloc_bytes;
     d.compute_units = c.compute_units;
     d.clock_mhz = c.clock_mhz;
+    d.min_groups_hint = c.platform.find("NVIDIA") != std::string::npos;
     try {
       const cl::Device dev = cl_device_at(c.index);
       d.local_mem_bytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

@@ -117,8 +117,7 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
   }
   // One launch of update_tblock (program of `p`) storing `boxes`, `planes` planes per chunk: the
   // pass (`p` is `in`) one box, compiled into its program (variant_choice.cpp), the shell's
-  // programs a table of them, reading
-  // the auxiliaries of set `from` and storing into the other.
+  // programs a table of them, reading the auxiliaries of set `from` and storing into the other.
   auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes,
                          int from) {
     const auto& wg = p.workgroup;  // planes (the pass's chunks), owned rows, owned float4s

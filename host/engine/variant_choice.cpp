@@ -1,6 +1,7 @@
 // Variant and work-group choice: see variant_choice.hpp.
 #include "engine/variant_choice.hpp"
 
+#include "device/min_groups.hpp"
 #include "engine/plan.hpp"
 
 #include <algorithm>
@@ -177,7 +178,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       // CUDA); 32x8x14 (192) gains nothing. The shell programs take no such request: at ~191
       // and ~252 registers two groups made them spill and the pair ran 7% slower
       // (docs/BENCHMARKS.md).
-      if (items <= kTBlockTwoGroupItems) defines["MIN_GROUPS_update_tblock"] = 2;
+      if (items <= kTBlockTwoGroupItems) defines[std::string(device::kMinGroupsPrefix) + names[0]] = 2;
     }
     out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();

@@ -5,6 +5,9 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
+#include <vector>
 
 
 namespace clfdtd {
@@ -72,6 +75,39 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
     larger = std::max(1, larger / 2);
   }
   return wg;
+}
+
+int tblock_chunk_planes(long long tiles, int length, long long resident) {
+  constexpr int kShortest = kDefaultTBlockWorkgroup[0], kLongest = 128, kStep = 8;
+  if (length <= kShortest) return std::max(1, length);
+  if (tiles <= 0 || resident <= 0) return kShortest;
+  // List scheduling: the earliest free of `resident` slots takes the next group.
+  auto makespan = [&](int planes) {
+    std::priority_queue<long long, std::vector<long long>, std::greater<long long>> free_at;
+    for (long long r = 0; r < std::min(resident, tiles * ((length + planes - 1) / planes)); ++r)
+      free_at.push(0);
+    long long end = 0;
+    for (int i0 = 0; i0 < length; i0 += planes) {
+      const long long cost = std::min(planes, length - i0) + kTBlockChunkOverheadPlanes;
+      for (long long g = 0; g < tiles; ++g) {
+        const long long t = free_at.top() + cost;
+        free_at.pop();
+        free_at.push(t);
+        end = std::max(end, t);
+      }
+    }
+    return end;
+  };
+  int best = kShortest;
+  long long best_end = makespan(best);
+  std::vector<int> candidates;
+  for (int p = kShortest + kStep; p <= std::min(kLongest, length); p += kStep) candidates.push_back(p);
+  if (length <= kLongest && length % kStep != 0) candidates.push_back(length);  // one chunk
+  for (int p : candidates) {
+    const long long e = makespan(p);
+    if (e < best_end) best = p, best_end = e;
+  }
+  return best;
 }
 
 }  // namespace clfdtd
@@ -185,6 +221,17 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());
     if (items <= fit || attempt == 4) break;
     max_group = fit;
+  }
+  if (v == KernelVariant::TBlock && request.tblock_upml == 0 && !request.workgroup) {
+    // The pass's planes from its groups and the device's (the program does not depend on them).
+    const TBlockBox b = tblock_owned_box(m);
+    const auto& wg = out.workgroup;
+    const long long tiles = static_cast<long long>((b.j1 - b.j0 + wg[1] - 1) / wg[1]) *
+                            ((b.q1 - b.q0 + wg[2] - 1) / wg[2]);
+    const std::size_t items = static_cast<std::size_t>(wg[1] + 4) * (wg[2] + 2);
+    const int per_unit = info.min_groups_hint && items <= kTBlockTwoGroupItems ? 2 : 1;
+    out.workgroup[0] = tblock_chunk_planes(tiles, b.i1 - b.i0,
+                                           static_cast<long long>(info.compute_units) * per_unit);
   }
   return out;
 }

@@ -34,9 +34,10 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
 // (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
-// side, cl_kernels/tblock.cl) marching through 32 planes, so the 2 planes each chunk computes
-// first cost 6%; 18 KiB of local memory. Rows of 16 work-items fill whole warps. The default
-// where the compiler takes no request for groups per compute unit (device/min_groups.hpp).
+// side, cl_kernels/tblock.cl); 18 KiB of local memory. Rows of 16 work-items fill whole warps.
+// The default where the compiler takes no request for groups per compute unit
+// (device/min_groups.hpp). The planes of a default work-group are the pass's chunk length from
+// tblock_chunk_planes (below); 32 where the device's compute units are not known.
 constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
 // Where it does (CUDA, NVIDIA's OpenCL): (12 + 4) x (14 + 2) = 256 work-items, two groups per SM
 // at 128 registers (variant_choice.cpp). H200, N = 512, against 32 x 8 x 14: CUDA pec_cube 91.9
@@ -82,6 +83,21 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
                                            std::size_t local_bytes);
+
+// The tblock pass's chunk length (planes per group along x) where the work-group's planes were
+// not asked for: of 32, 40, .., 128 (or the box's `length` where shorter), the one whose groups
+// finish first when `resident` of them run at once, each taking its planes plus
+// kTBlockChunkOverheadPlanes (the 2 planes a chunk computes first, and its start), handed out in
+// launch order (chunk by chunk, `tiles` groups each; the last chunk may be shorter) to whichever
+// runs out first; the shortest of equals. Why: longer chunks recompute fewer planes, but a last
+// wave of long groups on a few compute units leaves the rest idle. Measured on the H200 (two
+// groups per SM, CUDA / OpenCL Gcells/s at 32 planes -> at the pick; docs/BENCHMARKS.md):
+// vacuum_upml N = 384 61.4 / 59.7 -> 62.0 / 60.3 (72 planes; 96 ran 58.5 / 56.8), N = 512 68.6 /
+// 66.8 -> 70.3 / 68.3 (96), N = 768 77.3 / 74.3 -> 79.3 / 76.3 (120); pec_cube N = 384 94.6 /
+// 90.4 -> 99.6 / 94.1 (112), N = 512 91.9 / 88.0 -> 95.2 / 90.4 (88; 96 planes 95.7 / 91.2).
+// `resident` 0 (unknown): the default's 32.
+constexpr int kTBlockChunkOverheadPlanes = 4;
+int tblock_chunk_planes(long long tiles, int length, long long resident);
 
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;

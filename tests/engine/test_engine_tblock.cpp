@@ -102,6 +102,27 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
         std::array<int, 3>{32, 12, 15});
 }
 
+TEST_CASE("tblock chunk length: the planes whose groups finish first") {
+  // The H200's 132 SMs at two groups each; the pass's tiles (owned rows 12, float4s 14) and
+  // planes at N = 512 with 10 UPML layers (41 x 9 tiles over 488 planes) and without (43 x 10
+  // over 512), at N = 384 with UPML (30 x 7 over 360): the picks measured there against 32
+  // (variant_choice.hpp).
+  CHECK(tblock_chunk_planes(41 * 9, 488, 264) == 96);
+  CHECK(tblock_chunk_planes(43 * 10, 512, 264) == 88);
+  CHECK(tblock_chunk_planes(30 * 7, 360, 264) == 72);
+  // Unknown units: the default's 32; boxes of at most 32 planes in one chunk.
+  CHECK(tblock_chunk_planes(41 * 9, 488, 0) == 32);
+  CHECK(tblock_chunk_planes(100, 20, 264) == 20);
+  CHECK(tblock_chunk_planes(100, 0, 264) == 1);
+  // Every group at once (4 tiles x 16 chunks on 64 units): the shortest groups finish first.
+  CHECK(tblock_chunk_planes(4, 500, 64) == 32);
+  // One unit runs them one after another: the fewest planes recomputed.
+  CHECK(tblock_chunk_planes(50, 500, 1) == 128);
+  // A box of at most 128 planes may take one chunk: one wave of 264 tiles on 264 units (104
+  // plane-times, against four waves of 36 + 36 + 36 + 8 at 32 planes).
+  CHECK(tblock_chunk_planes(264, 100, 264) == 100);
+}
+
 TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step counts") {
   for (device::Api api : engine_apis()) {
     INFO("api " << std::string(device::api_name(api)));

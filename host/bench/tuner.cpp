@@ -25,11 +25,12 @@ std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v) {
               {8, 8, 32}, {16, 2, 32}, {32, 4, 32}, {8, 4, 16}};
     case KernelVariant::TBlock:  // planes, owned rows and owned float4s (halo: 4 rows, 2 float4s)
       // (at most 384 work-items: variant_choice.hpp kTBlockMaxItems)
-      // Rows of 16 work-items (owned z4 = 14) fill whole warps: the fastest on the H200. Longer
-      // chunks of 32x12x14 ran 1-4% faster there at N = 512, by how many waves of groups they
-      // make (docs/BENCHMARKS.md), so the tuner tries them.
-      return {{32, 8, 14}, {16, 8, 14}, {64, 8, 14}, {32, 4, 14}, {32, 12, 14}, {48, 12, 14},
-              {96, 12, 14}, {32, 8, 30}, {32, 4, 30}, {32, 12, 22}};
+      // Rows of 16 work-items (owned z4 = 14) fill whole warps: the fastest on the H200. Planes 0:
+      // the chunk length tblock_chunk_planes picks for the grid (variant_choice.hpp), measured
+      // here and stored as 0, so that a winner tuned at one size runs other sizes with their own
+      // (at N = 384 the 96 planes best at 512 ran 5% below 32; docs/BENCHMARKS.md).
+      return {{0, 8, 14}, {0, 4, 14}, {0, 12, 14}, {0, 16, 14}, {0, 8, 30}, {0, 4, 30},
+              {0, 12, 22}};
     case KernelVariant::Rows:
       return {{1, 8, 1}, {1, 16, 1}, {1, 32, 1}, {1, 64, 1}, {1, 128, 1}, {2, 16, 1}, {4, 8, 1}};
     case KernelVariant::Auto:

@@ -222,7 +222,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     if (items <= fit || attempt == 4) break;
     max_group = fit;
   }
-  if (v == KernelVariant::TBlock && request.tblock_upml == 0 && !request.workgroup) {
+  if (v == KernelVariant::TBlock && request.tblock_upml == 0 &&
+      (!request.workgroup || (*request.workgroup)[0] == 0)) {
     // The pass's planes from its groups and the device's (the program does not depend on them).
     const TBlockBox b = tblock_owned_box(m);
     const auto& wg = out.workgroup;

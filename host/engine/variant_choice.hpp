@@ -85,7 +85,7 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
                                            std::size_t local_bytes);
 
 // The tblock pass's chunk length (planes per group along x) where the work-group's planes were
-// not asked for: of 32, 40, .., 128 (or the box's `length` where shorter), the one whose groups
+// not asked for (no work-group, or a tuned one stored with planes 0): of 32, 40, .., 128 (or the box's `length` where shorter), the one whose groups
 // finish first when `resident` of them run at once, each taking its planes plus
 // kTBlockChunkOverheadPlanes (the 2 planes a chunk computes first, and its start), handed out in
 // launch order (chunk by chunk, `tiles` groups each; the last chunk may be shorter) to whichever

@@ -43,6 +43,16 @@ TEST_CASE("tuning cache: a stored choice is found under its key only") {
   CHECK(got->n == 512);
   // An entry stored under an older kernel digest is not this build's.
   CHECK_FALSE(lookup_tuning("opencl|GPU X|1.2|kernels 000000000000").has_value());
+  // tblock's planes may be 0 (the chunk model's for each grid); no other variant's x.
+  c.variant = KernelVariant::TBlock;
+  c.workgroup = {0, 12, 14};
+  store_tuning(key, c);
+  REQUIRE(lookup_tuning(key).has_value());
+  CHECK(lookup_tuning(key)->workgroup == std::array<int, 3>{0, 12, 14});
+  c.variant = KernelVariant::OnePass;
+  c.workgroup = {0, 2, 32};
+  store_tuning(key, c);
+  CHECK_FALSE(lookup_tuning(key).has_value());
   if (before) {
     ::setenv("CLFDTD_CACHE_DIR", saved.c_str(), 1);
   } else {

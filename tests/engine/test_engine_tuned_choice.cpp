@@ -81,6 +81,16 @@ TEST_CASE("engine auto: a model without UPML runs the no-UPML entry (tblock), on
       e->finish();
       CHECK(e->paired_steps() == 4);
     }
+    // Planes 0 (the tuner's tblock entries): the chunk model's for this grid, whose 13 planes
+    // along x make one chunk.
+    without.workgroup = {0, 4, 2};
+    store_tuning(no_upml_tuning_key(name, device, driver), without);
+    {
+      const auto e = engine::make_gpu_engine(api, pec, aut);
+      CHECK(e->variant() == KernelVariant::TBlock);
+      CHECK_MESSAGE(starts_with(e->kernel_variant(), "tblock 13x4x2"), e->kernel_variant());
+      CHECK(tuned(e->kernel_variant()));
+    }
     {
       const auto e = engine::make_gpu_engine(api, upml, aut);
       CHECK(e->variant() == KernelVariant::Tile);

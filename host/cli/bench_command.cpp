@@ -361,9 +361,11 @@ int bench_command(const std::vector<std::string>& args) {
       // Both winners: models with UPML (vacuum_upml) and without (pec_cube), each its own entry.
       for (const TunedChoice* b : {&t_out.best, &t_out.best_no_upml}) {
         if (b->gcells_per_s <= 0) continue;
-        std::printf("%s %s %dx%dx%d, %.2f Gcells/s on %s, stored in %s\n",
+        // tblock's planes 0: each model's grid picks them (variant_choice.hpp).
+        const std::string x = b->workgroup[0] > 0 ? std::to_string(b->workgroup[0]) : "P";
+        std::printf("%s %s %sx%dx%d, %.2f Gcells/s on %s, stored in %s\n",
                     b == &t_out.best ? "tuned:" : "tuned without UPML:", variant_name(b->variant),
-                    b->workgroup[0], b->workgroup[1], b->workgroup[2], b->gcells_per_s,
+                    x.c_str(), b->workgroup[1], b->workgroup[2], b->gcells_per_s,
                     b->problem.c_str(), tuning_file().c_str());
       }
     }

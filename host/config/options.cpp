@@ -215,12 +215,12 @@ std::vector<OptionSpec> make_table() {
        "comma-separated list of those names several devices: a cylindrical model's modes are "
        "spread over them (docs/CYLINDRICAL.md); any other model needs mpirun for a list. "
        "Alias: --device=X.", Range{}},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (P: 32 to 128 planes)",
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (P: the planes, from the grid)",
        "Work-group size x y z; z counts float4s for the tile, onepass and tblock variants, 1 for rows; "
        "for onepass x is the planes one group marches through and y, z >= 2; for tblock x is the "
        "planes, y and z the rows and float4s a group owns (it runs y + 4 by z + 2 work-items, its halo; "
-       "without this key the planes P are those whose groups the GPU's compute units finish first, "
-       "32 to 128); "
+       "without this key, or from a tuning cache that stored 0, the planes P are those whose groups "
+       "the device's compute units finish first: at most 128, all of a box of at most 32); "
        "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
        closed(1, 1024)},
       {"device.decomposition", V::Integer, {3}, {}, "", "0 0 0 (automatic)",

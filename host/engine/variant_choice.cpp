@@ -81,6 +81,10 @@ int tblock_chunk_planes(long long tiles, int length, long long resident) {
   constexpr int kShortest = kDefaultTBlockWorkgroup[0], kLongest = 128, kStep = 8;
   if (length <= kShortest) return std::max(1, length);
   if (tiles <= 0 || resident <= 0) return kShortest;
+  // Setup time: a shape so small that the shortest chunks make more groups than this is not
+  // simulated (the default shapes make ~2e5 groups at 1600^3).
+  constexpr long long kMostGroups = 1 << 20;
+  if (tiles * ((length + kShortest - 1) / kShortest) > kMostGroups) return kShortest;
   // List scheduling: the earliest free of `resident` slots takes the next group.
   auto makespan = [&](int planes) {
     std::priority_queue<long long, std::vector<long long>, std::greater<long long>> free_at;
@@ -227,6 +231,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     // The pass's planes from its groups and the device's (the program does not depend on them).
     const TBlockBox b = tblock_owned_box(m);
     const auto& wg = out.workgroup;
+    if (b.empty()) return out;  // no pass: tblock steps as onepass (gpu_engine.cpp)
     const long long tiles = static_cast<long long>((b.j1 - b.j0 + wg[1] - 1) / wg[1]) *
                             ((b.q1 - b.q0 + wg[2] - 1) / wg[2]);
     const std::size_t items = static_cast<std::size_t>(wg[1] + 4) * (wg[2] + 2);

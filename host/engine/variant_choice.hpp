@@ -85,17 +85,19 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
                                            std::size_t local_bytes);
 
 // The tblock pass's chunk length (planes per group along x) where the work-group's planes were
-// not asked for (no work-group, or a tuned one stored with planes 0): of 32, 40, .., 128 (or the box's `length` where shorter), the one whose groups
-// finish first when `resident` of them run at once, each taking its planes plus
-// kTBlockChunkOverheadPlanes (the 2 planes a chunk computes first, and its start), handed out in
-// launch order (chunk by chunk, `tiles` groups each; the last chunk may be shorter) to whichever
-// runs out first; the shortest of equals. Why: longer chunks recompute fewer planes, but a last
-// wave of long groups on a few compute units leaves the rest idle. Measured on the H200 (two
-// groups per SM, CUDA / OpenCL Gcells/s at 32 planes -> at the pick; docs/BENCHMARKS.md):
-// vacuum_upml N = 384 61.4 / 59.7 -> 62.0 / 60.3 (72 planes; 96 ran 58.5 / 56.8), N = 512 68.6 /
-// 66.8 -> 70.3 / 68.3 (96), N = 768 77.3 / 74.3 -> 79.3 / 76.3 (120); pec_cube N = 384 94.6 /
-// 90.4 -> 99.6 / 94.1 (112), N = 512 91.9 / 88.0 -> 95.2 / 90.4 (88; 96 planes 95.7 / 91.2).
-// `resident` 0 (unknown): the default's 32.
+// not asked for (no work-group, or a tuned one stored with planes 0), on any device. A box of at
+// most 32 planes (`length`) is one chunk. Otherwise the candidates are 32, 40, .., 128, and
+// `length` itself where it is at most 128; the pick is the one whose groups finish first when
+// `resident` of them run at once. Each group costs its planes plus kTBlockChunkOverheadPlanes (the
+// 2 planes a chunk computes first, and its start), and the groups are handed out in launch order
+// (chunk by chunk, `tiles` groups each; the last chunk may be shorter) to whichever slot runs out
+// first. The shortest of equals wins. Why: longer chunks recompute fewer planes, but a last wave
+// of long groups on a few compute units leaves the rest idle. Measured on the H200 (two groups per
+// SM, CUDA / OpenCL Gcells/s at 32 planes -> at the pick; docs/BENCHMARKS.md): vacuum_upml
+// N = 384 61.4 / 59.7 -> 62.0 / 60.3 (72 planes; 96 ran 58.5 / 56.8), N = 512 68.6 / 66.8 ->
+// 70.3 / 68.3 (96), N = 768 77.3 / 74.3 -> 79.3 / 76.3 (120); pec_cube N = 384 94.6 / 90.4 ->
+// 99.6 / 94.1 (112), N = 512 91.9 / 88.0 -> 95.2 / 90.4 (88; 96 planes 95.7 / 91.2). `resident`
+// 0 (unknown) or more than 2^20 groups at 32 planes: 32.
 constexpr int kTBlockChunkOverheadPlanes = 4;
 int tblock_chunk_planes(long long tiles, int length, long long resident);
 

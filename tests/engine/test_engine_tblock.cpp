@@ -121,6 +121,9 @@ TEST_CASE("tblock chunk length: the planes whose groups finish first") {
   // A box of at most 128 planes may take one chunk: one wave of 264 tiles on 264 units (104
   // plane-times, against four waves of 36 + 36 + 36 + 8 at 32 planes).
   CHECK(tblock_chunk_planes(264, 100, 264) == 100);
+  // More than 2^20 groups at 32 planes (a shape of a few work-items on a huge grid): not
+  // simulated, 32.
+  CHECK(tblock_chunk_planes(640000, 1600, 264) == 32);
 }
 
 TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step counts") {
@@ -131,8 +134,8 @@ TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step
       const SimulationModel m = pec_model(steps, magnetic);
       REQUIRE(m.magnetic == magnetic);
       REQUIRE_FALSE(m.upml.enabled());
-      // The default (32 8 14 clamped to 13 11 3), owned tiles of one column and of a few, and
-      // chunks of 1, 2 and 5 planes.
+      // The default (8 14 clamped to 11 3; the box's 13 planes in one chunk), owned tiles of one
+      // column and of a few, and chunks of 1, 2 and 5 planes.
       for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{2, 3, 2},
                std::array<int, 3>{5, 4, 1}}) {

@@ -174,6 +174,10 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                   : "update_e"};
 
   BuiltProgram out;
+  // tblock's pass: its box (compiled in) and the groups per compute unit it asks for and gets.
+  const bool tblock_pass = v == KernelVariant::TBlock && request.tblock_upml == 0;
+  const TBlockBox box = tblock_pass ? tblock_owned_box(m) : TBlockBox{};
+  int groups_per_unit = 1;
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};
@@ -206,11 +210,10 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                             {"MAGNETIC", m.magnetic ? 1 : 0},
                             {"UPML_AUX", static_cast<int>(request.upml_form)},
                             {"TBLOCK_UPML", request.tblock_upml}};
-    if (v == KernelVariant::TBlock && request.tblock_upml == 0) {
+    if (tblock_pass) {
       // The pass's box is compiled in (tblock.cl); an empty box builds a program never launched.
-      const TBlockBox b = tblock_owned_box(m);
-      defines.insert({{"TB_BOX_I0", b.i0}, {"TB_BOX_I1", b.i1}, {"TB_BOX_J0", b.j0},
-                      {"TB_BOX_J1", b.j1}, {"TB_BOX_Q0", b.q0}, {"TB_BOX_Q1", b.q1}});
+      defines.insert({{"TB_BOX_I0", box.i0}, {"TB_BOX_I1", box.i1}, {"TB_BOX_J0", box.j0},
+                      {"TB_BOX_J1", box.j1}, {"TB_BOX_Q0", box.q0}, {"TB_BOX_Q1", box.q1}});
       // Two groups per compute unit where a group has at most 256 work-items: the compiler then
       // keeps the pass to 128 registers (158 otherwise, and a group of 256 runs alone on its SM).
       // H200, N = 512, 32x12x14 (256 items): CUDA pec_cube 82.3 -> 91.2 Gcells/s; OpenCL
@@ -218,7 +221,9 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       // CUDA); 32x8x14 (192) gains nothing. The shell programs take no such request: at ~191
       // and ~252 registers two groups made them spill and the pair ran 7% slower
       // (docs/BENCHMARKS.md).
-      if (items <= kTBlockTwoGroupItems) defines[std::string(device::kMinGroupsPrefix) + names[0]] = 2;
+      const bool two = items <= kTBlockTwoGroupItems;
+      if (two) defines[std::string(device::kMinGroupsPrefix) + names[0]] = 2;
+      groups_per_unit = two && info.min_groups_hint ? 2 : 1;
     }
     out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
@@ -226,18 +231,14 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
     if (items <= fit || attempt == 4) break;
     max_group = fit;
   }
-  if (v == KernelVariant::TBlock && request.tblock_upml == 0 &&
-      (!request.workgroup || (*request.workgroup)[0] == 0)) {
+  // An empty box has no pass (tblock steps as onepass: gpu_engine.cpp) and keeps its planes.
+  if (tblock_pass && !box.empty() && (!request.workgroup || (*request.workgroup)[0] == 0)) {
     // The pass's planes from its groups and the device's (the program does not depend on them).
-    const TBlockBox b = tblock_owned_box(m);
     const auto& wg = out.workgroup;
-    if (b.empty()) return out;  // no pass: tblock steps as onepass (gpu_engine.cpp)
-    const long long tiles = static_cast<long long>((b.j1 - b.j0 + wg[1] - 1) / wg[1]) *
-                            ((b.q1 - b.q0 + wg[2] - 1) / wg[2]);
-    const std::size_t items = static_cast<std::size_t>(wg[1] + 4) * (wg[2] + 2);
-    const int per_unit = info.min_groups_hint && items <= kTBlockTwoGroupItems ? 2 : 1;
-    out.workgroup[0] = tblock_chunk_planes(tiles, b.i1 - b.i0,
-                                           static_cast<long long>(info.compute_units) * per_unit);
+    const long long tiles = static_cast<long long>((box.j1 - box.j0 + wg[1] - 1) / wg[1]) *
+                            ((box.q1 - box.q0 + wg[2] - 1) / wg[2]);
+    out.workgroup[0] = tblock_chunk_planes(
+        tiles, box.i1 - box.i0, static_cast<long long>(info.compute_units) * groups_per_unit);
   }
   return out;
 }

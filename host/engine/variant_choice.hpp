@@ -37,7 +37,7 @@ constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // side, cl_kernels/tblock.cl); 18 KiB of local memory. Rows of 16 work-items fill whole warps.
 // The default where the compiler takes no request for groups per compute unit
 // (device/min_groups.hpp). The planes of a default work-group are the pass's chunk length from
-// tblock_chunk_planes (below); 32 where the device's compute units are not known.
+// tblock_chunk_planes (below).
 constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
 // Where it does (CUDA, NVIDIA's OpenCL): (12 + 4) x (14 + 2) = 256 work-items, two groups per SM
 // at 128 registers (variant_choice.cpp). H200, N = 512, against 32 x 8 x 14: CUDA pec_cube 91.9

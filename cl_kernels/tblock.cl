@@ -19,8 +19,11 @@
 //
 // Along x the pass is a pipeline: at plane t it computes H1 (s + 1/2) and E1 (s + 1) at plane t,
 // then H2 (s + 3/2) and E2 (s + 2) at plane t - 1, holding the planes before in registers
-// (H1[t-1], E1[t-1], H2[t-2]). A chunk starts 2 planes early, whose results are not stored.
-// Neighbours are exchanged through local memory: E then H, each twice per plane (4 barriers).
+// (H1[t-1], H2[t-2]) and local memory (E1[t-1]). A chunk starts 2 planes early, whose results are
+// not stored.
+// Neighbours are exchanged through local memory, three barriers per plane: E at step s, H1 and H2
+// each when computed; E1 is stored when computed into the slot of its plane's parity and read by
+// the neighbours one plane later, when its H2 is due (12 float4 arrays: 48 KiB at 256 items).
 //
 // Sources: J is added to E1 (step s) in every column of the extended tile, halo included, and to
 // E2 (step s + 1) in the owned columns, as add_sources does after an E update. The host lists the
@@ -231,12 +234,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const int* RESTRICT src_cells, GLOBAL const float* RESTRICT j_table,
     GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int nsrc,
     int src_steps, int s) {
-  LOCAL float4 s_ex[TILE_Y][TILE_Z4];
-  LOCAL float4 s_ey[TILE_Y][TILE_Z4];
-  LOCAL float4 s_ez[TILE_Y][TILE_Z4];
+  // E1 of the last two planes by parity (slot t & 1 holds E at step s of plane t while H1 is
+  // computed, then E1 of plane t), H1 and H2 of the current planes: three barriers per plane.
+  LOCAL float4 s_e1x[2][TILE_Y][TILE_Z4];
+  LOCAL float4 s_e1y[2][TILE_Y][TILE_Z4];
+  LOCAL float4 s_e1z[2][TILE_Y][TILE_Z4];
   LOCAL float4 s_hx[TILE_Y][TILE_Z4];
   LOCAL float4 s_hy[TILE_Y][TILE_Z4];
   LOCAL float4 s_hz[TILE_Y][TILE_Z4];
+  LOCAL float4 s_h2x[TILE_Y][TILE_Z4];
+  LOCAL float4 s_h2y[TILE_Y][TILE_Z4];
+  LOCAL float4 s_h2z[TILE_Y][TILE_Z4];
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1);
 #if TBLOCK_UPML
@@ -282,8 +290,13 @@ KERNEL TBLOCK_ATTR void update_tblock(
   }
   // Plane t - 1: H1 (s + 1/2), E1 (s + 1) and their ids; plane t - 2: H2 (s + 3/2), y and z.
   float4 h1p_x = zero4(), h1p_y = zero4(), h1p_z = zero4();
-  float4 e1p_x = zero4(), e1p_y = zero4(), e1p_z = zero4();
   float4 h2p_y = zero4(), h2p_z = zero4();
+  {  // E1 of the plane before the first: zero (as the registers were)
+    const int p0 = (t - 1) & 1;
+    s_e1x[p0][ly][lz] = zero4();
+    s_e1y[p0][ly][lz] = zero4();
+    s_e1z[p0][ly][lz] = zero4();
+  }
   uchar4 mp_ex = MAKE_UCHAR4(0, 0, 0, 0), mp_ey = mp_ex, mp_ez = mp_ex;
 #if MAGNETIC
   uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
@@ -331,14 +344,15 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
     }
 
+    const int pc = t & 1, pp = 1 - pc;
     // H1 at plane t: forward differences of E at step s.
-    s_ex[ly][lz] = e0_x;
-    s_ey[ly][lz] = e0_y;
-    s_ez[ly][lz] = e0_z;
+    s_e1x[pc][ly][lz] = e0_x;
+    s_e1y[pc][ly][lz] = e0_y;
+    s_e1z[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
-      const float4 ex_yp = s_ex[lyp][lz], ez_yp = s_ez[lyp][lz];
-      const float4 ex_zn = s_ex[ly][lzp], ey_zn = s_ey[ly][lzp];
+      const float4 ex_yp = s_e1x[pc][lyp][lz], ez_yp = s_e1z[pc][lyp][lz];
+      const float4 ex_zn = s_e1x[pc][ly][lzp], ey_zn = s_e1y[pc][ly][lzp];
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;
       const float4 curl_z = (e0n_y - e0_y) * inv_dx - (ex_yp - e0_x) * inv_dy;
@@ -411,18 +425,20 @@ KERNEL TBLOCK_ATTR void update_tblock(
       }
     }
 
-    // H2 at plane t - 1: forward differences of E1 (its +x neighbour is this plane's E1).
-    s_ex[ly][lz] = e1p_x;
-    s_ey[ly][lz] = e1p_y;
-    s_ez[ly][lz] = e1p_z;
-    LOCAL_BARRIER();
+    // H2 at plane t - 1: forward differences of E1 (its +x neighbour is this plane's E1; the
+    // others were stored while plane t - 1 was the current one). E1 of plane t replaces E of
+    // step s in its slot, which every work-item read before the last barrier.
+    s_e1x[pc][ly][lz] = e1_x;
+    s_e1y[pc][ly][lz] = e1_y;
+    s_e1z[pc][ly][lz] = e1_z;
+    const float4 e1p_x = s_e1x[pp][ly][lz], e1p_y = s_e1y[pp][ly][lz], e1p_z = s_e1z[pp][ly][lz];
     float4 h2_x = zero4(), h2_y = zero4(), h2_z = zero4();
 #if TBLOCK_UPML
     float4 b2_x = zero4(), b2_y = zero4(), b2_z = zero4();
 #endif
     if (pprev) {
-      const float4 ex_yp = s_ex[lyp][lz], ez_yp = s_ez[lyp][lz];
-      const float4 ex_zn = s_ex[ly][lzp], ey_zn = s_ey[ly][lzp];
+      const float4 ex_yp = s_e1x[pp][lyp][lz], ez_yp = s_e1z[pp][lyp][lz];
+      const float4 ex_zn = s_e1x[pp][ly][lzp], ey_zn = s_e1y[pp][ly][lzp];
       const float4 curl_x = (ez_yp - e1p_z) * inv_dy - (shift_up(e1p_y, ey_zn) - e1p_y) * inv_dz;
       const float4 curl_y = (shift_up(e1p_x, ex_zn) - e1p_x) * inv_dz - (e1_z - e1p_z) * inv_dx;
       const float4 curl_z = (e1_y - e1p_y) * inv_dx - (ex_yp - e1p_x) * inv_dy;
@@ -454,16 +470,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
       }
     }
-    s_hx[ly][lz] = h2_x;
-    s_hy[ly][lz] = h2_y;
-    s_hz[ly][lz] = h2_z;
+    s_h2x[ly][lz] = h2_x;
+    s_h2y[ly][lz] = h2_y;
+    s_h2z[ly][lz] = h2_z;
     LOCAL_BARRIER();
 
     // E2 at plane t - 1, stored with H2 in the owned columns of the chunk's planes.
     if (pprev && owned && t - 1 >= i0) {
-      const float4 hx_ym = s_hx[lym][lz], hz_ym = s_hz[lym][lz];
-      const float4 hx_zm = MAKE_FLOAT4(s_hx[ly][lzm].w, h2_x.x, h2_x.y, h2_x.z);
-      const float4 hy_zm = MAKE_FLOAT4(s_hy[ly][lzm].w, h2_y.x, h2_y.y, h2_y.z);
+      const float4 hx_ym = s_h2x[lym][lz], hz_ym = s_h2z[lym][lz];
+      const float4 hx_zm = MAKE_FLOAT4(s_h2x[ly][lzm].w, h2_x.x, h2_x.y, h2_x.z);
+      const float4 hy_zm = MAKE_FLOAT4(s_h2y[ly][lzm].w, h2_y.x, h2_y.y, h2_y.z);
       const float4 curl_x = (h2_z - hz_ym) * inv_dy - (h2_y - hy_zm) * inv_dz;
       const float4 curl_y = (h2_x - hx_zm) * inv_dz - (h2_z - h2p_z) * inv_dx;
       const float4 curl_z = (h2_y - h2p_y) * inv_dx - (h2_x - hx_ym) * inv_dy;
@@ -512,9 +528,6 @@ KERNEL TBLOCK_ATTR void update_tblock(
     h1p_x = h_x;
     h1p_y = h_y;
     h1p_z = h_z;
-    e1p_x = e1_x;
-    e1p_y = e1_y;
-    e1p_z = e1_z;
     mp_ex = m_ex;
     mp_ey = m_ey;
     mp_ez = m_ez;

@@ -34,7 +34,7 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
 // (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
-// side, cl_kernels/tblock.cl); 18 KiB of local memory. Rows of 16 work-items fill whole warps.
+// side, cl_kernels/tblock.cl); 36 KiB of local memory. Rows of 16 work-items fill whole warps.
 // The default where the compiler takes no request for groups per compute unit
 // (device/min_groups.hpp). The planes of a default work-group are the pass's chunk length from
 // tblock_chunk_planes (below).
@@ -46,8 +46,9 @@ constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
 constexpr std::array<int, 3> kDefaultTBlockWorkgroupTwoGroups{32, 12, 14};
 // The largest tblock group that asks for two per compute unit (variant_choice.cpp).
 constexpr std::size_t kTBlockTwoGroupItems = 256;
-// Local memory of one tblock group: six float4 arrays over its work-items (E and H).
-constexpr std::size_t kTBlockLocalBytesPerItem = 6 * 16;
+// Local memory of one tblock group: twelve float4 arrays over its work-items (E1 of two planes
+// and E at step s in one of them; H1; H2: cl_kernels/tblock.cl).
+constexpr std::size_t kTBlockLocalBytesPerItem = 12 * 16;
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's
 // TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past
 // that (nvcc sm_90: 41184 B at 12 x 32, 53856 B at 16 x 32, which fails the whole program).

@@ -87,10 +87,10 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
         std::array<int, 3>{5, 3, 2});
   CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal) ==
         std::array<int, 3>{1, 1, 1});
-  // (12 + 4) x (62 + 2) = 1024 items, 96 KiB: z4 halves to 31 (16 x 33 = 528 items, past 384),
-  // then y (12 < 31) stays and z4 halves again to 15: 16 x 17 = 272 items, 25.5 KiB.
+  // (12 + 4) x (62 + 2) = 1024 items, 192 KiB: z4 halves to 31 (16 x 33 = 528 items, past 384),
+  // to 15 (16 x 17 = 272 items, 51 KiB, past 48) and to 7: 16 x 9 = 144 items, 27 KiB.
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal) ==
-        std::array<int, 3>{32, 12, 15});
+        std::array<int, 3>{32, 12, 7});
   // 128 items at most: (8 + 4) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
   CHECK(choose_tblock_workgroup(std::nullopt, big, 128, items, kLocal) ==
         std::array<int, 3>{32, 8, 7});

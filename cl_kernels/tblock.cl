@@ -19,11 +19,12 @@
 //
 // Along x the pass is a pipeline: at plane t it computes H1 (s + 1/2) and E1 (s + 1) at plane t,
 // then H2 (s + 3/2) and E2 (s + 2) at plane t - 1, holding the planes before in registers
-// (H1[t-1], H2[t-2]) and local memory (E1[t-1]). A chunk starts 2 planes early, whose results are
-// not stored.
-// Neighbours are exchanged through local memory, three barriers per plane: E at step s, H1 and H2
-// each when computed; E1 is stored when computed into the slot of its plane's parity and read by
-// the neighbours one plane later, when its H2 is due (12 float4 arrays: 48 KiB at 256 items).
+// (H1[t-1], H2[t-2]; E1[t-1] below). A chunk starts 2 planes early, whose results are not stored.
+// Neighbours are exchanged through local memory in one of two forms (TB_E1_LOCAL, set by the host
+// from device.tblock_staging): 0 (registers) keeps E1[t-1] in registers and exchanges E and H
+// twice per plane through 6 float4 arrays, 4 barriers; 1 (local) stores E1 when computed into the
+// slot of its plane's parity and the neighbours read it one plane later, when its H2 is due, and
+// H2 has arrays of its own: 3 barriers, 12 float4 arrays (48 KiB at 256 work-items).
 //
 // Sources: J is added to E1 (step s) in every column of the extended tile, halo included, and to
 // E2 (step s + 1) in the owned columns, as add_sources does after an E update. The host lists the
@@ -55,6 +56,10 @@
 #define TB_BOX_Q1 0
 #endif
 
+#ifndef TB_E1_LOCAL
+#define TB_E1_LOCAL 0
+#endif
+#define TB_E_SLOTS (TB_E1_LOCAL ? 2 : 1)
 #define TB_OWN_Y (TILE_Y - 4)
 #define TB_OWN_Z4 (TILE_Z4 - 2)
 
@@ -234,17 +239,24 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const int* RESTRICT src_cells, GLOBAL const float* RESTRICT j_table,
     GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int nsrc,
     int src_steps, int s) {
-  // E1 of the last two planes by parity (slot t & 1 holds E at step s of plane t while H1 is
-  // computed, then E1 of plane t), H1 and H2 of the current planes: three barriers per plane.
-  LOCAL float4 s_e1x[2][TILE_Y][TILE_Z4];
-  LOCAL float4 s_e1y[2][TILE_Y][TILE_Z4];
-  LOCAL float4 s_e1z[2][TILE_Y][TILE_Z4];
+  // E: at step s of the current plane, then E1. Local form: two slots by plane parity (slot
+  // t & 1 holds E at step s of plane t while H1 is computed, then E1 of plane t), and H2 apart
+  // from H1. Registers form: one slot, E1 of plane t - 1 staged again for H2, H2 in H1's arrays.
+  LOCAL float4 s_ex[TB_E_SLOTS][TILE_Y][TILE_Z4];
+  LOCAL float4 s_ey[TB_E_SLOTS][TILE_Y][TILE_Z4];
+  LOCAL float4 s_ez[TB_E_SLOTS][TILE_Y][TILE_Z4];
   LOCAL float4 s_hx[TILE_Y][TILE_Z4];
   LOCAL float4 s_hy[TILE_Y][TILE_Z4];
   LOCAL float4 s_hz[TILE_Y][TILE_Z4];
+#if TB_E1_LOCAL
   LOCAL float4 s_h2x[TILE_Y][TILE_Z4];
   LOCAL float4 s_h2y[TILE_Y][TILE_Z4];
   LOCAL float4 s_h2z[TILE_Y][TILE_Z4];
+#else
+#define s_h2x s_hx
+#define s_h2y s_hy
+#define s_h2z s_hz
+#endif
 
   const int lz = LOCAL_ID(0), ly = LOCAL_ID(1);
 #if TBLOCK_UPML
@@ -291,12 +303,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
   // Plane t - 1: H1 (s + 1/2), E1 (s + 1) and their ids; plane t - 2: H2 (s + 3/2), y and z.
   float4 h1p_x = zero4(), h1p_y = zero4(), h1p_z = zero4();
   float4 h2p_y = zero4(), h2p_z = zero4();
-  {  // E1 of the plane before the first: zero (as the registers were)
+#if TB_E1_LOCAL
+  {  // E1 of the plane before the first: zero
     const int p0 = (t - 1) & 1;
-    s_e1x[p0][ly][lz] = zero4();
-    s_e1y[p0][ly][lz] = zero4();
-    s_e1z[p0][ly][lz] = zero4();
+    s_ex[p0][ly][lz] = zero4();
+    s_ey[p0][ly][lz] = zero4();
+    s_ez[p0][ly][lz] = zero4();
   }
+#else
+  float4 e1p_x = zero4(), e1p_y = zero4(), e1p_z = zero4();
+#endif
   uchar4 mp_ex = MAKE_UCHAR4(0, 0, 0, 0), mp_ey = mp_ex, mp_ez = mp_ex;
 #if MAGNETIC
   uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
@@ -344,15 +360,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
     }
 
-    const int pc = t & 1, pp = 1 - pc;
+    // The E slots of planes t and t - 1 (one slot, 0, in the registers form).
+    const int pc = TB_E1_LOCAL ? t & 1 : 0, pp = TB_E1_LOCAL ? 1 - pc : 0;
     // H1 at plane t: forward differences of E at step s.
-    s_e1x[pc][ly][lz] = e0_x;
-    s_e1y[pc][ly][lz] = e0_y;
-    s_e1z[pc][ly][lz] = e0_z;
+    s_ex[pc][ly][lz] = e0_x;
+    s_ey[pc][ly][lz] = e0_y;
+    s_ez[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
-      const float4 ex_yp = s_e1x[pc][lyp][lz], ez_yp = s_e1z[pc][lyp][lz];
-      const float4 ex_zn = s_e1x[pc][ly][lzp], ey_zn = s_e1y[pc][ly][lzp];
+      const float4 ex_yp = s_ex[pc][lyp][lz], ez_yp = s_ez[pc][lyp][lz];
+      const float4 ex_zn = s_ex[pc][ly][lzp], ey_zn = s_ey[pc][ly][lzp];
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;
       const float4 curl_z = (e0n_y - e0_y) * inv_dx - (ex_yp - e0_x) * inv_dy;
@@ -425,20 +442,27 @@ KERNEL TBLOCK_ATTR void update_tblock(
       }
     }
 
-    // H2 at plane t - 1: forward differences of E1 (its +x neighbour is this plane's E1; the
-    // others were stored while plane t - 1 was the current one). E1 of plane t replaces E of
+    // H2 at plane t - 1: forward differences of E1 (its +x neighbour is this plane's E1).
+#if TB_E1_LOCAL
+    // The others were stored while plane t - 1 was the current one. E1 of plane t replaces E of
     // step s in its slot, which every work-item read before the last barrier.
-    s_e1x[pc][ly][lz] = e1_x;
-    s_e1y[pc][ly][lz] = e1_y;
-    s_e1z[pc][ly][lz] = e1_z;
-    const float4 e1p_x = s_e1x[pp][ly][lz], e1p_y = s_e1y[pp][ly][lz], e1p_z = s_e1z[pp][ly][lz];
+    s_ex[pc][ly][lz] = e1_x;
+    s_ey[pc][ly][lz] = e1_y;
+    s_ez[pc][ly][lz] = e1_z;
+    const float4 e1p_x = s_ex[pp][ly][lz], e1p_y = s_ey[pp][ly][lz], e1p_z = s_ez[pp][ly][lz];
+#else
+    s_ex[0][ly][lz] = e1p_x;
+    s_ey[0][ly][lz] = e1p_y;
+    s_ez[0][ly][lz] = e1p_z;
+    LOCAL_BARRIER();
+#endif
     float4 h2_x = zero4(), h2_y = zero4(), h2_z = zero4();
 #if TBLOCK_UPML
     float4 b2_x = zero4(), b2_y = zero4(), b2_z = zero4();
 #endif
     if (pprev) {
-      const float4 ex_yp = s_e1x[pp][lyp][lz], ez_yp = s_e1z[pp][lyp][lz];
-      const float4 ex_zn = s_e1x[pp][ly][lzp], ey_zn = s_e1y[pp][ly][lzp];
+      const float4 ex_yp = s_ex[pp][lyp][lz], ez_yp = s_ez[pp][lyp][lz];
+      const float4 ex_zn = s_ex[pp][ly][lzp], ey_zn = s_ey[pp][ly][lzp];
       const float4 curl_x = (ez_yp - e1p_z) * inv_dy - (shift_up(e1p_y, ey_zn) - e1p_y) * inv_dz;
       const float4 curl_y = (shift_up(e1p_x, ex_zn) - e1p_x) * inv_dz - (e1_z - e1p_z) * inv_dx;
       const float4 curl_z = (e1_y - e1p_y) * inv_dx - (ex_yp - e1p_x) * inv_dy;
@@ -528,6 +552,11 @@ KERNEL TBLOCK_ATTR void update_tblock(
     h1p_x = h_x;
     h1p_y = h_y;
     h1p_z = h_z;
+#if !TB_E1_LOCAL
+    e1p_x = e1_x;
+    e1p_y = e1_y;
+    e1p_z = e1_z;
+#endif
     mp_ex = m_ex;
     mp_ey = m_ey;
     mp_ez = m_ez;
@@ -551,3 +580,6 @@ KERNEL TBLOCK_ATTR void update_tblock(
     e0_z = e0n_z;
   }
 }
+#undef s_h2x
+#undef s_h2y
+#undef s_h2z

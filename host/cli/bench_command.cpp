@@ -184,6 +184,9 @@ int bench_command(const std::vector<std::string>& args) {
       ("upml-form", po::value<std::string>()->default_value("float"),
        "3D tile and onepass: how the UPML auxiliaries are stored, float, bfloat16 "
        "(device.upml_form), or a comma list (each 3D case runs once per form)")
+      ("tblock-staging", po::value<std::string>()->default_value("auto"),
+       "tblock: where E at s + 1 of the plane before waits, auto, local, registers "
+       "(device.tblock_staging), or a comma list (tblock runs once per form)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
        "plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
@@ -269,6 +272,17 @@ int bench_command(const std::vector<std::string>& args) {
     upml_forms.push_back(static_cast<UpmlForm>(w - std::begin(words)));
   }
   if (upml_forms.empty()) throw ConfigError("", 0, "bench --upml-form", "at least one form");
+  std::vector<TBlockStaging> tblock_stagings;
+  for (const auto& v : split_list(vm["tblock-staging"].as<std::string>())) {
+    const char* const words[] = {"auto", "local", "registers"};
+    const auto w = std::find(std::begin(words), std::end(words), v);
+    if (w == std::end(words))
+      throw ConfigError("", 0, "bench --tblock-staging",
+                        "auto, local, registers or a comma list, got '" + v + "'");
+    tblock_stagings.push_back(static_cast<TBlockStaging>(w - std::begin(words)));
+  }
+  if (tblock_stagings.empty())
+    throw ConfigError("", 0, "bench --tblock-staging", "at least one form");
   const auto problems = split_list(vm["problem"].as<std::string>());
   for (const auto& p : problems) bench_problem(p, 16, 1);  // rejects unknown names up front
   const bool any_plane = std::any_of(problems.begin(), problems.end(), is_flat_problem);
@@ -410,19 +424,25 @@ int bench_command(const std::vector<std::string>& args) {
           const bool forms = !is_flat_problem(p) && v != KernelVariant::Rows;
           const std::vector<UpmlForm> each_form =
               forms ? upml_forms : std::vector<UpmlForm>{upml_forms.front()};
+          const std::vector<TBlockStaging> each_staging =
+              v == KernelVariant::TBlock ? tblock_stagings
+                                         : std::vector<TBlockStaging>{tblock_stagings.front()};
           for (const CylChoice& ch : each) {
             for (UpmlForm form : each_form) {
-              BenchCase c;
-              c.problem = p;
-              c.n = size_of(p, n);
-              c.device = dev;
-              c.device.variant = v;
-              c.device.cyl_local_staging = ch.local;
-              c.device.cyl_align = ch.align;
-              c.device.upml_form = form;
-              c.repeats = repeats;
-              c.steps = steps;
-              keep(run_bench_case(c, copy_gbs));
+              for (TBlockStaging staging : each_staging) {
+                BenchCase c;
+                c.problem = p;
+                c.n = size_of(p, n);
+                c.device = dev;
+                c.device.variant = v;
+                c.device.cyl_local_staging = ch.local;
+                c.device.cyl_align = ch.align;
+                c.device.upml_form = form;
+                c.device.tblock_staging = staging;
+                c.repeats = repeats;
+                c.steps = steps;
+                keep(run_bench_case(c, copy_gbs));
+              }
             }
           }
         }

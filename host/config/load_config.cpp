@@ -763,6 +763,7 @@ void read_output_device(const Reader& r, RunConfig& cfg) {
   cfg.device.cyl_local_staging = r.word("device.cyl_staging", 0) == 1;  // words: global, local
   cfg.device.cyl_align = r.word("device.cyl_align", 0) == 0;           // words: true, false
   cfg.device.upml_form = static_cast<UpmlForm>(r.word("device.upml_form", 0));
+  cfg.device.tblock_staging = static_cast<TBlockStaging>(r.word("device.tblock_staging", 0));
   cfg.device.halo_overlap = r.word("device.halo_overlap", 0) == 0;     // words: true, false
   if (r.has("device.decomposition")) {
     auto p = r.integers("device.decomposition");

@@ -253,6 +253,15 @@ std::vector<OptionSpec> make_table() {
        "upper 16 bits rounded to nearest (8 significant bits, the float's range): half the "
        "auxiliaries' bytes, at a cost in accuracy inside the absorber (docs/BENCHMARKS.md). "
        "`clfdtd bench --upml-form float,bfloat16` measures both.", Range{}},
+      {"device.tblock_staging", V::Word, {1}, {"auto", "local", "registers"}, "", "auto",
+       "tblock variant only (others ignore it): where each work-item keeps E at the half pair's "
+       "end (s + 1) of the plane before while the pass marches along x. local: in local memory, "
+       "where its neighbours read it (3 barriers per plane, 192 B of local memory per "
+       "work-item); registers: in registers, staged again for the neighbours (4 barriers, 96 B). "
+       "auto: local on NVIDIA's OpenCL, registers elsewhere (H200, N = 512: local ran 1-5% "
+       "faster through OpenCL and 1-3% slower through CUDA; not measured on other GPUs; "
+       "docs/BENCHMARKS.md). `clfdtd bench --tblock-staging local,registers` measures both.",
+       Range{}},
       {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",
        "Cylindrical tile variant only (other models and variants ignore it): local stages each "
        "work-group's field values and their neighbour row and column in local memory before the "

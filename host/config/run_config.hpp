@@ -140,6 +140,10 @@ enum class HaloPath { Auto, Host, Device };
 // How the tile and onepass variants store the UPML auxiliaries (order = device.upml_form's words;
 // the value is the kernels' UPML_AUX, cl_kernels/upml_aux.h): always computed in float.
 enum class UpmlForm { Float, BFloat16 };
+// Where the tblock variant keeps E at s + 1 of the plane before (order = device.tblock_staging's
+// words; cl_kernels/tblock.cl TB_E1_LOCAL): in local memory (3 barriers per plane, twice the local
+// memory) or in registers (4 barriers); auto picks per device (engine/variant_choice.hpp).
+enum class TBlockStaging { Auto, Local, Registers };
 
 struct DeviceConfig {
   BackendKind backend = BackendKind::OpenCl;
@@ -152,6 +156,7 @@ struct DeviceConfig {
   bool cyl_local_staging = false;
   bool cyl_align = true;
   UpmlForm upml_form = UpmlForm::Float;  // tile and onepass only (device.upml_form)
+  TBlockStaging tblock_staging = TBlockStaging::Auto;  // tblock only (device.tblock_staging)
   std::array<int, 3> decomposition{0, 0, 0};  // MPI boxes along x y z; all 0 = automatic
   HaloPath halo_path = HaloPath::Auto;        // how MPI ranks exchange halos (device.halo_path)
   // Ranks: update the owned cells away from the send planes while the halos travel

@@ -54,6 +54,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   tuned_ = request.tuned;
   wg_ = built.workgroup;
   upml_form_ = request.upml_form;
+  tblock_e1_local_ = tblock_e1_local(request.tblock_staging, info);
   // tblock keeps onepass's buffers and runs its single steps with onepass's plan and program.
   const KernelVariant buffers = variant_ == KernelVariant::TBlock ? KernelVariant::OnePass : variant_;
   // Checks the memory before allocating anything, then uploads.
@@ -76,6 +77,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
         VariantRequest r{KernelVariant::TBlock, z ? kShellZWorkgroup : kShellXYWorkgroup, false,
                          request.upml_form};
         r.tblock_upml = z ? 2 : 1;
+        r.tblock_staging = request.tblock_staging;  // the pass's form
         const BuiltProgram sp = build_variant_program(*dev_, m, r);
         shell[z].emplace(PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup});
       }
@@ -122,7 +124,12 @@ std::string GpuEngine::kernel_variant() const {
   const bool slabs = m_.upml.enabled() && variant_ != KernelVariant::Rows;
   const std::string aux = slabs && upml_form_ == UpmlForm::BFloat16 ? " aux=bfloat16" : "";
   // What the kernels were compiled to (CUDA: "sm_90"), as the CUDA backend always said.
-  return variant_text(name, aux + (variant_ == KernelVariant::TBlock && !pair_ ? " (onepass steps: " + unpaired_why_ + ")" : ""));
+  // tblock: where E1 is staged (device.tblock_staging), or why it steps as onepass.
+  const std::string tb = variant_ != KernelVariant::TBlock ? ""
+                         : !pair_ ? " (onepass steps: " + unpaired_why_ + ")"
+                         : tblock_e1_local_ ? " e1=local"
+                                            : " e1=registers";
+  return variant_text(name, aux + tb);
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {

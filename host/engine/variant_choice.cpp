@@ -60,7 +60,7 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
-                                           std::size_t local_bytes) {
+                                           std::size_t local_bytes, std::size_t bytes_per_item) {
   std::array<int, 3> wg = requested ? *requested : kDefaultTBlockWorkgroup;
   wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
   wg[1] = std::clamp(wg[1], 1, std::max(1, layout.ny));
@@ -68,7 +68,7 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
   auto too_big = [&] {
     const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
     return ty * tz > std::min(max_group, kTBlockMaxItems) || ty > max_items[1] || tz > max_items[0] ||
-           ty * tz * kTBlockLocalBytesPerItem > local_bytes;
+           ty * tz * bytes_per_item > local_bytes;
   };
   while (too_big() && (wg[1] > 1 || wg[2] > 1)) {
     int& larger = wg[1] >= wg[2] ? wg[1] : wg[2];
@@ -114,6 +114,12 @@ int tblock_chunk_planes(long long tiles, int length, long long resident) {
   return best;
 }
 
+bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info) {
+  if (staging != TBlockStaging::Auto) return staging == TBlockStaging::Local;
+  // min_groups_hint on OpenCL: NVIDIA's platform (device/opencl).
+  return info.api == device::Api::OpenCL && info.min_groups_hint;
+}
+
 }  // namespace clfdtd
 
 namespace clfdtd::engine {
@@ -137,6 +143,7 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
   if (r.variant == KernelVariant::Auto && !r.workgroup && tuned) {
     r = {tuned->variant, tuned->workgroup, true, dev.upml_form};
   }
+  r.tblock_staging = dev.tblock_staging;
   if (r.variant == KernelVariant::Auto) {
     r.variant = device_type == "cpu"                ? KernelVariant::Rows
                 : fits_onepass && !r.workgroup
@@ -178,6 +185,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   const bool tblock_pass = v == KernelVariant::TBlock && request.tblock_upml == 0;
   const TBlockBox box = tblock_pass ? tblock_owned_box(m) : TBlockBox{};
   int groups_per_unit = 1;
+  const bool e1_local = v == KernelVariant::TBlock && tblock_e1_local(request.tblock_staging, info);
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};
@@ -187,7 +195,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
           choose_tblock_workgroup(request.workgroup ? request.workgroup
                                   : info.min_groups_hint ? kDefaultTBlockWorkgroupTwoGroups
                                                          : kDefaultTBlockWorkgroup,
-                                  L, max_group, max_items, info.local_mem_bytes);
+                                  L, max_group, max_items, info.local_mem_bytes,
+                                  tblock_local_bytes_per_item(e1_local));
       tile = {1, out.workgroup[1] + 4, out.workgroup[2] + 2};  // the group with its halo
       items = static_cast<std::size_t>(tile[1]) * tile[2];
     } else if (v == KernelVariant::OnePass) {
@@ -209,7 +218,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                             {"TILE_Z4", tile[2]},
                             {"MAGNETIC", m.magnetic ? 1 : 0},
                             {"UPML_AUX", static_cast<int>(request.upml_form)},
-                            {"TBLOCK_UPML", request.tblock_upml}};
+                            {"TBLOCK_UPML", request.tblock_upml},
+                            {"TB_E1_LOCAL", e1_local ? 1 : 0}};
     if (tblock_pass) {
       // The pass's box is compiled in (tblock.cl); an empty box builds a program never launched.
       defines.insert({{"TB_BOX_I0", box.i0}, {"TB_BOX_I1", box.i1}, {"TB_BOX_J0", box.j0},

@@ -34,7 +34,8 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
 // (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
-// side, cl_kernels/tblock.cl); 36 KiB of local memory. Rows of 16 work-items fill whole warps.
+// side, cl_kernels/tblock.cl); 18 KiB of local memory (36 staging E1 in local memory). Rows of
+// 16 work-items fill whole warps.
 // The default where the compiler takes no request for groups per compute unit
 // (device/min_groups.hpp). The planes of a default work-group are the pass's chunk length from
 // tblock_chunk_planes (below).
@@ -46,9 +47,13 @@ constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
 constexpr std::array<int, 3> kDefaultTBlockWorkgroupTwoGroups{32, 12, 14};
 // The largest tblock group that asks for two per compute unit (variant_choice.cpp).
 constexpr std::size_t kTBlockTwoGroupItems = 256;
-// Local memory of one tblock group: twelve float4 arrays over its work-items (E1 of two planes
-// and E at step s in one of them; H1; H2: cl_kernels/tblock.cl).
-constexpr std::size_t kTBlockLocalBytesPerItem = 12 * 16;
+// Local memory of one tblock group per work-item (cl_kernels/tblock.cl): staging E1 in local
+// memory, twelve float4 arrays (E at step s and E1 of two planes by parity; H1; H2); in
+// registers, six (E; H).
+constexpr std::size_t tblock_local_bytes_per_item(bool e1_local) { return (e1_local ? 12 : 6) * 16; }
+// device.tblock_staging resolved for a device: auto is local on NVIDIA's OpenCL (measured faster
+// there, slower through CUDA on the same H200), registers elsewhere (not measured).
+bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info);
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's
 // TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past
 // that (nvcc sm_90: 41184 B at 12 x 32, 53856 B at 16 x 32, which fails the whole program).
@@ -79,11 +84,12 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 // owned y, owned z4); planes clamped to [1, nx], owned y to [1, ny], owned z4 to [1, nz4]; then
 // the larger owned extent is halved (not below 1) while the group with its halo, (y + 4) x
 // (z4 + 2) work-items, exceeds max_group, kTBlockMaxItems or the device's per-dimension limits,
-// or its local memory (kTBlockLocalBytesPerItem per work-item) exceeds local_bytes.
+// or its local memory (bytes_per_item per work-item, tblock_local_bytes_per_item) exceeds
+// local_bytes.
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
-                                           std::size_t local_bytes);
+                                           std::size_t local_bytes, std::size_t bytes_per_item);
 
 // The tblock pass's chunk length (planes per group along x) where the work-group's planes were
 // not asked for (no work-group, or a tuned one stored with planes 0), on any device. A box of at
@@ -119,6 +125,7 @@ struct VariantRequest {
   // tblock's shell programs (TBLOCK_UPML: 1 every UPML form, 2 the z slabs' only; plan.hpp
   // TBlockPass); 0 the pass.
   int tblock_upml = 0;
+  TBlockStaging tblock_staging = TBlockStaging::Auto;  // device.tblock_staging (tblock)
 };
 
 // The tuned entry device.variant = auto takes for a model (`bench --tune` stores one per device

@@ -60,8 +60,17 @@ void compare_fields(Backend& b, const SimulationModel& m, double rel_tol = 1e-4)
 }
 
 std::unique_ptr<engine::GpuEngine> tblock(device::Api api, const SimulationModel& m,
-                                          std::optional<std::array<int, 3>> wg = std::nullopt) {
-  return engine::make_gpu_engine(api, m, engine_config(KernelVariant::TBlock, wg));
+                                          std::optional<std::array<int, 3>> wg = std::nullopt,
+                                          TBlockStaging staging = TBlockStaging::Auto) {
+  DeviceConfig cfg = engine_config(KernelVariant::TBlock, wg);
+  cfg.tblock_staging = staging;
+  return engine::make_gpu_engine(api, m, cfg);
+}
+
+// Both places E1 waits in (device.tblock_staging), each named in the variant text.
+constexpr std::array<TBlockStaging, 2> kStagings{TBlockStaging::Local, TBlockStaging::Registers};
+const char* staging_text(TBlockStaging s) {
+  return s == TBlockStaging::Local ? " e1=local" : " e1=registers";
 }
 
 }  // namespace
@@ -81,25 +90,54 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
   const FieldLayout big(100, 100, 400), small(5, 3, 8);  // nz4 100 and 2
   const std::array<std::size_t, 3> items{1024, 1024, 64};
   constexpr std::size_t kLocal = 48 * 1024;
-  CHECK(choose_tblock_workgroup(std::nullopt, big, 1024, items, kLocal) ==
-        std::array<int, 3>{32, 8, 14});
-  CHECK(choose_tblock_workgroup(std::nullopt, small, 1024, items, kLocal) ==
-        std::array<int, 3>{5, 3, 2});
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal) ==
-        std::array<int, 3>{1, 1, 1});
-  // (12 + 4) x (62 + 2) = 1024 items, 192 KiB: z4 halves to 31 (16 x 33 = 528 items, past 384),
-  // to 15 (16 x 17 = 272 items, 51 KiB, past 48) and to 7: 16 x 9 = 144 items, 27 KiB.
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal) ==
-        std::array<int, 3>{32, 12, 7});
-  // 128 items at most: (8 + 4) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
-  CHECK(choose_tblock_workgroup(std::nullopt, big, 128, items, kLocal) ==
-        std::array<int, 3>{32, 8, 7});
-  // The earlier default 8 x 30 at 256 items: 384 > 256, z4 halves to 15: 12 x 17 = 204.
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 8, 30}, big, 256, items, kLocal) ==
-        std::array<int, 3>{32, 8, 15});
-  // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20) ==
+  // E1 staged in registers: 96 B of local memory per work-item; in local memory: 192 B.
+  const std::size_t regs = tblock_local_bytes_per_item(false);
+  const std::size_t local = tblock_local_bytes_per_item(true);
+  CHECK(regs == 96);
+  CHECK(local == 192);
+  for (std::size_t per_item : {regs, local}) {
+    CHECK(choose_tblock_workgroup(std::nullopt, big, 1024, items, kLocal, per_item) ==
+          std::array<int, 3>{32, 8, 14});
+    CHECK(choose_tblock_workgroup(std::nullopt, small, 1024, items, kLocal, per_item) ==
+          std::array<int, 3>{5, 3, 2});
+    CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal,
+                                  per_item) == std::array<int, 3>{1, 1, 1});
+    // 128 items at most: (8 + 4) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
+    CHECK(choose_tblock_workgroup(std::nullopt, big, 128, items, kLocal, per_item) ==
+          std::array<int, 3>{32, 8, 7});
+    // The earlier default 8 x 30 at 256 items: 384 > 256, z4 halves to 15: 12 x 17 = 204.
+    CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 8, 30}, big, 256, items, kLocal,
+                                  per_item) == std::array<int, 3>{32, 8, 15});
+    // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
+    CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20,
+                                  per_item) == std::array<int, 3>{32, 12, 15});
+    // The NVIDIA default, (12 + 4) x (14 + 2) = 256 items: 24 or 48 KiB, both fit.
+    CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 14}, big, 1024, items, kLocal,
+                                  per_item) == std::array<int, 3>{32, 12, 14});
+  }
+  // (12 + 4) x (62 + 2) = 1024 items: z4 halves to 31 (16 x 33 = 528 items, past 384) and to 15:
+  // 16 x 17 = 272 items, 25.5 KiB in registers' form; 51 KiB in local memory's, past 48, so z4
+  // halves again to 7: 16 x 9 = 144 items, 27 KiB.
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal, regs) ==
         std::array<int, 3>{32, 12, 15});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal, local) ==
+        std::array<int, 3>{32, 12, 7});
+}
+
+TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and registers as asked") {
+  device::DeviceInfo nvidia_cl, cuda, other_cl;
+  nvidia_cl.api = device::Api::OpenCL;
+  nvidia_cl.min_groups_hint = true;
+  cuda.api = device::Api::Cuda;
+  cuda.min_groups_hint = true;
+  other_cl.api = device::Api::OpenCL;
+  CHECK(tblock_e1_local(TBlockStaging::Auto, nvidia_cl));
+  CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, cuda));
+  CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, other_cl));
+  for (const auto* info : {&nvidia_cl, &cuda, &other_cl}) {
+    CHECK(tblock_e1_local(TBlockStaging::Local, *info));
+    CHECK_FALSE(tblock_e1_local(TBlockStaging::Registers, *info));
+  }
 }
 
 TEST_CASE("tblock chunk length: the planes whose groups finish first") {
@@ -139,11 +177,14 @@ TEST_CASE("tblock vs reference: PEC walls, materials, sources; odd and even step
       for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{2, 3, 2},
                std::array<int, 3>{5, 4, 1}}) {
-        const auto e = tblock(api, m, wg);
-        REQUIRE(e->pair_stage() != nullptr);
-        compare_fields(*e, m);
-        CHECK(e->paired_steps() == steps / 2 * 2);
-        CHECK(e->single_steps() == steps % 2);
+        for (TBlockStaging staging : kStagings) {
+          const auto e = tblock(api, m, wg, staging);
+          REQUIRE(e->pair_stage() != nullptr);
+          CHECK(e->kernel_variant().find(staging_text(staging)) != std::string::npos);
+          compare_fields(*e, m);
+          CHECK(e->paired_steps() == steps / 2 * 2);
+          CHECK(e->single_steps() == steps % 2);
+        }
       }
     }
   }
@@ -249,15 +290,18 @@ TEST_CASE("tblock vs reference: UPML models step in pairs (the shell pass); odd 
                   << "x" << c.n[2]);
       for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
                std::nullopt, std::array<int, 3>{1, 1, 1}, std::array<int, 3>{5, 4, 1}}) {
-        const auto e = tblock(api, m, wg);
-        REQUIRE(e->pair() != nullptr);
-        CHECK_FALSE(e->pair()->shell[0].empty());
-        CHECK(e->pair()->shell[1].size() == e->pair()->shell[0].size());
-        CHECK_FALSE(e->pair()->copies.empty());
-        CHECK(e->kernel_variant().find("onepass steps") == std::string::npos);
-        compare_fields(*e, m);
-        CHECK(e->paired_steps() == c.steps / 2 * 2);
-        CHECK(e->single_steps() == c.steps % 2);
+        for (TBlockStaging staging : kStagings) {
+          const auto e = tblock(api, m, wg, staging);
+          REQUIRE(e->pair() != nullptr);
+          CHECK_FALSE(e->pair()->shell[0].empty());
+          CHECK(e->pair()->shell[1].size() == e->pair()->shell[0].size());
+          CHECK_FALSE(e->pair()->copies.empty());
+          CHECK(e->kernel_variant().find("onepass steps") == std::string::npos);
+          CHECK(e->kernel_variant().find(staging_text(staging)) != std::string::npos);
+          compare_fields(*e, m);
+          CHECK(e->paired_steps() == c.steps / 2 * 2);
+          CHECK(e->single_steps() == c.steps % 2);
+        }
       }
     }
   }
@@ -295,10 +339,12 @@ TEST_CASE("tblock: tiny UPML model in pairs (oclgrind)") {
   REQUIRE_FALSE(engine::tblock_owned_box(m).empty());
   for (device::Api api : engine_apis()) {
     INFO("api " << std::string(device::api_name(api)));
-    const auto e = tblock(api, m, std::array<int, 3>{3, 2, 1});
-    REQUIRE(e->pair() != nullptr);
-    compare_fields(*e, m);
-    CHECK(e->paired_steps() == 6);
+    for (TBlockStaging staging : kStagings) {
+      const auto e = tblock(api, m, std::array<int, 3>{3, 2, 1}, staging);
+      REQUIRE(e->pair() != nullptr);
+      compare_fields(*e, m);
+      CHECK(e->paired_steps() == 6);
+    }
   }
 }
 

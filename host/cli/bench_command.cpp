@@ -186,7 +186,8 @@ int bench_command(const std::vector<std::string>& args) {
        "(device.upml_form), or a comma list (each 3D case runs once per form)")
       ("tblock-staging", po::value<std::string>()->default_value("auto"),
        "tblock: where E at s + 1 of the plane before waits, auto, local, registers "
-       "(device.tblock_staging), or a comma list (tblock runs once per form)")
+       "(device.tblock_staging), or a comma list (--variant=tblock runs once per form; --tune "
+       "and --variant=auto take the first; the tuning cache keeps no form: a run takes its own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
        "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
        "plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
@@ -339,6 +340,7 @@ int bench_command(const std::vector<std::string>& args) {
     dev.backend = t.backend;
     dev.select = t.select;
     dev.workgroup = workgroup;
+    dev.tblock_staging = tblock_stagings.front();  // --tune's and --variant=auto's
     // The copy bandwidth once per device, on a small model's backend.
     double copy_gbs = 0;
     {

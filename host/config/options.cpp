@@ -258,7 +258,7 @@ std::vector<OptionSpec> make_table() {
        "end (s + 1) of the plane before while the pass marches along x. local: in local memory, "
        "where its neighbours read it (3 barriers per plane, 192 B of local memory per "
        "work-item); registers: in registers, staged again for the neighbours (4 barriers, 96 B). "
-       "auto: local on NVIDIA's OpenCL, registers elsewhere (H200, N = 512: local ran 1-5% "
+       "auto: local on NVIDIA's OpenCL, registers elsewhere (H200, N = 512: local ran 1-6% "
        "faster through OpenCL and 1-3% slower through CUDA; not measured on other GPUs; "
        "docs/BENCHMARKS.md). `clfdtd bench --tblock-staging local,registers` measures both.",
        Range{}},

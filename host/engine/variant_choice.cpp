@@ -116,8 +116,7 @@ int tblock_chunk_planes(long long tiles, int length, long long resident) {
 
 bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info) {
   if (staging != TBlockStaging::Auto) return staging == TBlockStaging::Local;
-  // min_groups_hint on OpenCL: NVIDIA's platform (device/opencl).
-  return info.api == device::Api::OpenCL && info.min_groups_hint;
+  return info.api == device::Api::OpenCL && info.platform.find("NVIDIA") != std::string::npos;
 }
 
 }  // namespace clfdtd

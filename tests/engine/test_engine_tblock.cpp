@@ -127,10 +127,11 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
 TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and registers as asked") {
   device::DeviceInfo nvidia_cl, cuda, other_cl;
   nvidia_cl.api = device::Api::OpenCL;
-  nvidia_cl.min_groups_hint = true;
+  nvidia_cl.platform = "NVIDIA CUDA";
   cuda.api = device::Api::Cuda;
-  cuda.min_groups_hint = true;
+  cuda.platform = "CUDA 13.0";
   other_cl.api = device::Api::OpenCL;
+  other_cl.platform = "Portable Computing Language";
   CHECK(tblock_e1_local(TBlockStaging::Auto, nvidia_cl));
   CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, cuda));
   CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, other_cl));

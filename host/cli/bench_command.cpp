@@ -17,6 +17,7 @@
 #include "bench/projection_bench.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
+#include "config/options.hpp"
 #include "errors.hpp"
 #include "output/text_file.hpp"
 #include "device/device.hpp"
@@ -274,13 +275,13 @@ int bench_command(const std::vector<std::string>& args) {
   }
   if (upml_forms.empty()) throw ConfigError("", 0, "bench --upml-form", "at least one form");
   std::vector<TBlockStaging> tblock_stagings;
+  const OptionSpec& staging_key = *find_option("device.tblock_staging");  // its words' order
   for (const auto& v : split_list(vm["tblock-staging"].as<std::string>())) {
-    const char* const words[] = {"auto", "local", "registers"};
-    const auto w = std::find(std::begin(words), std::end(words), v);
-    if (w == std::end(words))
+    const int w = word_index(staging_key, v);
+    if (w < 0)
       throw ConfigError("", 0, "bench --tblock-staging",
                         "auto, local, registers or a comma list, got '" + v + "'");
-    tblock_stagings.push_back(static_cast<TBlockStaging>(w - std::begin(words)));
+    tblock_stagings.push_back(static_cast<TBlockStaging>(w));
   }
   if (tblock_stagings.empty())
     throw ConfigError("", 0, "bench --tblock-staging", "at least one form");

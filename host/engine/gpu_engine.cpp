@@ -54,7 +54,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   tuned_ = request.tuned;
   wg_ = built.workgroup;
   upml_form_ = request.upml_form;
-  tblock_e1_local_ = tblock_e1_local(request.tblock_staging, info);
+  tblock_e1_local_ = built.tblock_e1_local;
   // tblock keeps onepass's buffers and runs its single steps with onepass's plan and program.
   const KernelVariant buffers = variant_ == KernelVariant::TBlock ? KernelVariant::OnePass : variant_;
   // Checks the memory before allocating anything, then uploads.
@@ -77,7 +77,8 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
         VariantRequest r{KernelVariant::TBlock, z ? kShellZWorkgroup : kShellXYWorkgroup, false,
                          request.upml_form};
         r.tblock_upml = z ? 2 : 1;
-        r.tblock_staging = request.tblock_staging;  // the pass's form
+        r.tblock_staging =  // the pass's form
+            built.tblock_e1_local ? TBlockStaging::Local : TBlockStaging::Registers;
         const BuiltProgram sp = build_variant_program(*dev_, m, r);
         shell[z].emplace(PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup});
       }

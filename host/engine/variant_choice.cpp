@@ -185,6 +185,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   const TBlockBox box = tblock_pass ? tblock_owned_box(m) : TBlockBox{};
   int groups_per_unit = 1;
   const bool e1_local = v == KernelVariant::TBlock && tblock_e1_local(request.tblock_staging, info);
+  out.tblock_e1_local = e1_local;
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};

@@ -163,6 +163,7 @@ struct BuiltProgram {
   device::Program program;
   // x, y, z4 (tile; onepass: planes, y, z4; tblock: planes, owned y, owned z4; rows: x, y, 1)
   std::array<int, 3> workgroup{};
+  bool tblock_e1_local = false;  // tblock: compiled with E1 in local memory (TB_E1_LOCAL)
 };
 
 // Clamps the request to the grid and the device, builds the program with the variant's tile as

@@ -270,7 +270,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
   const int gz = g % box[6], gr = g / box[6];
   const int gy = gr % box[7], gx = gr / box[7];
   const int i_end = box[1], j_end = box[3], q_end = box[5];
+#if TBLOCK_UPML == 2
+  // The z boxes' program: a box one tile wide (box[6] == 1, where the group is wide enough) has
+  // its halo float4 on the interior side only, since a z box reaches the grid's z end, past which
+  // fields are zero; wider boxes take tiles with a halo float4 on both sides, as elsewhere.
+  const int one_tile = box[6] == 1;
+  const int kq = !one_tile ? box[4] + gz * TB_OWN_Z4 + lz - 1
+                 : box[4] == 0 ? lz
+                               : box[5] - TILE_Z4 + lz;
+#else
   const int kq = box[4] + gz * TB_OWN_Z4 + lz - 1;
+#endif
   const int j = box[2] + gy * TB_OWN_Y + ly - 2;
   const int i0 = box[0] + gx * planes;
 #else
@@ -283,8 +293,19 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
   const int i1 = i0 + planes < i_end ? i0 + planes : i_end;
   const int inside = kq >= 0 && kq < nz4 && j >= 0 && j < ny;
+#if TBLOCK_UPML == 2
+  const int owned = inside && (one_tile || (lz >= 1 && lz <= TB_OWN_Z4)) && kq >= box[4] &&
+                    kq < q_end && ly >= 2 && ly < 2 + TB_OWN_Y && j < j_end;
+  // A tile's z end without halo is the grid's: its neighbour there is zero, not the clamped one.
+  const float kzp = kq == nz4 - 1 ? 0.0f : 1.0f, kzm = kq == 0 ? 0.0f : 1.0f;
+#define TB_ZP(v) ((v) * kzp)
+#define TB_ZM(v) ((v) * kzm)
+#else
+#define TB_ZP(v) (v)
+#define TB_ZM(v) (v)
   const int owned = inside && lz >= 1 && lz <= TB_OWN_Z4 && ly >= 2 && ly < 2 + TB_OWN_Y &&
                     kq < q_end && j < j_end;
+#endif
   // Neighbours in local memory, clamped at the tile's edge: the edge columns' results are wrong
   // there, and the halo keeps them away from the owned columns (see above).
   const int lyp = ly + 1 < TILE_Y ? ly + 1 : ly, lym = ly > 0 ? ly - 1 : ly;
@@ -369,7 +390,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     LOCAL_BARRIER();
     if (pin) {
       const float4 ex_yp = s_ex[pc][lyp][lz], ez_yp = s_ez[pc][lyp][lz];
-      const float4 ex_zn = s_ex[pc][ly][lzp], ey_zn = s_ey[pc][ly][lzp];
+      const float4 ex_zn = TB_ZP(s_ex[pc][ly][lzp]), ey_zn = TB_ZP(s_ey[pc][ly][lzp]);
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;
       const float4 curl_z = (e0n_y - e0_y) * inv_dx - (ex_yp - e0_x) * inv_dy;
@@ -407,8 +428,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     float4 e1_x = zero4(), e1_y = zero4(), e1_z = zero4();
     if (pin) {
       const float4 hx_ym = s_hx[lym][lz], hz_ym = s_hz[lym][lz];
-      const float4 hx_zm = MAKE_FLOAT4(s_hx[ly][lzm].w, h_x.x, h_x.y, h_x.z);
-      const float4 hy_zm = MAKE_FLOAT4(s_hy[ly][lzm].w, h_y.x, h_y.y, h_y.z);
+      const float4 hx_zm = MAKE_FLOAT4(TB_ZM(s_hx[ly][lzm].w), h_x.x, h_x.y, h_x.z);
+      const float4 hy_zm = MAKE_FLOAT4(TB_ZM(s_hy[ly][lzm].w), h_y.x, h_y.y, h_y.z);
       const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
       const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - h1p_z) * inv_dx;
       const float4 curl_z = (h_y - h1p_y) * inv_dx - (h_x - hx_ym) * inv_dy;
@@ -462,7 +483,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
     if (pprev) {
       const float4 ex_yp = s_ex[pp][lyp][lz], ez_yp = s_ez[pp][lyp][lz];
-      const float4 ex_zn = s_ex[pp][ly][lzp], ey_zn = s_ey[pp][ly][lzp];
+      const float4 ex_zn = TB_ZP(s_ex[pp][ly][lzp]), ey_zn = TB_ZP(s_ey[pp][ly][lzp]);
       const float4 curl_x = (ez_yp - e1p_z) * inv_dy - (shift_up(e1p_y, ey_zn) - e1p_y) * inv_dz;
       const float4 curl_y = (shift_up(e1p_x, ex_zn) - e1p_x) * inv_dz - (e1_z - e1p_z) * inv_dx;
       const float4 curl_z = (e1_y - e1p_y) * inv_dx - (ex_yp - e1p_x) * inv_dy;
@@ -502,8 +523,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     // E2 at plane t - 1, stored with H2 in the owned columns of the chunk's planes.
     if (pprev && owned && t - 1 >= i0) {
       const float4 hx_ym = s_h2x[lym][lz], hz_ym = s_h2z[lym][lz];
-      const float4 hx_zm = MAKE_FLOAT4(s_h2x[ly][lzm].w, h2_x.x, h2_x.y, h2_x.z);
-      const float4 hy_zm = MAKE_FLOAT4(s_h2y[ly][lzm].w, h2_y.x, h2_y.y, h2_y.z);
+      const float4 hx_zm = MAKE_FLOAT4(TB_ZM(s_h2x[ly][lzm].w), h2_x.x, h2_x.y, h2_x.z);
+      const float4 hy_zm = MAKE_FLOAT4(TB_ZM(s_h2y[ly][lzm].w), h2_y.x, h2_y.y, h2_y.z);
       const float4 curl_x = (h2_z - hz_ym) * inv_dy - (h2_y - hy_zm) * inv_dz;
       const float4 curl_y = (h2_x - hx_zm) * inv_dz - (h2_z - h2p_z) * inv_dx;
       const float4 curl_z = (h2_y - h2p_y) * inv_dx - (h2_x - hx_ym) * inv_dy;
@@ -583,3 +604,5 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #undef s_h2x
 #undef s_h2y
 #undef s_h2z
+#undef TB_ZP
+#undef TB_ZM

@@ -68,22 +68,29 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     const bool boxed = !tblock_owned_box(m).empty();
     const bool room = tblock_shell_aux_bytes(m) <= dev_->available_bytes();
     unpaired_why_ = !boxed ? "grid too small" : "no device memory for the shell's auxiliaries";
-    // The shell's programs (UPML models): one for the x and y slabs' boxes, one 4 float4s wide for
-    // the z slabs' (plan.hpp TBlockPass, kShellXYWorkgroup, kShellZWorkgroup).
+    // The shell's programs (UPML models): one for the x and y slabs' boxes, one for the z slabs',
+    // whose tile holds a z box's width (plan.hpp TBlockPass, kShellXYWorkgroup, kShellZWorkgroup).
     std::array<std::optional<PlanInputs>, 2> shell;
+    bool z_fits = true;
     if (m.upml.enabled() && boxed && room) {
       const bool z_slabs = m.upml.layers[4] > 0 || m.upml.layers[5] > 0;
-      for (int z = 0; z < (z_slabs ? 2 : 1); ++z) {
-        VariantRequest r{KernelVariant::TBlock, z ? kShellZWorkgroup : kShellXYWorkgroup, false,
-                         request.upml_form};
+      const int z_width = tblock_z_box_float4s(m);
+      for (int z = 0; z < (z_slabs ? 2 : 1) && z_fits; ++z) {
+        std::array<int, 3> wg = z ? kShellZWorkgroup : kShellXYWorkgroup;
+        if (z) wg[2] = z_width;
+        VariantRequest r{KernelVariant::TBlock, wg, false, request.upml_form};
         r.tblock_upml = z ? 2 : 1;
         r.tblock_staging =  // the pass's form
             built.tblock_e1_local ? TBlockStaging::Local : TBlockStaging::Registers;
         const BuiltProgram sp = build_variant_program(*dev_, m, r);
+        // A z box wider than the group takes several tiles, each owning all but its two halo
+        // float4s (tblock.cl): a group 1 float4 wide owns none.
+        z_fits = !z || sp.workgroup[2] >= std::min(z_width, 2);
         shell[z].emplace(PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup});
       }
     }
-    if (boxed && room) {
+    if (!z_fits) unpaired_why_ = "the shell's z work-group too narrow";
+    if (boxed && room && z_fits) {
       pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_},
                           shell[0] ? &*shell[0] : nullptr,
                           shell[1] ? &*shell[1] : shell[0] ? &*shell[0] : nullptr);

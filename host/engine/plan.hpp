@@ -100,6 +100,9 @@ struct TBlockBox {
 TBlockBox tblock_owned_box(const SimulationModel& m);
 // The share of the model's cells (nx ny nz) in that box (0 when it is empty).
 double tblock_owned_share(const SimulationModel& m);
+// The widest z box of the shell (float4s; 0 without z layers): the z boxes' program holds it in
+// one tile along z.
+int tblock_z_box_float4s(const SimulationModel& m);
 
 // The tblock variant's two steps s -> s + 2, from the current fields into the next ones, each
 // launch of update_tblock reading the current fields only and storing its own box:
@@ -137,9 +140,11 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
 // The x and y slabs' boxes' work-group (planes, owned rows, owned float4s): ~250 registers (CUDA,
 // H200), so one group of 256 work-items fills an SM's registers.
 constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
-// The z boxes' work-group (planes, owned rows, owned float4s; planes: the pass's): the box past
-// 10 layers and the 2-cell margin is 4 float4s (sector-aligned, zslab_layout), so the group owns
-// 4 and computes 6 float4s along z, 36 + 4 rows: 240 work-items. Measured (H200, vacuum_upml
+// The z boxes' work-group (planes, owned rows, owned float4s; planes: the pass's; the engine
+// replaces the float4s with the z boxes' width): the box past 10 layers and the 2-cell margin is 4
+// float4s (sector-aligned, zslab_layout), so the group owns 4 and computes 5 float4s along z (its
+// halo on the interior side only: past the other lies the grid's end; cl_kernels/tblock.cl),
+// 36 + 4 rows: 200 work-items. Measured (H200, vacuum_upml
 // N = 512, tblock, OpenCL / CUDA): 24 rows 61.4 / 61.4 Gcells/s, 36 rows 63.1 / 63.5; the other
 // heights tried (12, 20, 28, 44, 52, 60) ran below 36 on OpenCL where measured, and on CUDA all
 // but 44, 52 and 60 (63.6, 64.2, 64.3) did too (docs/BENCHMARKS.md).

@@ -60,6 +60,12 @@ double tblock_owned_share(const SimulationModel& m) {
   return static_cast<double>(b.i1 - b.i0) * (b.j1 - b.j0) * z / cells;
 }
 
+int tblock_z_box_float4s(const SimulationModel& m) {
+  const TBlockBox b = tblock_owned_box(m);
+  if (!m.upml.enabled() || b.empty()) return 0;
+  return std::max(b.q0, m.layout.nz4 - b.q1);
+}
+
 namespace {
 
 // The grid outside `b` as at most six disjoint boxes: the planes before and after it, the rows
@@ -119,13 +125,17 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
   // pass (`p` is `in`) one box, compiled into its program (variant_choice.cpp), the shell's
   // programs a table of them, reading the auxiliaries of set `from` and storing into the other.
   auto launch_over = [&](const PlanInputs& p, const std::vector<TBlockBox>& boxes, int planes,
-                         int from) {
+                         int from, int program) {
     const auto& wg = p.workgroup;  // planes (the pass's chunks), owned rows, owned float4s
     // The box table (tblock.cl): planes, rows, float4s stored; groups along z and y; first group.
     std::vector<std::int32_t> table;
     int groups = 0;
     for (const TBlockBox& x : boxes) {
-      const int gz = (x.q1 - x.q0 + wg[2] - 1) / wg[2], gy = (x.j1 - x.j0 + wg[1] - 1) / wg[1];
+      // Owned float4s along z: the z boxes' program holds a box of at most wg[2] in one tile with
+      // one halo float4 (tile wg[2] + 1), a wider one in tiles with two (tblock.cl).
+      const int qw = x.q1 - x.q0, own_z = program == 2 && qw > wg[2] ? wg[2] - 1 : wg[2];
+      if (own_z < 1) throw std::logic_error("plan_tblock: a z tile that owns no float4");
+      const int gz = (qw + own_z - 1) / own_z, gy = (x.j1 - x.j0 + wg[1] - 1) / wg[1];
       const int gx = (x.i1 - x.i0 + planes - 1) / planes;
       table.insert(table.end(), {x.i0, x.i1, x.j0, x.j1, x.q0, x.q1, gz, gy, groups});
       groups += gx * gy * gz;
@@ -159,7 +169,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     // A group is z4 x y work-items: an owned tile plus its halo. The pass: dim0 = z4, dim1 = y,
     // dim2 = chunks of planes; the shell: every group along dim0, numbered by the table.
     Stage st;
-    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4;
+    const std::size_t tz = static_cast<std::size_t>(wg[2]) + tblock_z_halo(program);
     st.phase = Phase::HE;
     st.kernel = k.kernel;
     st.value_arg = k.value_arg;
@@ -169,15 +180,15 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
                      : device::Range(t * tz, r * ty, static_cast<std::size_t>(groups) / (t * r));
     return st;
   };
-  out.pass = launch_over(in, {b}, in.workgroup[0], 0);
+  out.pass = launch_over(in, {b}, in.workgroup[0], 0, 0);
   if (m.upml.enabled()) {
     // The x and y slabs' boxes in one launch, the z slabs' in another (plan.hpp); from either set.
     std::vector<TBlockBox> xy, zs;
     for (const TBlockBox& x : outside(b, L)) (x.q0 == 0 && x.q1 == L.nz4 ? xy : zs).push_back(x);
     const int planes = std::min(kShellPlanes, in.workgroup[0]);
     for (int from = 0; from < 2; ++from) {
-      if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from));
-      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, planes, from));
+      if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from, 1));
+      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, planes, from, 2));
     }
   }
   return out;

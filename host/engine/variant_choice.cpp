@@ -197,7 +197,9 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                                          : kDefaultTBlockWorkgroup,
                                   L, max_group, max_items, info.local_mem_bytes,
                                   tblock_local_bytes_per_item(e1_local));
-      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + 2};  // the group with its halo
+      // The group with its halo: 2 rows each way, a float4 each way (the z boxes' program: on
+      // the interior side only; tblock.cl).
+      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + tblock_z_halo(request.tblock_upml)};
       items = static_cast<std::size_t>(tile[1]) * tile[2];
     } else if (v == KernelVariant::OnePass) {
       out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);

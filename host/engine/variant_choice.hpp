@@ -59,6 +59,10 @@ bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info);
 // TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past
 // that (nvcc sm_90: 41184 B at 12 x 32, 53856 B at 16 x 32, which fails the whole program).
 constexpr std::size_t kTBlockMaxItems = 384;
+// The float4s a tblock group computes along z on each side of those it owns, by program
+// (VariantRequest::tblock_upml): 2 (one each way) for the pass and the x/y boxes' shell, 1 (on the
+// interior side only) for the z boxes' shell (cl_kernels/tblock.cl).
+constexpr int tblock_z_halo(int tblock_upml) { return tblock_upml == 2 ? 1 : 2; }
 
 // Work-group (x, y, z4) for the tile kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits

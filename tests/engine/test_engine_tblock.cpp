@@ -353,41 +353,36 @@ TEST_CASE("tblock: tiny UPML model in pairs (oclgrind)") {
 // grid's z ends its neighbours are zero (tblock.cl). Sources beside one-cell z layers put field
 // into the z ends, and 13 z layers a side make the boxes 4 and 5 float4s wide; 150 a side make
 // them 38 and 39 wide, more than a group of 6 rows holds (a tile of 10 x 40 work-items is over
-// 384): tiles of 19 + 2 float4s with a halo on both sides, the wave past the border at cell 144.
+// 384): tiles of 19 + 2 float4s with a halo on both sides, the wave past the border at cell 144
+// after 40 steps.
 TEST_CASE("tblock with UPML: the z boxes' tiles at the grid's z ends, thin and thick z layers") {
-  for (const auto& [nz, zl] : {std::pair{24, 1}, std::pair{44, 13}}) {
-    RunConfig cfg = box_config({12, 14, nz}, kD, 16, BoundaryType::Upml);
-    cfg.boundary.layers = {2, 2, 2, 2, zl, zl};
-    cfg.sources = {point_source("lo", SourceKind::Current, Axis::X, cells(6, 7, zl + 0.5, kD),
-                                WaveformKind::Sine, 50e9, 2e7),
-                   point_source("hi", SourceKind::Current, Axis::Y,
-                                cells(6.5, 6, nz - zl - 1.0, kD), WaveformKind::Ricker, 60e9, 2e7)};
+  struct Case {
+    std::array<int, 3> n;
+    int xy_layers, z_layers;
+    long steps;
+    int z_box_float4s;  // the widest z box
+  };
+  for (const Case& c : {Case{{12, 14, 24}, 2, 1, 16, 2}, Case{{12, 14, 44}, 2, 13, 16, 5},
+                        Case{{6, 6, 316}, 0, 150, 40, 39}}) {
+    const int nz = c.n[2], zl = c.z_layers, xy = c.xy_layers;
+    RunConfig cfg = box_config(c.n, kD, c.steps, BoundaryType::Upml);
+    cfg.boundary.layers = {xy, xy, xy, xy, zl, zl};
+    cfg.sources = {
+        point_source("lo", SourceKind::Current, Axis::X, cells(c.n[0] / 2, c.n[1] / 2, zl + 0.5, kD),
+                     WaveformKind::Sine, 50e9, 2e7),
+        point_source("hi", SourceKind::Current, Axis::Y,
+                     cells(c.n[0] / 2 + 0.5, c.n[1] / 2 - 1, nz - zl - 1.0, kD),
+                     WaveformKind::Ricker, 60e9, 2e7)};
     const SimulationModel m = SimulationModel::build(cfg);
-    const engine::TBlockBox b = engine::tblock_owned_box(m);
-    INFO("z layers " << zl << ": owned float4s " << b.q0 << " .. " << b.q1);
-    CHECK(engine::tblock_z_box_float4s(m) == std::max(b.q0, m.layout.nz4 - b.q1));
+    INFO("z layers " << zl);
+    CHECK(engine::tblock_z_box_float4s(m) == c.z_box_float4s);
     for (device::Api api : engine_apis()) {
       INFO("api " << std::string(device::api_name(api)));
       const auto e = tblock(api, m);
       REQUIRE(e->pair() != nullptr);
       compare_fields(*e, m);
-      CHECK(e->paired_steps() == 16);
+      CHECK(e->paired_steps() == c.steps);
     }
-  }
-  RunConfig cfg = box_config({6, 6, 316}, kD, 40, BoundaryType::Upml);
-  cfg.boundary.layers = {0, 0, 0, 0, 150, 150};
-  cfg.sources = {point_source("x", SourceKind::Current, Axis::X, cells(3, 3, 153, kD),
-                              WaveformKind::Sine, 60e9, 2e7),
-                 point_source("y", SourceKind::Current, Axis::Y, cells(2.5, 3.5, 160, kD),
-                              WaveformKind::Sine, 60e9, 2e7)};
-  const SimulationModel thick = SimulationModel::build(cfg);
-  CHECK(engine::tblock_z_box_float4s(thick) == 39);
-  for (device::Api api : engine_apis()) {
-    INFO("api " << std::string(device::api_name(api)));
-    const auto e = tblock(api, thick);
-    REQUIRE(e->pair() != nullptr);
-    compare_fields(*e, thick);
-    CHECK(e->paired_steps() == 40);
   }
 }
 

@@ -10,7 +10,8 @@
 // Layout of the work (overlapped tiling): a group of TILE_Z4 x TILE_Y work-items (float4 kq, row
 // j) owns the inner (TILE_Z4 - 2) x (TILE_Y - 4) float4 columns and marches along x over `planes`
 // planes (global dimension 2 = chunk of planes). Its columns reach 1 float4 past the owned ones
-// along z on both sides (a float4 holds 4 cells, the halo needs 2) and 2 rows along y on both
+// along z on both sides (a float4 holds 4 cells, the halo needs 2; the z boxes' shell program
+// below: on the interior side only where a box fits one tile) and 2 rows along y on both
 // sides: H at s + 1/2 and E at s + 1 are computed on the whole extended tile, H at s + 3/2 and E
 // at s + 2 from them, and only the owned columns are stored. A halo column's value is wrong where
 // it needed a neighbour outside the tile, and each sub-step moves that error one cell inwards:
@@ -38,7 +39,8 @@
 // same kernel compiled with TBLOCK_UPML (below), walking a list of boxes (engine/plan.hpp
 // TBlockPass): its columns take the UPML form where it applies, so a PML cell's halo copies are
 // right too. Both read the fields at s only and store disjoint cells. Fields past the grid are
-// zero, as in the other kernels: work-items outside the grid hold zeros at every sub-step.
+// zero, as in the other kernels: work-items outside the grid hold zeros at every sub-step (and a
+// one-sided z tile reads zero across the grid's z end: kzp, kzm).
 #include "fdtd_common.h"
 #include "upml_xy4.cl"
 #include "upml_zslab.cl"
@@ -61,7 +63,7 @@
 #endif
 #define TB_E_SLOTS (TB_E1_LOCAL ? 2 : 1)
 #define TB_OWN_Y (TILE_Y - 4)
-#define TB_OWN_Z4 (TILE_Z4 - 2)
+#define TB_OWN_Z4 (TILE_Z4 - 2)  // a two-sided tile's; a one-sided one owns TILE_Z4 - 1
 
 #if TBLOCK_UPML
 /* The shell pass (TBLOCK_UPML = 1 or 2; engine/plan_tblock.cpp): every column takes the form the
@@ -297,6 +299,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
   const int owned = inside && (one_tile || (lz >= 1 && lz <= TB_OWN_Z4)) && kq >= box[4] &&
                     kq < q_end && ly >= 2 && ly < 2 + TB_OWN_Y && j < j_end;
   // A tile's z end without halo is the grid's: its neighbour there is zero, not the clamped one.
+  // (At kq == 0 that neighbour only reaches Ex and Ey of the first cell, PEC wall cells whose
+  // coefficients are zero (model/mesher.cpp), so kzm changes no stored value today; kzp does.)
   const float kzp = kq == nz4 - 1 ? 0.0f : 1.0f, kzm = kq == 0 ? 0.0f : 1.0f;
 #define TB_ZP(v) ((v) * kzp)
 #define TB_ZM(v) ((v) * kzm)

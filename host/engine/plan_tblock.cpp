@@ -135,6 +135,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       // one halo float4 (tile wg[2] + 1), a wider one in tiles with two (tblock.cl).
       const int qw = x.q1 - x.q0, own_z = program == 2 && qw > wg[2] ? wg[2] - 1 : wg[2];
       if (own_z < 1) throw std::logic_error("plan_tblock: a z tile that owns no float4");
+      if (program == 2 && x.q0 != 0 && x.q1 != L.nz4)  // the one-sided tile's premise
+        throw std::logic_error("plan_tblock: a z box that reaches neither z end");
       const int gz = (qw + own_z - 1) / own_z, gy = (x.j1 - x.j0 + wg[1] - 1) / wg[1];
       const int gx = (x.i1 - x.i0 + planes - 1) / planes;
       table.insert(table.end(), {x.i0, x.i1, x.j0, x.j1, x.q0, x.q1, gz, gy, groups});

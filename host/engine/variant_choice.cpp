@@ -60,13 +60,15 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
-                                           std::size_t local_bytes, std::size_t bytes_per_item) {
+                                           std::size_t local_bytes, std::size_t bytes_per_item,
+                                           int z_halo) {
   std::array<int, 3> wg = requested ? *requested : kDefaultTBlockWorkgroup;
   wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
   wg[1] = std::clamp(wg[1], 1, std::max(1, layout.ny));
   wg[2] = std::clamp(wg[2], 1, std::max(1, layout.nz4));
   auto too_big = [&] {
-    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4, tz = static_cast<std::size_t>(wg[2]) + 2;
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4;
+    const std::size_t tz = static_cast<std::size_t>(wg[2]) + z_halo;
     return ty * tz > std::min(max_group, kTBlockMaxItems) || ty > max_items[1] || tz > max_items[0] ||
            ty * tz * bytes_per_item > local_bytes;
   };
@@ -196,7 +198,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                   : info.min_groups_hint ? kDefaultTBlockWorkgroupTwoGroups
                                                          : kDefaultTBlockWorkgroup,
                                   L, max_group, max_items, info.local_mem_bytes,
-                                  tblock_local_bytes_per_item(e1_local));
+                                  tblock_local_bytes_per_item(e1_local),
+                                  tblock_z_halo(request.tblock_upml));
       // The group with its halo: 2 rows each way, a float4 each way (the z boxes' program: on
       // the interior side only; tblock.cl).
       tile = {1, out.workgroup[1] + 4, out.workgroup[2] + tblock_z_halo(request.tblock_upml)};

@@ -88,13 +88,14 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 // Work-group for the tblock kernel: `requested` (default kDefaultTBlockWorkgroup) as (planes,
 // owned y, owned z4); planes clamped to [1, nx], owned y to [1, ny], owned z4 to [1, nz4]; then
 // the larger owned extent is halved (not below 1) while the group with its halo, (y + 4) x
-// (z4 + 2) work-items, exceeds max_group, kTBlockMaxItems or the device's per-dimension limits,
-// or its local memory (bytes_per_item per work-item, tblock_local_bytes_per_item) exceeds
-// local_bytes.
+// (z4 + z_halo) work-items (tblock_z_halo), exceeds max_group, kTBlockMaxItems or the device's
+// per-dimension limits, or its local memory (bytes_per_item per work-item,
+// tblock_local_bytes_per_item) exceeds local_bytes.
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
-                                           std::size_t local_bytes, std::size_t bytes_per_item);
+                                           std::size_t local_bytes, std::size_t bytes_per_item,
+                                           int z_halo = 2);
 
 // The tblock pass's chunk length (planes per group along x) where the work-group's planes were
 // not asked for (no work-group, or a tuned one stored with planes 0), on any device. A box of at
@@ -171,8 +172,8 @@ struct BuiltProgram {
 };
 
 // Clamps the request to the grid and the device, builds the program with the variant's tile as
-// -D defines (tile: the work-group; onepass: 1 x y x z4; tblock: 1 x (y + 4) x (z4 + 2), its
-// group with the halo; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX (the request's upml_form), and where
+// -D defines (tile: the work-group; onepass: 1 x y x z4; tblock: 1 x (y + 4) x (z4 + z halo), its
+// group with the halo, tblock_z_halo; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX (the request's upml_form), and where
 // the main kernels allow fewer work-items than the device (registers), shrinks the group and
 // builds again. Throws DeviceError from the device.
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,

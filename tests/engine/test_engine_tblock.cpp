@@ -122,6 +122,12 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
         std::array<int, 3>{32, 12, 15});
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal, local) ==
         std::array<int, 3>{32, 12, 7});
+  // The z boxes' shell program (one halo float4): 40 x 6 items x 192 B = 45 KiB fit in 48; with
+  // two halo float4s 40 x 7 would not (52.5 KiB), and the rows would halve.
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 36, 5}, big, 1024, items, kLocal, local,
+                                tblock_z_halo(2)) == std::array<int, 3>{32, 36, 5});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 36, 5}, big, 1024, items, kLocal, local) ==
+        std::array<int, 3>{32, 18, 5});
 }
 
 TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and registers as asked") {
@@ -351,37 +357,41 @@ TEST_CASE("tblock: tiny UPML model in pairs (oclgrind)") {
 
 // The z boxes' program holds a box in one tile whose halo lies on the interior side only; at the
 // grid's z ends its neighbours are zero (tblock.cl). Sources beside one-cell z layers put field
-// into the z ends, and 13 z layers a side make the boxes 4 and 5 float4s wide; 150 a side make
-// them 38 and 39 wide, more than a group of 6 rows holds (a tile of 10 x 40 work-items is over
-// 384): tiles of 19 + 2 float4s with a halo on both sides, the wave past the border at cell 144
-// after 40 steps.
+// into the z ends; 13 z layers a side make the boxes 4 and 5 float4s wide; layers on one z side
+// only, with padding lanes (nz = 26, 27); 150 layers make a box 38 float4s wide, more than a
+// group of 6 rows holds (a tile of 10 x 39 work-items is over 384): tiles of 18 + 2 float4s
+// (TILE_Z4 = 20) with a halo on both sides, the wave past the border at cell 144 after 40 steps,
+// in the same launch as a box of 40 layers that fits one tile.
 TEST_CASE("tblock with UPML: the z boxes' tiles at the grid's z ends, thin and thick z layers") {
   struct Case {
     std::array<int, 3> n;
-    int xy_layers, z_layers;
+    int xy_layers, z_lo, z_hi;
     long steps;
     int z_box_float4s;  // the widest z box
   };
-  for (const Case& c : {Case{{12, 14, 24}, 2, 1, 16, 2}, Case{{12, 14, 44}, 2, 13, 16, 5},
-                        Case{{6, 6, 316}, 0, 150, 40, 39}}) {
-    const int nz = c.n[2], zl = c.z_layers, xy = c.xy_layers;
+  for (const Case& c : {Case{{12, 14, 24}, 2, 1, 1, 16, 2}, Case{{12, 14, 44}, 2, 13, 13, 16, 5},
+                        Case{{12, 10, 26}, 2, 0, 3, 12, 3}, Case{{12, 10, 27}, 2, 3, 0, 12, 2},
+                        Case{{6, 6, 206}, 0, 150, 40, 40, 38}}) {
+    const int nz = c.n[2], xy = c.xy_layers;
     RunConfig cfg = box_config(c.n, kD, c.steps, BoundaryType::Upml);
-    cfg.boundary.layers = {xy, xy, xy, xy, zl, zl};
-    cfg.sources = {
-        point_source("lo", SourceKind::Current, Axis::X, cells(c.n[0] / 2, c.n[1] / 2, zl + 0.5, kD),
-                     WaveformKind::Sine, 50e9, 2e7),
-        point_source("hi", SourceKind::Current, Axis::Y,
-                     cells(c.n[0] / 2 + 0.5, c.n[1] / 2 - 1, nz - zl - 1.0, kD),
-                     WaveformKind::Ricker, 60e9, 2e7)};
+    cfg.boundary.layers = {xy, xy, xy, xy, c.z_lo, c.z_hi};
+    cfg.sources = {point_source("lo", SourceKind::Current, Axis::X,
+                                cells(c.n[0] / 2, c.n[1] / 2, c.z_lo + 0.5, kD),
+                                WaveformKind::Sine, 50e9, 2e7),
+                   point_source("hi", SourceKind::Current, Axis::Y,
+                                cells(c.n[0] / 2 + 0.5, c.n[1] / 2 - 1, nz - c.z_hi - 1.0, kD),
+                                WaveformKind::Ricker, 60e9, 2e7)};
     const SimulationModel m = SimulationModel::build(cfg);
-    INFO("z layers " << zl);
+    INFO("z layers " << c.z_lo << ", " << c.z_hi << ", nz " << nz);
     CHECK(engine::tblock_z_box_float4s(m) == c.z_box_float4s);
     for (device::Api api : engine_apis()) {
       INFO("api " << std::string(device::api_name(api)));
-      const auto e = tblock(api, m);
-      REQUIRE(e->pair() != nullptr);
-      compare_fields(*e, m);
-      CHECK(e->paired_steps() == c.steps);
+      for (TBlockStaging staging : kStagings) {
+        const auto e = tblock(api, m, std::nullopt, staging);
+        REQUIRE(e->pair() != nullptr);
+        compare_fields(*e, m);
+        CHECK(e->paired_steps() == c.steps);
+      }
     }
   }
 }

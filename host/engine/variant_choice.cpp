@@ -188,6 +188,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   int groups_per_unit = 1;
   const bool e1_local = v == KernelVariant::TBlock && tblock_e1_local(request.tblock_staging, info);
   out.tblock_e1_local = e1_local;
+  const int z_halo = tblock_z_halo(request.tblock_upml);
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};
@@ -198,11 +199,10 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                   : info.min_groups_hint ? kDefaultTBlockWorkgroupTwoGroups
                                                          : kDefaultTBlockWorkgroup,
                                   L, max_group, max_items, info.local_mem_bytes,
-                                  tblock_local_bytes_per_item(e1_local),
-                                  tblock_z_halo(request.tblock_upml));
+                                  tblock_local_bytes_per_item(e1_local), z_halo);
       // The group with its halo: 2 rows each way, a float4 each way (the z boxes' program: on
       // the interior side only; tblock.cl).
-      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + tblock_z_halo(request.tblock_upml)};
+      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + z_halo};
       items = static_cast<std::size_t>(tile[1]) * tile[2];
     } else if (v == KernelVariant::OnePass) {
       out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);

@@ -173,9 +173,9 @@ struct BuiltProgram {
 
 // Clamps the request to the grid and the device, builds the program with the variant's tile as
 // -D defines (tile: the work-group; onepass: 1 x y x z4; tblock: 1 x (y + 4) x (z4 + z halo), its
-// group with the halo, tblock_z_halo; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX (the request's upml_form), and where
-// the main kernels allow fewer work-items than the device (registers), shrinks the group and
-// builds again. Throws DeviceError from the device.
+// group with the halo, tblock_z_halo; rows: 1 x 1 x 1), MAGNETIC and UPML_AUX (the request's
+// upml_form), and where the main kernels allow fewer work-items than the device (registers),
+// shrinks the group and builds again. Throws DeviceError from the device.
 BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m,
                                    const VariantRequest& request);
 

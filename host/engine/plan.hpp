@@ -144,11 +144,11 @@ constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
 // replaces the float4s with the z boxes' width): the box past 10 layers and the 2-cell margin is 4
 // float4s (sector-aligned, zslab_layout), so the group owns 4 and computes 5 float4s along z (its
 // halo on the interior side only: past the other lies the grid's end; cl_kernels/tblock.cl),
-// 36 + 4 rows: 200 work-items. Measured with this tile (H200, vacuum_upml N = 512, tblock,
-// OpenCL / CUDA, Gcells/s): 28 rows 69.8 / 68.5, 36 rows 71.3 / 70.5, 44 rows 68.2 / 71.7, 52 rows
-// 69.8 / 72.0; with the earlier tile 6 float4s wide 36 was also the best of 12 to 60 through
-// OpenCL (docs/BENCHMARKS.md).
-constexpr std::array<int, 3> kShellZWorkgroup{32, 36, 4};
+// 20 + 4 rows: 120 work-items, three groups per SM where the device takes the request
+// (variant_choice.hpp tblock_shell_z_groups). H200, vacuum_upml N = 512, tblock, OpenCL / CUDA,
+// Gcells/s: one group of 36 + 4 rows 71.4 / 71.3; two of 32 + 4 rows 74.7 / 74.6; three of 20 + 4
+// rows 74.9 / 74.9; four of 12 + 4 rows 73.3 / 73.2 (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kShellZWorkgroup{32, 20, 4};
 // The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
 // programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.
 constexpr int kShellPlanes = 16;  // or the pass's, if fewer

@@ -240,6 +240,11 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       if (two) defines[std::string(device::kMinGroupsPrefix) + names[0]] = 2;
       groups_per_unit = two && info.min_groups_hint ? 2 : 1;
     }
+    // The z boxes' shell program: more groups per compute unit where they fit (its E1 then
+    // staged in local memory: gpu_engine.cpp). The x/y boxes' program, at ~250 registers, spills
+    // for two groups of 192 or 256 and ran slower (docs/BENCHMARKS.md): no request.
+    if (request.tblock_upml == 2 && info.min_groups_hint && tblock_shell_z_groups(items) > 0)
+      defines[std::string(device::kMinGroupsPrefix) + names[0]] = tblock_shell_z_groups(items);
     out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());

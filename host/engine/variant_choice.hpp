@@ -63,6 +63,18 @@ constexpr std::size_t kTBlockMaxItems = 384;
 // (VariantRequest::tblock_upml): 2 (one each way) for the pass and the x/y boxes' shell, 1 (on the
 // interior side only) for the z boxes' shell (cl_kernels/tblock.cl).
 constexpr int tblock_z_halo(int tblock_upml) { return tblock_upml == 2 ? 1 : 2; }
+// The groups per compute unit the z boxes' shell program asks for (0: no request), by its group's
+// work-items: as many as kShellZUnitThreads hold, counting whole warps of 32, where that is at
+// least two. The program holds ~168 registers with E1 in local memory when asked for 12 warps
+// per SM (nvcc sm_90: 20 B spilled), 179-189 unasked, so 384 threads of it fit an SM's 65536
+// registers: three groups of 20 + 4 rows x 5 float4s (120 work-items, 4 warps), two of up to 192
+// work-items, and a wider group (thick z layers) runs alone as before (docs/BENCHMARKS.md).
+constexpr std::size_t kShellZUnitThreads = 384;
+constexpr int tblock_shell_z_groups(std::size_t items) {
+  const std::size_t threads = (items + 31) / 32 * 32;
+  const std::size_t groups = threads == 0 ? 0 : kShellZUnitThreads / threads;
+  return groups >= 2 ? static_cast<int>(groups) : 0;
+}
 
 // Work-group (x, y, z4) for the tile kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits

@@ -260,7 +260,10 @@ std::vector<OptionSpec> make_table() {
        "work-item); registers: in registers, staged again for the neighbours (4 barriers, 96 B). "
        "auto: local on NVIDIA's OpenCL, registers elsewhere (H200, N = 512: local ran 1-6% "
        "faster through OpenCL and 1-3% slower through CUDA; not measured on other GPUs; "
-       "docs/BENCHMARKS.md). `clfdtd bench --tblock-staging local,registers` measures both.",
+       "docs/BENCHMARKS.md). `clfdtd bench --tblock-staging local,registers` measures both. "
+       "The pass of the UPML shell's z boxes keeps E1 in local memory on CUDA and NVIDIA's "
+       "OpenCL whatever this says: there it runs three groups per SM, and its registers form "
+       "spills more.",
        Range{}},
       {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",
        "Cylindrical tile variant only (other models and variants ignore it): local stages each "

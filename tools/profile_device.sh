@@ -38,8 +38,11 @@ def num(r, m):
     try: return float(r[col[m]].replace(",", ""))
     except Exception: return 0.0
 agg = collections.OrderedDict()
+# A kernel launched with several grids (tblock's pass and its two shell programs) is one row per
+# grid and group.
+shape = [c for c in ("Grid Size", "Block Size") if c in col]
 for r in data:
-    k = r[col["Kernel Name"]][:40]
+    k = " ".join([r[col["Kernel Name"]][:24]] + [r[col[c]] for c in shape])[:40]
     a = agg.setdefault(k, [0, 0.0, 0.0, 0.0, 0.0, 0, 0.0])
     a[0] += 1; a[1] += num(r, "gpu__time_duration.sum"); a[2] += num(r, "dram__bytes_read.sum")
     a[3] += num(r, "dram__bytes_write.sum"); a[4] += num(r, "lts__t_bytes.sum")

@@ -169,10 +169,13 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
 // that the shell around it costs no more than the pass saves. Measured on the H200 with the
 // shell pass (vacuum_upml, 10 layers, OpenCL / CUDA, tblock over onepass; docs/BENCHMARKS.md):
-// N = 256 (72.1% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
-// 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x. Not
-// measured on the H100 below 85%.
-constexpr double kTBlockUpmlShare = 0.74;
+// N = 256 (71.9% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
+// 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x (219ac26);
+// since the z boxes' shell runs three groups per SM (ea0ba5c), tblock at N = 256 ran 54.9 / 55.5
+// Gcells/s against onepass's 45.4 / 46.8 (ee09bd4; its kernels unchanged since), 1.2x: so from
+// 71.5% (10 layers: N = 244, 252 and from 256 on; smaller grids not measured). Not measured on
+// the H100 below 85%.
+constexpr double kTBlockUpmlShare = 0.715;
 bool tblock_preferred(bool has_upml, double owned_share);
 
 // The program built for a variant and the work-group it runs with.

@@ -22,10 +22,11 @@
 // then H2 (s + 3/2) and E2 (s + 2) at plane t - 1, holding the planes before in registers
 // (H1[t-1], H2[t-2]; E1[t-1] below). A chunk starts 2 planes early, whose results are not stored.
 // Neighbours are exchanged through local memory in one of two forms (TB_E1_LOCAL, set by the host
-// from device.tblock_staging): 0 (registers) keeps E1[t-1] in registers and exchanges E and H
-// twice per plane through 6 float4 arrays, 4 barriers; 1 (local) stores E1 when computed into the
-// slot of its plane's parity and the neighbours read it one plane later, when its H2 is due, and
-// H2 has arrays of its own: 3 barriers, 12 float4 arrays (48 KiB at 256 work-items).
+// from device.tblock_staging; the z boxes' shell: engine/variant_choice.hpp tblock_shell_e1_local):
+// 0 (registers) keeps E1[t-1] in registers and exchanges E and H twice per plane through 6 float4
+// arrays, 4 barriers; 1 (local) stores E1 when computed into the slot of its plane's parity and the
+// neighbours read it one plane later, when its H2 is due, and H2 has arrays of its own: 3 barriers,
+// 12 float4 arrays (48 KiB at 256 work-items).
 //
 // Sources: J is added to E1 (step s) in every column of the extended tile, halo included, and to
 // E2 (step s + 1) in the owned columns, as add_sources does after an E update. The host lists the

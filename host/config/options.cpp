@@ -262,7 +262,8 @@ std::vector<OptionSpec> make_table() {
        "faster through OpenCL and 1-3% slower through CUDA; not measured on other GPUs; "
        "docs/BENCHMARKS.md). `clfdtd bench --tblock-staging local,registers` measures both. "
        "The pass of the UPML shell's z boxes keeps E1 in local memory on CUDA and NVIDIA's "
-       "OpenCL whatever this says: there it runs three groups per SM, and its registers form "
+       "OpenCL whatever this says, where its boxes are at most 7 float4s wide (z layers up to "
+       "about 20 cells): there it runs two or three groups per SM, and its registers form "
        "spills more.",
        Range{}},
       {"device.cyl_staging", V::Word, {1}, {"global", "local"}, "", "global",

@@ -80,10 +80,8 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
         if (z) wg[2] = z_width;
         VariantRequest r{KernelVariant::TBlock, wg, false, request.upml_form};
         r.tblock_upml = z ? 2 : 1;
-        // The pass's form; the z program's E1 in local memory where the device takes its
-        // request for more groups per compute unit (variant_choice.cpp): with E1 in registers it
-        // spills more there (nvcc sm_90: 120 against 20 B).
-        const bool local = built.tblock_e1_local || (z && dev_->info().min_groups_hint);
+        const bool local =
+            tblock_shell_e1_local(r.tblock_upml, built.tblock_e1_local, dev_->info(), z_width);
         r.tblock_staging = local ? TBlockStaging::Local : TBlockStaging::Registers;
         const BuiltProgram sp = build_variant_program(*dev_, m, r);
         // A z box wider than the group takes several tiles, each owning all but its two halo

@@ -79,7 +79,7 @@ private:
 
   KernelVariant variant_ = KernelVariant::Tile;
   UpmlForm upml_form_ = UpmlForm::Float;
-  bool tblock_e1_local_ = false;  // tblock: E1 staged in local memory (device.tblock_staging)
+  bool tblock_e1_local_ = false;  // tblock: the pass's E1 in local memory (device.tblock_staging)
   std::unique_ptr<YeeFields> fields_;
   StepPlan plan_;
   bool split_ = false;

@@ -146,8 +146,9 @@ constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
 // halo on the interior side only: past the other lies the grid's end; cl_kernels/tblock.cl),
 // 20 + 4 rows: 120 work-items, three groups per SM where the device takes the request
 // (variant_choice.hpp tblock_shell_z_groups). H200, vacuum_upml N = 512, tblock, OpenCL / CUDA,
-// Gcells/s: one group of 36 + 4 rows 71.4 / 71.3; two of 32 + 4 rows 74.7 / 74.6; three of 20 + 4
-// rows 74.9 / 74.9; four of 12 + 4 rows 73.3 / 73.2 (docs/BENCHMARKS.md).
+// Gcells/s, one call: one group of 36 + 4 rows 71.4 / 71.3, two of 32 + 4 rows 74.7 / 74.6,
+// three of 20 + 4 rows 74.9 / 74.9; another: three of 20 + 4 74.5 / 74.5, four of 12 + 4 73.3 /
+// 73.2 (docs/BENCHMARKS.md).
 constexpr std::array<int, 3> kShellZWorkgroup{32, 20, 4};
 // The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
 // programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.

@@ -116,6 +116,17 @@ int tblock_chunk_planes(long long tiles, int length, long long resident) {
   return best;
 }
 
+int tblock_shell_groups_request(int tblock_upml, const device::DeviceInfo& info, std::size_t items) {
+  return tblock_upml == 2 && info.min_groups_hint ? tblock_shell_z_groups(items) : 0;
+}
+
+bool tblock_shell_e1_local(int tblock_upml, bool pass_e1_local, const device::DeviceInfo& info,
+                           int z_width) {
+  const std::size_t items = static_cast<std::size_t>(engine::kShellZWorkgroup[1] + 4) *
+                            static_cast<std::size_t>(z_width + tblock_z_halo(2));
+  return pass_e1_local || tblock_shell_groups_request(tblock_upml, info, items) > 0;
+}
+
 bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info) {
   if (staging != TBlockStaging::Auto) return staging == TBlockStaging::Local;
   return info.api == device::Api::OpenCL && info.platform.find("NVIDIA") != std::string::npos;
@@ -233,18 +244,15 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       // keeps the pass to 128 registers (158 otherwise, and a group of 256 runs alone on its SM).
       // H200, N = 512, 32x12x14 (256 items): CUDA pec_cube 82.3 -> 91.2 Gcells/s; OpenCL
       // pec_cube 61.0 -> 88.0, vacuum_upml 52.4 -> 66.9. Three groups spill (34.6 and 12.2 on
-      // CUDA); 32x8x14 (192) gains nothing. The shell programs take no such request: at ~191
-      // and ~252 registers two groups made them spill and the pair ran 7% slower
-      // (docs/BENCHMARKS.md).
+      // CUDA); 32x8x14 (192) gains nothing. The shell programs' requests are below.
       const bool two = items <= kTBlockTwoGroupItems;
       if (two) defines[std::string(device::kMinGroupsPrefix) + names[0]] = 2;
       groups_per_unit = two && info.min_groups_hint ? 2 : 1;
     }
     // The z boxes' shell program: more groups per compute unit where they fit (its E1 then
-    // staged in local memory: gpu_engine.cpp). The x/y boxes' program, at ~250 registers, spills
-    // for two groups of 192 or 256 and ran slower (docs/BENCHMARKS.md): no request.
-    if (request.tblock_upml == 2 && info.min_groups_hint && tblock_shell_z_groups(items) > 0)
-      defines[std::string(device::kMinGroupsPrefix) + names[0]] = tblock_shell_z_groups(items);
+    // staged in local memory: tblock_shell_e1_local).
+    if (const int g = tblock_shell_groups_request(request.tblock_upml, info, items); g > 0)
+      defines[std::string(device::kMinGroupsPrefix) + names[0]] = g;
     out.program = dev.program(defines);
     std::size_t fit = out.program.kernel(names[0]).max_group_size();
     if (names[1]) fit = std::min(fit, out.program.kernel(names[1]).max_group_size());

@@ -68,13 +68,26 @@ constexpr int tblock_z_halo(int tblock_upml) { return tblock_upml == 2 ? 1 : 2; 
 // least two. The program holds ~168 registers with E1 in local memory when asked for 12 warps
 // per SM (nvcc sm_90: 20 B spilled), 179-189 unasked, so 384 threads of it fit an SM's 65536
 // registers: three groups of 20 + 4 rows x 5 float4s (120 work-items, 4 warps), two of up to 192
-// work-items, and a wider group (thick z layers) runs alone as before (docs/BENCHMARKS.md).
+// work-items; a wider group (z boxes over 7 float4s wide) asks nothing (docs/BENCHMARKS.md).
+// 384 is a multiple of 4 warps: registers are given per quarter of an SM, so a request that
+// left a quarter a partial share would cap them lower (200 work-items asked for two: 128).
 constexpr std::size_t kShellZUnitThreads = 384;
+static_assert(kShellZUnitThreads % 128 == 0, "whole warps in each quarter of an SM");
 constexpr int tblock_shell_z_groups(std::size_t items) {
   const std::size_t threads = (items + 31) / 32 * 32;
   const std::size_t groups = threads == 0 ? 0 : kShellZUnitThreads / threads;
   return groups >= 2 ? static_cast<int>(groups) : 0;
 }
+// The request of a tblock shell program (VariantRequest::tblock_upml) on a device, by its group's
+// work-items: the z boxes' program's (tblock_shell_z_groups) where the device takes requests
+// (DeviceInfo::min_groups_hint), none for the x/y boxes' program (~250 registers: two groups of
+// 192 or 256 spill, and ran slower) nor elsewhere.
+int tblock_shell_groups_request(int tblock_upml, const device::DeviceInfo& info, std::size_t items);
+// Where a tblock shell program stages E1: as the pass (pass_e1_local), except the z boxes'
+// program, whose default group (kShellZWorkgroup rows, z_width float4s) asks for more groups on
+// this device: local memory then (it spills less there: 20 B against 120 B in registers).
+bool tblock_shell_e1_local(int tblock_upml, bool pass_e1_local, const device::DeviceInfo& info,
+                           int z_width);
 
 // Work-group (x, y, z4) for the tile kernels: `requested` (default kDefaultWorkgroup), each axis
 // at least 1 and clamped to the grid (nx, ny, nz4) and to the device's per-dimension limits
@@ -171,9 +184,10 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // shell pass (vacuum_upml, 10 layers, OpenCL / CUDA, tblock over onepass; docs/BENCHMARKS.md):
 // N = 256 (71.9% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
 // 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x (219ac26);
-// since the z boxes' shell runs three groups per SM (ea0ba5c), tblock at N = 256 ran 54.9 / 55.5
+// at ea0ba5c (the z boxes' shell at three groups per SM, after other shell and staging changes
+// since ee09bd4; no A/B at N = 256) tblock at N = 256 ran 54.9 / 55.5
 // Gcells/s against onepass's 45.4 / 46.8 (ee09bd4; its kernels unchanged since), 1.2x: so from
-// 71.5% (10 layers: N = 244, 252 and from 256 on; smaller grids not measured). Not measured on
+// 71.5% (10 layers: N = 244-246 and every N from 250; below 256 not measured). Not measured on
 // the H100 below 85%.
 constexpr double kTBlockUpmlShare = 0.715;
 bool tblock_preferred(bool has_upml, double owned_share);

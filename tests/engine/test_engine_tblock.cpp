@@ -143,6 +143,25 @@ TEST_CASE("tblock z boxes' shell: groups per compute unit asked for, by the grou
   CHECK(tblock_shell_z_groups(193) == 0);  // 7 warps: one group, as unasked
   CHECK(tblock_shell_z_groups(384) == 0);
   CHECK(tblock_shell_z_groups(32) == 12);
+  CHECK(tblock_shell_z_groups(70) == 4);  // 3 warps (a group clamped on a small grid), not 5
+  CHECK(tblock_shell_z_groups(48) == 6);  // 2 warps, not 8
+  CHECK(tblock_shell_z_groups(0) == 0);
+  // Only the z boxes' program asks, and only on a device that takes requests; its E1 is staged
+  // in local memory exactly where its default group asks (z boxes of 1..7 float4s: up to 192
+  // work-items), else as the pass's.
+  device::DeviceInfo takes, ignores;
+  takes.min_groups_hint = true;
+  CHECK(tblock_shell_groups_request(2, takes, 120) == 3);
+  CHECK(tblock_shell_groups_request(1, takes, 120) == 0);
+  CHECK(tblock_shell_groups_request(0, takes, 120) == 0);
+  CHECK(tblock_shell_groups_request(2, ignores, 120) == 0);
+  CHECK(tblock_shell_e1_local(2, false, takes, 4));
+  CHECK(tblock_shell_e1_local(2, false, takes, 7));        // 24 x 8 = 192 work-items: two
+  CHECK_FALSE(tblock_shell_e1_local(2, false, takes, 8));  // 24 x 9 = 216: 7 warps, one
+  CHECK_FALSE(tblock_shell_e1_local(2, false, ignores, 4));
+  CHECK_FALSE(tblock_shell_e1_local(1, false, takes, 4));
+  CHECK(tblock_shell_e1_local(1, true, ignores, 4));
+  CHECK(tblock_shell_e1_local(2, true, takes, 40));
 }
 
 TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and registers as asked") {

@@ -122,8 +122,7 @@ int tblock_shell_groups_request(int tblock_upml, const device::DeviceInfo& info,
 
 bool tblock_shell_e1_local(int tblock_upml, bool pass_e1_local, const device::DeviceInfo& info,
                            int z_width) {
-  const std::size_t items = static_cast<std::size_t>(engine::kShellZWorkgroup[1] + 4) *
-                            static_cast<std::size_t>(z_width + tblock_z_halo(2));
+  const std::size_t items = tblock_group_items(engine::kShellZWorkgroup[1], z_width, 2);
   return pass_e1_local || tblock_shell_groups_request(tblock_upml, info, items) > 0;
 }
 
@@ -214,7 +213,7 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
       // The group with its halo: 2 rows each way, a float4 each way (the z boxes' program: on
       // the interior side only; tblock.cl).
       tile = {1, out.workgroup[1] + 4, out.workgroup[2] + z_halo};
-      items = static_cast<std::size_t>(tile[1]) * tile[2];
+      items = tblock_group_items(out.workgroup[1], out.workgroup[2], request.tblock_upml);
     } else if (v == KernelVariant::OnePass) {
       out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);
       tile = {1, out.workgroup[1], out.workgroup[2]};  // its tile is (y, z4); x counts planes

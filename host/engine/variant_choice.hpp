@@ -63,6 +63,12 @@ constexpr std::size_t kTBlockMaxItems = 384;
 // (VariantRequest::tblock_upml): 2 (one each way) for the pass and the x/y boxes' shell, 1 (on the
 // interior side only) for the z boxes' shell (cl_kernels/tblock.cl).
 constexpr int tblock_z_halo(int tblock_upml) { return tblock_upml == 2 ? 1 : 2; }
+// The work-items of a tblock group owning `rows` x `z4`: its tile with the halo, 2 rows each way
+// and tblock_z_halo float4s.
+constexpr std::size_t tblock_group_items(int rows, int z4, int tblock_upml) {
+  return static_cast<std::size_t>(rows + 4) *
+         static_cast<std::size_t>(z4 + tblock_z_halo(tblock_upml));
+}
 // The groups per compute unit the z boxes' shell program asks for (0: no request), by its group's
 // work-items: as many as kShellZUnitThreads hold, counting whole warps of 32, where that is at
 // least two. The program holds ~168 registers with E1 in local memory when asked for 12 warps

@@ -132,11 +132,9 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
 
 TEST_CASE("tblock z boxes' shell: groups per compute unit asked for, by the group's warps") {
   // The default group, (20 + 4) rows x 5 float4s: 120 work-items, 4 warps; three fit 384 threads.
-  const auto items = [](const std::array<int, 3>& wg, int z4) {
-    return static_cast<std::size_t>(wg[1] + 4) * (z4 + tblock_z_halo(2));
-  };
-  CHECK(items(engine::kShellZWorkgroup, 4) == 120);
-  CHECK(tblock_shell_z_groups(items(engine::kShellZWorkgroup, 4)) == 3);
+  const std::size_t items = tblock_group_items(engine::kShellZWorkgroup[1], 4, 2);
+  CHECK(items == 120);
+  CHECK(tblock_shell_z_groups(items) == 3);
   CHECK(tblock_shell_z_groups(128) == 3);
   CHECK(tblock_shell_z_groups(129) == 2);  // 5 warps
   CHECK(tblock_shell_z_groups(192) == 2);

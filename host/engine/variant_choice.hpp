@@ -190,12 +190,14 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // shell pass (vacuum_upml, 10 layers, OpenCL / CUDA, tblock over onepass; docs/BENCHMARKS.md):
 // N = 256 (71.9% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
 // 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x (219ac26);
-// at ea0ba5c (the z boxes' shell at three groups per SM, after other shell and staging changes
-// since ee09bd4; no A/B at N = 256) tblock at N = 256 ran 54.9 / 55.5
-// Gcells/s against onepass's 45.4 / 46.8 (ee09bd4; its kernels unchanged since), 1.2x: so from
-// 71.5% (10 layers: N = 244-246 and every N from 250; below 256 not measured). Not measured on
-// the H100 below 85%.
-constexpr double kTBlockUpmlShare = 0.715;
+// at ea0ba5c (the z boxes' shell at three groups per SM, after other shell and staging changes)
+// tblock led from N = 192 up, and trailed below 180 (58264be, two rounds each): N = 176 (61.0%)
+// 0.88x / 0.85x, N = 180 (63.4%) 1.03x / 1.00x, N = 184 (62.5%) 1.01x / 0.99x, N = 186 (63.6%)
+// 1.05x / 1.03x, N = 188 (64.8%) 1.07x / 1.05x, N = 192 (63.8%) 1.07x / 1.04x, N = 224 (68.3%)
+// 1.15x / 1.14x, N = 240 1.13x / 1.11x, N = 256 (71.9%) 1.22x / 1.20x; N = 96 .. 160 0.34x to
+// 0.84x (too few groups for the GPU). So from 63% (10 layers: N = 180, 181, 186 .. 189 and every
+// N from 190). Not measured on the H100 below 85%, nor with other layer counts.
+constexpr double kTBlockUpmlShare = 0.63;
 bool tblock_preferred(bool has_upml, double owned_share);
 
 // The program built for a variant and the work-group it runs with.

@@ -309,7 +309,11 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   CHECK(engine::tblock_preferred(true, 0.899));        // N = 768
   CHECK(engine::tblock_preferred(true, 0.747));        // N = 288
   CHECK(engine::tblock_preferred(true, 0.7186));       // N = 256
-  CHECK_FALSE(engine::tblock_preferred(true, 0.7106)); // N = 248
+  CHECK(engine::tblock_preferred(true, 0.7106));       // N = 248
+  CHECK(engine::tblock_preferred(true, 0.6380));       // N = 192
+  CHECK(engine::tblock_preferred(true, 0.6343));       // N = 180
+  CHECK_FALSE(engine::tblock_preferred(true, 0.6246)); // N = 184
+  CHECK_FALSE(engine::tblock_preferred(true, 0.6103)); // N = 176
 }
 
 TEST_CASE("tblock vs reference: UPML models step in pairs (the shell pass); odd and even counts") {

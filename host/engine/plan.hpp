@@ -152,7 +152,10 @@ constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
 constexpr std::array<int, 3> kShellZWorkgroup{32, 20, 4};
 // The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
 // programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.
-constexpr int kShellPlanes = 16;  // or the pass's, if fewer
+// The x/y boxes' program takes 16 (or the pass's planes, if fewer; H200, N = 512: 24 ran as fast,
+// 32 and 48 slower); the z boxes' program the length whose groups finish first, from 16
+// (variant_choice.hpp tblock_chunk_planes; plan_tblock.cpp).
+constexpr int kShellPlanes = 16;
 // The device bytes of the shell's second set of auxiliaries (0 without UPML).
 std::size_t tblock_shell_aux_bytes(const SimulationModel& m);
 struct TBlockSourceRows {

@@ -80,6 +80,18 @@ std::vector<TBlockBox> outside(const TBlockBox& b, const FieldLayout& L) {
   return out;
 }
 
+// A box's tiles along z for work-group `wg` (planes, owned rows, owned float4s) of `program` (0
+// the pass, 1 and 2 the shell's): the z boxes' program holds a box of at most wg[2] float4s in one
+// tile with one halo float4 (tile wg[2] + 1), a wider one in tiles with two (tblock.cl).
+int z_tiles(const TBlockBox& x, const std::array<int, 3>& wg, int program) {
+  const int qw = x.q1 - x.q0, own_z = program == 2 && qw > wg[2] ? wg[2] - 1 : wg[2];
+  if (own_z < 1) throw std::logic_error("plan_tblock: a z tile that owns no float4");
+  return (qw + own_z - 1) / own_z;
+}
+int y_tiles(const TBlockBox& x, const std::array<int, 3>& wg) {
+  return (x.j1 - x.j0 + wg[1] - 1) / wg[1];
+}
+
 }  // namespace
 
 std::size_t tblock_shell_aux_bytes(const SimulationModel& m) {
@@ -131,13 +143,9 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     std::vector<std::int32_t> table;
     int groups = 0;
     for (const TBlockBox& x : boxes) {
-      // Owned float4s along z: the z boxes' program holds a box of at most wg[2] in one tile with
-      // one halo float4 (tile wg[2] + 1), a wider one in tiles with two (tblock.cl).
-      const int qw = x.q1 - x.q0, own_z = program == 2 && qw > wg[2] ? wg[2] - 1 : wg[2];
-      if (own_z < 1) throw std::logic_error("plan_tblock: a z tile that owns no float4");
       if (program == 2 && x.q0 != 0 && x.q1 != L.nz4)  // the one-sided tile's premise
         throw std::logic_error("plan_tblock: a z box that reaches neither z end");
-      const int gz = (qw + own_z - 1) / own_z, gy = (x.j1 - x.j0 + wg[1] - 1) / wg[1];
+      const int gz = z_tiles(x, wg, program), gy = y_tiles(x, wg);
       const int gx = (x.i1 - x.i0 + planes - 1) / planes;
       table.insert(table.end(), {x.i0, x.i1, x.j0, x.j1, x.q0, x.q1, gz, gy, groups});
       groups += gx * gy * gz;
@@ -188,9 +196,22 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     std::vector<TBlockBox> xy, zs;
     for (const TBlockBox& x : outside(b, L)) (x.q0 == 0 && x.q1 == L.nz4 ? xy : zs).push_back(x);
     const int planes = std::min(kShellPlanes, in.workgroup[0]);
+    // The z boxes' chunks: the length whose groups finish first (variant_choice.hpp
+    // tblock_chunk_planes, from kShellPlanes), counting as many groups per compute unit as the
+    // program asks for. Their boxes span the owned box's planes.
+    int z_planes = planes;
+    if (!zs.empty()) {
+      const auto& wz = shell_z->workgroup;
+      long long tiles = 0;
+      for (const TBlockBox& x : zs) tiles += static_cast<long long>(z_tiles(x, wz, 2)) * y_tiles(x, wz);
+      const device::DeviceInfo& info = in.dev.info();
+      const int asked = tblock_shell_groups_request(2, info, tblock_group_items(wz[1], wz[2], 2));
+      const long long resident = static_cast<long long>(info.compute_units) * std::max(1, asked);
+      z_planes = std::min(in.workgroup[0], tblock_chunk_planes(tiles, b.i1 - b.i0, resident, kShellPlanes));
+    }
     for (int from = 0; from < 2; ++from) {
       if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from, 1));
-      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, planes, from, 2));
+      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, z_planes, from, 2));
     }
   }
   return out;

@@ -79,14 +79,15 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
   return wg;
 }
 
-int tblock_chunk_planes(long long tiles, int length, long long resident) {
-  constexpr int kShortest = kDefaultTBlockWorkgroup[0], kLongest = 128, kStep = 8;
-  if (length <= kShortest) return std::max(1, length);
-  if (tiles <= 0 || resident <= 0) return kShortest;
+int tblock_chunk_planes(long long tiles, int length, long long resident, int shortest) {
+  const int first = std::max(1, shortest);
+  constexpr int kLongest = 128, kStep = 8;
+  if (length <= first) return std::max(1, length);
+  if (tiles <= 0 || resident <= 0) return first;
   // Setup time: a shape so small that the shortest chunks make more groups than this is not
   // simulated (the default shapes make ~2e5 groups at 1600^3).
   constexpr long long kMostGroups = 1 << 20;
-  if (tiles * ((length + kShortest - 1) / kShortest) > kMostGroups) return kShortest;
+  if (tiles * ((length + first - 1) / first) > kMostGroups) return first;
   // List scheduling: the earliest free of `resident` slots takes the next group.
   auto makespan = [&](int planes) {
     std::priority_queue<long long, std::vector<long long>, std::greater<long long>> free_at;
@@ -104,10 +105,10 @@ int tblock_chunk_planes(long long tiles, int length, long long resident) {
     }
     return end;
   };
-  int best = kShortest;
+  int best = first;
   long long best_end = makespan(best);
   std::vector<int> candidates;
-  for (int p = kShortest + kStep; p <= std::min(kLongest, length); p += kStep) candidates.push_back(p);
+  for (int p = first + kStep; p <= std::min(kLongest, length); p += kStep) candidates.push_back(p);
   if (length <= kLongest && length % kStep != 0) candidates.push_back(length);  // one chunk
   for (int p : candidates) {
     const long long e = makespan(p);

@@ -141,9 +141,14 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
 // N = 384 61.4 / 59.7 -> 62.0 / 60.3 (72 planes; 96 ran 58.5 / 56.8), N = 512 68.6 / 66.8 ->
 // 70.3 / 68.3 (96), N = 768 77.3 / 74.3 -> 79.3 / 76.3 (120); pec_cube N = 384 94.6 / 90.4 ->
 // 99.6 / 94.1 (112), N = 512 91.9 / 88.0 -> 95.2 / 90.4 (88; 96 planes 95.7 / 91.2). `resident`
-// 0 (unknown) or more than 2^20 groups at 32 planes: 32.
+// 0 (unknown) or more than 2^20 groups at 32 planes: 32. `shortest` replaces 32 (the candidates
+// then start there, in steps of 8): tblock's z boxes' shell program takes its chunks so from 16
+// (plan_tblock.cpp; H200, vacuum_upml, OpenCL / CUDA Gcells/s at 16 planes against 32: N = 512
+// 74.9 / 74.9 against 75.4 / 75.3, the pick; N = 256 56.0 / 56.9 against 51.0 / 51.6, where the
+// pick is 16).
 constexpr int kTBlockChunkOverheadPlanes = 4;
-int tblock_chunk_planes(long long tiles, int length, long long resident);
+int tblock_chunk_planes(long long tiles, int length, long long resident,
+                        int shortest = kDefaultTBlockWorkgroup[0]);
 
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;

@@ -187,6 +187,11 @@ TEST_CASE("tblock chunk length: the planes whose groups finish first") {
   CHECK(tblock_chunk_planes(41 * 9, 488, 264) == 96);
   CHECK(tblock_chunk_planes(43 * 10, 512, 264) == 88);
   CHECK(tblock_chunk_planes(30 * 7, 360, 264) == 72);
+  // The z boxes' shell program (plan_tblock.cpp: from 16 planes, three groups per SM): N = 512
+  // (2 x 25 tiles of 20 rows over 488 planes) 32, N = 256 (2 x 12 over 232) 16, as measured.
+  CHECK(tblock_chunk_planes(2 * 25, 488, 396, 16) == 32);
+  CHECK(tblock_chunk_planes(2 * 12, 232, 396, 16) == 16);
+  CHECK(tblock_chunk_planes(2 * 12, 10, 396, 16) == 10);
   // Unknown units: the default's 32; boxes of at most 32 planes in one chunk.
   CHECK(tblock_chunk_planes(41 * 9, 488, 0) == 32);
   CHECK(tblock_chunk_planes(100, 20, 264) == 20);

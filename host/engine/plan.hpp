@@ -140,10 +140,11 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
 // The x and y slabs' boxes' work-group (planes, owned rows, owned float4s): ~250 registers (CUDA,
 // H200), so one group of 256 work-items fills an SM's registers.
 constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
-// The z boxes' work-group (planes, owned rows, owned float4s; planes: the pass's; the engine
-// replaces the float4s with the z boxes' width): the box past 10 layers and the 2-cell margin is 4
-// float4s (sector-aligned, zslab_layout), so the group owns 4 and computes 5 float4s along z (its
-// halo on the interior side only: past the other lies the grid's end; cl_kernels/tblock.cl),
+// The z boxes' work-group (planes, owned rows, owned float4s; planes unused: plan_tblock picks
+// the chunks, kShellPlanes below; the engine replaces the float4s with the z boxes' width): the
+// box past 10 layers and the 2-cell margin is 4 float4s (sector-aligned, zslab_layout), so the
+// group owns 4 and computes 5 float4s along z (its halo on the interior side only: past the other
+// lies the grid's end; cl_kernels/tblock.cl),
 // 20 + 4 rows: 120 work-items, three groups per SM where the device takes the request
 // (variant_choice.hpp tblock_shell_z_groups). H200, vacuum_upml N = 512, tblock, OpenCL / CUDA,
 // Gcells/s, one call: one group of 36 + 4 rows 71.4 / 71.3, two of 32 + 4 rows 74.7 / 74.6,
@@ -152,10 +153,13 @@ constexpr std::array<int, 3> kShellXYWorkgroup{32, 12, 14};
 constexpr std::array<int, 3> kShellZWorkgroup{32, 20, 4};
 // The shell's chunks of planes: shorter than the pass's, because its boxes are thin and its
 // programs hold more registers (fewer groups per SM), so a launch needs more groups to fill the GPU.
-// The x/y boxes' program takes 16 (or the pass's planes, if fewer; H200, N = 512: 24 ran as fast,
-// 32 and 48 slower); the z boxes' program the length whose groups finish first, from 16
-// (variant_choice.hpp tblock_chunk_planes; plan_tblock.cpp).
+// The x/y boxes' program takes 16 (H200, N = 512: 24 ran as fast, 32 and 48 slower); the z boxes'
+// program the length whose groups finish first, from 16 to kShellZLongestPlanes
+// (variant_choice.hpp tblock_chunk_planes; plan_tblock.cpp): measured on the H200 at N = 256 and
+// 512 only (16 and 32 picked, as measured best; 48 and 64 ran slower at 512). Either at most the
+// pass's planes.
 constexpr int kShellPlanes = 16;
+constexpr int kShellZLongestPlanes = 32;
 // The device bytes of the shell's second set of auxiliaries (0 without UPML).
 std::size_t tblock_shell_aux_bytes(const SimulationModel& m);
 struct TBlockSourceRows {

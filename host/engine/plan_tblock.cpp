@@ -197,8 +197,9 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     for (const TBlockBox& x : outside(b, L)) (x.q0 == 0 && x.q1 == L.nz4 ? xy : zs).push_back(x);
     const int planes = std::min(kShellPlanes, in.workgroup[0]);
     // The z boxes' chunks: the length whose groups finish first (variant_choice.hpp
-    // tblock_chunk_planes, from kShellPlanes), counting as many groups per compute unit as the
-    // program asks for. Their boxes span the owned box's planes.
+    // tblock_chunk_planes, from kShellPlanes to kShellZLongestPlanes, at most the pass's),
+    // counting as many groups per compute unit as the program asks for. Their boxes span the
+    // owned box's planes.
     int z_planes = planes;
     if (!zs.empty()) {
       const auto& wz = shell_z->workgroup;
@@ -207,7 +208,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       const device::DeviceInfo& info = in.dev.info();
       const int asked = tblock_shell_groups_request(2, info, tblock_group_items(wz[1], wz[2], 2));
       const long long resident = static_cast<long long>(info.compute_units) * std::max(1, asked);
-      z_planes = std::min(in.workgroup[0], tblock_chunk_planes(tiles, b.i1 - b.i0, resident, kShellPlanes));
+      z_planes = std::min(in.workgroup[0], tblock_chunk_planes(tiles, b.i1 - b.i0, resident,
+                                                               kShellPlanes, kShellZLongestPlanes));
     }
     for (int from = 0; from < 2; ++from) {
       if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from, 1));

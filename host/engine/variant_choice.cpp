@@ -79,15 +79,18 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
   return wg;
 }
 
-int tblock_chunk_planes(long long tiles, int length, long long resident, int shortest) {
-  const int first = std::max(1, shortest);
-  constexpr int kLongest = 128, kStep = 8;
-  if (length <= first) return std::max(1, length);
-  if (tiles <= 0 || resident <= 0) return first;
+int tblock_chunk_planes(long long tiles, int length, long long resident, int shortest,
+                        int longest) {
+  const int shortest_planes = std::max(1, shortest);
+  const int longest_planes = std::max(shortest_planes, longest);
+  constexpr int kStep = 8;
+  if (length <= shortest_planes) return std::max(1, length);
+  if (tiles <= 0 || resident <= 0) return shortest_planes;
   // Setup time: a shape so small that the shortest chunks make more groups than this is not
   // simulated (the default shapes make ~2e5 groups at 1600^3).
   constexpr long long kMostGroups = 1 << 20;
-  if (tiles * ((length + first - 1) / first) > kMostGroups) return first;
+  if (tiles * ((length + shortest_planes - 1) / shortest_planes) > kMostGroups)
+    return shortest_planes;
   // List scheduling: the earliest free of `resident` slots takes the next group.
   auto makespan = [&](int planes) {
     std::priority_queue<long long, std::vector<long long>, std::greater<long long>> free_at;
@@ -105,11 +108,12 @@ int tblock_chunk_planes(long long tiles, int length, long long resident, int sho
     }
     return end;
   };
-  int best = first;
+  int best = shortest_planes;
   long long best_end = makespan(best);
   std::vector<int> candidates;
-  for (int p = first + kStep; p <= std::min(kLongest, length); p += kStep) candidates.push_back(p);
-  if (length <= kLongest && length % kStep != 0) candidates.push_back(length);  // one chunk
+  for (int p = shortest_planes + kStep; p <= std::min(longest_planes, length); p += kStep)
+    candidates.push_back(p);
+  if (length <= longest_planes && length % kStep != 0) candidates.push_back(length);  // one chunk
   for (int p : candidates) {
     const long long e = makespan(p);
     if (e < best_end) best = p, best_end = e;

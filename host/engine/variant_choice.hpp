@@ -141,14 +141,16 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
 // N = 384 61.4 / 59.7 -> 62.0 / 60.3 (72 planes; 96 ran 58.5 / 56.8), N = 512 68.6 / 66.8 ->
 // 70.3 / 68.3 (96), N = 768 77.3 / 74.3 -> 79.3 / 76.3 (120); pec_cube N = 384 94.6 / 90.4 ->
 // 99.6 / 94.1 (112), N = 512 91.9 / 88.0 -> 95.2 / 90.4 (88; 96 planes 95.7 / 91.2). `resident`
-// 0 (unknown) or more than 2^20 groups at 32 planes: 32. `shortest` replaces 32 (the candidates
-// then start there, in steps of 8): tblock's z boxes' shell program takes its chunks so from 16
-// (plan_tblock.cpp; H200, vacuum_upml, OpenCL / CUDA Gcells/s at 16 planes against 32: N = 512
-// 74.9 / 74.9 against 75.4 / 75.3, the pick; N = 256 56.0 / 56.9 against 51.0 / 51.6, where the
-// pick is 16).
+// 0 (unknown) or more than 2^20 groups at 32 planes: 32. `shortest` and `longest` replace 32 and
+// 128 (the candidates then run from the one to the other in steps of 8): tblock's z boxes' shell
+// program takes its chunks so from 16 to 32 (plan_tblock.cpp; H200, vacuum_upml, OpenCL / CUDA
+// Gcells/s at 16 planes against 32: N = 512 74.9 / 74.9 against 75.4 / 75.3, the pick; N = 256
+// 56.0 / 56.9 against 51.0 / 51.6, where the pick is 16; 48 and 64 planes ran slower than both
+// at N = 512, in the model's order; the model would pick longer chunks on larger grids, 48 at
+// N = 768 and 88 at N = 1024, which were not measured, so they are not offered).
 constexpr int kTBlockChunkOverheadPlanes = 4;
 int tblock_chunk_planes(long long tiles, int length, long long resident,
-                        int shortest = kDefaultTBlockWorkgroup[0]);
+                        int shortest = kDefaultTBlockWorkgroup[0], int longest = 128);
 
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
@@ -200,8 +202,8 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 // 0.88x / 0.85x, N = 180 (63.4%) 1.03x / 1.00x, N = 184 (62.5%) 1.01x / 0.99x, N = 186 (63.6%)
 // 1.05x / 1.03x, N = 188 (64.8%) 1.07x / 1.05x, N = 192 (63.8%) 1.07x / 1.04x, N = 224 (68.3%)
 // 1.15x / 1.14x, N = 240 1.13x / 1.11x, N = 256 (71.9%) 1.22x / 1.20x; N = 96 .. 160 0.34x to
-// 0.84x (too few groups for the GPU). So from 63% (10 layers: N = 180, 181, 186 .. 189 and every
-// N from 190). Not measured on the H100 below 85%, nor with other layer counts.
+// 0.84x (too few groups for the GPU). So from 63% (10 layers: N = 180, 181 and every N from
+// 186). Not measured on the H100 below 85%, nor with other layer counts.
 constexpr double kTBlockUpmlShare = 0.63;
 bool tblock_preferred(bool has_upml, double owned_share);
 

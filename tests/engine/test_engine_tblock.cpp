@@ -187,11 +187,15 @@ TEST_CASE("tblock chunk length: the planes whose groups finish first") {
   CHECK(tblock_chunk_planes(41 * 9, 488, 264) == 96);
   CHECK(tblock_chunk_planes(43 * 10, 512, 264) == 88);
   CHECK(tblock_chunk_planes(30 * 7, 360, 264) == 72);
-  // The z boxes' shell program (plan_tblock.cpp: from 16 planes, three groups per SM): N = 512
-  // (2 x 25 tiles of 20 rows over 488 planes) 32, N = 256 (2 x 12 over 232) 16, as measured.
+  // The z boxes' shell program (plan_tblock.cpp: 16 to 32 planes, three groups per SM): N = 512
+  // (2 x 25 tiles of 20 rows over 488 planes) 32, N = 256 (2 x 12 over 232) 16, as measured (at
+  // N = 512 also where longer chunks are offered); 24 with one group per SM at N = 256.
+  CHECK(tblock_chunk_planes(2 * 25, 488, 396, 16, 32) == 32);
+  CHECK(tblock_chunk_planes(2 * 12, 232, 396, 16, 32) == 16);
+  CHECK(tblock_chunk_planes(2 * 12, 232, 132, 16, 32) == 24);
   CHECK(tblock_chunk_planes(2 * 25, 488, 396, 16) == 32);
-  CHECK(tblock_chunk_planes(2 * 12, 232, 396, 16) == 16);
-  CHECK(tblock_chunk_planes(2 * 12, 10, 396, 16) == 10);
+  CHECK(tblock_chunk_planes(2 * 12, 10, 396, 16, 32) == 10);
+  CHECK(tblock_chunk_planes(2 * 12, 30, 396, 16, 32) == 16);
   // Unknown units: the default's 32; boxes of at most 32 planes in one chunk.
   CHECK(tblock_chunk_planes(41 * 9, 488, 0) == 32);
   CHECK(tblock_chunk_planes(100, 20, 264) == 20);
@@ -315,6 +319,13 @@ TEST_CASE("tblock with UPML: the owned box keeps 2 cells (z: whole float4s) from
   CHECK(engine::tblock_preferred(true, 0.747));        // N = 288
   CHECK(engine::tblock_preferred(true, 0.7186));       // N = 256
   CHECK(engine::tblock_preferred(true, 0.7106));       // N = 248
+  // The shares of N^3 grids in 10 layers, from their models, either side of the threshold.
+  for (const auto& [n, share] : {std::pair<int, double>{180, 0.6343}, {184, 0.6246}}) {
+    const SimulationModel g =
+        SimulationModel::build(box_config({n, n, n}, kD, 1, BoundaryType::Upml, 10));
+    CHECK(engine::tblock_owned_share(g) == doctest::Approx(share).epsilon(1e-3));
+    CHECK(engine::tblock_preferred(true, engine::tblock_owned_share(g)) == (n == 180));
+  }
   CHECK(engine::tblock_preferred(true, 0.6380));       // N = 192
   CHECK(engine::tblock_preferred(true, 0.6343));       // N = 180
   CHECK_FALSE(engine::tblock_preferred(true, 0.6246)); // N = 184

@@ -246,7 +246,7 @@ std::vector<OptionSpec> make_table() {
        "twice the field memory), tblock = two time steps per pass over double-buffered fields (temporal blocking, 3D; with UPML the pass covers the cells 2 past the layers and the rest steps around it; a grid too small for that steps as onepass), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver (a model with UPML: the one measured on vacuum_upml; without UPML: the one measured on pec_cube, else the UPML one; "
        "tblock competes on both; a model split over ranks passes over onepass and tblock), else rows on CPU devices and, on GPUs, when the model fits with its second "
-       "set of fields, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (device.workgroup says P) for a 3D model without UPML or with at least 63% of its cells 2 past the UPML (N^3 with 10 layers: N = 180, 181 and every N from 186), else onepass 8 2 32, tile 2 4 16 when it does not fit. Alias: --variant=X.", Range{}},
+       "set of fields, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (device.workgroup says P) for a 3D model of at least 19000 cells per compute unit (2.5 million on a 132-unit H200) without UPML, or with UPML of at least 56000 (7.4 million) and 55% of its cells 2 past the layers (N^3 with 5 or 10 layers: N >= 195; with 20: N >= 252), else onepass 8 2 32, tile 2 4 16 when it does not fit. Alias: --variant=X.", Range{}},
       {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
        "How the tile, onepass and tblock variants store the UPML auxiliaries (rows and models "
        "without UPML ignore it); they are computed in float either way. bfloat16 = the float's "

@@ -170,7 +170,9 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
   return r;
 }
 
-bool tblock_preferred(bool has_upml, double owned_share) {
+bool tblock_preferred(bool has_upml, double owned_share, double cells, unsigned compute_units) {
+  const double per_unit = has_upml ? kTBlockUpmlCellsPerUnit : kTBlockCellsPerUnit;
+  if (cells < per_unit * std::max(1u, compute_units)) return false;
   return !has_upml || owned_share >= kTBlockUpmlShare;
 }
 

@@ -190,22 +190,30 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
                                bool fits_onepass, const std::optional<TunedChoice>& tuned,
                                bool prefer_tblock);
 
-// Where untuned auto runs tblock rather than onepass on a GPU: a model without UPML (its pass
-// pairs every step; H200 and H100, pec_cube N = 512: 1.26x and 1.47x onepass), and one with UPML
-// whose owned box (plan.hpp tblock_owned_box) holds at least kTBlockUpmlShare of the cells, so
-// that the shell around it costs no more than the pass saves. Measured on the H200 with the
-// shell pass (vacuum_upml, 10 layers, OpenCL / CUDA, tblock over onepass; docs/BENCHMARKS.md):
-// N = 256 (71.9% of the cells) 0.97x / 0.91x, N = 288 (74.7%) 1.08x / 1.02x, N = 320 1.04x /
-// 1.00x, N = 352 1.07x / 1.04x, N = 384 1.07x / 1.08x, N = 512 (85.2%) 1.11x / 1.12x (219ac26);
-// at ea0ba5c (the z boxes' shell at three groups per SM, after other shell and staging changes)
-// tblock led from N = 192 up, and trailed below 180 (58264be, two rounds each): N = 176 (61.0%)
-// 0.88x / 0.85x, N = 180 (63.4%) 1.03x / 1.00x, N = 184 (62.5%) 1.01x / 0.99x, N = 186 (63.6%)
-// 1.05x / 1.03x, N = 188 (64.8%) 1.07x / 1.05x, N = 192 (63.8%) 1.07x / 1.04x, N = 224 (68.3%)
-// 1.15x / 1.14x, N = 240 1.13x / 1.11x, N = 256 (71.9%) 1.22x / 1.20x; N = 96 .. 160 0.34x to
-// 0.84x (too few groups for the GPU). So from 63% (10 layers: N = 180, 181 and every N from
-// 186). Not measured on the H100 below 85%, nor with other layer counts.
-constexpr double kTBlockUpmlShare = 0.63;
-bool tblock_preferred(bool has_upml, double owned_share);
+// Where untuned auto runs tblock rather than onepass on a GPU: a grid of at least
+// kTBlockCellsPerUnit cells (a model with UPML: kTBlockUpmlCellsPerUnit) per compute unit, below
+// which the pass has too few groups to fill the device, and with UPML an owned box (plan.hpp
+// tblock_owned_box) of at least kTBlockUpmlShare of the cells, so that the shell around it costs
+// no more than the pass saves. Measured on the H200 (132 compute units; docs/BENCHMARKS.md),
+// tblock over onepass, N^3 cubes:
+// - pec_cube (bench, 4cab44a, OpenCL / CUDA): N = 96 0.72x / 0.57x, N = 128 0.89x / 0.86x,
+//   N = 144 1.37x / 1.39x, N = 160 1.65x / 1.66x: from 19000 cells a compute unit (N >= 136).
+// - vacuum_upml, 10 layers (bench, 58264be): N = 176 (61.0% of the cells owned) 0.88x / 0.85x,
+//   N = 180 (63.4%) 1.03x / 1.00x, N = 186 (63.6%) 1.05x / 1.03x, N = 192 (63.8%) 1.07x / 1.04x,
+//   N = 224 1.15x / 1.14x, N = 256 1.22x / 1.20x; N = 96 .. 160 0.34x to 0.84x.
+// - a vacuum cube through `clfdtd run` (4cab44a, OpenCL): 5 layers N = 128 (69% owned) 0.54x,
+//   N = 160 0.79x, N = 184 0.93x, N = 192 0.92x, N = 200 0.99x, N = 256 1.13x, N = 320 1.28x;
+//   10 layers N = 192 0.98x, N = 196 1.08x, N = 204 1.08x, N = 212 1.12x, N = 256 1.19x;
+//   20 layers N = 192 (45%) 0.81x, N = 256 (56%) 1.02x / 1.03x, N = 288 (60%) 1.06x, N = 320
+//   (63%) 1.16x, N = 322 (63%) 1.18x; 30 layers N = 320 (51%) 0.95x, N = 384 (58%) 1.01x.
+// So with UPML from 56000 cells a compute unit (N >= 195) and 55% owned: with 5 or 10 layers
+// N = 195 and up, with 20 layers from N = 252, with 30 N = 358 and from 360 (the 63% share
+// alone, before, took 5 layers from N = 128 and 10 from about N = 186). Not measured on other
+// GPUs: the counts per compute unit are the H200's.
+constexpr double kTBlockUpmlShare = 0.55;
+constexpr double kTBlockCellsPerUnit = 19000;
+constexpr double kTBlockUpmlCellsPerUnit = 56000;
+bool tblock_preferred(bool has_upml, double owned_share, double cells, unsigned compute_units);
 
 // The program built for a variant and the work-group it runs with.
 struct BuiltProgram {

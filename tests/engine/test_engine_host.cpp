@@ -47,10 +47,11 @@ TEST_CASE("engine: identity strings, zero start, finite flag, bad device") {
           "rows 1x7x1" + target);  // 1 8 1 clamped to ny = 7
     CHECK(engine::make_gpu_engine(api, m, engine_config(KernelVariant::OnePass))->kernel_variant() ==
           "onepass 8x2x2" + target);  // 8 2 32 clamped to nz4 = 2
-    // auto: rows on a CPU device; on a GPU, for a model without UPML that fits with its second
-    // set of fields (this one does), tblock (variant_choice.hpp tblock_preferred).
+    // auto: rows on a CPU device; on a GPU, for a model that fits with its second set of fields
+    // (this one does), onepass where the grid is too small to fill the GPU with tblock's pass, as
+    // this one is (variant_choice.hpp tblock_preferred).
     CHECK(engine::make_gpu_engine(api, m, DeviceConfig{})->variant() ==
-          (info.type == "cpu" ? KernelVariant::Rows : KernelVariant::TBlock));
+          (info.type == "cpu" ? KernelVariant::Rows : KernelVariant::OnePass));
     CHECK(b->device_description() == info.name + " (" + info.platform + ", " + info.version + ")");
     CHECK(b->probe_batch_steps() == 256);
     CHECK(b->has_device_timers());
@@ -245,8 +246,8 @@ TEST_CASE("engine variant choice: auto, tuned and asked") {
   CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, false).variant == KernelVariant::Rows);
   CHECK(resolve_variant(cfg, "cpu", true, std::nullopt, true).variant == KernelVariant::Rows);
   CHECK(resolve_variant(cfg, "gpu", true, std::nullopt, false).variant == KernelVariant::OnePass);
-  // A GPU model where tblock is preferred (engine::tblock_preferred: no UPML, or a large owned
-  // box): tblock, which pairs its steps (the same two field sets as onepass).
+  // A GPU model where tblock is preferred (engine::tblock_preferred: a large grid, with UPML a
+  // large owned box): tblock, which pairs its steps (the same two field sets as onepass).
   const auto paired = resolve_variant(cfg, "gpu", true, std::nullopt, true);
   CHECK(paired.variant == KernelVariant::TBlock);
   CHECK_FALSE(paired.workgroup.has_value());

@@ -48,9 +48,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
                             dev_->available_bytes();
   const VariantRequest request =
       resolve_variant(cfg, info.type, fits_onepass, tuned,
-                      tblock_preferred(m.upml.enabled(), tblock_owned_share(m),
-                                       static_cast<double>(m.layout.nx) * m.layout.ny * m.layout.nz,
-                                       info.compute_units));
+                      tblock_preferred_for(m, info.compute_units));
   BuiltProgram built = build_variant_program(*dev_, m, request);
   variant_ = request.variant;
   tuned_ = request.tuned;

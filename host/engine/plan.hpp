@@ -100,6 +100,8 @@ struct TBlockBox {
 TBlockBox tblock_owned_box(const SimulationModel& m);
 // The share of the model's cells (nx ny nz) in that box (0 when it is empty).
 double tblock_owned_share(const SimulationModel& m);
+// engine/variant_choice.hpp tblock_preferred for model `m` on a device of `compute_units`.
+bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units);
 // The widest z box of the shell (float4s; 0 without z layers): the z boxes' program holds it in
 // one tile along z.
 int tblock_z_box_float4s(const SimulationModel& m);

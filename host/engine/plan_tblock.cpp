@@ -60,6 +60,12 @@ double tblock_owned_share(const SimulationModel& m) {
   return static_cast<double>(b.i1 - b.i0) * (b.j1 - b.j0) * z / cells;
 }
 
+bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units) {
+  const auto& L = m.layout;
+  return tblock_preferred(m.upml.enabled(), tblock_owned_share(m),
+                          static_cast<double>(L.nx) * L.ny * L.nz, compute_units);
+}
+
 int tblock_z_box_float4s(const SimulationModel& m) {
   const TBlockBox b = tblock_owned_box(m);
   if (!m.upml.enabled() || b.empty()) return 0;

@@ -205,7 +205,9 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 //   N = 160 0.79x, N = 184 0.93x, N = 192 0.92x, N = 200 0.99x, N = 256 1.13x, N = 320 1.28x;
 //   10 layers N = 192 0.98x, N = 196 1.08x, N = 204 1.08x, N = 212 1.12x, N = 256 1.19x;
 //   20 layers N = 192 (45%) 0.81x, N = 256 (56%) 1.02x and 1.03x, N = 288 (60%) 1.06x, N = 320
-//   (63%) 1.16x, N = 322 (63%) 1.18x; 30 layers N = 320 (51%) 0.95x, N = 384 (58%) 1.01x.
+//   (63%) 1.16x, N = 322 (63%) 1.18x; 30 layers N = 320 (51%) 0.95x, N = 384 (58%) 1.01x;
+//   thin grids: PEC 1024 x 1024 x 16 1.89x, 768 x 768 x 24 1.40x; 10 layers 640 x 640 x 64
+//   (under 55%) 1.07x, 1024 x 512 x 48 1.04x.
 // So with UPML from 56000 cells a compute unit (N >= 195) and 55% owned: with 5 or 10 layers
 // N = 195 and up, with 20 layers from N = 252, with 30 N = 358 and from 360 (the 63% share
 // alone, before, took 5 layers from N = 109 (and 103, 104) and 10 from N = 186 (and 180, 181)).

@@ -48,14 +48,27 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
   cfg.quiet = true;
   cfg.output.dir = "";
 
-  const std::string base = name.substr(0, name.find('+'));
+  std::string base = name.substr(0, name.find('+'));
   const std::string extra = name.find('+') == std::string::npos ? "" : name.substr(name.find('+') + 1);
+  // vacuum_upml@L, sphere@L: L layers instead of 10.
+  int layers = 10;
+  if (const std::size_t at = base.find('@'); at != std::string::npos) {
+    const std::string count = base.substr(at + 1);
+    base = base.substr(0, at);
+    const bool digits = !count.empty() && count.size() <= 4 &&
+                        std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+    layers = digits ? std::stoi(count) : 0;
+    if ((base != "vacuum_upml" && base != "sphere") || layers < 1)
+      throw ConfigError("", 0, "bench.problem",
+                        "@L (L UPML layers, 1 or more) after vacuum_upml or sphere only, got '" +
+                            name + "'");
+  }
   if (base == "pec_cube") {
     cfg.boundary.type = BoundaryType::Pec;
     cfg.boundary.layers = {0, 0, 0, 0, 0, 0};
   } else if (base == "vacuum_upml" || base == "sphere") {
     cfg.boundary.type = BoundaryType::Upml;
-    cfg.boundary.layers = {10, 10, 10, 10, 10, 10};
+    cfg.boundary.layers = {layers, layers, layers, layers, layers, layers};
   } else {
     throw ConfigError("", 0, "bench.problem",
                       "one of vacuum_upml, pec_cube, sphere, a 2D problem (plane_tm, plane_te, "

@@ -2,7 +2,8 @@
 // every device runs exactly the same model:
 //   vacuum_upml  an n^3 vacuum cube, 10-layer UPML on all six faces, a dipole at the centre;
 //   pec_cube     the same cube with bare PEC walls (no UPML): the plain kernels alone;
-//   sphere       vacuum_upml with a dielectric sphere (eps_r 4, radius n/4) lit by the dipole.
+//   sphere       vacuum_upml with a dielectric sphere (eps_r 4, radius n/4) lit by the dipole;
+//   either with "@L" (vacuum_upml@20): L layers instead of 10.
 // With `outputs`: vacuum_upml plus a probe of all six components sampled every step
 // ("+probes"), or plus one full E/H snapshot in the middle of the run ("+snapshot"), or plus a
 // closed flux box 2 cells inside the UPML with 10 frequencies, transformed at the decimation a
@@ -21,7 +22,8 @@ namespace clfdtd {
 
 const std::vector<std::string>& bench_problem_names();  // vacuum_upml, pec_cube, sphere
 
-// The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml+probes",
+// The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml@20",
+// "vacuum_upml+probes",
 // "vacuum_upml+snapshot", "vacuum_upml+flux", "vacuum_upml+loop") on an n^3 grid of 1 mm cells for `steps` steps.
 // A 2D problem name gives its n x n plane (plane_problems.hpp), a cylindrical one its n x n (r, z)
 // grid (cyl_problems.hpp).

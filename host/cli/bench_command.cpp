@@ -160,7 +160,8 @@ int bench_command(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: clfdtd bench [options]\n\n"
       "Times the standard problems (vacuum_upml: n^3 vacuum with 10-layer UPML on all faces;\n"
-      "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole)\n"
+      "pec_cube: the same with PEC walls, no UPML; sphere: a dielectric sphere lit by a dipole;\n"
+      "vacuum_upml@L, sphere@L: L layers instead of 10)\n"
       "and the 2D ones, n x n with a line current (plane_tm, plane_te, plane_wave: 10-layer UPML\n"
       "on the four edges; plane_tm_pec, plane_te_pec, plane_wave_pec: PEC walls), and the\n"
       "cylindrical ones, n x n (r, z) cells, modes 0 1 2 (cyl_cpml: 10-layer CPML on r = R and both\n"
@@ -190,8 +191,8 @@ int bench_command(const std::vector<std::string>& args) {
        "(device.tblock_staging), or a comma list (--variant=tblock runs once per form; --tune "
        "and --variant=auto take the first; the tuning cache keeps no form: a run takes its own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
-       "comma list of vacuum_upml, pec_cube, sphere, plane_tm, plane_te, plane_wave, plane_tm_pec, "
-       "plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
+       "comma list of vacuum_upml, pec_cube, sphere (vacuum_upml@L, sphere@L: L UPML layers), "
+       "plane_tm, plane_te, plane_wave, plane_tm_pec, plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
       ("n", po::value<std::string>(),
        "comma list of sizes, cells per side: n^3 cubes (24..2048; default 512 on GPUs, 160 on CPUs), "
        "n x n planes (24..65536; default 4096 on GPUs, 1024 on CPUs), n x n (r, z) grids "

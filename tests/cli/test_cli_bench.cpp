@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "backends/tuning_cache.hpp"
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "errors.hpp"
 #include "model/simulation_model.hpp"
 #include "cli_helpers.hpp"
 
@@ -173,8 +175,34 @@ TEST_CASE("bench: tblock counts a pass's bytes over its two steps, with UPML too
   CHECK(srows[0]["bytes_per_cell"].get<double>() > 51);  // onepass's count
 }
 
+TEST_CASE("bench: vacuum_upml@L and sphere@L take L layers; other suffixes are refused") {
+  for (const auto& [name, layers] :
+       std::vector<std::pair<std::string, int>>{{"vacuum_upml", 10}, {"vacuum_upml@4", 4},
+                                                {"sphere@20", 20}, {"vacuum_upml@3+probes", 3}}) {
+    const clfdtd::RunConfig cfg = clfdtd::bench_problem(name, 64, 1);
+    CHECK(cfg.boundary.layers == std::array<int, 6>{layers, layers, layers, layers, layers, layers});
+  }
+  CHECK(clfdtd::bench_problem("sphere@20", 64, 1).objects.size() == 1);
+  for (const char* bad : {"pec_cube@4", "vacuum_upml@", "vacuum_upml@x", "vacuum_upml@0",
+                          "vacuum_upml@-2", "vacuum_upml@99999"})
+    CHECK_THROWS_AS(clfdtd::bench_problem(bad, 64, 1), clfdtd::ConfigError);
+  const std::string dir = scratch_dir("bench_layers");
+  fs::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=vacuum_upml@4 "
+                            "--variant=rows --json=" + dir + "/b.json");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["problem"] == "vacuum_upml@4");
+  CHECK(rows[0]["pml_cells"] == 24 * 24 * 24 - 16 * 16 * 16);
+  // Layers the grid cannot hold: the model's own message, exit 2.
+  CHECK(run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=vacuum_upml@13 --variant=rows").code == 2);
+}
+
 TEST_CASE("bench: bad options exit 2") {
   CHECK(run_clfdtd("bench --problem=nonsense").code == 2);
+  CHECK(run_clfdtd("bench --problem=pec_cube@4").code == 2);
   CHECK(run_clfdtd("bench --variant=fast").code == 2);
   CHECK(run_clfdtd("bench --frobnicate").code == 2);
   CHECK(run_clfdtd("bench --help").code == 0);

@@ -67,6 +67,11 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
    away from material boundaries does: one table load instead of one per lane (NVIDIA serves
    __constant loads of different addresses in a warp one after another, so the per-lane gather
    made update_e the slower tile kernel). E: (ca, cb) per lane; H: db per lane. */
+/* id_e4 (onepass and tblock): per float4, the one id its twelve E samples (three components, four
+   lanes) share, or E_IDS_MIXED where they differ; the three id arrays are read only there.
+   (backends/device_tables.hpp e_id_float4_table; a model whose shared id is 255 reads them all.) */
+#define E_IDS_MIXED 255
+
 DEVICE_FN int same_id4(uchar4 m) { return m.x == m.y && m.x == m.z && m.x == m.w; }
 
 DEVICE_FN void e_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m, float4* ca, float4* cb) {

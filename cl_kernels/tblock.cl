@@ -2,9 +2,9 @@
 // double-buffered like onepass: it reads the set at step s and writes the set at s + 2, so no
 // group ever sees a neighbour's new values and the groups need no ordering.
 //
-// Why: onepass moves 51 B per cell and step; this pass moves the same 51 B per cell for two steps
-// (read E 12 + H 12 + E ids 3, write E 12 + H 12; + 3 B of H ids when MAGNETIC), 25.5 B per cell
-// step, plus the halo columns of each tile that are read again by the neighbouring groups
+// Why: onepass moves ~48 B per cell and step; this pass moves the same per cell for two steps
+// (read E 12 + H 12 + the E ids per float4 0.25, and the three E ids 3 where those differ, write
+// E 12 + H 12; + 3 B of H ids when MAGNETIC), ~24 B per cell step, plus the halo columns of each tile that are read again by the neighbouring groups
 // (mostly L2 hits: (TILE_Y * TILE_Z4) / (own_y * own_z4) times the reads, 1.59 for 12 x 34).
 //
 // Layout of the work (overlapped tiling): a group of TILE_Z4 x TILE_Y work-items (float4 kq, row
@@ -222,7 +222,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL float4* RESTRICT ex_out, GLOBAL float4* RESTRICT ey_out, GLOBAL float4* RESTRICT ez_out,
     GLOBAL float4* RESTRICT hx_out, GLOBAL float4* RESTRICT hy_out, GLOBAL float4* RESTRICT hz_out,
     GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
-    GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+    GLOBAL const uchar4* RESTRICT id_ez, GLOBAL const uchar* RESTRICT id_e4,
+    CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
     GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
     float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes,
@@ -340,6 +341,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
   float4 e1p_x = zero4(), e1p_y = zero4(), e1p_z = zero4();
 #endif
   uchar4 mp_ex = MAKE_UCHAR4(0, 0, 0, 0), mp_ey = mp_ex, mp_ez = mp_ex;
+  int up_e = E_IDS_MIXED;
 #if MAGNETIC
   uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
 #endif
@@ -356,6 +358,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     float4 e0n_x = zero4(), e0n_y = zero4(), e0n_z = zero4();
     float4 h_x = zero4(), h_y = zero4(), h_z = zero4();
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
+    int u_e = E_IDS_MIXED;
 #if MAGNETIC
     uchar4 m_hx = m_ex, m_hy = m_ex, m_hz = m_ex;
 #endif
@@ -376,9 +379,18 @@ KERNEL TBLOCK_ATTR void update_tblock(
       h_x = hx[c];
       h_y = hy[c];
       h_z = hz[c];
-      m_ex = id_ex[c];
-      m_ey = id_ey[c];
-      m_ez = id_ez[c];
+      // The three E ids only where the float4's twelve differ (id_e4, fdtd_common.h). Loaded in
+      // the plane, not a plane ahead as onepass does: that cost registers here (docs/BENCHMARKS.md).
+      u_e = id_e4[c];
+      if (u_e == E_IDS_MIXED) {
+        m_ex = id_ex[c];
+        m_ey = id_ey[c];
+        m_ez = id_ez[c];
+      } else {
+        m_ex = MAKE_UCHAR4(u_e, u_e, u_e, u_e);
+        m_ey = m_ex;
+        m_ez = m_ex;
+      }
 #if MAGNETIC
       m_hx = id_hx[c];
       m_hy = id_hy[c];
@@ -449,14 +461,19 @@ KERNEL TBLOCK_ATTR void update_tblock(
                   ecoef, a0x, a0y, a0z, &d1_x, &d1_y, &d1_z, &e1_x, &e1_y, &e1_z);
       } else
 #endif
-      {
-      float4 ca, cb;
-      e_coef4(ecoef, m_ex, &ca, &cb);
-      e1_x = ca * e0_x + cb * curl_x;
-      e_coef4(ecoef, m_ey, &ca, &cb);
-      e1_y = ca * e0_y + cb * curl_y;
-      e_coef4(ecoef, m_ez, &ca, &cb);
-      e1_z = ca * e0_z + cb * curl_z;
+      if (u_e != E_IDS_MIXED) {
+        const float4 k = ecoef[u_e];
+        e1_x = k.x * e0_x + k.y * curl_x;
+        e1_y = k.x * e0_y + k.y * curl_y;
+        e1_z = k.x * e0_z + k.y * curl_z;
+      } else {
+        float4 ca, cb;
+        e_coef4(ecoef, m_ex, &ca, &cb);
+        e1_x = ca * e0_x + cb * curl_x;
+        e_coef4(ecoef, m_ey, &ca, &cb);
+        e1_y = ca * e0_y + cb * curl_y;
+        e_coef4(ecoef, m_ez, &ca, &cb);
+        e1_z = ca * e0_z + cb * curl_z;
       }
       if (src1) {
         tb_e3 e = {e1_x, e1_y, e1_z};
@@ -547,14 +564,19 @@ KERNEL TBLOCK_ATTR void update_tblock(
         tb_aux_store(kind_p, q_p, dx_out, dy_out, dz_out, zd_out, d2_x, d2_y, d2_z);
       } else
 #endif
-      {
-      float4 ca, cb;
-      e_coef4(ecoef, mp_ex, &ca, &cb);
-      e2_x = ca * e1p_x + cb * curl_x;
-      e_coef4(ecoef, mp_ey, &ca, &cb);
-      e2_y = ca * e1p_y + cb * curl_y;
-      e_coef4(ecoef, mp_ez, &ca, &cb);
-      e2_z = ca * e1p_z + cb * curl_z;
+      if (up_e != E_IDS_MIXED) {
+        const float4 k = ecoef[up_e];
+        e2_x = k.x * e1p_x + k.y * curl_x;
+        e2_y = k.x * e1p_y + k.y * curl_y;
+        e2_z = k.x * e1p_z + k.y * curl_z;
+      } else {
+        float4 ca, cb;
+        e_coef4(ecoef, mp_ex, &ca, &cb);
+        e2_x = ca * e1p_x + cb * curl_x;
+        e_coef4(ecoef, mp_ey, &ca, &cb);
+        e2_y = ca * e1p_y + cb * curl_y;
+        e_coef4(ecoef, mp_ez, &ca, &cb);
+        e2_z = ca * e1p_z + cb * curl_z;
       }
       if (src2) {
         tb_e3 e = {e2_x, e2_y, e2_z};
@@ -586,6 +608,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     mp_ex = m_ex;
     mp_ey = m_ey;
     mp_ez = m_ez;
+    up_e = u_e;
 #if MAGNETIC
     mp_hx = m_hx;
     mp_hy = m_hy;

@@ -1,7 +1,7 @@
 // Kernel variant "onepass": H and E of a time step in one pass over the fields, double-buffered.
 // Why: the two-kernel step reads E, H twice and writes each once (75 B per cell update); here a
-// cell's E and H are read once and written once (51 B with the E ids), so a memory-bound GPU can
-// step up to ~1.45x faster. The price is a second set of fields (48 B per cell instead of 24):
+// cell's E and H are read once and written once (48 B and the E ids), so a memory-bound GPU can
+// step up to ~1.5x faster. The price is a second set of fields (48 B per cell instead of 24):
 // E_new needs H_new of its -x, -y and -z neighbours, which other work-items compute in the same
 // pass, so nothing may be updated in place.
 //
@@ -32,9 +32,10 @@
 // Neighbours past the high end (H) and before index 0 (E) are zero, as in the tile kernels; so are
 // the tail work-items outside the grid.
 //
-// Bytes per cell (roofline): read E 12 + H 12 + E ids 3, write H 12 + E 12 = 51 B (+3 B of H ids
-// when MAGNETIC), plus the edge work-items' reads of their neighbours' inputs (mostly L2). Edge
-// values instead of halo rows (H200, N = 512, 8x4x32): 47.5 -> 49.1 Gcells/s with UPML, 64.5 -> 67.0
+// Bytes per cell (roofline): read E 12 + H 12 + the E ids per float4 0.25 (id_e4; the three E
+// ids, 3 B, only where the float4's twelve differ), write H 12 + E 12 = 48.25 B away from
+// material boundaries (+3 B of H ids when MAGNETIC), plus the edge work-items' reads of their
+// neighbours' inputs (mostly L2). Edge values instead of halo rows (H200, N = 512, 8x4x32): 47.5 -> 49.1 Gcells/s with UPML, 64.5 -> 67.0
 // without; a group of 4 x 32 no longer spends a quarter of its work-items on a halo row.
 #include "fdtd_common.h"
 #include "upml_lanes.h"
@@ -46,7 +47,8 @@ KERNEL TILE_ATTR void update_onepass(
     GLOBAL float4* RESTRICT ex_out, GLOBAL float4* RESTRICT ey_out, GLOBAL float4* RESTRICT ez_out,
     GLOBAL float4* RESTRICT hx_out, GLOBAL float4* RESTRICT hy_out, GLOBAL float4* RESTRICT hz_out,
     GLOBAL const uchar4* RESTRICT id_ex, GLOBAL const uchar4* RESTRICT id_ey,
-    GLOBAL const uchar4* RESTRICT id_ez, CONSTANT_PTR float4* RESTRICT ecoef,
+    GLOBAL const uchar4* RESTRICT id_ez, GLOBAL const uchar* RESTRICT id_e4,
+    CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
     GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
     float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
@@ -84,10 +86,14 @@ KERNEL TILE_ATTR void update_onepass(
   // E at the current plane (first: i0 - 1, or nothing before the grid), H_new of the previous one.
   const int ifirst = i0 > 0 ? i0 - 1 : 0;
   float4 e_x = zero4(), e_y = zero4(), e_z = zero4();
+  // The plane's E ids per float4 (id_e4, fdtd_common.h) are loaded a plane ahead, with E, so
+  // that the loads they spare are decided without waiting for them.
+  int u_e_next = E_IDS_MIXED;
   if (valid) {
     e_x = ex[c0 + ifirst * sx];
     e_y = ey[c0 + ifirst * sx];
     e_z = ez[c0 + ifirst * sx];
+    u_e_next = id_e4[c0 + ifirst * sx];
   }
   float4 hprev_y = zero4(), hprev_z = zero4();
 
@@ -98,9 +104,11 @@ KERNEL TILE_ATTR void update_onepass(
     const float4 ex_n = load ? ex[c + sx] : zero4();
     const float4 ey_n = load ? ey[c + sx] : zero4();
     const float4 ez_n = load ? ez[c + sx] : zero4();
+    const int u_e_after = load ? id_e4[c + sx] : E_IDS_MIXED;
     // This plane's H and ids are loaded before the barrier too, so their latency overlaps it.
     float4 h_x = zero4(), h_y = zero4(), h_z = zero4();
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
+    int u_e = E_IDS_MIXED;
     const int e_pml = zslab || row_y_pml || plane_pml;
     if (valid) {
       // H_new of a PML cell: the UPML H kernels wrote it to the output. One load through a chosen
@@ -111,9 +119,13 @@ KERNEL TILE_ATTR void update_onepass(
       h_x = src_x[c];
       h_y = src_y[c];
       h_z = src_z[c];
-      m_ex = id_ex[c];
-      m_ey = id_ey[c];
-      m_ez = id_ez[c];
+      // The three E ids only where the float4's twelve differ.
+      u_e = u_e_next;
+      if (u_e == E_IDS_MIXED) {
+        m_ex = id_ex[c];
+        m_ey = id_ey[c];
+        m_ez = id_ez[c];
+      }
     }
     const int do_e = valid && i >= i0 && !e_pml;
     // H_new (x, z) of row j - 1: hx[j-1] - db (dEz/dy - dEy/dz), hz[j-1] - db (dEy/dx - dEx/dy).
@@ -245,13 +257,20 @@ KERNEL TILE_ATTR void update_onepass(
         const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
         const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hprev_z) * inv_dx;
         const float4 curl_z = (h_y - hprev_y) * inv_dx - (h_x - hx_ym) * inv_dy;
-        float4 ca, cb;
-        e_coef4(ecoef, m_ex, &ca, &cb);
-        ex_out[c] = ca * e_x + cb * curl_x;
-        e_coef4(ecoef, m_ey, &ca, &cb);
-        ey_out[c] = ca * e_y + cb * curl_y;
-        e_coef4(ecoef, m_ez, &ca, &cb);
-        ez_out[c] = ca * e_z + cb * curl_z;
+        if (u_e != E_IDS_MIXED) {
+          const float4 t = ecoef[u_e];
+          ex_out[c] = t.x * e_x + t.y * curl_x;
+          ey_out[c] = t.x * e_y + t.y * curl_y;
+          ez_out[c] = t.x * e_z + t.y * curl_z;
+        } else {
+          float4 ca, cb;
+          e_coef4(ecoef, m_ex, &ca, &cb);
+          ex_out[c] = ca * e_x + cb * curl_x;
+          e_coef4(ecoef, m_ey, &ca, &cb);
+          ey_out[c] = ca * e_y + cb * curl_y;
+          e_coef4(ecoef, m_ez, &ca, &cb);
+          ez_out[c] = ca * e_z + cb * curl_z;
+        }
       }
     }
     hprev_y = h_y;
@@ -259,5 +278,6 @@ KERNEL TILE_ATTR void update_onepass(
     e_x = ex_n;
     e_y = ey_n;
     e_z = ez_n;
+    u_e_next = u_e_after;
   }
 }

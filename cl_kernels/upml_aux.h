@@ -2,7 +2,7 @@
 // auxiliaries (device.upml_form; the host passes UPML_AUX with -D): computed in float always,
 // stored as float (0) or bfloat16 (1: 2 B, the float's upper half rounded to nearest even: the
 // float's range, 8 significant bits). Why: a PML cell moved ~150 B per step against a plain
-// cell's 51 B (onepass), 48 B of it the six auxiliaries read and written (16 B since a face cell
+// cell's ~48 B (onepass), 48 B of it the six auxiliaries read and written (16 B since a face cell
 // keeps two: upml_lanes.h upml_face_update); bfloat16 halves those.
 // IEEE binary16 would keep 11 bits but overflows at 65504: the auxiliaries are D/eps0 and B/mu0
 // in V/m and A/m, and the engine tests' models reach 2e6 V/m (docs/BENCHMARKS.md).

@@ -124,6 +124,20 @@ std::array<int, 2> tile_rows(const SimulationModel& m) {
   return {std::max(1, L.nx - lay[0] - lay[1]), std::max(1, L.ny - lay[2] - lay[3])};
 }
 
+std::vector<std::uint8_t> e_id_float4_table(const SimulationModel& m) {
+  const auto& x = m.id(Component::Ex);
+  const auto& y = m.id(Component::Ey);
+  const auto& z = m.id(Component::Ez);
+  std::vector<std::uint8_t> t(x.size() / 4);
+  for (std::size_t q = 0; q < t.size(); ++q) {
+    const std::uint8_t v = x[4 * q];
+    bool same = true;
+    for (std::size_t c = 4 * q; c < 4 * q + 4; ++c) same = same && x[c] == v && y[c] == v && z[c] == v;
+    t[q] = same ? v : kEIdsMixed;
+  }
+  return t;
+}
+
 std::vector<float> zslab_lane_table(const SimulationModel& m) {
   const auto& L = m.layout;
   const AxisProfile& in = m.upml.integer[2];

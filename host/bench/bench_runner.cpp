@@ -115,9 +115,10 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   if (r.commit.empty()) r.commit = CLFDTD_COMMIT;
   // device.upml_form = bfloat16 (named in the variant text): 2 B per auxiliary.
   const double aux_bytes = r.variant.find(" aux=") != std::string::npos ? 2 : 4;
-  r.bytes_per_cell = bytes_per_cell_update(model, backend->one_pass(), aux_bytes,
-                                           backend->steps_per_pass(),
-                                           backend->upml_face_one_aux()).mean;
+  const bool one_pass = backend->one_pass();
+  r.bytes_per_cell = bytes_per_cell_update(model, one_pass, aux_bytes, backend->steps_per_pass(),
+                                           backend->upml_face_one_aux(),
+                                           one_pass ? mixed_e_id_share(model) : 1).mean;
   r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
   r.device_bytes = static_cast<double>(backend->device_bytes(model));
   r.storage_bytes_per_cell = storage_bytes_per_cell(model);

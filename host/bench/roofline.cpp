@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "backends/device_tables.hpp"
 #include "model/cyl_pml.hpp"
 
 namespace clfdtd {
@@ -81,16 +82,23 @@ std::size_t upml_face_cells(const SimulationModel& m) {
          inner[0] * inner[1] * layers[2];
 }
 
+double mixed_e_id_share(const SimulationModel& m) {
+  const std::vector<std::uint8_t> t = e_id_float4_table(m);
+  if (t.empty()) return 0;
+  return static_cast<double>(std::count(t.begin(), t.end(), kEIdsMixed)) / static_cast<double>(t.size());
+}
+
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double aux_bytes,
-                                int steps_per_pass, bool face_one_aux) {
+                                int steps_per_pass, bool face_one_aux, double mixed_e_ids) {
   if (m.cylindrical()) return cyl_bytes(m);
   if (m.two_d()) return plane_bytes(m);
   const double f = kFloat;
   const double h = 3 * f * 3 + (m.magnetic ? 3 : 0);  // read H, read E, write H (+ H ids)
   const double e = 3 * f * 3 + 3;              // read E, read H, write E, E ids
   CellBytes b;
-  // One pass: read E and H, write E and H, the ids.
-  b.plain = one_pass ? 4 * 3 * f + 3 + (m.magnetic ? 3 : 0) : h + e;
+  // One pass: read E and H, write E and H, the E ids per float4 and, where they differ, per
+  // component (+ H ids).
+  b.plain = one_pass ? 4 * 3 * f + 0.25 + 3 * mixed_e_ids + (m.magnetic ? 3 : 0) : h + e;
   b.plain /= std::max(1, steps_per_pass);
   b.pml = b.plain + 6 * 2 * aux_bytes;         // D and B: read and written
   if (face_one_aux && m.upml.cells > 0) {       // one D and one B in a face cell

@@ -25,6 +25,7 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
     buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
   }
   buffers.push_back({"material ids", cells});
+  if (v == KernelVariant::OnePass) buffers.push_back({"E ids per float4", cells / 4});
   if (float4_slabs(v)) {
     buffers.push_back({"UPML auxiliary (x/y slabs)", upml_aux_floats(m, v) * sizeof(float)});
     buffers.push_back(
@@ -43,7 +44,9 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
 YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v,
                      int batch_steps) {
   const std::size_t device_bytes = variant_device_bytes(m, v, batch_steps);
-  check_engine_memory(dev, m, yee_buffer_needs(m, v, batch_steps), device_bytes, "");
+  // Host: onepass and tblock's E ids per float4 are built there before their upload.
+  const std::size_t table_bytes = v == KernelVariant::OnePass ? m.layout.cells() / 4 : 0;
+  check_engine_memory(dev, m, yee_buffer_needs(m, v, batch_steps), device_bytes, "", table_bytes);
   const std::size_t cells = m.layout.cells();
   BufferAllocator alloc(dev);
 
@@ -56,6 +59,11 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
   }
   MaterialBuffers mat = upload_materials(alloc, m, placeholder);
   ids = mat.ids;
+  e_ids4 = placeholder;
+  if (v == KernelVariant::OnePass) {
+    const auto t = e_id_float4_table(m);
+    e_ids4 = alloc.upload(t);
+  }
   ecoef = mat.ecoef;
   hcoef = mat.hcoef;
   db_vacuum = mat.db_vacuum;

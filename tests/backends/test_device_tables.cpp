@@ -86,3 +86,29 @@ TEST_CASE("cell entries: (component + 8 * (cell % 4), cell / 4), past 2^31 cells
   push_cell_entry(table, 3, 6);
   CHECK(table == std::vector<std::int32_t>{3 + 16, 1});
 }
+
+TEST_CASE("E ids per float4: the id all twelve E samples share, else mixed") {
+  SimulationModel m = SimulationModel::build(box_config({8, 8, 16}, 1e-3, 10, BoundaryType::Pec));
+  const auto& L = m.layout;
+  const auto float4_of = [&](int i, int j, int k) { return L.index(i, j, k) / 4; };
+  auto set12 = [&](std::size_t q, std::uint8_t v) {
+    for (Component c : {Component::Ex, Component::Ey, Component::Ez})
+      for (std::size_t l = 0; l < 4; ++l) m.ids[static_cast<int>(c)][4 * q + l] = v;
+  };
+  std::vector<std::uint8_t> t = e_id_float4_table(m);
+  REQUIRE(t.size() == L.cells() / 4);
+  CHECK(t[float4_of(3, 3, 4)] == MaterialTable::kVacuum);
+  CHECK(t[float4_of(3, 3, 0)] == kEIdsMixed);  // Ex and Ey are PEC at the k = 0 wall
+  CHECK(t[float4_of(0, 3, 4)] == kEIdsMixed);  // Ey and Ez are PEC on the i = 0 wall, Ex is not
+
+  set12(float4_of(4, 4, 8), 7);
+  m.ids[static_cast<int>(Component::Ez)][4 * float4_of(5, 4, 8) + 3] = 7;  // one lane of one component
+  m.ids[static_cast<int>(Component::Ey)][4 * float4_of(6, 4, 8)] = 7;
+  set12(float4_of(3, 5, 8), kEIdsMixed);  // a shared 255 cannot be told from mixed: mixed
+  t = e_id_float4_table(m);
+  CHECK(t[float4_of(4, 4, 8)] == 7);
+  CHECK(t[float4_of(5, 4, 8)] == kEIdsMixed);
+  CHECK(t[float4_of(6, 4, 8)] == kEIdsMixed);
+  CHECK(t[float4_of(3, 5, 8)] == kEIdsMixed);
+  CHECK(t[float4_of(4, 4, 12)] == MaterialTable::kVacuum);
+}

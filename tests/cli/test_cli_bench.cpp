@@ -14,6 +14,7 @@
 #include "backends/tuning_cache.hpp"
 #include "bench/bench_problems.hpp"
 #include "bench/bench_runner.hpp"
+#include "bench/roofline.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
 #include "cli_helpers.hpp"
@@ -141,10 +142,15 @@ TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
   const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
   REQUIRE(rows.size() == 2);
   CHECK(rows[0]["variant"].get<std::string>().rfind("onepass ", 0) == 0);
-  // E and H read once and written once, with the E ids: 51 B; PML cells add 16 B (face) or 48 B
-  // (edge, corner) of auxiliaries.
-  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(51));
-  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51);
+  // E and H read once and written once (48 B), the E ids per float4 (0.25 B) and, in the float4s
+  // whose twelve E ids differ (the PEC walls'), the three per cell; PML cells add 16 B (face) or
+  // 48 B (edge, corner) of auxiliaries.
+  const double mixed = clfdtd::mixed_e_id_share(
+      clfdtd::SimulationModel::build(clfdtd::bench_problem("pec_cube", 24, 3)));
+  CHECK(mixed > 0.1);  // every row's first float4, and the walls' rows
+  CHECK(mixed < 0.5);
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(48.25 + 3 * mixed));
+  CHECK(rows[1]["bytes_per_cell"].get<double>() > 48.25 + 3 * mixed);
   CHECK(rows[1]["bytes_per_cell"].get<double>() < 99);
 }
 
@@ -159,11 +165,14 @@ TEST_CASE("bench: tblock counts a pass's bytes over its two steps, with UPML too
   const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
   REQUIRE(rows.size() == 2);
   CHECK(rows[0]["variant"].get<std::string>().rfind("tblock ", 0) == 0);
-  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx(51.0 / 2));
+  // onepass's count (above) over the pair's two steps.
+  const double mixed = clfdtd::mixed_e_id_share(
+      clfdtd::SimulationModel::build(clfdtd::bench_problem("pec_cube", 48, 4)));
+  CHECK(rows[0]["bytes_per_cell"].get<double>() == doctest::Approx((48.25 + 3 * mixed) / 2));
   const std::string upml = rows[1]["variant"].get<std::string>();
   CHECK(upml.rfind("tblock ", 0) == 0);
   CHECK(upml.find("onepass steps") == std::string::npos);
-  CHECK(rows[1]["bytes_per_cell"].get<double>() > 51.0 / 2);  // with the auxiliaries
+  CHECK(rows[1]["bytes_per_cell"].get<double>() > (48.25 + 3 * mixed) / 2);  // the auxiliaries
   // N = 24: no owned box past the layers, so it steps as onepass and says so.
   const auto small = run_clfdtd("bench --n=24 --repeats=1 --steps=4 --problem=vacuum_upml "
                                 "--variant=tblock --json=" + dir + "/s.json");

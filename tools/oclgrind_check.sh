@@ -21,9 +21,13 @@ log=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$log" "$out"' EXIT
 
-# oclgrind's own messages go to $log; the test's output to $out.
+# oclgrind's own messages go to $log; the test's output to $out. The kernels are compiled
+# unoptimised (OCLGRIND_BUILD_OPTIONS, default -cl-opt-disable): optimised, Debian's oclgrind
+# stops on update_h_rows ("Undefined external function: llvm.experimental.noalias.scope.decl",
+# an intrinsic its interpreter does not know) and the rows variant's cases never run.
 set +e
-oclgrind --check-api --data-races --log "$log" "$bin" -tc="$filter" > "$out" 2>&1
+oclgrind --check-api --data-races --build-options "${OCLGRIND_BUILD_OPTIONS--cl-opt-disable}" \
+  --log "$log" "$bin" -tc="$filter" > "$out" 2>&1
 rc=$?
 set -e
 cat "$out"

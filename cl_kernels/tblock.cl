@@ -380,7 +380,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
       h_y = hy[c];
       h_z = hz[c];
       // The three E ids only where the float4's twelve differ (id_e4, fdtd_common.h). Loaded in
-      // the plane, not a plane ahead as onepass does: that cost registers here (docs/BENCHMARKS.md).
+      // the plane, not a plane ahead as onepass does: that ran 10-18% slower here (BENCHMARKS.md).
       u_e = id_e4[c];
       if (u_e == E_IDS_MIXED) {
         m_ex = id_ex[c];

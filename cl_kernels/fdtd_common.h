@@ -85,6 +85,27 @@ DEVICE_FN void e_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m, float4* ca
   }
 }
 
+/* E_new = ca E + cb curl for the three components of a float4 (onepass, tblock): one table entry
+   where the float4's twelve samples share id u, the per-component ids m_* where u is E_IDS_MIXED. */
+DEVICE_FN void e_update3(CONSTANT_PTR float4* RESTRICT table, int u, uchar4 m_ex, uchar4 m_ey,
+                         uchar4 m_ez, float4 curl_x, float4 curl_y, float4 curl_z, float4* e_x,
+                         float4* e_y, float4* e_z) {
+  if (u != E_IDS_MIXED) {
+    const float4 t = table[u];
+    *e_x = t.x * *e_x + t.y * curl_x;
+    *e_y = t.x * *e_y + t.y * curl_y;
+    *e_z = t.x * *e_z + t.y * curl_z;
+  } else {
+    float4 ca, cb;
+    e_coef4(table, m_ex, &ca, &cb);
+    *e_x = ca * *e_x + cb * curl_x;
+    e_coef4(table, m_ey, &ca, &cb);
+    *e_y = ca * *e_y + cb * curl_y;
+    e_coef4(table, m_ez, &ca, &cb);
+    *e_z = ca * *e_z + cb * curl_z;
+  }
+}
+
 DEVICE_FN float4 h_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m) {
   if (same_id4(m)) {
     const float db = table[m.x].x;

@@ -442,6 +442,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     LOCAL_BARRIER();
 
     // E1 at plane t: backward differences of H1, then the sources of step s.
+    // E1 and E2 spell out e_update3 (fdtd_common.h): through the helper nvcc scheduled this pass
+    // differently and CUDA ran it ~1% slower (docs/BENCHMARKS.md).
     float4 e1_x = zero4(), e1_y = zero4(), e1_z = zero4();
     if (pin) {
       const float4 hx_ym = s_hx[lym][lz], hz_ym = s_hz[lym][lz];

@@ -257,20 +257,11 @@ KERNEL TILE_ATTR void update_onepass(
         const float4 curl_x = (h_z - hz_ym) * inv_dy - (h_y - hy_zm) * inv_dz;
         const float4 curl_y = (h_x - hx_zm) * inv_dz - (h_z - hprev_z) * inv_dx;
         const float4 curl_z = (h_y - hprev_y) * inv_dx - (h_x - hx_ym) * inv_dy;
-        if (u_e != E_IDS_MIXED) {
-          const float4 t = ecoef[u_e];
-          ex_out[c] = t.x * e_x + t.y * curl_x;
-          ey_out[c] = t.x * e_y + t.y * curl_y;
-          ez_out[c] = t.x * e_z + t.y * curl_z;
-        } else {
-          float4 ca, cb;
-          e_coef4(ecoef, m_ex, &ca, &cb);
-          ex_out[c] = ca * e_x + cb * curl_x;
-          e_coef4(ecoef, m_ey, &ca, &cb);
-          ey_out[c] = ca * e_y + cb * curl_y;
-          e_coef4(ecoef, m_ez, &ca, &cb);
-          ez_out[c] = ca * e_z + cb * curl_z;
-        }
+        float4 en_x = e_x, en_y = e_y, en_z = e_z;
+        e_update3(ecoef, u_e, m_ex, m_ey, m_ez, curl_x, curl_y, curl_z, &en_x, &en_y, &en_z);
+        ex_out[c] = en_x;
+        ey_out[c] = en_y;
+        ez_out[c] = en_z;
       }
     }
     hprev_y = h_y;

@@ -68,9 +68,10 @@ DEVICE_FN int in_pml(int i, int j, int k, int nx, int ny, int nz, int xlo, int x
    __constant loads of different addresses in a warp one after another, so the per-lane gather
    made update_e the slower tile kernel). E: (ca, cb) per lane; H: db per lane. */
 /* id_e4 (onepass and tblock): per float4, the one id its twelve E samples (three components, four
-   lanes) share, or E_IDS_MIXED where they differ; the three id arrays are read only there.
-   (backends/device_tables.hpp e_id_float4_table; a model whose shared id is 255 reads them all.) */
-#define E_IDS_MIXED 255
+   lanes) share, or IDS_MIXED where they differ; the three id arrays are read only there.
+   (backends/device_tables.hpp e_id_float4_table; a model whose shared id is 255 reads them all.)
+   id_h4: the same for the twelve H samples, read by a MAGNETIC program only. */
+#define IDS_MIXED 255
 
 DEVICE_FN int same_id4(uchar4 m) { return m.x == m.y && m.x == m.z && m.x == m.w; }
 
@@ -86,11 +87,11 @@ DEVICE_FN void e_coef4(CONSTANT_PTR float4* RESTRICT table, uchar4 m, float4* ca
 }
 
 /* E_new = ca E + cb curl for the three components of a float4 (onepass, tblock): one table entry
-   where the float4's twelve samples share id u, the per-component ids m_* where u is E_IDS_MIXED. */
+   where the float4's twelve samples share id u, the per-component ids m_* where u is IDS_MIXED. */
 DEVICE_FN void e_update3(CONSTANT_PTR float4* RESTRICT table, int u, uchar4 m_ex, uchar4 m_ey,
                          uchar4 m_ez, float4 curl_x, float4 curl_y, float4 curl_z, float4* e_x,
                          float4* e_y, float4* e_z) {
-  if (u != E_IDS_MIXED) {
+  if (u != IDS_MIXED) {
     const float4 t = table[u];
     *e_x = t.x * *e_x + t.y * curl_x;
     *e_y = t.x * *e_y + t.y * curl_y;

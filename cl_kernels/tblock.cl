@@ -225,7 +225,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     GLOBAL const uchar4* RESTRICT id_ez, GLOBAL const uchar* RESTRICT id_e4,
     CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
-    GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
+    GLOBAL const uchar4* RESTRICT id_hz, GLOBAL const uchar* RESTRICT id_h4,
+    CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
     float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz4, int planes,
     GLOBAL const int* RESTRICT boxes, int nboxes,
     GLOBAL const AUX4* RESTRICT bx_in, GLOBAL const AUX4* RESTRICT by_in,
@@ -341,7 +342,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
   float4 e1p_x = zero4(), e1p_y = zero4(), e1p_z = zero4();
 #endif
   uchar4 mp_ex = MAKE_UCHAR4(0, 0, 0, 0), mp_ey = mp_ex, mp_ez = mp_ex;
-  int up_e = E_IDS_MIXED;
+  int up_e = IDS_MIXED;
 #if MAGNETIC
   uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
 #endif
@@ -358,7 +359,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     float4 e0n_x = zero4(), e0n_y = zero4(), e0n_z = zero4();
     float4 h_x = zero4(), h_y = zero4(), h_z = zero4();
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
-    int u_e = E_IDS_MIXED;
+    int u_e = IDS_MIXED;
 #if MAGNETIC
     uchar4 m_hx = m_ex, m_hy = m_ex, m_hz = m_ex;
 #endif
@@ -382,7 +383,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
       // The three E ids only where the float4's twelve differ (id_e4, fdtd_common.h). Loaded in
       // the plane, not a plane ahead as onepass does: that ran 10-18% slower here (BENCHMARKS.md).
       u_e = id_e4[c];
-      if (u_e == E_IDS_MIXED) {
+      if (u_e == IDS_MIXED) {
         m_ex = id_ex[c];
         m_ey = id_ey[c];
         m_ez = id_ez[c];
@@ -392,9 +393,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
         m_ez = m_ex;
       }
 #if MAGNETIC
-      m_hx = id_hx[c];
-      m_hy = id_hy[c];
-      m_hz = id_hz[c];
+      const int u_h = id_h4[c];  // the same for the H ids (id_h4)
+      if (u_h == IDS_MIXED) {
+        m_hx = id_hx[c];
+        m_hy = id_hy[c];
+        m_hz = id_hz[c];
+      } else {
+        m_hx = MAKE_UCHAR4(u_h, u_h, u_h, u_h);
+        m_hy = m_hx;
+        m_hz = m_hx;
+      }
 #endif
     }
 
@@ -463,7 +471,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
                   ecoef, a0x, a0y, a0z, &d1_x, &d1_y, &d1_z, &e1_x, &e1_y, &e1_z);
       } else
 #endif
-      if (u_e != E_IDS_MIXED) {
+      if (u_e != IDS_MIXED) {
         const float4 k = ecoef[u_e];
         e1_x = k.x * e0_x + k.y * curl_x;
         e1_y = k.x * e0_y + k.y * curl_y;
@@ -566,7 +574,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
         tb_aux_store(kind_p, q_p, dx_out, dy_out, dz_out, zd_out, d2_x, d2_y, d2_z);
       } else
 #endif
-      if (up_e != E_IDS_MIXED) {
+      if (up_e != IDS_MIXED) {
         const float4 k = ecoef[up_e];
         e2_x = k.x * e1p_x + k.y * curl_x;
         e2_y = k.x * e1p_y + k.y * curl_y;

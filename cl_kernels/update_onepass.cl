@@ -34,7 +34,7 @@
 //
 // Bytes per cell (roofline): read E 12 + H 12 + the E ids per float4 0.25 (id_e4; the three E
 // ids, 3 B, only where the float4's twelve differ), write H 12 + E 12 = 48.25 B away from
-// material boundaries (+3 B of H ids when MAGNETIC), plus the edge work-items' reads of their
+// material boundaries (MAGNETIC: + the H ids per float4 0.25, id_h4, the same way), plus the edge work-items' reads of their
 // neighbours' inputs (mostly L2). Edge values instead of halo rows (H200, N = 512, 8x4x32): 47.5 -> 49.1 Gcells/s with UPML, 64.5 -> 67.0
 // without; a group of 4 x 32 no longer spends a quarter of its work-items on a halo row.
 #include "fdtd_common.h"
@@ -50,7 +50,8 @@ KERNEL TILE_ATTR void update_onepass(
     GLOBAL const uchar4* RESTRICT id_ez, GLOBAL const uchar* RESTRICT id_e4,
     CONSTANT_PTR float4* RESTRICT ecoef,
     GLOBAL const uchar4* RESTRICT id_hx, GLOBAL const uchar4* RESTRICT id_hy,
-    GLOBAL const uchar4* RESTRICT id_hz, CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
+    GLOBAL const uchar4* RESTRICT id_hz, GLOBAL const uchar* RESTRICT id_h4,
+    CONSTANT_PTR float4* RESTRICT hcoef, float db_vacuum,
     float inv_dx, float inv_dy, float inv_dz, int nx, int ny, int nz, int nz4, int pml_xlo,
     int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo, int zq_hi,
     int planes) {
@@ -88,12 +89,18 @@ KERNEL TILE_ATTR void update_onepass(
   float4 e_x = zero4(), e_y = zero4(), e_z = zero4();
   // The plane's E ids per float4 (id_e4, fdtd_common.h) are loaded a plane ahead, with E, so
   // that the loads they spare are decided without waiting for them.
-  int u_e_next = E_IDS_MIXED;
+  int u_e_next = IDS_MIXED;
+#if MAGNETIC
+  int u_h_next = IDS_MIXED;  // the same for the H ids (id_h4)
+#endif
   if (valid) {
     e_x = ex[c0 + ifirst * sx];
     e_y = ey[c0 + ifirst * sx];
     e_z = ez[c0 + ifirst * sx];
     u_e_next = id_e4[c0 + ifirst * sx];
+#if MAGNETIC
+    u_h_next = id_h4[c0 + ifirst * sx];
+#endif
   }
   float4 hprev_y = zero4(), hprev_z = zero4();
 
@@ -104,11 +111,15 @@ KERNEL TILE_ATTR void update_onepass(
     const float4 ex_n = load ? ex[c + sx] : zero4();
     const float4 ey_n = load ? ey[c + sx] : zero4();
     const float4 ez_n = load ? ez[c + sx] : zero4();
-    const int u_e_after = load ? id_e4[c + sx] : E_IDS_MIXED;
+    const int u_e_after = load ? id_e4[c + sx] : IDS_MIXED;
+#if MAGNETIC
+    const int u_h = u_h_next;
+    const int u_h_after = load ? id_h4[c + sx] : IDS_MIXED;
+#endif
     // This plane's H and ids are loaded before the barrier too, so their latency overlaps it.
     float4 h_x = zero4(), h_y = zero4(), h_z = zero4();
     uchar4 m_ex = MAKE_UCHAR4(0, 0, 0, 0), m_ey = m_ex, m_ez = m_ex;
-    int u_e = E_IDS_MIXED;
+    int u_e = IDS_MIXED;
     const int e_pml = zslab || row_y_pml || plane_pml;
     if (valid) {
       // H_new of a PML cell: the UPML H kernels wrote it to the output. One load through a chosen
@@ -121,7 +132,7 @@ KERNEL TILE_ATTR void update_onepass(
       h_z = src_z[c];
       // The three E ids only where the float4's twelve differ.
       u_e = u_e_next;
-      if (u_e == E_IDS_MIXED) {
+      if (u_e == IDS_MIXED) {
         m_ex = id_ex[c];
         m_ey = id_ey[c];
         m_ez = id_ez[c];
@@ -164,9 +175,16 @@ KERNEL TILE_ATTR void update_onepass(
         const float4 curl_y = (shift_up(e_x, ex_next) - e_x) * inv_dz - (ez_n - e_z) * inv_dx;
         const float4 curl_z = (ey_n - e_y) * inv_dx - (ex_yp - e_x) * inv_dy;
 #if MAGNETIC
-        h_x = h_x - h_coef4(hcoef, id_hx[c]) * curl_x;
-        h_y = h_y - h_coef4(hcoef, id_hy[c]) * curl_y;
-        h_z = h_z - h_coef4(hcoef, id_hz[c]) * curl_z;
+        if (u_h != IDS_MIXED) {
+          const float db = hcoef[u_h].x;
+          h_x = h_x - db * curl_x;
+          h_y = h_y - db * curl_y;
+          h_z = h_z - db * curl_z;
+        } else {
+          h_x = h_x - h_coef4(hcoef, id_hx[c]) * curl_x;
+          h_y = h_y - h_coef4(hcoef, id_hy[c]) * curl_y;
+          h_z = h_z - h_coef4(hcoef, id_hz[c]) * curl_z;
+        }
 #else
         h_x = h_x - db_vacuum * curl_x;
         h_y = h_y - db_vacuum * curl_y;
@@ -270,5 +288,8 @@ KERNEL TILE_ATTR void update_onepass(
     e_y = ey_n;
     e_z = ez_n;
     u_e_next = u_e_after;
+#if MAGNETIC
+    u_h_next = u_h_after;
+#endif
   }
 }

@@ -124,18 +124,31 @@ std::array<int, 2> tile_rows(const SimulationModel& m) {
   return {std::max(1, L.nx - lay[0] - lay[1]), std::max(1, L.ny - lay[2] - lay[3])};
 }
 
-std::vector<std::uint8_t> e_id_float4_table(const SimulationModel& m) {
-  const auto& x = m.id(Component::Ex);
-  const auto& y = m.id(Component::Ey);
-  const auto& z = m.id(Component::Ez);
+namespace {
+
+// The three components from `first` (Ex or Hx) at the four lanes of each float4.
+std::vector<std::uint8_t> id_float4_table(const SimulationModel& m, Component first) {
+  const auto& x = m.id(first);
+  const auto& y = m.id(static_cast<Component>(static_cast<int>(first) + 1));
+  const auto& z = m.id(static_cast<Component>(static_cast<int>(first) + 2));
   std::vector<std::uint8_t> t(x.size() / 4);
   for (std::size_t q = 0; q < t.size(); ++q) {
     const std::uint8_t v = x[4 * q];
     bool same = true;
     for (std::size_t c = 4 * q; c < 4 * q + 4; ++c) same = same && x[c] == v && y[c] == v && z[c] == v;
-    t[q] = same ? v : kEIdsMixed;
+    t[q] = same ? v : kIdsMixed;
   }
   return t;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> e_id_float4_table(const SimulationModel& m) {
+  return id_float4_table(m, Component::Ex);
+}
+
+std::vector<std::uint8_t> h_id_float4_table(const SimulationModel& m) {
+  return id_float4_table(m, Component::Hx);
 }
 
 std::vector<float> zslab_lane_table(const SimulationModel& m) {

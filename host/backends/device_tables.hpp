@@ -83,10 +83,12 @@ std::size_t xy_pml_rows(const SimulationModel& m);
 std::array<int, 2> tile_rows(const SimulationModel& m);
 
 // onepass and tblock's id_e4 (cl_kernels/fdtd_common.h): per float4 of the padded layout, the id its
-// twelve E samples (Ex, Ey, Ez at four lanes) share, or kEIdsMixed (E_IDS_MIXED) where they differ
+// twelve E samples (Ex, Ey, Ez at four lanes) share, or kIdsMixed (IDS_MIXED) where they differ
 // or share 255. Away from material boundaries the kernels then read 0.25 B of ids per cell, not 3.
-constexpr std::uint8_t kEIdsMixed = 255;
+// id_h4: the same for the twelve H samples, for a magnetic model only (the others read no H ids).
+constexpr std::uint8_t kIdsMixed = 255;
 std::vector<std::uint8_t> e_id_float4_table(const SimulationModel& m);
+std::vector<std::uint8_t> h_id_float4_table(const SimulationModel& m);
 
 // Per float4 kq, 8 float4s over its four lanes: H's (a, b) at half z and (cp, cm) at integer z,
 // then E's (a, b) at integer z and (cp, cm) at half z; neutral (1, 1, 2, 2) past nz.

@@ -58,42 +58,45 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
     const bool digits = !count.empty() && count.size() <= 4 &&
                         std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
     layers = digits ? std::stoi(count) : 0;
-    if ((base != "vacuum_upml" && base != "sphere") || layers < 1)
+    if ((base != "vacuum_upml" && base != "sphere" && base != "ferrite") || layers < 1)
       throw ConfigError("", 0, "bench.problem",
-                        "@L (L UPML layers, 1 or more) after vacuum_upml or sphere only, got '" +
-                            name + "'");
+                        "@L (L UPML layers, 1 or more) after vacuum_upml, sphere or ferrite only, "
+                        "got '" + name + "'");
   }
   if (base == "pec_cube") {
     cfg.boundary.type = BoundaryType::Pec;
     cfg.boundary.layers = {0, 0, 0, 0, 0, 0};
-  } else if (base == "vacuum_upml" || base == "sphere") {
+  } else if (base == "vacuum_upml" || base == "sphere" || base == "ferrite") {
     cfg.boundary.type = BoundaryType::Upml;
     cfg.boundary.layers = {layers, layers, layers, layers, layers, layers};
   } else {
     throw ConfigError("", 0, "bench.problem",
-                      "one of vacuum_upml, pec_cube, sphere, a 2D problem (plane_tm, plane_te, "
+                      "one of vacuum_upml, pec_cube, sphere, ferrite, a 2D problem (plane_tm, plane_te, "
                       "plane_wave, each also with _pec) or a cylindrical one (cyl_cpml, cyl_pec), "
                       "got '" + name + "'");
   }
-  if (base == "sphere") {
-    MaterialConfig glass;
-    glass.name = "glass";
-    glass.eps_r = 4;
-    cfg.materials.push_back(glass);
+  if (base == "sphere" || base == "ferrite") {
+    // ferrite: the same ball magnetic, so the model reads H ids too.
+    MaterialConfig mat;
+    mat.name = base == "sphere" ? "glass" : "ferrite";
+    mat.eps_r = 4;
+    if (base == "ferrite") mat.mu_r = 2;
+    cfg.materials.push_back(mat);
     ObjectConfig ball;
     ball.name = "ball";
     ball.shape = ShapeKind::Sphere;
     ball.center = Vec3{0.5 * L, 0.5 * L, 0.5 * L};
     ball.radius = 0.25 * L;
-    ball.material = "glass";
+    ball.material = mat.name;
     cfg.objects.push_back(ball);
   }
   SourceConfig src;
   src.name = "feed";
   src.kind = SourceKind::Dipole;
   src.axis = Axis::Z;
-  // Off the cell centre of the sphere case too: the source sits just outside the ball.
-  src.position = base == "sphere" ? Vec3{0.5 * L, 0.5 * L, 0.2 * L} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};
+  // Off the cell centre of the sphere and ferrite cases too: the source sits just outside the ball.
+  const bool ball = base == "sphere" || base == "ferrite";
+  src.position = ball ? Vec3{0.5 * L, 0.5 * L, 0.2 * L} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};
   src.waveform = WaveformKind::GaussianPulse;
   src.frequency_hz = kC0 / (20 * d);
   src.amplitude = 1e-12;

@@ -22,7 +22,8 @@ namespace clfdtd {
 
 const std::vector<std::string>& bench_problem_names();  // vacuum_upml, pec_cube, sphere
 
-// The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "vacuum_upml@20",
+// The RunConfig of problem `name` ("vacuum_upml", "pec_cube", "sphere", "ferrite" (the sphere's
+// ball with mu_r = 2: a magnetic model), "vacuum_upml@20",
 // "vacuum_upml+probes",
 // "vacuum_upml+snapshot", "vacuum_upml+flux", "vacuum_upml+loop") on an n^3 grid of 1 mm cells for `steps` steps.
 // A 2D problem name gives its n x n plane (plane_problems.hpp), a cylindrical one its n x n (r, z)

@@ -118,7 +118,8 @@ BenchRow run_bench_case(const BenchCase& c, double copy_gbs) {
   const bool one_pass = backend->one_pass();
   r.bytes_per_cell = bytes_per_cell_update(model, one_pass, aux_bytes, backend->steps_per_pass(),
                                            backend->upml_face_one_aux(),
-                                           one_pass ? mixed_e_id_share(model) : 1).mean;
+                                           one_pass ? mixed_e_id_share(model) : 1,
+                                           one_pass ? mixed_h_id_share(model) : 1).mean;
   r.copy_gbs = copy_gbs >= 0 ? copy_gbs : backend->copy_bandwidth() / 1e9;
   r.device_bytes = static_cast<double>(backend->device_bytes(model));
   r.storage_bytes_per_cell = storage_bytes_per_cell(model);

@@ -82,14 +82,24 @@ std::size_t upml_face_cells(const SimulationModel& m) {
          inner[0] * inner[1] * layers[2];
 }
 
-double mixed_e_id_share(const SimulationModel& m) {
-  const std::vector<std::uint8_t> t = e_id_float4_table(m);
+namespace {
+
+double mixed_share(const std::vector<std::uint8_t>& t) {
   if (t.empty()) return 0;
-  return static_cast<double>(std::count(t.begin(), t.end(), kEIdsMixed)) / static_cast<double>(t.size());
+  return static_cast<double>(std::count(t.begin(), t.end(), kIdsMixed)) / static_cast<double>(t.size());
+}
+
+}  // namespace
+
+double mixed_e_id_share(const SimulationModel& m) { return mixed_share(e_id_float4_table(m)); }
+
+double mixed_h_id_share(const SimulationModel& m) {
+  return m.magnetic ? mixed_share(h_id_float4_table(m)) : 0;
 }
 
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double aux_bytes,
-                                int steps_per_pass, bool face_one_aux, double mixed_e_ids) {
+                                int steps_per_pass, bool face_one_aux, double mixed_e_ids,
+                                double mixed_h_ids) {
   if (m.cylindrical()) return cyl_bytes(m);
   if (m.two_d()) return plane_bytes(m);
   const double f = kFloat;
@@ -97,8 +107,9 @@ CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass, double 
   const double e = 3 * f * 3 + 3;              // read E, read H, write E, E ids
   CellBytes b;
   // One pass: read E and H, write E and H, the E ids per float4 and, where they differ, per
-  // component (+ H ids).
-  b.plain = one_pass ? 4 * 3 * f + 0.25 + 3 * mixed_e_ids + (m.magnetic ? 3 : 0) : h + e;
+  // component (the same for the H ids of a magnetic model).
+  b.plain = one_pass ? 4 * 3 * f + 0.25 + 3 * mixed_e_ids + (m.magnetic ? 0.25 + 3 * mixed_h_ids : 0)
+                     : h + e;
   b.plain /= std::max(1, steps_per_pass);
   b.pml = b.plain + 6 * 2 * aux_bytes;         // D and B: read and written
   if (face_one_aux && m.upml.cells > 0) {       // one D and one B in a face cell

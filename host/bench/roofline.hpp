@@ -12,7 +12,8 @@ namespace clfdtd {
 struct CellBytes {
   double plain = 0;  // a non-PML cell: update_h 36 B + update_e 39 B (+3 B of H ids if magnetic);
                      // one pass: 48.25 B, +3 B in the share of float4s whose E ids differ
-                     // (+3 with H ids); a pass of two steps (tblock): half of that.
+                     // (a magnetic model: +0.25 B, +3 B where the H ids differ); a pass of two
+                     // steps (tblock): half of that.
                      // 2D: see below.
   double pml = 0;    // a PML cell: the same plus its 6 auxiliaries read and written (48 B),
                      // or with face_one_aux the mean over the PML cells of 16 B for a cell in
@@ -25,7 +26,8 @@ struct CellBytes {
 // caches serve are not counted): E update reads E, H and the 3 uint8 E ids, writes E; H update
 // reads H and E (and the H ids when magnetic), writes H. one_pass (the onepass variant): E and H
 // read once and written once per step (48 B), the E ids per float4 (0.25 B) and the three E ids
-// (3 B) in the float4s where those differ: 48.25-51.25 B. PML cells add their auxiliaries in
+// (3 B) in the float4s where those differ: 48.25-51.25 B (the H ids of a magnetic model the same
+// way: up to 54.5 B). PML cells add their auxiliaries in
 // either case; what the UPML kernels move beyond that (onepass touches those cells three times)
 // is not counted, so the ratio to the copy bandwidth never flatters a variant. steps_per_pass
 // (the tblock variant: 2) divides a pass's bytes among the steps it advances; the halo columns
@@ -56,14 +58,18 @@ struct CellBytes {
 // face_one_aux: the cells of one slab only keep one auxiliary per field kind (Backend::
 // upml_face_one_aux). one_pass (onepass and tblock) reads the E ids per float4 instead (0.25 B
 // per cell) and the 3 B of a cell's three E ids only in the float4s whose twelve differ:
-// mixed_e_ids is their share (mixed_e_id_share; 1 counts the 3 B everywhere, plus the 0.25).
+// mixed_e_ids is their share (mixed_e_id_share; 1 counts the 3 B everywhere, plus the 0.25);
+// mixed_h_ids the same for the H ids of a magnetic model.
 CellBytes bytes_per_cell_update(const SimulationModel& m, bool one_pass = false,
                                 double aux_bytes = 4, int steps_per_pass = 1,
-                                bool face_one_aux = false, double mixed_e_ids = 1);
+                                bool face_one_aux = false, double mixed_e_ids = 1,
+                                double mixed_h_ids = 1);
 
 // The share of the float4s of m's padded layout whose twelve E ids differ
-// (backends/device_tables.hpp e_id_float4_table).
+// (backends/device_tables.hpp e_id_float4_table); the same for the H ids (h_id_float4_table), 0
+// for a model that is not magnetic.
 double mixed_e_id_share(const SimulationModel& m);
+double mixed_h_id_share(const SimulationModel& m);
 
 // 3D: the PML cells inside the layers of exactly one axis (the slabs' faces, not their edges or
 // corners).

@@ -191,7 +191,8 @@ int bench_command(const std::vector<std::string>& args) {
        "(device.tblock_staging), or a comma list (--variant=tblock runs once per form; --tune "
        "and --variant=auto take the first; the tuning cache keeps no form: a run takes its own)")
       ("problem", po::value<std::string>()->default_value("vacuum_upml,pec_cube,sphere"),
-       "comma list of vacuum_upml, pec_cube, sphere (vacuum_upml@L, sphere@L: L UPML layers), "
+       "comma list of vacuum_upml, pec_cube, sphere, ferrite (the sphere magnetic, mu_r = 2; "
+       "vacuum_upml@L, sphere@L, ferrite@L: L UPML layers), "
        "plane_tm, plane_te, plane_wave, plane_tm_pec, plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
       ("n", po::value<std::string>(),
        "comma list of sizes, cells per side: n^3 cubes (24..2048; default 512 on GPUs, 160 on CPUs), "

@@ -25,7 +25,10 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
     buffers.push_back({component_name(static_cast<Component>(c)), cells * sizeof(float)});
   }
   buffers.push_back({"material ids", cells});
-  if (v == KernelVariant::OnePass) buffers.push_back({"E ids per float4", cells / 4});
+  if (v == KernelVariant::OnePass) {
+    buffers.push_back({"E ids per float4", cells / 4});
+    if (m.magnetic) buffers.push_back({"H ids per float4", cells / 4});
+  }
   if (float4_slabs(v)) {
     buffers.push_back({"UPML auxiliary (x/y slabs)", upml_aux_floats(m, v) * sizeof(float)});
     buffers.push_back(
@@ -44,7 +47,8 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
 YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVariant v,
                      int batch_steps) {
   const std::size_t device_bytes = variant_device_bytes(m, v, batch_steps);
-  // Host: onepass and tblock's E ids per float4 are built there before their upload.
+  // Host: onepass and tblock's ids per float4 are built there before their upload, one table at
+  // a time.
   const std::size_t table_bytes = v == KernelVariant::OnePass ? m.layout.cells() / 4 : 0;
   check_engine_memory(dev, m, yee_buffer_needs(m, v, batch_steps), device_bytes, "", table_bytes);
   const std::size_t cells = m.layout.cells();
@@ -60,9 +64,10 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
   MaterialBuffers mat = upload_materials(alloc, m, placeholder);
   ids = mat.ids;
   e_ids4 = placeholder;
+  h_ids4 = placeholder;
   if (v == KernelVariant::OnePass) {
-    const auto t = e_id_float4_table(m);
-    e_ids4 = alloc.upload(t);
+    e_ids4 = alloc.upload(e_id_float4_table(m));
+    if (m.magnetic) h_ids4 = alloc.upload(h_id_float4_table(m));
   }
   ecoef = mat.ecoef;
   hcoef = mat.hcoef;

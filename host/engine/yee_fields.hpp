@@ -33,6 +33,7 @@ struct YeeFields {
   // signatures are the same either way; MAGNETIC selects what they read), and db_vacuum serves.
   std::array<device::Buffer, 6> ids;
   device::Buffer e_ids4;  // onepass and tblock: e_id_float4_table (else `placeholder`)
+  device::Buffer h_ids4;  // the same, magnetic models: h_id_float4_table (else `placeholder`)
   device::Buffer ecoef, hcoef;
   float db_vacuum = 0;
 

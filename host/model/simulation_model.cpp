@@ -299,7 +299,7 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
   const std::size_t cells = layout.cells();
   const std::size_t f = sizeof(float);
   std::size_t bytes = (one_pass ? 12 : 6) * f * cells;  // Ex..Hz (twice when double-buffered)
-  if (one_pass) bytes += cells / 4;                   // E ids per float4 (onepass, tblock)
+  if (one_pass) bytes += (magnetic ? 2 : 1) * (cells / 4);  // E (and H) ids per float4
   bytes += (magnetic ? 6 : 3) * cells;                 // uint8 ids
   bytes += 6 * f * upml.cells;                         // D and B auxiliaries of the PML cells
   bytes += materials.size() * 5 * f;                   // ca, cb, inv_eps_r, db, inv_mu_r

@@ -98,17 +98,49 @@ TEST_CASE("E ids per float4: the id all twelve E samples share, else mixed") {
   std::vector<std::uint8_t> t = e_id_float4_table(m);
   REQUIRE(t.size() == L.cells() / 4);
   CHECK(t[float4_of(3, 3, 4)] == MaterialTable::kVacuum);
-  CHECK(t[float4_of(3, 3, 0)] == kEIdsMixed);  // Ex and Ey are PEC at the k = 0 wall
-  CHECK(t[float4_of(0, 3, 4)] == kEIdsMixed);  // Ey and Ez are PEC on the i = 0 wall, Ex is not
+  CHECK(t[float4_of(3, 3, 0)] == kIdsMixed);  // Ex and Ey are PEC at the k = 0 wall
+  CHECK(t[float4_of(0, 3, 4)] == kIdsMixed);  // Ey and Ez are PEC on the i = 0 wall, Ex is not
 
   set12(float4_of(4, 4, 8), 7);
   m.ids[static_cast<int>(Component::Ez)][4 * float4_of(5, 4, 8) + 3] = 7;  // one lane of one component
   m.ids[static_cast<int>(Component::Ey)][4 * float4_of(6, 4, 8)] = 7;
-  set12(float4_of(3, 5, 8), kEIdsMixed);  // a shared 255 cannot be told from mixed: mixed
+  set12(float4_of(3, 5, 8), kIdsMixed);  // a shared 255 cannot be told from mixed: mixed
   t = e_id_float4_table(m);
   CHECK(t[float4_of(4, 4, 8)] == 7);
-  CHECK(t[float4_of(5, 4, 8)] == kEIdsMixed);
-  CHECK(t[float4_of(6, 4, 8)] == kEIdsMixed);
-  CHECK(t[float4_of(3, 5, 8)] == kEIdsMixed);
+  CHECK(t[float4_of(5, 4, 8)] == kIdsMixed);
+  CHECK(t[float4_of(6, 4, 8)] == kIdsMixed);
+  CHECK(t[float4_of(3, 5, 8)] == kIdsMixed);
   CHECK(t[float4_of(4, 4, 12)] == MaterialTable::kVacuum);
+}
+
+TEST_CASE("H ids per float4: the id all twelve H samples share, else mixed") {
+  RunConfig cfg = box_config({8, 8, 16}, 1e-3, 10, BoundaryType::Pec);
+  cfg.materials.push_back(material("ferrite", 1, 3, 0));
+  cfg.objects.push_back(box("core", "ferrite", {4, 4, 8}, {4, 4, 8}, 1e-3));  // cells 2..5, 4..11
+  SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.magnetic);
+  const auto& L = m.layout;
+  const auto float4_of = [&](int i, int j, int k) { return L.index(i, j, k) / 4; };
+  const auto& hx = m.ids[static_cast<int>(Component::Hx)];
+  const std::uint8_t ferrite = hx[L.index(3, 3, 9)];
+  REQUIRE(ferrite != MaterialTable::kVacuum);
+  std::vector<std::uint8_t> t = h_id_float4_table(m);
+  REQUIRE(t.size() == L.cells() / 4);
+  CHECK(t[float4_of(3, 3, 8)] == ferrite);  // inside the core, all three components
+  CHECK(t[float4_of(6, 6, 12)] == MaterialTable::kVacuum);
+  // Every float4: the shared id or mixed, and the core's surface makes some mixed.
+  std::size_t mixed = 0;
+  for (std::size_t q = 0; q < t.size(); ++q) {
+    bool same = true;
+    for (int c = 3; c < 6; ++c)
+      for (std::size_t l = 0; l < 4; ++l) same = same && m.ids[c][4 * q + l] == hx[4 * q];
+    CHECK(t[q] == (same ? hx[4 * q] : kIdsMixed));
+    mixed += t[q] == kIdsMixed;
+  }
+  CHECK(mixed > 0);
+
+  // One lane of one component decides; the E table does not look at H.
+  m.ids[static_cast<int>(Component::Hy)][4 * float4_of(6, 6, 12) + 2] = ferrite;
+  CHECK(h_id_float4_table(m)[float4_of(6, 6, 12)] == kIdsMixed);
+  CHECK(e_id_float4_table(m)[float4_of(6, 6, 12)] == MaterialTable::kVacuum);
 }

@@ -154,6 +154,32 @@ TEST_CASE("bench: the onepass variant counts its own bytes per cell") {
   CHECK(rows[1]["bytes_per_cell"].get<double>() < 99);
 }
 
+TEST_CASE("bench: ferrite is the sphere magnetic; onepass counts its H ids per float4") {
+  const clfdtd::SimulationModel ferrite =
+      clfdtd::SimulationModel::build(clfdtd::bench_problem("ferrite", 64, 3));
+  const clfdtd::SimulationModel sphere =
+      clfdtd::SimulationModel::build(clfdtd::bench_problem("sphere", 64, 3));
+  REQUIRE(ferrite.magnetic);
+  REQUIRE_FALSE(sphere.magnetic);
+  CHECK(clfdtd::mixed_h_id_share(sphere) == 0);
+  const double mixed_h = clfdtd::mixed_h_id_share(ferrite);
+  CHECK(mixed_h > 0);  // the ball's surface
+  CHECK(mixed_h < 0.5);
+  CHECK(clfdtd::mixed_e_id_share(ferrite) == clfdtd::mixed_e_id_share(sphere));
+  const std::string dir = scratch_dir("bench_ferrite");
+  fs::create_directories(dir);
+  const auto r = run_clfdtd("bench --n=64 --repeats=1 --steps=3 --problem=sphere,ferrite "
+                            "--variant=onepass --json=" + dir + "/b.json");
+  if (no_opencl(r)) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto rows = nlohmann::json::parse(read_text(dir + "/b.json"));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1]["problem"] == "ferrite");
+  // The H ids per float4 (0.25 B) and the three per cell where the H ids differ, on every cell.
+  CHECK(rows[1]["bytes_per_cell"].get<double>() - rows[0]["bytes_per_cell"].get<double>() ==
+        doctest::Approx(0.25 + 3 * mixed_h));
+}
+
 TEST_CASE("bench: tblock counts a pass's bytes over its two steps, with UPML too") {
   const std::string dir = scratch_dir("bench_tblock");
   fs::create_directories(dir);
@@ -192,6 +218,7 @@ TEST_CASE("bench: vacuum_upml@L and sphere@L take L layers; other suffixes are r
     CHECK(cfg.boundary.layers == std::array<int, 6>{layers, layers, layers, layers, layers, layers});
   }
   CHECK(clfdtd::bench_problem("sphere@20", 64, 1).objects.size() == 1);
+  CHECK(clfdtd::bench_problem("ferrite@5", 64, 1).boundary.layers[0] == 5);
   for (const char* bad : {"pec_cube@4", "vacuum_upml@", "vacuum_upml@x", "vacuum_upml@0",
                           "vacuum_upml@-2", "vacuum_upml@99999"})
     CHECK_THROWS_AS(clfdtd::bench_problem(bad, 64, 1), clfdtd::ConfigError);

@@ -194,11 +194,18 @@ TEST_CASE("device_bytes counts fields, ids, auxiliaries and probe batches") {
   CHECK(mag.device_bytes(0) - probed.device_bytes(0) == 3 * cells + 5 * 4);
 }
 
-TEST_CASE("device_bytes counts the onepass variant's second set of fields and its E ids per float4") {
+TEST_CASE("device_bytes counts the onepass variant's second set of fields and its ids per float4") {
   const SimulationModel m = SimulationModel::build(base_config());
   // Six more float arrays of the padded layout, as the backends' check_memory adds for onepass.
   // Plus onepass and tblock's E ids per float4 (backends/device_tables.hpp e_id_float4_table).
   CHECK(m.device_bytes(256, true) - m.device_bytes(256) ==
         6 * m.layout.cells() * sizeof(float) + m.layout.cells() / 4);
   CHECK(m.device_bytes(256, false) == m.device_bytes(256));
+  // A magnetic model's H ids per float4 too.
+  RunConfig cfg = base_config();
+  cfg.materials.push_back(MaterialConfig{"ferrite", 1.0, 3.0});
+  const SimulationModel mag = SimulationModel::build(cfg);
+  REQUIRE(mag.magnetic);
+  CHECK(mag.device_bytes(256, true) - mag.device_bytes(256) ==
+        6 * mag.layout.cells() * sizeof(float) + 2 * (mag.layout.cells() / 4));
 }

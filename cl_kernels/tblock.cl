@@ -4,7 +4,8 @@
 //
 // Why: onepass moves ~48 B per cell and step; this pass moves the same per cell for two steps
 // (read E 12 + H 12 + the E ids per float4 0.25, and the three E ids 3 where those differ, write
-// E 12 + H 12; + 3 B of H ids when MAGNETIC), ~24 B per cell step, plus the halo columns of each tile that are read again by the neighbouring groups
+// E 12 + H 12; MAGNETIC: the H ids the same way), ~24 B per cell step, plus the halo columns of
+// each tile that are read again by the neighbouring groups
 // (mostly L2 hits: (TILE_Y * TILE_Z4) / (own_y * own_z4) times the reads, 1.59 for 12 x 34).
 //
 // Layout of the work (overlapped tiling): a group of TILE_Z4 x TILE_Y work-items (float4 kq, row

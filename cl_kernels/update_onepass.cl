@@ -34,9 +34,10 @@
 //
 // Bytes per cell (roofline): read E 12 + H 12 + the E ids per float4 0.25 (id_e4; the three E
 // ids, 3 B, only where the float4's twelve differ), write H 12 + E 12 = 48.25 B away from
-// material boundaries (MAGNETIC: + the H ids per float4 0.25, id_h4, the same way), plus the edge work-items' reads of their
-// neighbours' inputs (mostly L2). Edge values instead of halo rows (H200, N = 512, 8x4x32): 47.5 -> 49.1 Gcells/s with UPML, 64.5 -> 67.0
-// without; a group of 4 x 32 no longer spends a quarter of its work-items on a halo row.
+// material boundaries (MAGNETIC: + the H ids per float4 0.25, id_h4, the same way), plus the
+// edge work-items' reads of their neighbours' inputs (mostly L2). Edge values instead of halo rows
+// (H200, N = 512, 8x4x32): 47.5 -> 49.1 Gcells/s with UPML, 64.5 -> 67.0 without; a group of
+// 4 x 32 no longer spends a quarter of its work-items on a halo row.
 #include "fdtd_common.h"
 #include "upml_lanes.h"
 

@@ -50,7 +50,7 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
 
   std::string base = name.substr(0, name.find('+'));
   const std::string extra = name.find('+') == std::string::npos ? "" : name.substr(name.find('+') + 1);
-  // vacuum_upml@L, sphere@L: L layers instead of 10.
+  // vacuum_upml@L, sphere@L, ferrite@L: L layers instead of 10.
   int layers = 10;
   if (const std::size_t at = base.find('@'); at != std::string::npos) {
     const std::string count = base.substr(at + 1);

@@ -58,8 +58,9 @@ struct SimulationModel {
   // Bytes a GPU backend allocates: 6 float fields, the id arrays, UPML auxiliaries (6 floats per
   // PML cell), coefficient/profile tables, source and probe buffers (and, with energy, a copy of
   // H plus the energy partial sums). one_pass: the onepass kernel variant double-buffers the
-  // fields, a second set of 6, and reads the E ids per float4 too (cells / 4 B; onepass and tblock:
-  // Backend::one_pass() says whether the chosen variant is one of them).
+  // fields, a second set of 6, and reads the E ids per float4 too (cells / 4 B; twice that for a
+  // magnetic model, whose H ids have theirs; onepass and tblock: Backend::one_pass() says whether
+  // the chosen variant is one of them).
   // 2D: 3 fields (Yee) or u at two steps plus the frame's Yee tm (wave), ids of the meshed
   // components, 3 auxiliaries per PML cell (plane_device_bytes).
   std::size_t device_bytes(int probe_batch_steps, bool one_pass = false) const;

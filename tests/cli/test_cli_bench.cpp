@@ -210,7 +210,7 @@ TEST_CASE("bench: tblock counts a pass's bytes over its two steps, with UPML too
   CHECK(srows[0]["bytes_per_cell"].get<double>() > 51);  // onepass's count
 }
 
-TEST_CASE("bench: vacuum_upml@L and sphere@L take L layers; other suffixes are refused") {
+TEST_CASE("bench: vacuum_upml@L, sphere@L and ferrite@L take L layers; other suffixes are refused") {
   for (const auto& [name, layers] :
        std::vector<std::pair<std::string, int>>{{"vacuum_upml", 10}, {"vacuum_upml@4", 4},
                                                 {"sphere@20", 20}, {"vacuum_upml@3+probes", 3}}) {
@@ -220,7 +220,7 @@ TEST_CASE("bench: vacuum_upml@L and sphere@L take L layers; other suffixes are r
   CHECK(clfdtd::bench_problem("sphere@20", 64, 1).objects.size() == 1);
   CHECK(clfdtd::bench_problem("ferrite@5", 64, 1).boundary.layers[0] == 5);
   for (const char* bad : {"pec_cube@4", "vacuum_upml@", "vacuum_upml@x", "vacuum_upml@0",
-                          "vacuum_upml@-2", "vacuum_upml@99999"})
+                          "vacuum_upml@-2", "vacuum_upml@99999", "ferrite@0"})
     CHECK_THROWS_AS(clfdtd::bench_problem(bad, 64, 1), clfdtd::ConfigError);
   const std::string dir = scratch_dir("bench_layers");
   fs::create_directories(dir);

@@ -71,6 +71,10 @@ void grid_args(Args& a, const SimulationModel& m, int nz_units);
 // Appends the H material block every H-updating kernel takes, magnetic or not: the H ids, the
 // H table (placeholders when not magnetic) and db_vacuum (cl_kernels/fdtd_common.h).
 void h_material_args(Args& a, const YeeFields& f);
+// The material block of onepass's and tblock's pass: the E ids, their ids per float4 and the E
+// table, then the H ids, their ids per float4 (placeholders when not magnetic), the H table and
+// db_vacuum.
+void one_pass_material_args(Args& a, const YeeFields& f);
 
 // A 1D range over n items in groups of up to 64 (whole groups; the kernels bound-check).
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n);

@@ -36,6 +36,11 @@ void h_material_args(Args& a, const YeeFields& f) {
   a << f.ids[3] << f.ids[4] << f.ids[5] << f.hcoef << f.db_vacuum;
 }
 
+void one_pass_material_args(Args& a, const YeeFields& f) {
+  a << f.ids[0] << f.ids[1] << f.ids[2] << f.e_ids4 << f.ecoef;
+  a << f.ids[3] << f.ids[4] << f.ids[5] << f.h_ids4 << f.hcoef << f.db_vacuum;
+}
+
 Stage linear_stage(Phase phase, BoundKernel k, std::size_t n) {
   Stage s;
   s.phase = phase;

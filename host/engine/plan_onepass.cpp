@@ -22,8 +22,7 @@ StepPlan plan_onepass(const PlanInputs& in) {
   const BoundKernel k = bind_kernel(in, "update_onepass", [&](Args& a, const FieldSet& F, const FieldSet& O) {
     for (const auto& c : F) a << c;
     for (const auto& c : O) a << c;
-    a << f.ids[0] << f.ids[1] << f.ids[2] << f.e_ids4 << f.ecoef;
-    a << f.ids[3] << f.ids[4] << f.ids[5] << f.h_ids4 << f.hcoef << f.db_vacuum;
+    one_pass_material_args(a, f);
     grid_args(a, m, L.nz4);
     a << z.zq_lo << z.zq_hi << wg[0];
   });

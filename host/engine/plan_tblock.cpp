@@ -163,8 +163,7 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     const BoundKernel k = bind_kernel(p, "update_tblock", [&](Args& a, const FieldSet& F, const FieldSet& O) {
       for (const auto& c : F) a << c;
       for (const auto& c : O) a << c;
-      a << f.ids[0] << f.ids[1] << f.ids[2] << f.e_ids4 << f.ecoef;
-      a << f.ids[3] << f.ids[4] << f.ids[5] << f.h_ids4 << f.hcoef << f.db_vacuum;
+      one_pass_material_args(a, f);
       const auto& d = m.grid.d;
       a << static_cast<float>(1 / d[0]) << static_cast<float>(1 / d[1])
         << static_cast<float>(1 / d[2]) << L.nx << L.ny << L.nz4 << planes;

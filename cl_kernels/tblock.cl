@@ -342,10 +342,19 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #else
   float4 e1p_x = zero4(), e1p_y = zero4(), e1p_z = zero4();
 #endif
+#if !MAGNETIC
   uchar4 mp_ex = MAKE_UCHAR4(0, 0, 0, 0), mp_ey = mp_ex, mp_ez = mp_ex;
+#endif
   int up_e = IDS_MIXED;
 #if MAGNETIC
-  uchar4 mp_hx = mp_ex, mp_hy = mp_ex, mp_hz = mp_ex;
+  // Plane t - 1's ids, magnetic pass: re-read where the float4 is mixed rather than carried in
+  // six uchar4, which pushed this pass past its register cap (spills; BENCHMARKS.md).
+  int up_h = IDS_MIXED;
+#define TB_IDS_AT(u, arr) ((u) != IDS_MIXED ? MAKE_UCHAR4((u), (u), (u), (u)) : (arr)[c - sx])
+#define TB_PREV_E(arr, mp) TB_IDS_AT(up_e, arr)
+#define TB_PREV_H(arr) TB_IDS_AT(up_h, arr)
+#else
+#define TB_PREV_E(arr, mp) (mp)
 #endif
 #if TBLOCK_UPML
   // Plane t - 1: its kind and auxiliary index, B at s + 1/2 and D at s + 1 (UPML columns).
@@ -363,6 +372,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     int u_e = IDS_MIXED;
 #if MAGNETIC
     uchar4 m_hx = m_ex, m_hy = m_ex, m_hz = m_ex;
+    int u_h = IDS_MIXED;
 #endif
 #if TBLOCK_UPML
     int q1 = 0;
@@ -394,7 +404,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
         m_ez = m_ex;
       }
 #if MAGNETIC
-      const int u_h = id_h4[c];  // the same for the H ids (id_h4)
+      u_h = id_h4[c];  // the same for the H ids (id_h4)
       if (u_h == IDS_MIXED) {
         m_hx = id_hx[c];
         m_hy = id_hy[c];
@@ -526,9 +536,9 @@ KERNEL TBLOCK_ATTR void update_tblock(
         h2_y = h1p_y;
         h2_z = h1p_z;
 #if MAGNETIC
-        tb_upml_h(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, mp_hx, mp_hy,
-                  mp_hz, hcoef, db_vacuum, b1p_x, b1p_y, b1p_z, &b2_x, &b2_y, &b2_z, &h2_x, &h2_y,
-                  &h2_z);
+        tb_upml_h(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z,
+                  TB_PREV_H(id_hx), TB_PREV_H(id_hy), TB_PREV_H(id_hz), hcoef, db_vacuum, b1p_x,
+                  b1p_y, b1p_z, &b2_x, &b2_y, &b2_z, &h2_x, &h2_y, &h2_z);
 #else
         tb_upml_h(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, mp_ex, mp_ex,
                   mp_ex, hcoef, db_vacuum, b1p_x, b1p_y, b1p_z, &b2_x, &b2_y, &b2_z, &h2_x, &h2_y,
@@ -538,9 +548,9 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
       {
 #if MAGNETIC
-      h2_x = h1p_x - h_coef4(hcoef, mp_hx) * curl_x;
-      h2_y = h1p_y - h_coef4(hcoef, mp_hy) * curl_y;
-      h2_z = h1p_z - h_coef4(hcoef, mp_hz) * curl_z;
+      h2_x = h1p_x - h_coef4(hcoef, TB_PREV_H(id_hx)) * curl_x;
+      h2_y = h1p_y - h_coef4(hcoef, TB_PREV_H(id_hy)) * curl_y;
+      h2_z = h1p_z - h_coef4(hcoef, TB_PREV_H(id_hz)) * curl_z;
 #else
       h2_x = h1p_x - db_vacuum * curl_x;
       h2_y = h1p_y - db_vacuum * curl_y;
@@ -568,9 +578,9 @@ KERNEL TBLOCK_ATTR void update_tblock(
         e2_x = e1p_x;
         e2_y = e1p_y;
         e2_z = e1p_z;
-        tb_upml_e(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_eps0, curl_x, curl_y, curl_z, mp_ex,
-                  mp_ey, mp_ez, ecoef, d1p_x, d1p_y, d1p_z, &d2_x, &d2_y, &d2_z, &e2_x, &e2_y,
-                  &e2_z);
+        tb_upml_e(kind_p, t - 1, j, kq, TB_UPML_ARGS, dt_eps0, curl_x, curl_y, curl_z,
+                  TB_PREV_E(id_ex, mp_ex), TB_PREV_E(id_ey, mp_ey), TB_PREV_E(id_ez, mp_ez), ecoef,
+                  d1p_x, d1p_y, d1p_z, &d2_x, &d2_y, &d2_z, &e2_x, &e2_y, &e2_z);
         tb_aux_store(kind_p, q_p, bx_out, by_out, bz_out, zb_out, b2_x, b2_y, b2_z);
         tb_aux_store(kind_p, q_p, dx_out, dy_out, dz_out, zd_out, d2_x, d2_y, d2_z);
       } else
@@ -582,16 +592,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
         e2_z = k.x * e1p_z + k.y * curl_z;
       } else {
         float4 ca, cb;
-        e_coef4(ecoef, mp_ex, &ca, &cb);
+        e_coef4(ecoef, TB_PREV_E(id_ex, mp_ex), &ca, &cb);
         e2_x = ca * e1p_x + cb * curl_x;
-        e_coef4(ecoef, mp_ey, &ca, &cb);
+        e_coef4(ecoef, TB_PREV_E(id_ey, mp_ey), &ca, &cb);
         e2_y = ca * e1p_y + cb * curl_y;
-        e_coef4(ecoef, mp_ez, &ca, &cb);
+        e_coef4(ecoef, TB_PREV_E(id_ez, mp_ez), &ca, &cb);
         e2_z = ca * e1p_z + cb * curl_z;
       }
       if (src2) {
         tb_e3 e = {e2_x, e2_y, e2_z};
-        e = tb_add_sources(e, mp_ex, mp_ey, mp_ez, ecoef, src_cells, j_table, src_rows, src_order,
+        e = tb_add_sources(e, TB_PREV_E(id_ex, mp_ex), TB_PREV_E(id_ey, mp_ey),
+                           TB_PREV_E(id_ez, mp_ez), ecoef, src_cells, j_table, src_rows, src_order,
                            (t - 1) * ny + j, kq, nz4, src_steps, s + 1);
         e2_x = e.x;
         e2_y = e.y;
@@ -616,14 +627,13 @@ KERNEL TBLOCK_ATTR void update_tblock(
     e1p_y = e1_y;
     e1p_z = e1_z;
 #endif
+    up_e = u_e;
+#if MAGNETIC
+    up_h = u_h;
+#else
     mp_ex = m_ex;
     mp_ey = m_ey;
     mp_ez = m_ez;
-    up_e = u_e;
-#if MAGNETIC
-    mp_hx = m_hx;
-    mp_hy = m_hy;
-    mp_hz = m_hz;
 #endif
 #if TBLOCK_UPML
     kind_p = kind1;
@@ -643,5 +653,10 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #undef s_h2x
 #undef s_h2y
 #undef s_h2z
+#undef TB_PREV_E
+#if MAGNETIC
+#undef TB_PREV_H
+#undef TB_IDS_AT
+#endif
 #undef TB_ZP
 #undef TB_ZM

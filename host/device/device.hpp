@@ -8,9 +8,10 @@
 //    dimension 0 is the fastest (z in the field layout);
 //  - every call throws DeviceError (the API call and the driver's message) on failure, and
 //    OutOfMemoryError (bytes asked and available) when an allocation does not fit;
-//  - all work goes to one in-order queue (stream): upload/fill/launch return before the device
-//    finishes; read* block until the data is on the host; finish() waits for everything;
-//    read_async/upload_async only enqueue, and a Marker (mark()) tells when they are done.
+//  - all work goes to one in-order queue (stream; launch_together's side queues join it again):
+//    upload/fill/launch return before the device finishes; read* block until the data is on the
+//    host; finish() waits for everything; read_async/upload_async only enqueue, and a Marker
+//    (mark()) tells when they are done.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -227,6 +228,17 @@ public:
   // A global range of 0 work-items launches nothing. DeviceError names the kernel when a range
   // is not a multiple of `local` or an argument is missing.
   virtual void launch(const Kernel& k, const Range& global, const Range& local) = 0;
+  // Launches that may run at the same time, their groups sharing the device: each starts once
+  // everything enqueued before has completed, and everything enqueued after waits for all of
+  // them. For launches none of which reads what another writes (tblock's pass and its shell:
+  // engine/plan.hpp TBlockPass), so that one's groups fill the compute units another's last
+  // groups leave idle. The first runs on the queue (stream) itself, the others on side queues
+  // the device keeps. Same errors as launch().
+  struct Launch {
+    Kernel kernel;
+    Range global, local;
+  };
+  virtual void launch_together(const std::vector<Launch>& launches) = 0;
   virtual void finish() = 0;
 
   // Device-side timing of the launches, copies and fills between the two calls, from the start

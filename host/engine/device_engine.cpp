@@ -61,6 +61,16 @@ void DeviceEngine::launch(const Stage& st, long value) {
   dev_->launch(k, st.global, st.local);
 }
 
+void DeviceEngine::launch_together(const std::vector<const Stage*>& stages, long value) {
+  std::vector<device::Device::Launch> launches;
+  for (const Stage* st : stages) {
+    device::Kernel k = st->kernel[static_cast<std::size_t>(parity_)];
+    if (st->value_arg >= 0) k.set(static_cast<unsigned>(st->value_arg), static_cast<int>(value));
+    launches.push_back({k, st->global, st->local});
+  }
+  dev_->launch_together(launches);
+}
+
 void DeviceEngine::run_step_stages(const StepPlan& plan, long s) {
   for (Phase phase : {Phase::H, Phase::HE, Phase::E, Phase::Sources}) {
     for (const Stage& st : plan) {

@@ -76,6 +76,8 @@ protected:
 
   // Runs one stage on the current field set (kernel[parity_]), its value argument set to `value`.
   void launch(const Stage& st, long value);
+  // The same for stages that may run at the same time (device::Device::launch_together).
+  void launch_together(const std::vector<const Stage*>& stages, long value);
   // Runs the step stages of `plan` for step s, phase by phase (H, H+E, E, sources), each in
   // list order, those whose runs_below exceeds s only.
   void run_step_stages(const StepPlan& plan, long s);

@@ -268,6 +268,59 @@ inline void check_sample_probes(Device& dev) {
   CHECK(read_vector<float>(dev, batch) == want);
 }
 
+// launch_together: three sample_probes launches into the three slots of one batch (one of them
+// twice, with a zero range between), started after the uploads before them and finished before
+// the copy after them; timed; a range that is not a multiple of the group is a DeviceError.
+inline void check_launch_together(Device& dev) {
+  const int cells = 40, nsamples = 4, slots = 3;
+  std::vector<Buffer> fields;
+  for (int c = 0; c < 6; ++c) fields.push_back(dev.alloc(cells * sizeof(float)));
+  std::vector<int> entries;
+  for (int n = 0; n < nsamples; ++n) {
+    const int component = n % 6, cell = 9 * n + 1;
+    entries.push_back(component + 8 * (cell % 4));
+    entries.push_back(cell / 4);
+  }
+  Buffer sample_buf = upload_vector(dev, entries);
+  Buffer batch = dev.alloc(slots * nsamples * sizeof(float));
+  Buffer copied = dev.alloc(batch.bytes());
+  dev.fill_zero(batch);
+  std::vector<Kernel> k;
+  for (int slot = 0; slot < slots; ++slot) {
+    k.push_back(dev.program(default_defines()).kernel("sample_probes"));
+    for (unsigned a = 0; a < 6; ++a) k.back().set(a, fields[a]);
+    k.back().set(6, sample_buf);
+    k.back().set(7, batch);
+    k.back().set(8, nsamples);
+    k.back().set(9, slot);
+  }
+  std::vector<float> want(slots * nsamples);
+  for (int round = 1; round <= 2; ++round) {
+    for (int c = 0; c < 6; ++c) {
+      std::vector<float> v(cells);
+      for (int n = 0; n < cells; ++n) v[n] = 1000.0f * c + n + 0.5f * round;
+      dev.upload(fields[c], v.data(), v.size() * sizeof(float));
+    }
+    for (int slot = 0; slot < slots; ++slot) {
+      for (int n = 0; n < nsamples; ++n)
+        want[slot * nsamples + n] = 1000.0f * (n % 6) + 9 * n + 1 + 0.5f * round;
+    }
+    dev.timer_start();
+    dev.launch_together({{k[0], Range(8), Range(8)},
+                         {k[1], Range(0), Range(8)},
+                         {k[1], Range(8), Range(8)},
+                         {k[2], Range(8), Range(8)}});
+    dev.copy(copied, batch, batch.bytes());
+    const double t = dev.timer_stop();
+    CHECK(t > 0.0);
+    CHECK(t < 60.0);
+    CHECK(read_vector<float>(dev, copied) == want);
+  }
+  dev.launch_together({});
+  CHECK_THROWS_AS(dev.launch_together({{k[0], Range(8), Range(8)}, {k[1], Range(12), Range(8)}}),
+                  DeviceError);
+}
+
 // Timers: positive over a few launches; a too-large allocation is an OutOfMemoryError.
 inline void check_timer_and_memory(Device& dev) {
   std::vector<float> v(4096, 1.0f);

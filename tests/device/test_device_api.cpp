@@ -31,13 +31,14 @@ TEST_CASE("device API: programs cached per defines, missing kernels, build error
   }
 }
 
-TEST_CASE("device API: embedded kernels launched, arguments, timers, memory limit") {
+TEST_CASE("device API: embedded kernels launched, alone and together, arguments, timers, memory limit") {
   for (const auto api : kApis) {
     on_every_device(api, [](Device& dev) {
       check_finite_kernel(dev);
       check_sample_probes(dev);
       check_argument_errors(dev);
       check_timer_and_memory(dev);
+      check_launch_together(dev);
     });
   }
 }

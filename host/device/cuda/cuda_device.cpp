@@ -195,7 +195,9 @@ struct CudaProgram final : Program::Object, std::enable_shared_from_this<CudaPro
 
 class CudaEvent {
 public:
-  CudaEvent() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate", "creating a CUDA timer"); }
+  explicit CudaEvent(unsigned flags = cudaEventDefault) {
+    cuda_check(cudaEventCreateWithFlags(&e_, flags), "cudaEventCreateWithFlags", "creating a CUDA event");
+  }
   ~CudaEvent() { (void)cudaEventDestroy(e_); }
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
@@ -256,6 +258,7 @@ public:
     start_.reset();
     stop_.reset();
     destroy_streams();
+    fork_.reset();
   }
 
   const DeviceInfo& info() const override { return info_; }
@@ -365,28 +368,35 @@ public:
   void launch(const Kernel& k, const Range& global, const Range& local) override {
     auto* ck = launch_target<CudaKernel>(k, global, local, "CUDA");
     if (!ck) return;
-    unsigned grid[3], block[3];
-    for (int d = 0; d < 3; ++d) {
-      grid[d] = static_cast<unsigned>(global[d] / local[d]);
-      block[d] = static_cast<unsigned>(local[d]);
-    }
-    for (std::size_t n = 0; n < ck->slots.size(); ++n) {
-      if (!ck->slots[n].set) {
-        throw DeviceError("launching kernel " + ck->name + ": argument " + std::to_string(n) +
-                          " is not set");
-      }
-    }
     use_device(index_, "launching a CUDA kernel");
-    // Dimension 0 (z, contiguous) is CUDA's x, as compat.h's LOCAL_ID / GROUP_ID read it.
-    const cudaError_t e =
-        cudaLaunchKernel(reinterpret_cast<const void*>(ck->k), dim3(grid[0], grid[1], grid[2]),
-                         dim3(block[0], block[1], block[2]), ck->args.data(), 0, stream_);
-    if (e != cudaSuccess) {
-      cuda_check(e, "cudaLaunchKernel",
-                 "launching kernel " + ck->name + " on grid (" + std::to_string(grid[0]) + "," +
-                     std::to_string(grid[1]) + "," + std::to_string(grid[2]) + ") of blocks (" +
-                     std::to_string(block[0]) + "," + std::to_string(block[1]) + "," +
-                     std::to_string(block[2]) + ")");
+    enqueue(*ck, global, local, stream_);
+  }
+
+  void launch_together(const std::vector<Launch>& launches) override {
+    std::vector<const Launch*> todo;
+    for (const Launch& l : launches) {
+      if (launch_target<CudaKernel>(l.kernel, l.global, l.local, "CUDA")) todo.push_back(&l);
+    }
+    if (todo.empty()) return;
+    use_device(index_, "launching CUDA kernels together");
+    const std::string ctx = "launching kernels together";
+    if (todo.size() > 1) {
+      if (!fork_) fork_ = std::make_unique<CudaEvent>(cudaEventDisableTiming);
+      cuda_check(cudaEventRecord(fork_->get(), stream_), "cudaEventRecord", ctx);
+    }
+    enqueue(kernel_of(*todo[0]), todo[0]->global, todo[0]->local, stream_);
+    for (std::size_t n = 1; n < todo.size(); ++n) {
+      if (side_.size() < n) {
+        side_.emplace_back();
+        cuda_check(cudaStreamCreateWithFlags(&side_.back().stream, cudaStreamNonBlocking),
+                   "cudaStreamCreateWithFlags", ctx);
+        side_.back().done = std::make_unique<CudaEvent>(cudaEventDisableTiming);
+      }
+      const SideStream& ss = side_[n - 1];
+      cuda_check(cudaStreamWaitEvent(ss.stream, fork_->get(), 0), "cudaStreamWaitEvent", ctx);
+      enqueue(kernel_of(*todo[n]), todo[n]->global, todo[n]->local, ss.stream);
+      cuda_check(cudaEventRecord(ss.done->get(), ss.stream), "cudaEventRecord", ctx);
+      cuda_check(cudaStreamWaitEvent(stream_, ss.done->get(), 0), "cudaStreamWaitEvent", ctx);
     }
   }
 
@@ -456,8 +466,38 @@ public:
   }
 
 private:
+  void enqueue(const CudaKernel& ck, const Range& global, const Range& local, cudaStream_t stream) {
+    unsigned grid[3], block[3];
+    for (int d = 0; d < 3; ++d) {
+      grid[d] = static_cast<unsigned>(global[d] / local[d]);
+      block[d] = static_cast<unsigned>(local[d]);
+    }
+    for (std::size_t n = 0; n < ck.slots.size(); ++n) {
+      if (!ck.slots[n].set) {
+        throw DeviceError("launching kernel " + ck.name + ": argument " + std::to_string(n) +
+                          " is not set");
+      }
+    }
+    // Dimension 0 (z, contiguous) is CUDA's x, as compat.h's LOCAL_ID / GROUP_ID read it.
+    const cudaError_t e = cudaLaunchKernel(
+        reinterpret_cast<const void*>(ck.k), dim3(grid[0], grid[1], grid[2]),
+        dim3(block[0], block[1], block[2]), const_cast<void**>(ck.args.data()), 0, stream);
+    if (e != cudaSuccess) {
+      cuda_check(e, "cudaLaunchKernel",
+                 "launching kernel " + ck.name + " on grid (" + std::to_string(grid[0]) + "," +
+                     std::to_string(grid[1]) + "," + std::to_string(grid[2]) + ") of blocks (" +
+                     std::to_string(block[0]) + "," + std::to_string(block[1]) + "," +
+                     std::to_string(block[2]) + ")");
+    }
+  }
+
   void destroy_streams() noexcept {
     if (cudaSetDevice(index_) != cudaSuccess) return;
+    for (SideStream& ss : side_) {
+      (void)cudaStreamSynchronize(ss.stream);
+      (void)cudaStreamDestroy(ss.stream);
+    }
+    side_.clear();
     for (cudaStream_t* s : {&stream_, &stamp_stream_}) {
       if (!*s) continue;
       (void)cudaStreamSynchronize(*s);
@@ -466,11 +506,22 @@ private:
     }
   }
 
+  // launch_together's side streams, made when first needed, each with the event that marks the
+  // end of its launch for the stream to wait on.
+  struct SideStream {
+    cudaStream_t stream = nullptr;
+    std::unique_ptr<CudaEvent> done;
+  };
+  static const CudaKernel& kernel_of(const Launch& l) {
+    return *static_cast<const CudaKernel*>(l.kernel.object());
+  }
+
   int index_;
   DeviceInfo info_;
   cudaStream_t stream_ = nullptr;
   cudaStream_t stamp_stream_ = nullptr;  // the markers' host functions (CudaMarker)
-  std::unique_ptr<CudaEvent> start_, stop_;
+  std::unique_ptr<CudaEvent> start_, stop_, fork_;
+  std::vector<SideStream> side_;
   std::map<Defines, Program> programs_;
 };
 

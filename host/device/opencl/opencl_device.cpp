@@ -416,17 +416,36 @@ public:
   void launch(const Kernel& k, const Range& global, const Range& local) override {
     auto* ck = launch_target<ClKernel>(k, global, local, "OpenCL");
     if (!ck) return;
-    int dims = 1;
-    for (int d = 0; d < 3; ++d) {
-      if (global[d] > 1 || local[d] > 1) dims = d + 1;
-    }
+    enqueue(queue_, *ck, global, local, nullptr, timed_event());
+    note_timed();
+  }
+
+  void launch_together(const std::vector<Launch>& launches) override {
+    std::vector<ClKernel*> kernels;
+    for (const Launch& l : launches) kernels.push_back(launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"));
     try {
-      queue_.enqueueNDRangeKernel(ck->k, cl::NullRange, nd_range(global, dims),
-                                  nd_range(local, dims), nullptr, timed_event());
-      note_timed();
+      cl::Event fork;
+      queue_.enqueueMarkerWithWaitList(nullptr, &fork);
+      const std::vector<cl::Event> after_fork{fork};
+      std::vector<cl::Event> done;
+      for (std::size_t n = 0; n < launches.size(); ++n) {
+        if (!kernels[n]) continue;
+        const bool main = done.empty();
+        if (!main && side_.size() < done.size()) {
+          side_.emplace_back(context_, device_,
+                             profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
+        }
+        cl::CommandQueue& q = main ? queue_ : side_[done.size() - 1];
+        done.emplace_back();
+        enqueue(q, *kernels[n], launches[n].global, launches[n].local, main ? nullptr : &after_fork,
+                &done.back());
+        if (!main) q.flush();
+      }
+      if (done.size() > 1) queue_.enqueueBarrierWithWaitList(&done);
+      queue_.flush();
+      if (!done.empty()) note_timed(done);
     } catch (const cl::Error& e) {
-      // CL_OUT_OF_RESOURCES here is a group too large for the kernel, not a full memory.
-      throw_device_error(e, "launching kernel " + ck->name);
+      throw_device_error(e, "launching kernels together");
     }
   }
 
@@ -452,8 +471,11 @@ public:
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     if (!have_first_ || !profiling_) return wall;
     try {
-      const auto start = first_.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      const auto end = last_.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+      cl_ulong start = ~cl_ulong{0}, end = 0;
+      for (const cl::Event& e : first_)
+        start = std::min(start, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+      for (const cl::Event& e : last_)
+        end = std::max(end, e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
       if (end > start) return static_cast<double>(end - start) * 1e-9;
     } catch (const cl::Error&) {
       // A driver without timestamps for these commands: the wall clock is the next best timer.
@@ -462,14 +484,31 @@ public:
   }
 
 private:
-  // While timing, commands keep an event so the first and last bound the timed work.
-  cl::Event* timed_event() { return timing_ ? &pending_ : nullptr; }
-  void note_timed() {
-    if (!timing_) return;
-    if (!have_first_) first_ = pending_;
-    have_first_ = true;
-    last_ = pending_;
+  void enqueue(cl::CommandQueue& q, const ClKernel& ck, const Range& global, const Range& local,
+               const std::vector<cl::Event>* waits, cl::Event* event) {
+    int dims = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (global[d] > 1 || local[d] > 1) dims = d + 1;
+    }
+    try {
+      q.enqueueNDRangeKernel(ck.k, cl::NullRange, nd_range(global, dims), nd_range(local, dims),
+                             waits, event);
+    } catch (const cl::Error& e) {
+      // CL_OUT_OF_RESOURCES here is a group too large for the kernel, not a full memory.
+      throw_device_error(e, "launching kernel " + ck.name);
+    }
   }
+
+  // While timing, commands keep events so that the first and last bound the timed work (a group
+  // of launches run together: the earliest start and the latest end of its members).
+  cl::Event* timed_event() { return timing_ ? &pending_ : nullptr; }
+  void note_timed(const std::vector<cl::Event>& events) {
+    if (!timing_) return;
+    if (!have_first_) first_ = events;
+    have_first_ = true;
+    last_ = events;
+  }
+  void note_timed() { note_timed({pending_}); }
 
   static const std::string& source() {
     static const std::string text = embedded_program_source();
@@ -480,10 +519,12 @@ private:
   cl::Device device_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  std::vector<cl::CommandQueue> side_;  // launch_together's, made when first needed
   bool profiling_ = false;
   std::map<Defines, Program> programs_;
   bool timing_ = false, have_first_ = false;
-  cl::Event pending_, first_, last_;
+  cl::Event pending_;
+  std::vector<cl::Event> first_, last_;
   std::chrono::steady_clock::time_point t0_;
 };
 

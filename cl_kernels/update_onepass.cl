@@ -213,8 +213,16 @@ KERNEL TILE_ATTR void update_onepass(
                           (MAKE_FLOAT4(ym_ey.y, ym_ey.z, ym_ey.w, ym_eyz) - ym_ey) * inv_dz;
         const float4 cz = (ym_eyx - ym_ey) * inv_dx - (e_x - ym_ex) * inv_dy;
 #if MAGNETIC
-        yh_x = yh_x - h_coef4(hcoef, id_hx[cm]) * cx;
-        yh_z = yh_z - h_coef4(hcoef, id_hz[cm]) * cz;
+        // The row's ids per float4 first (id_h4): the two id arrays only where it is mixed.
+        const int u_hm = id_h4[cm];
+        if (u_hm != IDS_MIXED) {
+          const float db = hcoef[u_hm].x;
+          yh_x = yh_x - db * cx;
+          yh_z = yh_z - db * cz;
+        } else {
+          yh_x = yh_x - h_coef4(hcoef, id_hx[cm]) * cx;
+          yh_z = yh_z - h_coef4(hcoef, id_hz[cm]) * cz;
+        }
 #else
         yh_x = yh_x - db_vacuum * cx;
         yh_z = yh_z - db_vacuum * cz;

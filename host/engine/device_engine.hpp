@@ -76,7 +76,9 @@ protected:
 
   // Runs one stage on the current field set (kernel[parity_]), its value argument set to `value`.
   void launch(const Stage& st, long value);
-  // The same for stages that may run at the same time (device::Device::launch_together).
+  // The same for stages that may run at the same time (device::Device::launch_together). Every
+  // value argument is set before anything is enqueued, so two stages sharing a kernel object
+  // would both run with the last value: the stages hold kernel objects of their own.
   void launch_together(const std::vector<const Stage*>& stages, long value);
   // Runs the step stages of `plan` for step s, phase by phase (H, H+E, E, sources), each in
   // list order, those whose runs_below exceeds s only.

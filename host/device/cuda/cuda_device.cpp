@@ -14,6 +14,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "backends/cuda/cuda_devices.hpp"
 #include "backends/cuda/cuda_error.hpp"
@@ -386,11 +388,12 @@ public:
     }
     enqueue(kernel_of(*todo[0]), todo[0]->global, todo[0]->local, stream_);
     for (std::size_t n = 1; n < todo.size(); ++n) {
-      if (side_.size() < n) {
-        side_.emplace_back();
-        cuda_check(cudaStreamCreateWithFlags(&side_.back().stream, cudaStreamNonBlocking),
+      if (side_.size() < n) {  // kept only once both its stream and its event exist
+        SideStream ss;
+        ss.done = std::make_unique<CudaEvent>(cudaEventDisableTiming);
+        cuda_check(cudaStreamCreateWithFlags(&ss.stream, cudaStreamNonBlocking),
                    "cudaStreamCreateWithFlags", ctx);
-        side_.back().done = std::make_unique<CudaEvent>(cudaEventDisableTiming);
+        side_.push_back(std::move(ss));
       }
       const SideStream& ss = side_[n - 1];
       cuda_check(cudaStreamWaitEvent(ss.stream, fork_->get(), 0), "cudaStreamWaitEvent", ctx);

@@ -7,6 +7,8 @@
 #include <array>
 #include <chrono>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "backends/opencl/cl_devices.hpp"
 #include "backends/opencl/cl_error.hpp"
@@ -421,32 +423,55 @@ public:
   }
 
   void launch_together(const std::vector<Launch>& launches) override {
-    std::vector<ClKernel*> kernels;
-    for (const Launch& l : launches) kernels.push_back(launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"));
+    std::vector<std::pair<ClKernel*, const Launch*>> todo;
+    for (const Launch& l : launches) {
+      if (auto* ck = launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL")) todo.push_back({ck, &l});
+    }
+    if (todo.size() < 2) {
+      for (const auto& [ck, l] : todo) {
+        enqueue(queue_, *ck, l->global, l->local, nullptr, timed_event());
+        note_timed();
+      }
+      return;
+    }
+    std::vector<cl::Event> done;
+    // Whatever fails, the launches already enqueued join the queue before the error leaves, so
+    // that later work and finish() still wait for them.
+    auto join = [&] {
+      if (!done.empty()) queue_.enqueueBarrierWithWaitList(&done);
+      queue_.flush();
+    };
+    auto join_quietly = [&]() noexcept {
+      try {
+        join();
+      } catch (...) {  // the first error is the one to report
+      }
+    };
     try {
       cl::Event fork;
       queue_.enqueueMarkerWithWaitList(nullptr, &fork);
       const std::vector<cl::Event> after_fork{fork};
-      std::vector<cl::Event> done;
-      for (std::size_t n = 0; n < launches.size(); ++n) {
-        if (!kernels[n]) continue;
-        const bool main = done.empty();
-        if (!main && side_.size() < done.size()) {
+      for (std::size_t n = 0; n < todo.size(); ++n) {
+        if (n > 0 && side_.size() < n) {
           side_.emplace_back(context_, device_,
                              profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
         }
-        cl::CommandQueue& q = main ? queue_ : side_[done.size() - 1];
-        done.emplace_back();
-        enqueue(q, *kernels[n], launches[n].global, launches[n].local, main ? nullptr : &after_fork,
-                &done.back());
-        if (!main) q.flush();
+        cl::CommandQueue& q = n == 0 ? queue_ : side_[n - 1];
+        cl::Event event;
+        enqueue(q, *todo[n].first, todo[n].second->global, todo[n].second->local,
+                n == 0 ? nullptr : &after_fork, &event);
+        done.push_back(event);
+        if (n > 0) q.flush();
       }
-      if (done.size() > 1) queue_.enqueueBarrierWithWaitList(&done);
-      queue_.flush();
-      if (!done.empty()) note_timed(done);
+      join();
     } catch (const cl::Error& e) {
+      join_quietly();
       throw_device_error(e, "launching kernels together");
+    } catch (...) {
+      join_quietly();
+      throw;
     }
+    note_timed(done);
   }
 
   void finish() override {

@@ -61,7 +61,8 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   fields_ = std::make_unique<YeeFields>(*dev_, m, buffers, kProbeBatchSteps);
   if (variant_ == KernelVariant::TBlock) {
     const BuiltProgram single = build_variant_program(*dev_, m, {KernelVariant::OnePass, {}, false, request.upml_form});
-    const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass, single.workgroup};
+    const PlanInputs one{*dev_, single.program, m, *fields_, KernelVariant::OnePass,
+                         single.workgroup, {}};
     plan_ = plan_onepass(one);
     // Pairs need an owned box and, with UPML, room for the shell's second auxiliaries (checked
     // before plan_tblock allocates them); else the onepass plan steps throughout, and says why.
@@ -87,17 +88,18 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
         // A z box wider than the group takes several tiles, each owning all but its two halo
         // float4s (tblock.cl): a group 1 float4 wide owns none.
         z_fits = !z || sp.workgroup[2] >= std::min(z_width, 2);
-        shell[z].emplace(PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup});
+        shell[z].emplace(
+            PlanInputs{*dev_, sp.program, m, *fields_, KernelVariant::TBlock, sp.workgroup, {}});
       }
     }
     if (!z_fits) unpaired_why_ = "the shell's z work-group too narrow";
     if (boxed && room && z_fits) {
-      pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_},
+      pair_ = plan_tblock({*dev_, built.program, m, *fields_, variant_, wg_, {}},
                           shell[0] ? &*shell[0] : nullptr,
                           shell[1] ? &*shell[1] : shell[0] ? &*shell[0] : nullptr);
     }
   }
-  const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_};
+  const PlanInputs in{*dev_, built.program, m, *fields_, buffers, wg_, {}};
   if (variant_ != KernelVariant::TBlock) {
     plan_ = variant_ == KernelVariant::OnePass ? plan_onepass(in)
             : variant_ == KernelVariant::Rows  ? plan_rows(in)

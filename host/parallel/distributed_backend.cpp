@@ -119,7 +119,8 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
                                [this](long) { begin_exchange(0); },
                                [this](long) { begin_exchange(1); }});
     } else {
-      engine_->set_step_hooks({[this](long) { exchange(0); }, [this](long) { exchange(1); }});
+      engine_->set_step_hooks(
+          {[this](long) { exchange(0); }, [this](long) { exchange(1); }, {}, {}});
     }
     bytes_ = engine_->device_bytes(part_.model) + halo_->device_bytes();
     engine_->finish();

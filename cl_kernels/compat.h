@@ -39,6 +39,7 @@ DEVICE_FN int clfdtd_local_size(int d) {
 }
 #define LOCAL_ID(d) clfdtd_local_id(d)
 #define GROUP_ID(d) clfdtd_group_id(d)
+#define LOCAL_SIZE(d) clfdtd_local_size(d)
 #define GLOBAL_ID(d) (clfdtd_group_id(d) * clfdtd_local_size(d) + clfdtd_local_id(d))
 
 #define MAKE_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
@@ -83,6 +84,7 @@ DEVICE_FN float4 operator*(float s, float4 a) {
 
 #define LOCAL_ID(d) ((int)get_local_id(d))
 #define GROUP_ID(d) ((int)get_group_id(d))
+#define LOCAL_SIZE(d) ((int)get_local_size(d))
 #define GLOBAL_ID(d) ((int)get_global_id(d))
 
 #define MAKE_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))

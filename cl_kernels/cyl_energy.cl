@@ -5,7 +5,7 @@
 // then H_prev = H. w = V / (dr dz) of the sample's ring, from rweight[2 i] (integer r: Ephi Ez Hr,
 // pi dr / 4 on the axis, where only Ez counts) and rweight[2 i + 1] (half r: Er Hphi Hz); the host scales by
 // eps0 dr dz / 2 and mu0 dr dz / 2 (energy_terms_from_partials with d = {dr, 1, dz}).
-// One work-item per float4 of one plane (count4 = nq * nr * nz4), ENERGY_GROUP items per group,
+// One work-item per float4 of one plane (count4 = nq * nr * nz4), groups of at most ENERGY_GROUP,
 // energy.cl's tree reduction, partial[(slot * 3 + t) * ngroups + group]. Padding lanes hold zeros.
 // Bytes per cell and mode: E 24 + H 24 + H_prev 24 read, H_prev 24 written, ids 3 (6): ~100 B.
 #include "cyl_common.h"
@@ -85,7 +85,7 @@ KERNEL void cyl_energy_sums(GLOBAL const float4* RESTRICT er, GLOBAL const float
   sum_m[lid] = acc_m;
   sum_n[lid] = acc_n;
   LOCAL_BARRIER();
-  for (int width = ENERGY_GROUP / 2; width > 0; width /= 2) {
+  for (int width = LOCAL_SIZE(0) / 2; width > 0; width /= 2) {  // as energy_reduce.h
     if (lid < width) {
       sum_e[lid] += sum_e[lid + width];
       sum_m[lid] += sum_m[lid + width];

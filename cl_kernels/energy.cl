@@ -6,7 +6,7 @@
 // then H_prev = H. The host scales by eps0 dV / 2 and mu0 dV / 2; electric(s) + magnetic(s + 1)
 // is the energy the Yee scheme conserves exactly (E^s.E^s and H^(s-1/2).H^(s+1/2)).
 //
-// One work-item per float4 of the padded layout (count4 = nx * ny * nz4), ENERGY_GROUP items per
+// One work-item per float4 of the padded layout (count4 = nx * ny * nz4), at most ENERGY_GROUP per
 // group, looping with stride = the global size when there are more float4s than items. Each item
 // sums its float4s in registers; the group adds them (energy_reduce.h) into
 // partial[(slot * 3 + t) * ngroups + group]. Padding lanes hold zeros, so they add nothing.

@@ -1,15 +1,17 @@
 // What the energy kernels (energy.cl, plane_energy.cl) share: the weighted lane sums and the
 // work-group reduction tail. ENERGY_GROUP work-items a group; each item has summed its float4s in
 // registers (acc_e, acc_m, acc_n); the group adds them by a tree reduction in local memory
-// (log2(ENERGY_GROUP) halving steps, a barrier after each) and work-item 0 writes the group's
-// three partial sums to partial[(slot * 3 + t) * ngroups + group]. The host adds the ngroups
-// partial sums in double.
+// (log2 of the group's size halving steps, a barrier after each) and work-item 0 writes the
+// group's three partial sums to partial[(slot * 3 + t) * ngroups + group]. The host adds the
+// ngroups partial sums in double. The group is ENERGY_GROUP items or, where the device allows
+// fewer for the kernel (Mesa's llvmpipe: 32), a smaller power of two (engine/field_buffers.hpp
+// energy_group_items): the local arrays hold ENERGY_GROUP, the reduction starts at the launch's.
 #ifndef CLFDTD_ENERGY_REDUCE_H
 #define CLFDTD_ENERGY_REDUCE_H
 #include "fdtd_common.h"
 
 #ifndef ENERGY_GROUP
-#define ENERGY_GROUP 64 /* a power of two; the host launches exactly this local size */
+#define ENERGY_GROUP 64 /* a power of two; the host launches at most this local size */
 #endif
 
 /* w.x a.x b.x + ... over the four lanes. */
@@ -32,7 +34,7 @@ DEVICE_FN float weighted_dot4(float4 w, float4 a, float4 b) {
   energy_sum_m[energy_lid] = (acc_m);                                           \
   energy_sum_n[energy_lid] = (acc_n);                                           \
   LOCAL_BARRIER();                                                              \
-  for (int energy_width = ENERGY_GROUP / 2; energy_width > 0; energy_width /= 2) { \
+  for (int energy_width = LOCAL_SIZE(0) / 2; energy_width > 0; energy_width /= 2) { \
     if (energy_lid < energy_width) {                                            \
       energy_sum_e[energy_lid] += energy_sum_e[energy_lid + energy_width];      \
       energy_sum_m[energy_lid] += energy_sum_m[energy_lid + energy_width];      \

@@ -1,7 +1,7 @@
 // Field energy of a 2D model on the device (output.energy), energy.cl's sums over the plane's
 // active components: tm E = Ez (ne = 1), H = Hx Hy (nh = 2); te E = Ex Ey (ne = 2), H = Hz
 // (nh = 1). The second E or H argument is a placeholder, never read, when ne or nh is 1.
-// One work-item per float4 (count4 = nx * ny4), groups of ENERGY_GROUP items (energy_reduce.h's
+// One work-item per float4 (count4 = nx * ny4), groups of at most ENERGY_GROUP (energy_reduce.h's
 // tree reduction), partial[(slot * 3 + t) * ngroups + group]; padding lanes hold zeros.
 #include "energy_reduce.h"
 

@@ -143,6 +143,16 @@ std::vector<std::int32_t> probe_cell_table(const SimulationModel& m) {
   return tab;
 }
 
+int energy_group_items(std::size_t kernel_max) {
+  int items = kEnergyGroup;
+  while (items > 1 && static_cast<std::size_t>(items) > kernel_max) items /= 2;
+  return items;
+}
+
+int energy_group_items(const device::Program& program, const std::string& name) {
+  return energy_group_items(program.kernel(name).max_group_size());
+}
+
 int energy_group_count(std::size_t float4_items) {
   return static_cast<int>(std::min<std::size_t>(
       kEnergyMaxGroups, std::max<std::size_t>(1, (float4_items + kEnergyGroup - 1) / kEnergyGroup)));

@@ -19,8 +19,14 @@ namespace clfdtd::engine {
 constexpr std::size_t kPlaceholderBytes = 4 * sizeof(float) * 8;
 constexpr std::size_t kTableBytes = 4 * sizeof(float) * 256;  // float4 per material id
 constexpr std::size_t kWeightBytes = sizeof(float) * 256;     // energy weight per material id
-// Work-items per group of the energy reductions (energy.cl's ENERGY_GROUP default).
+// Work-items per group of the energy reductions (energy.cl's ENERGY_GROUP default): the most a
+// group holds.
 constexpr int kEnergyGroup = 64;
+// The energy kernels' group on a device that allows `kernel_max` items for the kernel: kEnergyGroup,
+// or the largest power of two below it (Mesa's llvmpipe allows 32; energy_reduce.h); at least 1.
+int energy_group_items(std::size_t kernel_max);
+// The same for kernel `name` of `program`.
+int energy_group_items(const device::Program& program, const std::string& name);
 
 // One buffer an engine allocates, by name, with its exact size, for the check before allocation.
 struct BufferNeed {

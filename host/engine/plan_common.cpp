@@ -129,27 +129,21 @@ Samplers plan_samplers(const PlanInputs& in) {
     out.probes = linear_stage(Phase::Sample, k, static_cast<std::size_t>(f.nsamples));
   }
   if (m.energy) {
+    const int group = energy_group_items(in.program, "energy_sums");
     BoundKernel k = bind_kernel(in, "energy_sums", [&](Args& a, const FieldSet& cur, const FieldSet&) {
       for (const auto& c : cur) a << c;
       for (const auto& h : f.h_prev) a << h;
       a << f.ids[0] << f.ids[1] << f.ids[2] << f.energy_eps;
       a << f.ids[3] << f.ids[4] << f.ids[5] << f.energy_mu;
       a << f.energy_partial << static_cast<int>(count4)
-        << static_cast<int>(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup)
-        << f.energy_groups;
+        << f.energy_groups * group << f.energy_groups;
       a.value();
     });
-    // The reduction's local memory is sized for exactly kEnergyGroup work-items.
-    if (k.kernel[0].max_group_size() < static_cast<std::size_t>(kEnergyGroup)) {
-      throw DeviceError("the energy kernel needs work-groups of " + std::to_string(kEnergyGroup) +
-                        " items; " + in.dev.info().name + " allows " +
-                        std::to_string(k.kernel[0].max_group_size()));
-    }
     out.energy.phase = Phase::Sample;
     out.energy.kernel = k.kernel;
     out.energy.value_arg = k.value_arg;
-    out.energy.local = device::Range(kEnergyGroup);
-    out.energy.global = device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup);
+    out.energy.local = device::Range(static_cast<std::size_t>(group));
+    out.energy.global = device::Range(static_cast<std::size_t>(f.energy_groups) * group);
   }
   BoundKernel k = bind_kernel(in, "check_finite", [&](Args& a, const FieldSet& cur, const FieldSet&) {
     for (const auto& c : cur) a << c;

@@ -336,6 +336,59 @@ inline void check_launch_together(Device& dev) {
                   DeviceError);
 }
 
+// energy_sums' tree reduction takes the launch's group size (energy_reduce.h): groups of 64, 16
+// and 1 give the same sums over the same fields, and the host's sums in double.
+inline void check_energy_group_sizes(Device& dev) {
+  const int count4 = 1000, ngroups = 8;
+  auto value = [](int comp, int n) { return 0.001f * static_cast<float>((n * 7 + comp * 13) % 101) - 0.05f; };
+  std::vector<std::vector<float>> f(6, std::vector<float>(4 * count4));
+  double want_e = 0, want_m = 0, want_n = 0;
+  const float eps = 1.5f;
+  for (int c = 0; c < 6; ++c)
+    for (int n = 0; n < 4 * count4; ++n) {
+      f[c][n] = value(c, n);
+      const double v = f[c][n];
+      (c < 3 ? want_e : want_n) += (c < 3 ? eps : 1.0) * v * v;
+    }
+  want_m = want_n;  // H_prev = H on the first launch after the copy below
+  std::vector<Buffer> fields;
+  for (const auto& v : f) fields.push_back(upload_vector(dev, v));
+  const std::vector<std::uint8_t> ids(4 * count4, 0);
+  Buffer id = upload_vector(dev, ids);
+  std::vector<float> eps_table(256, 0.0f), mu_table(256, 1.0f);
+  eps_table[0] = eps;
+  Buffer eps_r = upload_vector(dev, eps_table), mu_r = upload_vector(dev, mu_table);
+  Buffer partial = dev.alloc(3 * ngroups * sizeof(float));
+  std::vector<Buffer> h_prev;
+  for (int c = 3; c < 6; ++c) h_prev.push_back(dev.alloc(4 * count4 * sizeof(float)));
+  Kernel k = dev.program(default_defines()).kernel("energy_sums");
+  unsigned a = 0;
+  for (const Buffer& b : fields) k.set(a++, b);
+  for (const Buffer& b : h_prev) k.set(a++, b);
+  for (int n = 0; n < 3; ++n) k.set(a++, id);
+  k.set(a++, eps_r);
+  for (int n = 0; n < 3; ++n) k.set(a++, id);
+  k.set(a++, mu_r);
+  k.set(a++, partial);
+  k.set(a++, count4);
+  const unsigned stride_arg = a++;
+  k.set(a++, ngroups);
+  k.set(a++, 0);  // slot
+  for (int group : {64, 16, 1}) {
+    INFO("energy group of " << group);
+    for (int c = 0; c < 3; ++c) dev.copy(h_prev[c], fields[3 + c], 4 * count4 * sizeof(float));
+    k.set(stride_arg, ngroups * group);
+    dev.launch(k, Range(static_cast<std::size_t>(ngroups * group)), Range(static_cast<std::size_t>(group)));
+    const auto got = read_vector<float>(dev, partial);
+    double sum[3] = {0, 0, 0};
+    for (int t = 0; t < 3; ++t)
+      for (int g = 0; g < ngroups; ++g) sum[t] += got[static_cast<std::size_t>(t * ngroups + g)];
+    CHECK(sum[0] == doctest::Approx(want_e).epsilon(1e-5));
+    CHECK(sum[1] == doctest::Approx(want_m).epsilon(1e-5));
+    CHECK(sum[2] == doctest::Approx(want_n).epsilon(1e-5));
+  }
+}
+
 // Timers: positive over a few launches; a too-large allocation is an OutOfMemoryError.
 inline void check_timer_and_memory(Device& dev) {
   std::vector<float> v(4096, 1.0f);

@@ -31,7 +31,7 @@ TEST_CASE("device API: programs cached per defines, missing kernels, build error
   }
 }
 
-TEST_CASE("device API: embedded kernels launched, alone and together, arguments, timers, memory limit") {
+TEST_CASE("device API: embedded kernels launched, alone and together, arguments, timers, memory limit, energy groups") {
   for (const auto api : kApis) {
     on_every_device(api, [](Device& dev) {
       check_finite_kernel(dev);
@@ -39,6 +39,7 @@ TEST_CASE("device API: embedded kernels launched, alone and together, arguments,
       check_argument_errors(dev);
       check_timer_and_memory(dev);
       check_launch_together(dev);
+      check_energy_group_sizes(dev);
     });
   }
 }

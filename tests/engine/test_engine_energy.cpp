@@ -5,6 +5,7 @@
 
 #include "backends/energy_helpers.hpp"
 #include "engine/engine_suite.hpp"
+#include "engine/field_buffers.hpp"
 
 using namespace clfdtd;
 using namespace clfdtd::test;
@@ -25,6 +26,16 @@ void compare_energy(const SimulationModel& m, double rel_tol) {
 }
 
 }  // namespace
+
+TEST_CASE("energy group: kEnergyGroup, or the largest power of two the kernel allows") {
+  CHECK(engine::energy_group_items(1024) == engine::kEnergyGroup);
+  CHECK(engine::energy_group_items(64) == 64);
+  CHECK(engine::energy_group_items(63) == 32);  // e.g. Mesa's llvmpipe allows 32
+  CHECK(engine::energy_group_items(32) == 32);
+  CHECK(engine::energy_group_items(5) == 4);
+  CHECK(engine::energy_group_items(1) == 1);
+  CHECK(engine::energy_group_items(0) == 1);
+}
 
 TEST_CASE("engine energy sums match the reference: magnetic cavity, every variant") {
   const SimulationModel m = SimulationModel::build(cavity_config(300));

@@ -239,22 +239,18 @@ CylPlan plan_cyl(const device::Program& program, const SimulationModel& m, const
   }
 
   if (m.energy) {
+    const int group = energy_group_items(program, "cyl_energy_sums");
     const InPlaceKernel k = bind_in_place(program, "cyl_energy_sums", [&](Args& a) {
       for (const auto& c : f.field) a << c;
       for (const auto& h : f.h_prev) a << h;
       for (const auto& id : f.ids) a << id;
       a << f.energy_eps << f.energy_mu << f.energy_rweight << f.mode_m << f.energy_partial << cells4
-        << L.nz4 << nq << f.energy_groups * kEnergyGroup << f.energy_groups;
+        << L.nz4 << nq << f.energy_groups * group << f.energy_groups;
       a.value();
     });
-    if (k.kernel.max_group_size() < static_cast<std::size_t>(kEnergyGroup)) {
-      throw DeviceError("the cylindrical energy kernel needs work-groups of " +
-                        std::to_string(kEnergyGroup) + " items; the device allows " +
-                        std::to_string(k.kernel.max_group_size()));
-    }
     out.energy = in_place_stage(Phase::Sample, k,
-                            device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup),
-                            device::Range(kEnergyGroup));
+                                device::Range(static_cast<std::size_t>(f.energy_groups) * group),
+                                device::Range(static_cast<std::size_t>(group)));
   }
   return out;
 }

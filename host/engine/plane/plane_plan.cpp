@@ -195,6 +195,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   }
 
   if (m.energy) {
+    const int group = energy_group_items(program, "plane_energy_sums");
     const InPlaceKernel k = bind_in_place(program, "plane_energy_sums", [&](Args& a) {
       if (te) {
         a << F(f, Component::Ex) << F(f, Component::Ey) << Id(f, Component::Ex)
@@ -207,17 +208,12 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
         a << F(f, Component::Hx) << F(f, Component::Hy) << f.h_prev[0] << f.h_prev[1]
           << Id(f, Component::Hx) << Id(f, Component::Hy) << f.energy_mu << 2;
       }
-      a << f.energy_partial << count4 << f.energy_groups * kEnergyGroup << f.energy_groups;
+      a << f.energy_partial << count4 << f.energy_groups * group << f.energy_groups;
       a.value();
     });
-    if (k.kernel.max_group_size() < static_cast<std::size_t>(kEnergyGroup)) {
-      throw DeviceError("the 2D energy kernel needs work-groups of " +
-                        std::to_string(kEnergyGroup) + " items; the device allows " +
-                        std::to_string(k.kernel.max_group_size()));
-    }
     out.energy = in_place_stage(Phase::Sample, k,
-                            device::Range(static_cast<std::size_t>(f.energy_groups) * kEnergyGroup),
-                            device::Range(kEnergyGroup));
+                                device::Range(static_cast<std::size_t>(f.energy_groups) * group),
+                                device::Range(static_cast<std::size_t>(group)));
   }
   return out;
 }

@@ -122,7 +122,8 @@ int tblock_z_box_float4s(const SimulationModel& m);
 //          single steps update in place) into set 1 (aux_next, zaux_next), shell[1] back. The
 //          engine alternates them pair by pair, and before a single step that finds the
 //          auxiliaries in set 1 it runs `copies` (set 1 into set 0).
-// The boxes are disjoint, so the launches may run in any order.
+// The boxes are disjoint, so the launches may run in any order or at the same time: the engine
+// launches them together (device::Device::launch_together), the pass first.
 // With the source index update_tblock reads, which the engine keeps: the merged sources by row
 // (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
 // (tblock_source_rows). `shell_xy`, `shell_z` (UPML models): the shell's programs and

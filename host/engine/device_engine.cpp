@@ -55,19 +55,20 @@ DeviceEngine::UntiledProgram DeviceEngine::untiled_program(
   return out;
 }
 
-void DeviceEngine::launch(const Stage& st, long value) {
+device::Device::Launch DeviceEngine::launch_of(const Stage& st, long value) const {
   device::Kernel k = st.kernel[static_cast<std::size_t>(parity_)];
   if (st.value_arg >= 0) k.set(static_cast<unsigned>(st.value_arg), static_cast<int>(value));
-  dev_->launch(k, st.global, st.local);
+  return {k, st.global, st.local};
+}
+
+void DeviceEngine::launch(const Stage& st, long value) {
+  const device::Device::Launch l = launch_of(st, value);
+  dev_->launch(l.kernel, l.global, l.local);
 }
 
 void DeviceEngine::launch_together(const std::vector<const Stage*>& stages, long value) {
   std::vector<device::Device::Launch> launches;
-  for (const Stage* st : stages) {
-    device::Kernel k = st->kernel[static_cast<std::size_t>(parity_)];
-    if (st->value_arg >= 0) k.set(static_cast<unsigned>(st->value_arg), static_cast<int>(value));
-    launches.push_back({k, st->global, st->local});
-  }
+  for (const Stage* st : stages) launches.push_back(launch_of(*st, value));
   dev_->launch_together(launches);
 }
 

@@ -80,6 +80,8 @@ protected:
   // value argument is set before anything is enqueued, so two stages sharing a kernel object
   // would both run with the last value: the stages hold kernel objects of their own.
   void launch_together(const std::vector<const Stage*>& stages, long value);
+  // Stage `st`'s kernel for the current field set, its value argument set to `value`.
+  device::Device::Launch launch_of(const Stage& st, long value) const;
   // Runs the step stages of `plan` for step s, phase by phase (H, H+E, E, sources), each in
   // list order, those whose runs_below exceeds s only.
   void run_step_stages(const StepPlan& plan, long s);

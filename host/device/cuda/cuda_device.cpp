@@ -375,19 +375,19 @@ public:
   }
 
   void launch_together(const std::vector<Launch>& launches) override {
-    std::vector<const Launch*> todo;
+    std::vector<const Launch*> nonempty;
     for (const Launch& l : launches) {
-      if (launch_target<CudaKernel>(l.kernel, l.global, l.local, "CUDA")) todo.push_back(&l);
+      if (launch_target<CudaKernel>(l.kernel, l.global, l.local, "CUDA")) nonempty.push_back(&l);
     }
-    if (todo.empty()) return;
+    if (nonempty.empty()) return;
     use_device(index_, "launching CUDA kernels together");
     const std::string ctx = "launching kernels together";
-    if (todo.size() > 1) {
+    if (nonempty.size() > 1) {
       if (!fork_) fork_ = std::make_unique<CudaEvent>(cudaEventDisableTiming);
       cuda_check(cudaEventRecord(fork_->get(), stream_), "cudaEventRecord", ctx);
     }
-    enqueue(kernel_of(*todo[0]), todo[0]->global, todo[0]->local, stream_);
-    for (std::size_t n = 1; n < todo.size(); ++n) {
+    enqueue(kernel_of(*nonempty[0]), nonempty[0]->global, nonempty[0]->local, stream_);
+    for (std::size_t n = 1; n < nonempty.size(); ++n) {
       if (side_.size() < n) {  // kept only once both its stream and its event exist
         SideStream ss;
         ss.done = std::make_unique<CudaEvent>(cudaEventDisableTiming);
@@ -397,7 +397,7 @@ public:
       }
       const SideStream& ss = side_[n - 1];
       cuda_check(cudaStreamWaitEvent(ss.stream, fork_->get(), 0), "cudaStreamWaitEvent", ctx);
-      enqueue(kernel_of(*todo[n]), todo[n]->global, todo[n]->local, ss.stream);
+      enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, ss.stream);
       cuda_check(cudaEventRecord(ss.done->get(), ss.stream), "cudaEventRecord", ctx);
       cuda_check(cudaStreamWaitEvent(stream_, ss.done->get(), 0), "cudaStreamWaitEvent", ctx);
     }

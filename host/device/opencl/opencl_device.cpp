@@ -423,12 +423,13 @@ public:
   }
 
   void launch_together(const std::vector<Launch>& launches) override {
-    std::vector<std::pair<ClKernel*, const Launch*>> todo;
+    std::vector<std::pair<ClKernel*, const Launch*>> nonempty;
     for (const Launch& l : launches) {
-      if (auto* ck = launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL")) todo.push_back({ck, &l});
+      if (auto* ck = launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"))
+        nonempty.push_back({ck, &l});
     }
-    if (todo.size() < 2) {
-      for (const auto& [ck, l] : todo) {
+    if (nonempty.size() < 2) {
+      for (const auto& [ck, l] : nonempty) {
         enqueue(queue_, *ck, l->global, l->local, nullptr, timed_event());
         note_timed();
       }
@@ -451,14 +452,14 @@ public:
       cl::Event fork;
       queue_.enqueueMarkerWithWaitList(nullptr, &fork);
       const std::vector<cl::Event> after_fork{fork};
-      for (std::size_t n = 0; n < todo.size(); ++n) {
+      for (std::size_t n = 0; n < nonempty.size(); ++n) {
         if (n > 0 && side_.size() < n) {
           side_.emplace_back(context_, device_,
                              profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
         }
         cl::CommandQueue& q = n == 0 ? queue_ : side_[n - 1];
         cl::Event event;
-        enqueue(q, *todo[n].first, todo[n].second->global, todo[n].second->local,
+        enqueue(q, *nonempty[n].first, nonempty[n].second->global, nonempty[n].second->local,
                 n == 0 ? nullptr : &after_fork, &event);
         done.push_back(event);
         if (n > 0) q.flush();

@@ -445,9 +445,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
       {
 #if MAGNETIC
-      h_x = h_x - h_coef4(hcoef, m_hx) * curl_x;
-      h_y = h_y - h_coef4(hcoef, m_hy) * curl_y;
-      h_z = h_z - h_coef4(hcoef, m_hz) * curl_z;
+      if (u_h != IDS_MIXED) {  // one table entry where the float4's H ids agree, as for E
+        const float db = hcoef[u_h].x;
+        h_x = h_x - db * curl_x;
+        h_y = h_y - db * curl_y;
+        h_z = h_z - db * curl_z;
+      } else {
+        h_x = h_x - h_coef4(hcoef, m_hx) * curl_x;
+        h_y = h_y - h_coef4(hcoef, m_hy) * curl_y;
+        h_z = h_z - h_coef4(hcoef, m_hz) * curl_z;
+      }
 #else
       h_x = h_x - db_vacuum * curl_x;
       h_y = h_y - db_vacuum * curl_y;
@@ -548,9 +555,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
       {
 #if MAGNETIC
-      h2_x = h1p_x - h_coef4(hcoef, TB_PREV_H(id_hx)) * curl_x;
-      h2_y = h1p_y - h_coef4(hcoef, TB_PREV_H(id_hy)) * curl_y;
-      h2_z = h1p_z - h_coef4(hcoef, TB_PREV_H(id_hz)) * curl_z;
+      if (up_h != IDS_MIXED) {
+        const float db = hcoef[up_h].x;
+        h2_x = h1p_x - db * curl_x;
+        h2_y = h1p_y - db * curl_y;
+        h2_z = h1p_z - db * curl_z;
+      } else {
+        h2_x = h1p_x - h_coef4(hcoef, id_hx[c - sx]) * curl_x;
+        h2_y = h1p_y - h_coef4(hcoef, id_hy[c - sx]) * curl_y;
+        h2_z = h1p_z - h_coef4(hcoef, id_hz[c - sx]) * curl_z;
+      }
 #else
       h2_x = h1p_x - db_vacuum * curl_x;
       h2_y = h1p_y - db_vacuum * curl_y;

@@ -421,7 +421,8 @@ int bench_command(const std::vector<std::string>& args) {
     }
     for (int n : sizes) {
       for (const auto& p : problems) {
-        for (KernelVariant v : variants_for(p, all_variants, variants)) {
+        const std::vector<KernelVariant> problem_variants = variants_for(p, all_variants, variants);
+        for (KernelVariant v : problem_variants) {
           // The cylindrical tile's staging and alignment choices (rows has neither).
           const bool choices = is_cyl_problem(p) && v != KernelVariant::Rows;
           const std::vector<CylChoice> each =

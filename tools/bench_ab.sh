@@ -5,10 +5,13 @@
 # so that clock and thermal drift hit both alike.
 # Usage, from the project root on the GPU machine:
 #   tools/bench_ab.sh DIR_A DIR_B [N]      (default N = 512)
-# Environment: CASES (lines of `clfdtd bench` options, default below), ROUNDS (default 2),
-# TESTS (ctest -R regex for tree B, default the GPU areas; "none" skips them), CMAKE_A / CMAKE_B
-# (extra configure options per tree, e.g. a shorter CLFDTD_CUDA_TILES list for a tree that still
-# has it). The two trees build at once, half the cores each. Results under $OUT (or out/bench-ab).
+# (e.g. A = `git archive REV | tar -x -C DIR_A` made beforehand, B = the working tree: `.`)
+# Environment: CASES (lines of `clfdtd bench` options, default below), PROBLEMS (default
+# vacuum_upml,pec_cube), ROUNDS (default 2), TESTS (ctest -R regex for tree B, default the GPU
+# areas; "none" skips them), TEST_CASES (instead of ctest: test_engine's doctest -tc filter, e.g.
+# 'tblock vs reference*', faster where one area is enough), CMAKE_A / CMAKE_B (extra configure
+# options per tree). The two trees build at once, half the cores each. Results under $OUT (or
+# out/bench-ab).
 set -uo pipefail
 a=$1 b=$2 n=${3:-512}
 out=${OUT:-out/bench-ab}
@@ -35,7 +38,7 @@ build() {  # side: configure and build one tree, output to its log
     cmake --build "$dir/build-ab" -j"$(( jobs / 2 ))" > "$out/build-$side.log" 2>&1
 }
 t0=$(date +%s)
-tests_b=ON; [ "${TESTS:-}" = none ] && tests_b=OFF
+tests_b=ON; [ "${TESTS:-}" = none ] && [ -z "${TEST_CASES:-}" ] && tests_b=OFF
 build a & pa=$!
 build b & pb=$!
 for side in a b; do
@@ -45,7 +48,11 @@ for side in a b; do
 done
 
 t0=$(date +%s)
-if [ "$tests_b" = ON ]; then
+if [ -n "${TEST_CASES:-}" ]; then
+  "$b/build-ab/tests/test_engine" -tc="$TEST_CASES" > "$out/test-engine-b.log" 2>&1
+  say "== test_engine B -tc='$TEST_CASES': exit $? in $(( $(date +%s) - t0 )) s"
+  tail -4 "$out/test-engine-b.log" | tee -a "$summary"
+elif [ "$tests_b" = ON ]; then
   (cd "$b" && ctest --test-dir build-ab --output-on-failure -R "${TESTS:-engine|device|backends}" \
     > "$out/ctest-b.log" 2>&1)
   say "== ctest B (${TESTS:-engine|device|backends}): exit $? in $(( $(date +%s) - t0 )) s"
@@ -53,14 +60,15 @@ if [ "$tests_b" = ON ]; then
 fi
 
 export CLFDTD_CACHE_DIR="$out/cache"  # no tuned defaults: each case runs what it names
-say "== bench: vacuum_upml,pec_cube N=$n, OpenCL and CUDA, $rounds rounds of A then B"
+problems=${PROBLEMS:-vacuum_upml,pec_cube}
+say "== bench: $problems N=$n, OpenCL and CUDA, $rounds rounds of A then B"
 for r in $(seq "$rounds"); do
   for side in a b; do
     dir=${!side}
     while IFS= read -r c; do
       [ -z "$c" ] && continue
       # shellcheck disable=SC2086
-      "$dir/build-ab/clfdtd" bench --backend=opencl,cuda --problem=vacuum_upml,pec_cube --n="$n" \
+      "$dir/build-ab/clfdtd" bench --backend=opencl,cuda --problem="$problems" --n="$n" \
         $c --csv="$out/bench-$side.csv" > "$out/run.tmp" 2>&1 || { say "$side $c FAILED"; tail -5 "$out/run.tmp" | tee -a "$summary"; }
       cat "$out/run.tmp" >> "$out/bench-$side.log"
     done <<< "$cases"

@@ -27,6 +27,7 @@ std::size_t cell_count(const std::array<int, 3>& n) {
   return static_cast<std::size_t>(n[0]) * n[1] * n[2];
 }
 
+#ifdef CLFDTD_HAVE_VTK
 // Which of E (c0 = 0) / H (c0 = 3) is present: all three components, or none; anything else is a
 // caller bug, reported rather than silently writing zeros.
 bool triple_present(const std::array<std::vector<float>, 6>& f, int c0, std::size_t cells) {
@@ -44,6 +45,7 @@ bool triple_present(const std::array<std::vector<float>, 6>& f, int c0, std::siz
                                 " needs all three components or none");
   return given == 3;
 }
+#endif
 
 }  // namespace
 

@@ -10,7 +10,8 @@
 # vacuum_upml,pec_cube), ROUNDS (default 2), TESTS (ctest -R regex for tree B, default the GPU
 # areas; "none" skips them), TEST_CASES (instead of ctest: test_engine's doctest -tc filter, e.g.
 # 'tblock vs reference*', faster where one area is enough), CMAKE_A / CMAKE_B (extra configure
-# options per tree). The two trees build at once, half the cores each. Results under $OUT (or
+# options per tree; -DCLFDTD_COMMIT_ID=REV names the revision the rows say where the copied tree's
+# git cannot). The two trees build at once, half the cores each. Results under $OUT (or
 # out/bench-ab).
 set -uo pipefail
 a=$1 b=$2 n=${3:-512}

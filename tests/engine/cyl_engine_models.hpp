@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "device/device.hpp"
+#include "device/test_apis.hpp"
 #include "engine/cyl/cyl_engine.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/upml_profile.hpp"
@@ -153,13 +154,7 @@ inline SimulationModel cyl_model(const CylSpec& s) {
 }
 
 inline const std::vector<device::Api>& apis() {
-  static const std::vector<device::Api> out = [] {
-    std::vector<device::Api> a;
-    for (device::Api api : {device::Api::OpenCL, device::Api::Cuda}) {
-      if (!device::list_devices(api).empty()) a.push_back(api);
-    }
-    return a;
-  }();
+  static const std::vector<device::Api> out = test_apis();
   return out;
 }
 

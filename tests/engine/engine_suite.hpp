@@ -15,6 +15,7 @@
 #include "backends/reference/reference_backend.hpp"
 #include "backends/tuning_cache.hpp"
 #include "device/device.hpp"
+#include "device/test_apis.hpp"
 #include "engine/gpu_engine.hpp"
 
 namespace clfdtd::test {
@@ -26,19 +27,12 @@ inline const std::vector<KernelVariant>& engine_variants() {
   return v;
 }
 
-// The APIs of this build with a device on this machine; the first call says which are skipped.
+// test_apis() (device/test_apis.hpp); the first call says which are skipped and why.
 inline const std::vector<device::Api>& engine_apis() {
   static const std::vector<device::Api> apis = [] {
-    std::vector<device::Api> out;
-    for (device::Api api : {device::Api::OpenCL, device::Api::Cuda}) {
-      if (!device::list_devices(api).empty()) {
-        out.push_back(api);
-      } else {
-        const std::string name = device::api_name(api);
-        MESSAGE("no " << name << " device in this build or on this machine: " << name
-                      << " cases skipped");
-      }
-    }
+    std::vector<std::string> skipped;
+    std::vector<device::Api> out = test_apis(&skipped);
+    for (const std::string& line : skipped) MESSAGE(line);
     return out;
   }();
   return apis;

@@ -15,6 +15,7 @@
 #include "backends/physics_helpers.hpp"
 #include "backends/reference/plane_reference.hpp"
 #include "backends/tuning_cache.hpp"
+#include "device/test_apis.hpp"
 #include "device/device.hpp"
 #include "engine/plane/plane_engine.hpp"
 #include "engine/plane/plane_fields.hpp"
@@ -105,13 +106,7 @@ SimulationModel plane_model(const PlaneSpec& s) {
 }
 
 const std::vector<device::Api>& apis() {
-  static const std::vector<device::Api> out = [] {
-    std::vector<device::Api> a;
-    for (device::Api api : {device::Api::OpenCL, device::Api::Cuda}) {
-      if (!device::list_devices(api).empty()) a.push_back(api);
-    }
-    return a;
-  }();
+  static const std::vector<device::Api> out = clfdtd::test::test_apis();
   return out;
 }
 

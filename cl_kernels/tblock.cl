@@ -9,15 +9,17 @@
 // (mostly L2 hits: (TILE_Y * TILE_Z4) / (own_y * own_z4) times the reads, 1.59 for 12 x 34).
 //
 // Layout of the work (overlapped tiling): a group of TILE_Z4 x TILE_Y work-items (float4 kq, row
-// j) owns the inner (TILE_Z4 - 2) x (TILE_Y - 4) float4 columns and marches along x over `planes`
+// j) owns the inner (TILE_Z4 - 2) x TB_OWN_Y float4 columns and marches along x over `planes`
 // planes (global dimension 2 = chunk of planes). Its columns reach 1 float4 past the owned ones
 // along z on both sides (a float4 holds 4 cells, the halo needs 2; the z boxes' shell program
-// below: on the interior side only where a box fits one tile) and 2 rows along y on both
-// sides: H at s + 1/2 and E at s + 1 are computed on the whole extended tile, H at s + 3/2 and E
-// at s + 2 from them, and only the owned columns are stored. A halo column's value is wrong where
-// it needed a neighbour outside the tile, and each sub-step moves that error one cell inwards:
-// two cells per step pair, which the halo absorbs (E at s + 2 of an owned cell needs H at s + 3/2
-// at -y, which needs E at s + 1 at +y, which needs H at s + 1/2 at -y ...: rows j0 - 2 .. j1 + 1).
+// below: on the interior side only where a box fits one tile) and along y 2 rows before them and
+// 1 after (the shell's programs: 2; TB_Y_AFTER): H at s + 1/2 and E at s + 1 are computed on the
+// whole extended tile, H at s + 3/2 and E at s + 2 from them, and only the owned columns are
+// stored. A halo column's value is wrong where it needed a neighbour outside the tile, and each
+// sub-step moves that error one cell inwards: two cells per step pair, which the halo absorbs (E
+// at s + 2 of an owned cell needs H at s + 3/2 at -y, which needs E at s + 1 at +y, which needs H
+// at s + 1/2 at -y ...: rows j0 - 2 .. j1 + 1; H at s + 1/2 of row j1 + 1 needs E at step s of row
+// j1 + 2, which the pass's last row reads from memory).
 //
 // Along x the pass is a pipeline: at plane t it computes H1 (s + 1/2) and E1 (s + 1) at plane t,
 // then H2 (s + 3/2) and E2 (s + 2) at plane t - 1, holding the planes before in registers
@@ -64,7 +66,12 @@
 #define TB_E1_LOCAL 0
 #endif
 #define TB_E_SLOTS (TB_E1_LOCAL ? 2 : 1)
-#define TB_OWN_Y (TILE_Y - 4)
+// The halo rows after the owned ones (before them: 2): 1 in the pass (engine/variant_choice.hpp
+// tblock_y_after), 2 in the shell's programs, whose ~250 registers the extra loads would raise.
+#ifndef TB_Y_AFTER
+#define TB_Y_AFTER 2
+#endif
+#define TB_OWN_Y (TILE_Y - 2 - TB_Y_AFTER)
 #define TB_OWN_Z4 (TILE_Z4 - 2)  // a two-sided tile's; a one-sided one owns TILE_Z4 - 1
 
 #if TBLOCK_UPML
@@ -382,7 +389,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
     float4 b1_x = zero4(), b1_y = zero4(), b1_z = zero4();
     float4 d1_x = zero4(), d1_y = zero4(), d1_z = zero4();
 #endif
+    float4 top_x = zero4(), top_z = zero4();
     if (pin) {
+#if TB_Y_AFTER == 1
+      // The last row's +y neighbour is no work-item of the tile: its E at step s from memory,
+      // loaded with this plane's H (read where it is used instead, the pass ran slower through
+      // OpenCL: docs/BENCHMARKS.md).
+      if (ly == TILE_Y - 1 && j + 1 < ny) {
+        top_x = ex[c + nz4];
+        top_z = ez[c + nz4];
+      }
+#endif
       if (t + 1 < nx) {
         e0n_x = ex[c + sx];
         e0n_y = ey[c + sx];
@@ -425,7 +442,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     s_ez[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
-      const float4 ex_yp = s_ex[pc][lyp][lz], ez_yp = s_ez[pc][lyp][lz];
+      const float4 ex_yp = ly + 1 < TILE_Y ? s_ex[pc][ly + 1][lz] : top_x;
+      const float4 ez_yp = ly + 1 < TILE_Y ? s_ez[pc][ly + 1][lz] : top_z;
       const float4 ex_zn = TB_ZP(s_ex[pc][ly][lzp]), ey_zn = TB_ZP(s_ey[pc][ly][lzp]);
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;

@@ -23,14 +23,14 @@ std::vector<std::array<int, 3>> tuning_candidates(KernelVariant v) {
     case KernelVariant::OnePass:  // planes, rows and float4s per group
       return {{8, 2, 32}, {8, 4, 32}, {16, 4, 32}, {4, 4, 32}, {4, 2, 32}, {16, 8, 32},
               {8, 8, 32}, {16, 2, 32}, {32, 4, 32}, {8, 4, 16}};
-    case KernelVariant::TBlock:  // planes, owned rows and owned float4s (halo: 4 rows, 2 float4s)
+    case KernelVariant::TBlock:  // planes, owned rows and owned float4s (halo: 3 rows, 2 float4s)
       // (at most 384 work-items: variant_choice.hpp kTBlockMaxItems)
       // Rows of 16 work-items (owned z4 = 14) fill whole warps: the fastest on the H200. Planes 0:
       // the chunk length tblock_chunk_planes picks for the grid (variant_choice.hpp), measured
       // here and stored as 0, so that a winner tuned at one size runs other sizes with their own
       // (at N = 384 the 96 planes best at 512 ran 5% below 32; docs/BENCHMARKS.md).
-      return {{0, 8, 14}, {0, 4, 14}, {0, 12, 14}, {0, 16, 14}, {0, 8, 30}, {0, 4, 30},
-              {0, 12, 22}};
+      return {{0, 9, 14}, {0, 5, 14}, {0, 13, 14}, {0, 17, 14}, {0, 9, 30}, {0, 5, 30},
+              {0, 13, 22}};
     case KernelVariant::Rows:
       return {{1, 8, 1}, {1, 16, 1}, {1, 32, 1}, {1, 64, 1}, {1, 128, 1}, {2, 16, 1}, {4, 8, 1}};
     case KernelVariant::Auto:

@@ -215,10 +215,10 @@ std::vector<OptionSpec> make_table() {
        "comma-separated list of those names several devices: a cylindrical model's modes are "
        "spread over them (docs/CYLINDRICAL.md); any other model needs mpirun for a list. "
        "Alias: --device=X.", Range{}},
-      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (P: the planes, from the grid)",
+      {"device.workgroup", V::Integer, {3}, {}, "", "per variant: tile 2 2 30, onepass 8 2 32, rows 1 8 1, tblock P 13 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 9 14 elsewhere (P: the planes, from the grid)",
        "Work-group size x y z; z counts float4s for the tile, onepass and tblock variants, 1 for rows; "
        "for onepass x is the planes one group marches through and y, z >= 2; for tblock x is the "
-       "planes, y and z the rows and float4s a group owns (it runs y + 4 by z + 2 work-items, its halo; "
+       "planes, y and z the rows and float4s a group owns (it runs y + 3 by z + 2 work-items, its halo; "
        "without this key, or from a tuning cache that stored 0, the planes P are those whose groups "
        "the device's compute units finish first: at most 128, all of a box of at most 32); "
        "2D: x y 1 (tile: y counts float4s along y). Alias: --workgroup=X.",
@@ -246,7 +246,7 @@ std::vector<OptionSpec> make_table() {
        "twice the field memory), tblock = two time steps per pass over double-buffered fields (temporal blocking, 3D; with UPML the pass covers the cells 2 past the layers and the rest steps around it; a grid too small for that steps as onepass), rows = one work-item per z row (for CPUs); auto = the winner stored by `clfdtd bench --tune` for this device and "
        "driver (a model with UPML: the one measured on vacuum_upml; without UPML: the one measured on pec_cube, else the UPML one; "
        "tblock competes on both; a model split over ranks passes over onepass and tblock), else rows on CPU devices and, on GPUs, when the model fits with its second "
-       "set of fields, tblock P 12 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 8 14 elsewhere (device.workgroup says P) for a 3D model of at least 19000 cells per compute unit (2.5 million on a 132-unit H200) without UPML, or with UPML of at least 56000 (7.4 million) and 55% of its cells 2 past the layers (N^3 with 5 or 10 layers: N >= 195; with 20: N >= 252), else onepass 8 2 32, tile 2 4 16 when it does not fit. Alias: --variant=X.", Range{}},
+       "set of fields, tblock P 13 14 on NVIDIA GPUs (CUDA and NVIDIA's OpenCL), P 9 14 elsewhere (device.workgroup says P) for a 3D model of at least 19000 cells per compute unit (2.5 million on a 132-unit H200) without UPML, or with UPML of at least 56000 (7.4 million) and 55% of its cells 2 past the layers (N^3 with 5 or 10 layers: N >= 195; with 20: N >= 252), else onepass 8 2 32, tile 2 4 16 when it does not fit. Alias: --variant=X.", Range{}},
       {"device.upml_form", V::Word, {1}, {"float", "bfloat16"}, "", "float",
        "How the tile, onepass and tblock variants store the UPML auxiliaries (rows and models "
        "without UPML ignore it); they are computed in float either way. bfloat16 = the float's "

@@ -184,7 +184,7 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
     // A group is z4 x y work-items: an owned tile plus its halo. The pass: dim0 = z4, dim1 = y,
     // dim2 = chunks of planes; the shell: every group along dim0, numbered by the table.
     Stage st;
-    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4;
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + tblock_y_halo(program);
     const std::size_t tz = static_cast<std::size_t>(wg[2]) + tblock_z_halo(program);
     st.phase = Phase::HE;
     st.kernel = k.kernel;

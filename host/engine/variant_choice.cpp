@@ -61,14 +61,14 @@ std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
                                            std::size_t local_bytes, std::size_t bytes_per_item,
-                                           int z_halo) {
+                                           int tblock_upml) {
   std::array<int, 3> wg = requested ? *requested : kDefaultTBlockWorkgroup;
   wg[0] = std::clamp(wg[0], 1, std::max(1, layout.nx));
   wg[1] = std::clamp(wg[1], 1, std::max(1, layout.ny));
   wg[2] = std::clamp(wg[2], 1, std::max(1, layout.nz4));
   auto too_big = [&] {
-    const std::size_t ty = static_cast<std::size_t>(wg[1]) + 4;
-    const std::size_t tz = static_cast<std::size_t>(wg[2]) + z_halo;
+    const std::size_t ty = static_cast<std::size_t>(wg[1]) + tblock_y_halo(tblock_upml);
+    const std::size_t tz = static_cast<std::size_t>(wg[2]) + tblock_z_halo(tblock_upml);
     return ty * tz > std::min(max_group, kTBlockMaxItems) || ty > max_items[1] || tz > max_items[0] ||
            ty * tz * bytes_per_item > local_bytes;
   };
@@ -205,7 +205,6 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
   int groups_per_unit = 1;
   const bool e1_local = v == KernelVariant::TBlock && tblock_e1_local(request.tblock_staging, info);
   out.tblock_e1_local = e1_local;
-  const int z_halo = tblock_z_halo(request.tblock_upml);
   // A kernel may allow less than the device (registers); then shrink the group and rebuild.
   for (int attempt = 0;; ++attempt) {
     std::array<int, 3> tile{1, 1, 1};
@@ -216,10 +215,11 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                                   : info.min_groups_hint ? kDefaultTBlockWorkgroupTwoGroups
                                                          : kDefaultTBlockWorkgroup,
                                   L, max_group, max_items, info.local_mem_bytes,
-                                  tblock_local_bytes_per_item(e1_local), z_halo);
-      // The group with its halo: 2 rows each way, a float4 each way (the z boxes' program: on
-      // the interior side only; tblock.cl).
-      tile = {1, out.workgroup[1] + 4, out.workgroup[2] + z_halo};
+                                  tblock_local_bytes_per_item(e1_local), request.tblock_upml);
+      // The group with its halo: 2 rows before, 1 after (the shell's programs: 2), a float4 each
+      // way (the z boxes' program: on the interior side only; tblock.cl).
+      tile = {1, out.workgroup[1] + tblock_y_halo(request.tblock_upml),
+              out.workgroup[2] + tblock_z_halo(request.tblock_upml)};
       items = tblock_group_items(out.workgroup[1], out.workgroup[2], request.tblock_upml);
     } else if (v == KernelVariant::OnePass) {
       out.workgroup = choose_onepass_workgroup(request.workgroup, L, max_group, max_items);
@@ -241,7 +241,8 @@ BuiltProgram build_variant_program(device::Device& dev, const SimulationModel& m
                             {"MAGNETIC", m.magnetic ? 1 : 0},
                             {"UPML_AUX", static_cast<int>(request.upml_form)},
                             {"TBLOCK_UPML", request.tblock_upml},
-                            {"TB_E1_LOCAL", e1_local ? 1 : 0}};
+                            {"TB_E1_LOCAL", e1_local ? 1 : 0},
+                            {"TB_Y_AFTER", tblock_y_after(request.tblock_upml)}};
     if (tblock_pass) {
       // The pass's box is compiled in (tblock.cl); an empty box builds a program never launched.
       defines.insert({{"TB_BOX_I0", box.i0}, {"TB_BOX_I1", box.i1}, {"TB_BOX_J0", box.j0},

@@ -33,18 +33,18 @@ constexpr std::array<int, 3> kDefaultRowsWorkgroup{1, 8, 1};
 // marches).
 constexpr std::array<int, 3> kDefaultOnePassWorkgroup{8, 2, 32};
 // The tblock variant's work-group (planes, owned rows y, owned float4s z4): a group of
-// (8 + 4) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows and 1 float4 on each
-// side, cl_kernels/tblock.cl); 18 KiB of local memory (36 staging E1 in local memory). Rows of
-// 16 work-items fill whole warps.
+// (9 + 3) x (14 + 2) = 192 work-items (its owned tile and a halo of 2 rows before and 1 after
+// along y, 1 float4 on each side along z: cl_kernels/tblock.cl); 18 KiB of local memory (36
+// staging E1 in local memory). Rows of 16 work-items fill whole warps.
 // The default where the compiler takes no request for groups per compute unit
 // (device/min_groups.hpp). The planes of a default work-group are the pass's chunk length from
 // tblock_chunk_planes (below).
-constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 8, 14};
-// Where it does (CUDA, NVIDIA's OpenCL): (12 + 4) x (14 + 2) = 256 work-items, two groups per SM
-// at 128 registers (variant_choice.cpp). H200, N = 512, against 32 x 8 x 14: CUDA pec_cube 91.9
-// against 67.6, OpenCL 88.0 / 80.8, vacuum_upml OpenCL 66.9 / 63.2; H100 (CUDA) pec_cube 75.0
-// against 63.1 (docs/BENCHMARKS.md).
-constexpr std::array<int, 3> kDefaultTBlockWorkgroupTwoGroups{32, 12, 14};
+constexpr std::array<int, 3> kDefaultTBlockWorkgroup{32, 9, 14};
+// Where it does (CUDA, NVIDIA's OpenCL): (13 + 3) x (14 + 2) = 256 work-items, two groups per SM
+// at 128 registers (variant_choice.cpp). H200, N = 512, against 8 x 14 owned (with 2 halo rows
+// after them then): CUDA pec_cube 91.9 against 67.6, OpenCL 88.0 / 80.8, vacuum_upml OpenCL 66.9
+// / 63.2; H100 (CUDA) pec_cube 75.0 against 63.1 (docs/BENCHMARKS.md).
+constexpr std::array<int, 3> kDefaultTBlockWorkgroupTwoGroups{32, 13, 14};
 // The largest tblock group that asks for two per compute unit (variant_choice.cpp).
 constexpr std::size_t kTBlockTwoGroupItems = 256;
 // Local memory of one tblock group per work-item (cl_kernels/tblock.cl): staging E1 in local
@@ -63,10 +63,15 @@ constexpr std::size_t kTBlockMaxItems = 384;
 // (VariantRequest::tblock_upml): 2 (one each way) for the pass and the x/y boxes' shell, 1 (on the
 // interior side only) for the z boxes' shell (cl_kernels/tblock.cl).
 constexpr int tblock_z_halo(int tblock_upml) { return tblock_upml == 2 ? 1 : 2; }
-// The work-items of a tblock group owning `rows` x `z4`: its tile with the halo, 2 rows each way
-// and tblock_z_halo float4s.
+// The rows a tblock group computes along y besides those it owns, by program: 2 before them and
+// 1 after in the pass (its last row reads the E at step s of the row after it from memory), 2
+// after in the shell's (cl_kernels/tblock.cl TB_Y_AFTER).
+constexpr int tblock_y_after(int tblock_upml) { return tblock_upml == 0 ? 1 : 2; }
+constexpr int tblock_y_halo(int tblock_upml) { return 2 + tblock_y_after(tblock_upml); }
+// The work-items of a tblock group owning `rows` x `z4`: its tile with the halo, tblock_y_halo
+// rows and tblock_z_halo float4s.
 constexpr std::size_t tblock_group_items(int rows, int z4, int tblock_upml) {
-  return static_cast<std::size_t>(rows + 4) *
+  return static_cast<std::size_t>(rows + tblock_y_halo(tblock_upml)) *
          static_cast<std::size_t>(z4 + tblock_z_halo(tblock_upml));
 }
 // The groups per compute unit the z boxes' shell program asks for (0: no request), by its group's
@@ -118,15 +123,15 @@ std::array<int, 3> choose_onepass_workgroup(const std::optional<std::array<int, 
 
 // Work-group for the tblock kernel: `requested` (default kDefaultTBlockWorkgroup) as (planes,
 // owned y, owned z4); planes clamped to [1, nx], owned y to [1, ny], owned z4 to [1, nz4]; then
-// the larger owned extent is halved (not below 1) while the group with its halo, (y + 4) x
-// (z4 + z_halo) work-items (tblock_z_halo), exceeds max_group, kTBlockMaxItems or the device's
+// the larger owned extent is halved (not below 1) while the group with its halo (program
+// `tblock_upml`: tblock_group_items) exceeds max_group, kTBlockMaxItems or the device's
 // per-dimension limits, or its local memory (bytes_per_item per work-item,
 // tblock_local_bytes_per_item) exceeds local_bytes.
 std::array<int, 3> choose_tblock_workgroup(const std::optional<std::array<int, 3>>& requested,
                                            const FieldLayout& layout, std::size_t max_group,
                                            const std::array<std::size_t, 3>& max_items,
                                            std::size_t local_bytes, std::size_t bytes_per_item,
-                                           int z_halo = 2);
+                                           int tblock_upml = 0);
 
 // The tblock pass's chunk length (planes per group along x) where the work-group's planes were
 // not asked for (no work-group, or a tuned one stored with planes 0), on any device. A box of at

@@ -99,37 +99,41 @@ TEST_CASE("tblock work-group: clamped to the grid, halved until the group and it
   CHECK(local == 192);
   for (std::size_t per_item : {regs, local}) {
     CHECK(choose_tblock_workgroup(std::nullopt, big, 1024, items, kLocal, per_item) ==
-          std::array<int, 3>{32, 8, 14});
+          std::array<int, 3>{32, 9, 14});
     CHECK(choose_tblock_workgroup(std::nullopt, small, 1024, items, kLocal, per_item) ==
           std::array<int, 3>{5, 3, 2});
     CHECK(choose_tblock_workgroup(std::array<int, 3>{0, 0, 0}, big, 1024, items, kLocal,
                                   per_item) == std::array<int, 3>{1, 1, 1});
-    // 128 items at most: (8 + 4) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
+    // 128 items at most: (9 + 3) x (14 + 2) = 192 > 128, z4 halves to 7: 12 x 9 = 108.
     CHECK(choose_tblock_workgroup(std::nullopt, big, 128, items, kLocal, per_item) ==
-          std::array<int, 3>{32, 8, 7});
-    // The earlier default 8 x 30 at 256 items: 384 > 256, z4 halves to 15: 12 x 17 = 204.
+          std::array<int, 3>{32, 9, 7});
+    // An earlier default 8 x 30 at 256 items: 352 > 256, z4 halves to 15: 11 x 17 = 187.
     CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 8, 30}, big, 256, items, kLocal,
                                   per_item) == std::array<int, 3>{32, 8, 15});
-    // Never past 384 items, whatever the device allows: 16 x 32 = 512 halves z4 to 15 (16 x 17).
+    // Never past 384 items, whatever the device allows: 15 x 32 = 480 halves z4 to 15 (15 x 17).
     CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 30}, big, 1024, items, 1 << 20,
                                   per_item) == std::array<int, 3>{32, 12, 15});
-    // The NVIDIA default, (12 + 4) x (14 + 2) = 256 items: 24 or 48 KiB, both fit.
-    CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 14}, big, 1024, items, kLocal,
-                                  per_item) == std::array<int, 3>{32, 12, 14});
+    // The NVIDIA default, (13 + 3) x (14 + 2) = 256 items: 24 or 48 KiB, both fit.
+    CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 13, 14}, big, 1024, items, kLocal,
+                                  per_item) == std::array<int, 3>{32, 13, 14});
+    // The shell's x/y boxes' program: (12 + 4) x (14 + 2) = 256 items too.
+    CHECK(tblock_group_items(12, 14, 1) == 256);
+    CHECK(tblock_group_items(13, 14, 0) == 256);
   }
-  // (12 + 4) x (62 + 2) = 1024 items: z4 halves to 31 (16 x 33 = 528 items, past 384) and to 15:
+  // (13 + 3) x (62 + 2) = 1024 items: z4 halves to 31 (16 x 33 = 528 items, past 384) and to 15:
   // 16 x 17 = 272 items, 25.5 KiB in registers' form; 51 KiB in local memory's, past 48, so z4
   // halves again to 7: 16 x 9 = 144 items, 27 KiB.
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal, regs) ==
-        std::array<int, 3>{32, 12, 15});
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 12, 62}, big, 1024, items, kLocal, local) ==
-        std::array<int, 3>{32, 12, 7});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 13, 62}, big, 1024, items, kLocal, regs) ==
+        std::array<int, 3>{32, 13, 15});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 13, 62}, big, 1024, items, kLocal, local) ==
+        std::array<int, 3>{32, 13, 7});
   // The z boxes' shell program (one halo float4): 40 x 6 items x 192 B = 45 KiB fit in 48; with
-  // two halo float4s 40 x 7 would not (52.5 KiB), and the rows would halve.
+  // two halo float4s (the x/y boxes' program) 40 x 7 would not (52.5 KiB), and the rows would
+  // halve.
   CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 36, 5}, big, 1024, items, kLocal, local,
-                                tblock_z_halo(2)) == std::array<int, 3>{32, 36, 5});
-  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 36, 5}, big, 1024, items, kLocal, local) ==
-        std::array<int, 3>{32, 18, 5});
+                                2) == std::array<int, 3>{32, 36, 5});
+  CHECK(choose_tblock_workgroup(std::array<int, 3>{32, 36, 5}, big, 1024, items, kLocal, local,
+                                1) == std::array<int, 3>{32, 18, 5});
 }
 
 TEST_CASE("tblock z boxes' shell: groups per compute unit asked for, by the group's warps") {

@@ -7,7 +7,8 @@
 # ~1e-6). Complements the engine tests (cell by cell against the reference engine on small grids
 # where shapes are clamped): here the shapes run as they do at scale. Builds nothing.
 # Usage: tools/tblock_shape_check.sh BUILD OUT
-# Environment: SHAPES (default "32,8,14 32,8,30 32,4,30 32,12,22 64,8,14"), BACKENDS
+# Environment: SHAPES (default "32,9,14 32,13,14 32,9,30 32,5,30 64,9,14": the defaults and
+# others whose rows fill whole warps), BACKENDS
 # (opencl cuda), DEVICE (gpu), MODEL (upml: the same model in 10 UPML layers, set on the command
 # line, which tblock steps with its pass and its shell pass).
 set -uo pipefail
@@ -29,7 +30,7 @@ run --backend=opencl --variant=onepass --output.dir="$out/onepass" || exit 2
 runs=()
 for be in ${BACKENDS:-opencl cuda}; do
   "$bin" devices 2>/dev/null | grep -qi "^$be devices" || { echo "($be: no device)"; continue; }
-  for wg in ${SHAPES:-32,8,14 32,8,30 32,4,30 32,12,22 64,8,14}; do
+  for wg in ${SHAPES:-32,9,14 32,13,14 32,9,30 32,5,30 64,9,14}; do
     d="$out/tblock_${be}_${wg//,/x}"
     run --backend="$be" --variant=tblock --workgroup="$wg" --output.dir="$d"
     runs+=("$d/probes.csv")

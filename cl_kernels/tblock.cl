@@ -389,12 +389,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
     float4 b1_x = zero4(), b1_y = zero4(), b1_z = zero4();
     float4 d1_x = zero4(), d1_y = zero4(), d1_z = zero4();
 #endif
+#if TB_Y_AFTER == 1
+    // The last row's +y neighbour is no work-item of the tile: its E at step s from memory,
+    // loaded with this plane's H (read where it is used instead, the pass ran slower through
+    // OpenCL: docs/BENCHMARKS.md).
     float4 top_x = zero4(), top_z = zero4();
+#define TB_E_YP(s_e, top) (ly + 1 < TILE_Y ? s_e[pc][ly + 1][lz] : (top))
+#else
+#define TB_E_YP(s_e, top) s_e[pc][lyp][lz]
+#endif
     if (pin) {
 #if TB_Y_AFTER == 1
-      // The last row's +y neighbour is no work-item of the tile: its E at step s from memory,
-      // loaded with this plane's H (read where it is used instead, the pass ran slower through
-      // OpenCL: docs/BENCHMARKS.md).
       if (ly == TILE_Y - 1 && j + 1 < ny) {
         top_x = ex[c + nz4];
         top_z = ez[c + nz4];
@@ -442,8 +447,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
     s_ez[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
-      const float4 ex_yp = ly + 1 < TILE_Y ? s_ex[pc][ly + 1][lz] : top_x;
-      const float4 ez_yp = ly + 1 < TILE_Y ? s_ez[pc][ly + 1][lz] : top_z;
+      const float4 ex_yp = TB_E_YP(s_ex, top_x), ez_yp = TB_E_YP(s_ez, top_z);
       const float4 ex_zn = TB_ZP(s_ex[pc][ly][lzp]), ey_zn = TB_ZP(s_ey[pc][ly][lzp]);
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
       const float4 curl_y = (shift_up(e0_x, ex_zn) - e0_x) * inv_dz - (e0n_z - e0_z) * inv_dx;
@@ -692,3 +696,4 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
 #undef TB_ZP
 #undef TB_ZM
+#undef TB_E_YP

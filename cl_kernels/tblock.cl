@@ -34,7 +34,9 @@
 // Sources: J is added to E1 (step s) in every column of the extended tile, halo included, and to
 // E2 (step s + 1) in the owned columns, as add_sources does after an E update. The host lists the
 // merged sources by row (i, j) (src_rows[i * ny + j] .. src_rows[i * ny + j + 1] index src_order),
-// so a column looks at the few sources of its own row only.
+// so a column looks at the few sources of its own row only, and only in the planes src_i0 ..
+// src_i1 that hold sources: the two index loads of every plane were a wait of their own in E1
+// (Nsight Compute: 8% of the pass's stall samples, docs/BENCHMARKS.md).
 //
 // The pass stores one box, compiled in as TB_BOX_I0 .. TB_BOX_Q1 (with the box in arguments CUDA
 // ran the pass 11% slower at the same registers and loads): the whole grid without UPML; with
@@ -250,8 +252,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     int pml_xhi, int pml_ylo, int pml_yhi, int pml_zlo, int pml_zhi, int zq_lo, int zq_hi,
     int znq,
     GLOBAL const int* RESTRICT src_cells, GLOBAL const float* RESTRICT j_table,
-    GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int nsrc,
-    int src_steps, int s) {
+    GLOBAL const int* RESTRICT src_rows, GLOBAL const int* RESTRICT src_order, int src_i0,
+    int src_i1, int nsrc, int src_steps, int s) {
   // E: at step s of the current plane, then E1. Local form: two slots by plane parity (slot
   // t & 1 holds E at step s of plane t while H1 is computed, then E1 of plane t), and H2 apart
   // from H1. Registers form: one slot, E1 of plane t - 1 staged again for H2, H2 in H1's arrays.
@@ -525,7 +527,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
         e_coef4(ecoef, m_ez, &ca, &cb);
         e1_z = ca * e0_z + cb * curl_z;
       }
-      if (src1) {
+      if (src1 && t >= src_i0 && t <= src_i1) {
         tb_e3 e = {e1_x, e1_y, e1_z};
         e = tb_add_sources(e, m_ex, m_ey, m_ez, ecoef, src_cells, j_table, src_rows, src_order,
                            t * ny + j, kq, nz4, src_steps, s);
@@ -635,7 +637,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
         e_coef4(ecoef, TB_PREV_E(id_ez, mp_ez), &ca, &cb);
         e2_z = ca * e1p_z + cb * curl_z;
       }
-      if (src2) {
+      if (src2 && t - 1 >= src_i0 && t - 1 <= src_i1) {
         tb_e3 e = {e2_x, e2_y, e2_z};
         e = tb_add_sources(e, TB_PREV_E(id_ex, mp_ex), TB_PREV_E(id_ey, mp_ey),
                            TB_PREV_E(id_ez, mp_ez), ecoef, src_cells, j_table, src_rows, src_order,

@@ -171,6 +171,7 @@ constexpr int kShellZLongestPlanes = 32;
 std::size_t tblock_shell_aux_bytes(const SimulationModel& m);
 struct TBlockSourceRows {
   std::vector<std::int32_t> start, order;  // nx * ny + 1 offsets; source numbers (at least 1)
+  int i0 = 0, i1 = -1;                     // the first and last plane with a source (none: i0 > i1)
 };
 TBlockSourceRows tblock_source_rows(const std::vector<std::int32_t>& cells, int nx, int ny,
                                     int nz4);

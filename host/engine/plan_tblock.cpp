@@ -25,6 +25,9 @@ TBlockSourceRows tblock_source_rows(const std::vector<std::int32_t>& cells, int 
     // cell_entry: {component + 8 * (index % 4), index / 4}; float4 lane / nz4 = i * ny + j.
     row_of[q] = static_cast<std::size_t>(static_cast<std::uint32_t>(cells[2 * q + 1])) / nz4;
     ++out.start[row_of[q] + 1];
+    const int i = static_cast<int>(row_of[q] / static_cast<std::size_t>(ny));
+    out.i0 = q == 0 ? i : std::min(out.i0, i);
+    out.i1 = q == 0 ? i : std::max(out.i1, i);
   }
   for (std::size_t r = 0; r < rows; ++r) out.start[r + 1] += out.start[r];
   out.order.assign(std::max<std::size_t>(n, 1), 0);
@@ -177,8 +180,8 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
       a << static_cast<float>(m.grid.dt / kMu0) << static_cast<float>(m.grid.dt / kEps0) << L.nz;
       for (int c = 0; c < 6; ++c) a << (m.upml.enabled() ? lay[c] : 0);
       a << z.zq_lo << z.zq_hi << z.znq;
-      a << f.src_cells << f.src_j << out.src_rows << out.src_order << f.nsrc
-        << static_cast<int>(f.src_steps);
+      a << f.src_cells << f.src_j << out.src_rows << out.src_order << rows.i0 << rows.i1
+        << f.nsrc << static_cast<int>(f.src_steps);
       a.value();
     });
     // A group is z4 x y work-items: an owned tile plus its halo. The pass: dim0 = z4, dim1 = y,

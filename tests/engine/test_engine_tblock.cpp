@@ -83,8 +83,14 @@ TEST_CASE("tblock: the source index by row (i, j)") {
   const engine::TBlockSourceRows r = engine::tblock_source_rows(cells, 2, 3, 2);
   CHECK(r.start == std::vector<std::int32_t>{0, 0, 1, 1, 1, 3, 4});
   CHECK(r.order == std::vector<std::int32_t>{1, 0, 2, 3});
+  CHECK(r.i0 == 0);  // rows 1 .. 5: planes 0 .. 1
+  CHECK(r.i1 == 1);
+  const engine::TBlockSourceRows one = engine::tblock_source_rows({0, 9}, 2, 3, 2);
+  CHECK(one.i0 == 1);
+  CHECK(one.i1 == 1);
   const engine::TBlockSourceRows none = engine::tblock_source_rows({}, 2, 3, 2);
   CHECK(none.start == std::vector<std::int32_t>(7, 0));
+  CHECK(none.i0 > none.i1);
   CHECK(none.order.size() == 1);  // never an empty buffer
 }
 

@@ -372,6 +372,34 @@ KERNEL TBLOCK_ATTR void update_tblock(
   float4 d1p_x = zero4(), d1p_y = zero4(), d1p_z = zero4();
 #endif
 
+  // The ids of a float4 from u_e (u_h): where mixed, the three id arrays. A magnetic pass looks at
+  // them after the first barrier, the others before it: each form ran ~3-5% slower the other
+  // way (docs/BENCHMARKS.md).
+#if MAGNETIC
+#define TB_IDS_PICK_H()                      \
+  if (u_h == IDS_MIXED) {                    \
+    m_hx = id_hx[c];                         \
+    m_hy = id_hy[c];                         \
+    m_hz = id_hz[c];                         \
+  } else {                                   \
+    m_hx = MAKE_UCHAR4(u_h, u_h, u_h, u_h);  \
+    m_hy = m_hx;                             \
+    m_hz = m_hx;                             \
+  }
+#else
+#define TB_IDS_PICK_H()
+#endif
+#define TB_IDS_PICK()                        \
+  if (u_e == IDS_MIXED) {                    \
+    m_ex = id_ex[c];                         \
+    m_ey = id_ey[c];                         \
+    m_ez = id_ez[c];                         \
+  } else {                                   \
+    m_ex = MAKE_UCHAR4(u_e, u_e, u_e, u_e);  \
+    m_ey = m_ex;                             \
+    m_ez = m_ex;                             \
+  }                                          \
+  TB_IDS_PICK_H()
   for (; t <= i1; ++t, c += sx) {
     const int pin = inside && t < nx;      // plane t lies in the grid
     const int pprev = inside && t >= 1;    // plane t - 1 does (t - 1 < i1 <= nx)
@@ -415,29 +443,14 @@ KERNEL TBLOCK_ATTR void update_tblock(
       h_x = hx[c];
       h_y = hy[c];
       h_z = hz[c];
-      // The three E ids only where the float4's twelve differ (id_e4, fdtd_common.h). Loaded in
-      // the plane, not a plane ahead as onepass does: that ran 10-18% slower here (BENCHMARKS.md).
+      // The three E ids only where the float4's twelve differ (id_e4, fdtd_common.h); the same
+      // for the H ids (id_h4). Loaded in the plane, not a plane ahead as onepass does: that ran
+      // 10-18% slower here (BENCHMARKS.md).
       u_e = id_e4[c];
-      if (u_e == IDS_MIXED) {
-        m_ex = id_ex[c];
-        m_ey = id_ey[c];
-        m_ez = id_ez[c];
-      } else {
-        m_ex = MAKE_UCHAR4(u_e, u_e, u_e, u_e);
-        m_ey = m_ex;
-        m_ez = m_ex;
-      }
 #if MAGNETIC
-      u_h = id_h4[c];  // the same for the H ids (id_h4)
-      if (u_h == IDS_MIXED) {
-        m_hx = id_hx[c];
-        m_hy = id_hy[c];
-        m_hz = id_hz[c];
-      } else {
-        m_hx = MAKE_UCHAR4(u_h, u_h, u_h, u_h);
-        m_hy = m_hx;
-        m_hz = m_hx;
-      }
+      u_h = id_h4[c];
+#else
+      TB_IDS_PICK();
 #endif
     }
 
@@ -449,6 +462,9 @@ KERNEL TBLOCK_ATTR void update_tblock(
     s_ez[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
+#if MAGNETIC
+      TB_IDS_PICK();
+#endif
       const float4 ex_yp = TB_E_YP(s_ex, top_x), ez_yp = TB_E_YP(s_ez, top_z);
       const float4 ex_zn = TB_ZP(s_ex[pc][ly][lzp]), ey_zn = TB_ZP(s_ey[pc][ly][lzp]);
       const float4 curl_x = (ez_yp - e0_z) * inv_dy - (shift_up(e0_y, ey_zn) - e0_y) * inv_dz;
@@ -699,3 +715,5 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #undef TB_ZP
 #undef TB_ZM
 #undef TB_E_YP
+#undef TB_IDS_PICK
+#undef TB_IDS_PICK_H

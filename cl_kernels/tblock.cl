@@ -418,6 +418,15 @@ KERNEL TBLOCK_ATTR void update_tblock(
                           : 0;
     float4 b1_x = zero4(), b1_y = zero4(), b1_z = zero4();
     float4 d1_x = zero4(), d1_y = zero4(), d1_z = zero4();
+#if TBLOCK_UPML == 2
+    // The z boxes' program: its column's Bz and Dz at s loaded with the plane's fields, not
+    // where H1 and E1 use them (there each was a wait of its own).
+    float4 zb0 = zero4(), zd0 = zero4();
+    if (kind1 != 0) {
+      zb0 = aux_load(zb_in, q1);
+      zd0 = aux_load(zd_in, q1);
+    }
+#endif
 #endif
 #if TB_Y_AFTER == 1
     // The last row's +y neighbour is no work-item of the tile: its E at step s from memory,
@@ -473,7 +482,13 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #if TBLOCK_UPML
       if (kind1 != 0) {
         float4 a0x, a0y, a0z;
+#if TBLOCK_UPML == 2
+        a0x = zero4();
+        a0y = zero4();
+        a0z = zb0;
+#else
         tb_aux_load(kind1, q1, bx_in, by_in, bz_in, zb_in, &a0x, &a0y, &a0z);
+#endif
 #if MAGNETIC
         tb_upml_h(kind1, t, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, m_hx, m_hy, m_hz,
                   hcoef, db_vacuum, a0x, a0y, a0z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
@@ -521,7 +536,13 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #if TBLOCK_UPML
       if (kind1 != 0) {
         float4 a0x, a0y, a0z;
+#if TBLOCK_UPML == 2
+        a0x = zero4();
+        a0y = zero4();
+        a0z = zd0;
+#else
         tb_aux_load(kind1, q1, dx_in, dy_in, dz_in, zd_in, &a0x, &a0y, &a0z);
+#endif
         e1_x = e0_x;
         e1_y = e0_y;
         e1_z = e0_z;

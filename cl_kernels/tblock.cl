@@ -373,7 +373,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #endif
 
   // The ids of a float4 from u_e (u_h): where mixed, the three id arrays. A magnetic pass looks at
-  // them after the first barrier, the others before it: each form ran ~3-5% slower the other
+  // them after the first barrier, the others before it: each form ran 2-5% slower the other
   // way (docs/BENCHMARKS.md).
 #if MAGNETIC
 #define TB_IDS_PICK_H()                      \

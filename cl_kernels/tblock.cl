@@ -108,7 +108,9 @@ DEVICE_FN int tb_cell_kind(int i, int j, int kq, int nx, int ny, int nz4, int xl
   return 0;
 }
 
-/* The auxiliaries of a column of kind `kind` (not plain) at q: read, and stored. */
+/* The auxiliaries of a column of kind `kind` (not plain) at q: read (the x/y boxes' program;
+   the z boxes' loads its Bz and Dz with the plane's fields), and stored. */
+#if TBLOCK_UPML == 1
 DEVICE_FN void tb_aux_load(int kind, int q, GLOBAL const AUX4* ax, GLOBAL const AUX4* ay,
                            GLOBAL const AUX4* az, GLOBAL const AUX4* zaux, float4* a_x,
                            float4* a_y, float4* a_z) {
@@ -117,11 +119,10 @@ DEVICE_FN void tb_aux_load(int kind, int q, GLOBAL const AUX4* ax, GLOBAL const 
     *a_y = zero4();
     *a_z = aux_load(zaux, q);
   } else {
-#if TBLOCK_UPML == 1
     xy4_aux_load(kind, ax, ay, az, q, a_x, a_y, a_z);
-#endif
   }
 }
+#endif
 DEVICE_FN void tb_aux_store(int kind, int q, GLOBAL AUX4* ax, GLOBAL AUX4* ay, GLOBAL AUX4* az,
                             GLOBAL AUX4* zaux, float4 a_x, float4 a_y, float4 a_z) {
   if (kind == TB_ZSLAB) aux_store(zaux, q, a_z);
@@ -375,31 +376,16 @@ KERNEL TBLOCK_ATTR void update_tblock(
   // The ids of a float4 from u_e (u_h): where mixed, the three id arrays. A magnetic pass looks at
   // them after the first barrier, the others before it: each form ran 2-5% slower the other
   // way (docs/BENCHMARKS.md).
-#if MAGNETIC
-#define TB_IDS_PICK_H()                      \
-  if (u_h == IDS_MIXED) {                    \
-    m_hx = id_hx[c];                         \
-    m_hy = id_hy[c];                         \
-    m_hz = id_hz[c];                         \
-  } else {                                   \
-    m_hx = MAKE_UCHAR4(u_h, u_h, u_h, u_h);  \
-    m_hy = m_hx;                             \
-    m_hz = m_hx;                             \
+#define TB_IDS_PICK(u, m_x, m_y, m_z, id_x, id_y, id_z) \
+  if ((u) == IDS_MIXED) {                               \
+    m_x = id_x[c];                                      \
+    m_y = id_y[c];                                      \
+    m_z = id_z[c];                                      \
+  } else {                                              \
+    m_x = MAKE_UCHAR4((u), (u), (u), (u));              \
+    m_y = m_x;                                          \
+    m_z = m_x;                                          \
   }
-#else
-#define TB_IDS_PICK_H()
-#endif
-#define TB_IDS_PICK()                        \
-  if (u_e == IDS_MIXED) {                    \
-    m_ex = id_ex[c];                         \
-    m_ey = id_ey[c];                         \
-    m_ez = id_ez[c];                         \
-  } else {                                   \
-    m_ex = MAKE_UCHAR4(u_e, u_e, u_e, u_e);  \
-    m_ey = m_ex;                             \
-    m_ez = m_ex;                             \
-  }                                          \
-  TB_IDS_PICK_H()
   for (; t <= i1; ++t, c += sx) {
     const int pin = inside && t < nx;      // plane t lies in the grid
     const int pprev = inside && t >= 1;    // plane t - 1 does (t - 1 < i1 <= nx)
@@ -459,7 +445,7 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #if MAGNETIC
       u_h = id_h4[c];
 #else
-      TB_IDS_PICK();
+      TB_IDS_PICK(u_e, m_ex, m_ey, m_ez, id_ex, id_ey, id_ez);
 #endif
     }
 
@@ -472,7 +458,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
     LOCAL_BARRIER();
     if (pin) {
 #if MAGNETIC
-      TB_IDS_PICK();
+      TB_IDS_PICK(u_e, m_ex, m_ey, m_ez, id_ex, id_ey, id_ez);
+      TB_IDS_PICK(u_h, m_hx, m_hy, m_hz, id_hx, id_hy, id_hz);
 #endif
       const float4 ex_yp = TB_E_YP(s_ex, top_x), ez_yp = TB_E_YP(s_ez, top_z);
       const float4 ex_zn = TB_ZP(s_ex[pc][ly][lzp]), ey_zn = TB_ZP(s_ey[pc][ly][lzp]);
@@ -737,4 +724,3 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #undef TB_ZM
 #undef TB_E_YP
 #undef TB_IDS_PICK
-#undef TB_IDS_PICK_H

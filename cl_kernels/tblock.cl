@@ -108,21 +108,21 @@ DEVICE_FN int tb_cell_kind(int i, int j, int kq, int nx, int ny, int nz4, int xl
   return 0;
 }
 
-/* The auxiliaries of a column of kind `kind` (not plain) at q: read (the x/y boxes' program;
-   the z boxes' loads its Bz and Dz with the plane's fields), and stored. */
-#if TBLOCK_UPML == 1
+/* The auxiliaries of a column of kind `kind` (not plain) at q: read with the plane's fields (where
+   H1 and E1 use them each load was a wait of its own), and stored. */
 DEVICE_FN void tb_aux_load(int kind, int q, GLOBAL const AUX4* ax, GLOBAL const AUX4* ay,
                            GLOBAL const AUX4* az, GLOBAL const AUX4* zaux, float4* a_x,
                            float4* a_y, float4* a_z) {
-  if (kind == TB_ZSLAB) {
-    *a_x = zero4();
-    *a_y = zero4();
-    *a_z = aux_load(zaux, q);
-  } else {
+#if TBLOCK_UPML == 1
+  if (kind != TB_ZSLAB) {
     xy4_aux_load(kind, ax, ay, az, q, a_x, a_y, a_z);
+    return;
   }
-}
 #endif
+  *a_x = zero4();
+  *a_y = zero4();
+  *a_z = aux_load(zaux, q);
+}
 DEVICE_FN void tb_aux_store(int kind, int q, GLOBAL AUX4* ax, GLOBAL AUX4* ay, GLOBAL AUX4* az,
                             GLOBAL AUX4* zaux, float4 a_x, float4 a_y, float4 a_z) {
   if (kind == TB_ZSLAB) aux_store(zaux, q, a_z);
@@ -404,15 +404,12 @@ KERNEL TBLOCK_ATTR void update_tblock(
                           : 0;
     float4 b1_x = zero4(), b1_y = zero4(), b1_z = zero4();
     float4 d1_x = zero4(), d1_y = zero4(), d1_z = zero4();
-#if TBLOCK_UPML == 2
-    // The z boxes' program: its column's Bz and Dz at s loaded with the plane's fields, not
-    // where H1 and E1 use them (there each was a wait of its own).
-    float4 zb0 = zero4(), zd0 = zero4();
+    float4 b0_x = zero4(), b0_y = zero4(), b0_z = zero4();
+    float4 d0_x = zero4(), d0_y = zero4(), d0_z = zero4();
     if (kind1 != 0) {
-      zb0 = aux_load(zb_in, q1);
-      zd0 = aux_load(zd_in, q1);
+      tb_aux_load(kind1, q1, bx_in, by_in, bz_in, zb_in, &b0_x, &b0_y, &b0_z);
+      tb_aux_load(kind1, q1, dx_in, dy_in, dz_in, zd_in, &d0_x, &d0_y, &d0_z);
     }
-#endif
 #endif
 #if TB_Y_AFTER == 1
     // The last row's +y neighbour is no work-item of the tile: its E at step s from memory,
@@ -468,20 +465,12 @@ KERNEL TBLOCK_ATTR void update_tblock(
       const float4 curl_z = (e0n_y - e0_y) * inv_dx - (ex_yp - e0_x) * inv_dy;
 #if TBLOCK_UPML
       if (kind1 != 0) {
-        float4 a0x, a0y, a0z;
-#if TBLOCK_UPML == 2
-        a0x = zero4();
-        a0y = zero4();
-        a0z = zb0;
-#else
-        tb_aux_load(kind1, q1, bx_in, by_in, bz_in, zb_in, &a0x, &a0y, &a0z);
-#endif
 #if MAGNETIC
         tb_upml_h(kind1, t, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, m_hx, m_hy, m_hz,
-                  hcoef, db_vacuum, a0x, a0y, a0z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
+                  hcoef, db_vacuum, b0_x, b0_y, b0_z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
 #else  // the H ids are not read
         tb_upml_h(kind1, t, j, kq, TB_UPML_ARGS, dt_mu0, curl_x, curl_y, curl_z, m_ex, m_ex, m_ex,
-                  hcoef, db_vacuum, a0x, a0y, a0z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
+                  hcoef, db_vacuum, b0_x, b0_y, b0_z, &b1_x, &b1_y, &b1_z, &h_x, &h_y, &h_z);
 #endif
       } else
 #endif
@@ -522,19 +511,11 @@ KERNEL TBLOCK_ATTR void update_tblock(
       const float4 curl_z = (h_y - h1p_y) * inv_dx - (h_x - hx_ym) * inv_dy;
 #if TBLOCK_UPML
       if (kind1 != 0) {
-        float4 a0x, a0y, a0z;
-#if TBLOCK_UPML == 2
-        a0x = zero4();
-        a0y = zero4();
-        a0z = zd0;
-#else
-        tb_aux_load(kind1, q1, dx_in, dy_in, dz_in, zd_in, &a0x, &a0y, &a0z);
-#endif
         e1_x = e0_x;
         e1_y = e0_y;
         e1_z = e0_z;
         tb_upml_e(kind1, t, j, kq, TB_UPML_ARGS, dt_eps0, curl_x, curl_y, curl_z, m_ex, m_ey, m_ez,
-                  ecoef, a0x, a0y, a0z, &d1_x, &d1_y, &d1_z, &e1_x, &e1_y, &e1_z);
+                  ecoef, d0_x, d0_y, d0_z, &d1_x, &d1_y, &d1_z, &e1_x, &e1_y, &e1_z);
       } else
 #endif
       if (u_e != IDS_MIXED) {

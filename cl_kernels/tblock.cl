@@ -373,9 +373,17 @@ KERNEL TBLOCK_ATTR void update_tblock(
   float4 d1p_x = zero4(), d1p_y = zero4(), d1p_z = zero4();
 #endif
 
-  // The ids of a float4 from u_e (u_h): where mixed, the three id arrays. A magnetic pass looks at
-  // them after the first barrier, the others before it: each form ran 2-5% slower the other
-  // way (docs/BENCHMARKS.md).
+  // The ids of a float4 from u_e (u_h): where mixed, the three id arrays. Where the check waits
+  // least (TB_IDS_STAGE): the pass before the first barrier, a magnetic pass after it (each ran
+  // 2-5% slower in the other's place), the shell programs at E1, their first use (0.1-0.5%
+  // faster than at the top; docs/BENCHMARKS.md).
+#if MAGNETIC
+#define TB_IDS_STAGE 1
+#elif TBLOCK_UPML
+#define TB_IDS_STAGE 2
+#else
+#define TB_IDS_STAGE 0
+#endif
 #define TB_IDS_PICK(u, m_x, m_y, m_z, id_x, id_y, id_z) \
   if ((u) == IDS_MIXED) {                               \
     m_x = id_x[c];                                      \
@@ -441,7 +449,8 @@ KERNEL TBLOCK_ATTR void update_tblock(
       u_e = id_e4[c];
 #if MAGNETIC
       u_h = id_h4[c];
-#else
+#endif
+#if TB_IDS_STAGE == 0
       TB_IDS_PICK(u_e, m_ex, m_ey, m_ez, id_ex, id_ey, id_ez);
 #endif
     }
@@ -454,8 +463,10 @@ KERNEL TBLOCK_ATTR void update_tblock(
     s_ez[pc][ly][lz] = e0_z;
     LOCAL_BARRIER();
     if (pin) {
-#if MAGNETIC
+#if TB_IDS_STAGE == 1
       TB_IDS_PICK(u_e, m_ex, m_ey, m_ez, id_ex, id_ey, id_ez);
+#endif
+#if MAGNETIC
       TB_IDS_PICK(u_h, m_hx, m_hy, m_hz, id_hx, id_hy, id_hz);
 #endif
       const float4 ex_yp = TB_E_YP(s_ex, top_x), ez_yp = TB_E_YP(s_ez, top_z);
@@ -503,6 +514,9 @@ KERNEL TBLOCK_ATTR void update_tblock(
     // differently and CUDA ran it ~1% slower (docs/BENCHMARKS.md).
     float4 e1_x = zero4(), e1_y = zero4(), e1_z = zero4();
     if (pin) {
+#if TB_IDS_STAGE == 2
+      TB_IDS_PICK(u_e, m_ex, m_ey, m_ez, id_ex, id_ey, id_ez);
+#endif
       const float4 hx_ym = s_hx[lym][lz], hz_ym = s_hz[lym][lz];
       const float4 hx_zm = MAKE_FLOAT4(TB_ZM(s_hx[ly][lzm].w), h_x.x, h_x.y, h_x.z);
       const float4 hy_zm = MAKE_FLOAT4(TB_ZM(s_hy[ly][lzm].w), h_y.x, h_y.y, h_y.z);
@@ -705,3 +719,4 @@ KERNEL TBLOCK_ATTR void update_tblock(
 #undef TB_ZM
 #undef TB_E_YP
 #undef TB_IDS_PICK
+#undef TB_IDS_STAGE

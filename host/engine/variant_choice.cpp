@@ -133,7 +133,8 @@ bool tblock_shell_e1_local(int tblock_upml, bool pass_e1_local, const device::De
 
 bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info) {
   if (staging != TBlockStaging::Auto) return staging == TBlockStaging::Local;
-  return info.api == device::Api::OpenCL && info.platform.find("NVIDIA") != std::string::npos;
+  return info.api == device::Api::Cuda ||
+         (info.api == device::Api::OpenCL && info.platform.find("NVIDIA") != std::string::npos);
 }
 
 }  // namespace clfdtd

@@ -51,9 +51,9 @@ constexpr std::size_t kTBlockTwoGroupItems = 256;
 // memory, twelve float4 arrays (E at step s and E1 of two planes by parity; H1; H2); in
 // registers, six (E; H).
 constexpr std::size_t tblock_local_bytes_per_item(bool e1_local) { return (e1_local ? 12 : 6) * 16; }
-// device.tblock_staging resolved for a device: auto is local on NVIDIA's OpenCL platform (by its
-// name; measured faster there, slower through CUDA on the same H200), registers elsewhere (not
-// measured).
+// device.tblock_staging resolved for a device: auto is local on NVIDIA (CUDA, and NVIDIA's
+// OpenCL platform by its name; measured faster on the H200 through both since ba58c15),
+// registers elsewhere (not measured).
 bool tblock_e1_local(TBlockStaging staging, const device::DeviceInfo& info);
 // At most 384 work-items a tblock group: its program holds every kernel compiled with the group's
 // TILE_Y and TILE_Z4, and cl_kernels/cyl_tile_local.cl's local arrays pass NVIDIA's 48 KiB past

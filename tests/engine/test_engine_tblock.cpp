@@ -174,7 +174,7 @@ TEST_CASE("tblock z boxes' shell: groups per compute unit asked for, by the grou
   CHECK(tblock_shell_e1_local(2, true, takes, 40));
 }
 
-TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and registers as asked") {
+TEST_CASE("tblock staging: auto is local on NVIDIA (OpenCL and CUDA) only; local and registers as asked") {
   device::DeviceInfo nvidia_cl, cuda, other_cl;
   nvidia_cl.api = device::Api::OpenCL;
   nvidia_cl.platform = "NVIDIA CUDA";
@@ -183,7 +183,7 @@ TEST_CASE("tblock staging: auto is local on NVIDIA's OpenCL only; local and regi
   other_cl.api = device::Api::OpenCL;
   other_cl.platform = "Portable Computing Language";
   CHECK(tblock_e1_local(TBlockStaging::Auto, nvidia_cl));
-  CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, cuda));
+  CHECK(tblock_e1_local(TBlockStaging::Auto, cuda));
   CHECK_FALSE(tblock_e1_local(TBlockStaging::Auto, other_cl));
   for (const auto* info : {&nvidia_cl, &cuda, &other_cl}) {
     CHECK(tblock_e1_local(TBlockStaging::Local, *info));

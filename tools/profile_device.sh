@@ -20,12 +20,15 @@ if [ ! -x "$build/clfdtd" ]; then
 fi
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
-# Skip the warm-up and the copy-bandwidth probe; profile a few steps' launches (tblock runs few
-# launches per step: SKIP=60 or so, or nothing is left to profile).
-"$ncu" --clock-control none --metrics "$metrics" --csv --page raw --launch-skip "${SKIP:-150}" \
+# Skip the warm-up and the copy-bandwidth probe; profile a few steps' launches (onepass runs three
+# or four launches per step, tblock three or four per pair: more than ~60 skipped of the 20 steps
+# leaves nothing to profile).
+"$ncu" --clock-control none --metrics "$metrics" --csv --page raw --launch-skip "${SKIP:-40}" \
   --launch-count "${COUNT:-60}" "$build/clfdtd" bench --backend=cuda --variant="$variant" \
   --problem="$problem" --n="$n" --steps=20 --repeats=1 ${BENCH_ARGS:-} > "$out/ncu.csv" 2> "$out/ncu.err"
 echo "ncu exit $? ($(wc -l < "$out/ncu.csv") lines)"
+grep -q "No kernels were profiled" "$out/ncu.csv" "$out/ncu.err" &&
+  echo "nothing profiled: SKIP (${SKIP:-40}) passed every launch of the run; set a smaller SKIP"
 /usr/bin/env python3 - "$out/ncu.csv" <<'PY'
 import csv, sys, collections
 rows = list(csv.reader(open(sys.argv[1])))

@@ -4,18 +4,18 @@
 # model and size, onepass and tblock timed, then `auto` in a bench run of its own (its rows name
 # the variant it took), and whether auto took the faster one. For recalibrating kTBlock* on a GPU
 # other than the H200, or after a kernel change moves one variant more than the other. Builds
-# nothing; about six minutes on an H200 with the default cases.
+# nothing; about four minutes on an H200 with the default cases.
 # Usage: tools/auto_crossover.sh BUILD OUT
 #   BUILD: a build directory holding clfdtd; OUT: where the results go: OUT/variants.csv,
 #   OUT/auto.csv (the bench's CSV columns), OUT/summary.txt (the table below).
 # Environment: BACKENDS (default opencl,cuda); REPEATS (default 3); CASES, words
-#   "problem:n,n,..." (default: the H200 edges: PEC N = 136, 5 and 10 layers N = 195,
-#   20 layers 252, 30 layers 360).
+#   "problem:n,n,..." (default: around the H200 edges: N = 136 with PEC walls and with 5 or 10
+#   layers, 156 with 20 layers, 222 with 30).
 set -uo pipefail
 build=$1 out=$2
 backends=${BACKENDS:-opencl,cuda}
 repeats=${REPEATS:-3}
-cases=${CASES:-"pec_cube:128,136,144 vacuum_upml@5:184,192,200,208 vacuum_upml:184,192,196,200,208 vacuum_upml@20:240,252,256,288 vacuum_upml@30:352,360,384"}
+cases=${CASES:-"pec_cube:128,136,144 vacuum_upml@5:120,136,144 vacuum_upml:128,136,144,160 vacuum_upml@20:144,156,160,176 vacuum_upml@30:192,222,224,256"}
 mkdir -p "$out"
 rm -f "$out/variants.csv" "$out/auto.csv"
 summary="$out/summary.txt"

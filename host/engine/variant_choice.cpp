@@ -172,8 +172,7 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 }
 
 bool tblock_preferred(bool has_upml, double owned_share, double cells, unsigned compute_units) {
-  const double per_unit = has_upml ? kTBlockUpmlCellsPerUnit : kTBlockCellsPerUnit;
-  if (cells < per_unit * std::max(1u, compute_units)) return false;
+  if (cells < kTBlockCellsPerUnit * std::max(1u, compute_units)) return false;
   return !has_upml || owned_share >= kTBlockUpmlShare;
 }
 

@@ -196,31 +196,28 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
                                bool prefer_tblock);
 
 // Where untuned auto runs tblock rather than onepass on a GPU: a grid of at least
-// kTBlockCellsPerUnit cells (a model with UPML: kTBlockUpmlCellsPerUnit) per compute unit, below
-// which the pass has too few groups to fill the device, and with UPML an owned box (plan.hpp
-// tblock_owned_box) of at least kTBlockUpmlShare of the cells, so that the shell around it costs
-// no more than the pass saves. Measured on the H200 (132 compute units; docs/BENCHMARKS.md),
-// tblock over onepass, N^3 cubes:
-// - pec_cube (bench, 4cab44a, OpenCL / CUDA): N = 96 0.72x / 0.57x, N = 128 0.89x / 0.86x,
-//   N = 144 1.37x / 1.39x, N = 160 1.65x / 1.66x: from 19000 cells a compute unit (N >= 136).
-// - vacuum_upml, 10 layers (bench, 58264be): N = 176 (61.0% of the cells owned) 0.88x / 0.85x,
-//   N = 180 (63.4%) 1.03x / 1.00x, N = 186 (63.6%) 1.05x / 1.03x, N = 192 (63.8%) 1.07x / 1.04x,
-//   N = 224 1.15x / 1.14x, N = 256 1.22x / 1.20x; N = 96 .. 160 0.34x to 0.84x.
-// - a vacuum cube through `clfdtd run` (4cab44a, OpenCL): 5 layers N = 128 (69% owned) 0.54x,
-//   N = 160 0.79x, N = 184 0.93x, N = 192 0.92x, N = 200 0.99x, N = 256 1.13x, N = 320 1.28x;
-//   10 layers N = 192 0.98x, N = 196 1.08x, N = 204 1.08x, N = 212 1.12x, N = 256 1.19x;
-//   20 layers N = 192 (45%) 0.81x, N = 256 (56%) 1.02x and 1.03x, N = 288 (60%) 1.06x, N = 320
-//   (63%) 1.16x, N = 322 (63%) 1.18x; 30 layers N = 320 (51%) 0.95x, N = 384 (58%) 1.01x;
-//   thin grids: PEC 1024 x 1024 x 16 1.89x, 768 x 768 x 24 1.40x; 10 layers 640 x 640 x 64
-//   (under 55%) 1.07x, 1024 x 512 x 48 1.04x.
-// So with UPML from 56000 cells a compute unit (N >= 195) and 55% owned: with 5 or 10 layers
-// N = 195 and up, with 20 layers from N = 252, with 30 N = 358 and from 360 (the 63% share
-// alone, before, took 5 layers from N = 109 (and 103, 104) and 10 from N = 186 (and 180, 181)).
-// Not measured on other GPUs: the counts per compute unit are the H200's, and assume units like
-// its SMs (Intel's OpenCL counts execution units). A device that reports none counts as one.
-constexpr double kTBlockUpmlShare = 0.55;
+// kTBlockCellsPerUnit cells per compute unit, below which the pass has too few groups to fill the
+// device, and with UPML an owned box (plan.hpp tblock_owned_box) of at least kTBlockUpmlShare of
+// the cells, so that the shell around it costs no more than the pass saves. Measured on the H200
+// (132 compute units; docs/BENCHMARKS.md), tblock over onepass, N^3 cubes, OpenCL / CUDA:
+// - pec_cube (bench, 4cab44a): N = 96 0.72x / 0.57x, N = 128 0.89x / 0.86x, N = 144 1.37x /
+//   1.39x, N = 160 1.65x / 1.66x; again at 1423fe3 (tools/auto_crossover.sh): N = 112 0.76x /
+//   0.69x, 120 0.85x / 0.78x, 128 0.86x / 0.80x. From 19000 cells a compute unit (N >= 136).
+// - vacuum_upml (tools/auto_crossover.sh, 1423fe3; the owned share in brackets), 10 layers:
+//   N = 120 (47%) 1.08x / 0.83x, 128 (50%) 1.04x / 0.85x, 136 (52%) 1.20x / 1.03x, 144 (54%)
+//   1.14x / 1.07x, 160 1.15x / 1.26x, 176 1.20x / 1.13x, 192 1.29x / 1.31x; 5 layers: N = 120
+//   1.05x / 0.84x, 136 (71%) 1.00x / 1.15x, 160 1.20x / 1.23x, 192 1.30x / 1.31x; 20 layers: N =
+//   144 (32%) 1.02x / 0.97x, 160 (37%) 1.09x / 1.05x, 176 (41%) 1.04x / 1.04x, 192 (45%) 1.13x /
+//   1.09x, 208 .. 256 1.19x to 1.31x; 30 layers: N = 192 (30%) 1.02x / 1.01x, 224 (36%) 1.17x /
+//   1.12x, 256 .. 352 1.06x to 1.20x. (At 58264be, before tblock's shell gained ~15%, tblock
+//   trailed with 10 layers up to N = 176 and with 20 up to N = 192: the rule then asked 56000
+//   cells a unit and 55%.)
+// So with UPML the same cells a unit and 35% owned: with 5 or 10 layers N >= 136, with 20
+// N >= 156, with 30 N >= 222. Not measured on other GPUs: the counts per compute unit are the
+// H200's, and assume units like its SMs (Intel's OpenCL counts execution units). A device that
+// reports none counts as one.
+constexpr double kTBlockUpmlShare = 0.35;
 constexpr double kTBlockCellsPerUnit = 19000;
-constexpr double kTBlockUpmlCellsPerUnit = 56000;
 bool tblock_preferred(bool has_upml, double owned_share, double cells, unsigned compute_units);
 
 // The program built for a variant and the work-group it runs with.

@@ -209,9 +209,7 @@ VariantRequest resolve_variant(const DeviceConfig& dev, const std::string& devic
 //   1.05x / 0.84x, 136 (71%) 1.00x / 1.15x, 160 1.20x / 1.23x, 192 1.30x / 1.31x; 20 layers: N =
 //   144 (32%) 1.02x / 0.97x, 160 (37%) 1.09x / 1.05x, 176 (41%) 1.04x / 1.04x, 192 (45%) 1.13x /
 //   1.09x, 208 .. 256 1.19x to 1.31x; 30 layers: N = 192 (30%) 1.02x / 1.01x, 224 (36%) 1.17x /
-//   1.12x, 256 .. 352 1.06x to 1.20x. (At 58264be, before tblock's shell gained ~15%, tblock
-//   trailed with 10 layers up to N = 176 and with 20 up to N = 192: the rule then asked 56000
-//   cells a unit and 55%.)
+//   1.12x, 256 .. 352 1.06x to 1.20x.
 // So with UPML the same cells a unit and 35% owned: with 5 or 10 layers N >= 136, with 20
 // N >= 156, with 30 N >= 222. Not measured on other GPUs: the counts per compute unit are the
 // H200's, and assume units like its SMs (Intel's OpenCL counts execution units). A device that

@@ -4,7 +4,7 @@
 # model and size, onepass and tblock timed, then `auto` in a bench run of its own (its rows name
 # the variant it took), and whether auto took the faster one. For recalibrating kTBlock* on a GPU
 # other than the H200, or after a kernel change moves one variant more than the other. Builds
-# nothing; about four minutes on an H200 with the default cases.
+# nothing; a few minutes on an H200 (14 and 17 sizes at REPEATS=2, both backends: 3 and about 4 minutes).
 # Usage: tools/auto_crossover.sh BUILD OUT
 #   BUILD: a build directory holding clfdtd; OUT: where the results go: OUT/variants.csv,
 #   OUT/auto.csv (the bench's CSV columns), OUT/summary.txt (the table below).

@@ -98,8 +98,9 @@ public:
   // The device's copy bandwidth in bytes per second (read + write counted), measured now by
   // copying a large buffer on the device; 0 when the backend cannot measure it.
   virtual double copy_bandwidth() { return 0; }
-  // Whether timed_steps() uses device timers (else the wall clock), and the driver's version
-  // ("" when there is none): both go into benchmark rows and key the tuning cache.
+  // Whether the last timed_steps() used device timers (else the wall clock), and the driver's
+  // version ("" when there is none): both go into benchmark rows; the version keys the tuning
+  // cache.
   virtual bool has_device_timers() const { return false; }
   virtual std::string driver_version() const { return ""; }
   // True when a step reads and writes each field once (the onepass variant): the roofline

@@ -246,6 +246,9 @@ public:
   // timers). timer_start() waits for earlier work first.
   virtual void timer_start() = 0;
   virtual double timer_stop() = 0;
+  // Whether the last timer_stop() measured with device timestamps (false: the wall clock, where
+  // the driver gave none or gave placeholders).
+  virtual bool last_timing_on_device() const { return true; }
 };
 
 // Opens device `index` of list_devices(api). Throws DeviceError.

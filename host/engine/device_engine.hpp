@@ -47,7 +47,7 @@ public:
   void read_mode_batch(int monitor, int slots, std::vector<double>& out) override;
   double timed_steps(long first, long count) override;  // the device's timers
   double copy_bandwidth() override;  // best of five device-to-device copies, device-timed
-  bool has_device_timers() const override { return true; }
+  bool has_device_timers() const override { return dev_->last_timing_on_device(); }
   std::string driver_version() const override { return dev_->info().driver; }
 
   const device::DeviceInfo& device_info() const { return dev_->info(); }

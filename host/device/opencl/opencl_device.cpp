@@ -483,6 +483,8 @@ public:
     }
   }
 
+  bool last_timing_on_device() const override { return on_device_; }
+
   void timer_start() override {
     finish();
     timing_ = true;
@@ -503,6 +505,7 @@ public:
     }
     finish();
     timing_ = false;
+    on_device_ = false;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     if (!closed) return wall;
@@ -515,7 +518,10 @@ public:
       // The span lies inside the wall time and misses only the latency before the first command
       // starts; a driver whose timestamps are placeholders (Mesa's rusticl gives 0, 1, 2, 3 ns)
       // fails that, and on very short work the wall clock is as good.
-      if (span >= 0.5 * wall && span <= 1.1 * wall + 1e-3) return span;
+      if (span >= 0.5 * wall && span <= 1.1 * wall + 1e-3) {
+        on_device_ = true;
+        return span;
+      }
     } catch (const cl::Error&) {
       // A driver without timestamps for these commands: the wall clock is the next best timer.
     }
@@ -563,7 +569,7 @@ private:
   std::vector<cl::CommandQueue> side_;  // launch_together's, made when first needed
   bool profiling_ = false;
   std::map<Defines, Program> programs_;
-  bool timing_ = false, have_first_ = false;
+  bool timing_ = false, have_first_ = false, on_device_ = true;
   cl::Event pending_;
   std::vector<cl::Event> first_;
   std::chrono::steady_clock::time_point t0_;

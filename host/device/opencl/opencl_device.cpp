@@ -449,22 +449,27 @@ public:
       }
     };
     try {
+      // The first launch stays on the in-order queue and needs no event; the others wait on side
+      // queues for the work before it (the marker) and the queue waits for them (join).
       cl::Event fork;
       queue_.enqueueMarkerWithWaitList(nullptr, &fork);
       const std::vector<cl::Event> after_fork{fork};
-      for (std::size_t n = 0; n < nonempty.size(); ++n) {
-        if (n > 0 && side_.size() < n) {
+      enqueue(queue_, *nonempty[0].first, nonempty[0].second->global, nonempty[0].second->local,
+              nullptr, nullptr);
+      for (std::size_t n = 1; n < nonempty.size(); ++n) {
+        if (side_.size() < n) {
           side_.emplace_back(context_, device_,
                              profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
         }
-        cl::CommandQueue& q = n == 0 ? queue_ : side_[n - 1];
+        cl::CommandQueue& q = side_[n - 1];
         cl::Event event;
         enqueue(q, *nonempty[n].first, nonempty[n].second->global, nonempty[n].second->local,
-                n == 0 ? nullptr : &after_fork, &event);
+                &after_fork, &event);
         done.push_back(event);
-        if (n > 0) q.flush();
+        q.flush();
       }
       join();
+      note_timed(after_fork);
     } catch (const cl::Error& e) {
       join_quietly();
       throw_device_error(e, "launching kernels together");
@@ -472,7 +477,6 @@ public:
       join_quietly();
       throw;
     }
-    note_timed(done);
   }
 
   void finish() override {
@@ -544,11 +548,10 @@ private:
     }
   }
 
-  // The timed work runs from the start of its first command (a group of launches run together:
-  // the earliest start of its members) to the end of a marker that timer_stop() enqueues after
-  // it; the queue is in order and side queues join it before returning. Only the first command
-  // keeps an event: an event on every launch slows the enqueue rate enough to starve the GPU on
-  // small grids.
+  // The timed work runs from the start of its first command (for launches run together, their
+  // fork marker) to the end of a marker that timer_stop() enqueues after it; the queue is in
+  // order and side queues join it before returning. Only the first command keeps an event: an
+  // event on every launch slows the enqueue rate enough to starve the GPU on small grids.
   cl::Event* timed_event() { return timing_ && !have_first_ ? &pending_ : nullptr; }
   void note_timed(const std::vector<cl::Event>& events) {
     if (!timing_ || have_first_) return;

@@ -168,8 +168,9 @@ int bench_command(const std::vector<std::string>& args) {
       "cylindrical ones, n x n (r, z) cells, modes 0 1 2 (cyl_cpml: 10-layer CPML on r = R and both\n"
       "z ends; cyl_pec: PEC walls), whose Gcells/s count cells x modes.\n"
       "Gcells/s = cells x steps / seconds (median of the repeats, warm-up excluded, device timers\n"
-      "where the backend has usable ones: the timer column says device or wall); B/cell = the model's compulsory bytes per cell update; roof =\n"
-      "achieved GB/s over the device's copy bandwidth measured in the same run.\n\noptions");
+      "where the backend has usable ones: the timer column says device or wall); B/cell = the\n"
+      "model's compulsory bytes per cell update; roof = achieved GB/s over the device's copy\n"
+      "bandwidth measured in the same run.\n\noptions");
   desc.add_options()
       ("help,h", "this text")
       ("device", po::value<std::vector<std::string>>()->composing(),

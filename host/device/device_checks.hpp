@@ -9,6 +9,13 @@
 
 namespace clfdtd::device {
 
+// Whether a device-timed span of timed work (first command's start to a closing marker's end, s)
+// is believable against the host's wall clock around the same work: it lies inside the wall time
+// and misses only the latency before the first command starts. Placeholder timestamps (Mesa's
+// rusticl gives 0, 1, 2, 3 ns for every command) fail this, and on very short work, where the
+// latency is most of the wall time, the wall clock is as good.
+bool plausible_device_span(double span, double wall);
+
 // A driver's name or version string without the spaces or trailing NUL some drivers pad it with.
 std::string trim_driver_text(std::string s);
 

@@ -114,6 +114,10 @@ std::string mib(std::size_t bytes) {
 
 }  // namespace
 
+bool plausible_device_span(double span, double wall) {
+  return span >= 0.5 * wall && span <= 1.1 * wall + 1e-3;
+}
+
 std::string trim_driver_text(std::string s) {
   while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\0')) {
     s.pop_back();

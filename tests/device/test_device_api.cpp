@@ -1,6 +1,7 @@
 // The device API cases (device_cases.hpp) on every device of every API compiled into this build:
 // OpenCL (PoCL in CI) and CUDA (skipped with a message where there is no GPU, as in CI).
 #include "device/device_cases.hpp"
+#include "device/device_checks.hpp"
 
 namespace clfdtd::test {
 
@@ -75,5 +76,18 @@ TEST_CASE("device API: an upload and a read of more than 256 MiB") {
       CHECK(back == v);
     });
   }
+}
+
+TEST_CASE("device timer: a device span is believed only where it fits the wall clock") {
+  // Real timestamps: the span misses the latency before the first command (16-30 us on the H200).
+  CHECK(device::plausible_device_span(0.250, 0.251));
+  CHECK(device::plausible_device_span(0.263e-3, 0.279e-3));
+  CHECK(device::plausible_device_span(0.26, 0.25));  // clocks apart by a little
+  // Mesa's rusticl: 0, 1, 2, 3 ns for every command, whatever ran.
+  CHECK_FALSE(device::plausible_device_span(1e-9, 0.25));
+  CHECK_FALSE(device::plausible_device_span(0.0, 0.25));
+  // Longer than the work took, or most of very short work spent before the first command.
+  CHECK_FALSE(device::plausible_device_span(0.4, 0.25));
+  CHECK_FALSE(device::plausible_device_span(20e-6, 60e-6));
 }
 }  // namespace clfdtd::test

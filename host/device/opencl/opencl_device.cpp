@@ -519,10 +519,7 @@ public:
         start = std::min(start, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
       const cl_ulong end = closing.getProfilingInfo<CL_PROFILING_COMMAND_END>();
       const double span = end > start ? static_cast<double>(end - start) * 1e-9 : 0.0;
-      // The span lies inside the wall time and misses only the latency before the first command
-      // starts; a driver whose timestamps are placeholders (Mesa's rusticl gives 0, 1, 2, 3 ns)
-      // fails that, and on very short work the wall clock is as good.
-      if (span >= 0.5 * wall && span <= 1.1 * wall + 1e-3) {
+      if (plausible_device_span(span, wall)) {
         on_device_ = true;
         return span;
       }

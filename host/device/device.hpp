@@ -43,6 +43,10 @@ struct DeviceInfo {
   // Whether its compiler takes MIN_GROUPS_<kernel> defines (device/min_groups.hpp): CUDA, and
   // NVIDIA's OpenCL platform through its PTX.
   bool min_groups_hint = false;
+  // Whether a launch on a side queue starts well after the event it waits for (NVIDIA's OpenCL:
+  // ~25-30 us on an H200, where CUDA's side streams start at once), so that launch_together's
+  // short launches run sooner after their predecessor on its queue (Launch::after_previous).
+  bool side_queue_starts_late = false;
 };
 
 // Every device of one API; an API without a driver or device, or not compiled into this build,
@@ -233,10 +237,15 @@ public:
   // them. For launches none of which reads what another writes (tblock's pass and its shell:
   // engine/plan.hpp TBlockPass), so that one's groups fill the compute units another's last
   // groups leave idle. The first runs on the queue (stream) itself, the others on side queues
-  // the device keeps. Same errors as launch().
+  // the device keeps. A launch marked after_previous runs on the queue of the launch before it
+  // in the list, once that one has completed: it waits for the work before the list and for its
+  // predecessor only, and may read what that one wrote (NVIDIA's OpenCL starts a side queue's
+  // launch ~25-30 us after the work it waits for ends; on its predecessor's queue it starts at
+  // once). Same errors as launch().
   struct Launch {
     Kernel kernel;
     Range global, local;
+    bool after_previous = false;
   };
   virtual void launch_together(const std::vector<Launch>& launches) = 0;
   virtual void finish() = 0;

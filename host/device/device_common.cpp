@@ -118,6 +118,15 @@ bool plausible_device_span(double span, double wall) {
   return span >= 0.5 * wall && span <= 1.1 * wall + 1e-3;
 }
 
+std::vector<std::vector<std::size_t>> launch_chains(const std::vector<const Device::Launch*>& launches) {
+  std::vector<std::vector<std::size_t>> chains;
+  for (std::size_t n = 0; n < launches.size(); ++n) {
+    if (chains.empty() || !launches[n]->after_previous) chains.emplace_back();
+    chains.back().push_back(n);
+  }
+  return chains;
+}
+
 std::string trim_driver_text(std::string s) {
   while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == '\0')) {
     s.pop_back();

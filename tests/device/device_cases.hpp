@@ -273,7 +273,9 @@ inline void check_sample_probes(Device& dev) {
 // among them, twice, each time after copies on the queue that give the fields new values and
 // before a copy of the batch. The fields are large and the side launches long, so a launch that
 // started before those copies, or a copy after the group that waited for the short launch only,
-// would see values of the round before. Timed; a range that is not a multiple of the group is a
+// would see values of the round before. A fifth launch, marked after_previous, follows slot 1's
+// on its side queue and samples what that one stored into another batch: started beside it, it
+// would read slot 1 of the round before. Timed; a range that is not a multiple of the group is a
 // DeviceError.
 inline void check_launch_together(Device& dev) {
   const int cells = 1 << 20, nsamples = 1 << 18, short_samples = 64, slots = 4;
@@ -294,6 +296,17 @@ inline void check_launch_together(Device& dev) {
   Buffer batch = dev.alloc(slots * nsamples * sizeof(float));
   Buffer copied = dev.alloc(batch.bytes());
   dev.fill_zero(batch);
+  // The chained launch: component 0 (every component is the batch) at cells nsamples + n, i.e.
+  // slot 1, into a batch of its own.
+  std::vector<int> chained_entries;
+  for (int n = 0; n < nsamples; ++n) {
+    const int cell = nsamples + n;
+    chained_entries.push_back(8 * (cell % 4));
+    chained_entries.push_back(cell / 4);
+  }
+  Buffer chained_buf = upload_vector(dev, chained_entries);
+  Buffer chained_batch = dev.alloc(nsamples * sizeof(float));
+  dev.fill_zero(chained_batch);
   std::vector<Kernel> k;
   for (int slot = 0; slot < slots; ++slot) {
     k.push_back(dev.program(default_defines()).kernel("sample_probes"));
@@ -303,6 +316,12 @@ inline void check_launch_together(Device& dev) {
     k.back().set(8, slot == 0 ? short_samples : nsamples);  // slot 0: batch[0, 64)
     k.back().set(9, slot);
   }
+  Kernel chained = dev.program(default_defines()).kernel("sample_probes");
+  for (unsigned a = 0; a < 6; ++a) chained.set(a, batch);
+  chained.set(6, chained_buf);
+  chained.set(7, chained_batch);
+  chained.set(8, nsamples);
+  chained.set(9, 0);
   std::vector<float> want(slots * nsamples, 0.0f);
   for (int round = 1; round <= 2; ++round) {
     std::vector<float> v(cells);
@@ -320,16 +339,22 @@ inline void check_launch_together(Device& dev) {
     dev.launch_together({{k[0], Range(short_samples), group},
                          {k[1], Range(0), group},
                          {k[1], items, group},
+                         {chained, items, group, true},
                          {k[2], items, group},
                          {k[3], items, group}});
     dev.copy(copied, batch, batch.bytes());
     const double t = dev.timer_stop();
+    const auto chained_got = read_vector<float>(dev, chained_batch);
     CHECK(t > 0.0);
     CHECK(t < 60.0);
     const auto got = read_vector<float>(dev, copied);
     int wrong = 0;
     for (std::size_t n = 0; n < got.size(); ++n) wrong += got[n] != want[n];
     CHECK_MESSAGE(wrong == 0, "round " << round << ": " << wrong << " samples wrong");
+    int chained_wrong = 0;
+    for (int n = 0; n < nsamples; ++n) chained_wrong += chained_got[n] != want[nsamples + n];
+    CHECK_MESSAGE(chained_wrong == 0,
+                  "round " << round << ": " << chained_wrong << " chained samples wrong");
   }
   dev.launch_together({});
   CHECK_THROWS_AS(dev.launch_together({{k[0], Range(8), Range(8)}, {k[1], Range(12), Range(8)}}),

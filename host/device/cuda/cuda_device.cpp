@@ -388,22 +388,27 @@ public:
     if (nonempty.empty()) return;
     use_device(index_, "launching CUDA kernels together");
     const std::string ctx = "launching kernels together";
-    if (nonempty.size() > 1) {
+    // The first chain on the stream; each other one on a side stream that waits for the work
+    // before (the fork event), the stream then waiting for its last launch.
+    const std::vector<std::vector<std::size_t>> chains = launch_chains(nonempty);
+    if (chains.size() > 1) {
       if (!fork_) fork_ = std::make_unique<CudaEvent>(cudaEventDisableTiming);
       cuda_check(cudaEventRecord(fork_->get(), stream_), "cudaEventRecord", ctx);
     }
-    enqueue(kernel_of(*nonempty[0]), nonempty[0]->global, nonempty[0]->local, stream_);
-    for (std::size_t n = 1; n < nonempty.size(); ++n) {
-      if (side_.size() < n) {  // kept only once both its stream and its event exist
+    for (std::size_t n : chains[0])
+      enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, stream_);
+    for (std::size_t c = 1; c < chains.size(); ++c) {
+      if (side_.size() < c) {  // kept only once both its stream and its event exist
         SideStream ss;
         ss.done = std::make_unique<CudaEvent>(cudaEventDisableTiming);
         cuda_check(cudaStreamCreateWithPriority(&ss.stream, cudaStreamNonBlocking, lowest_priority_),
                    "cudaStreamCreateWithPriority", ctx);
         side_.push_back(std::move(ss));
       }
-      const SideStream& ss = side_[n - 1];
+      const SideStream& ss = side_[c - 1];
       cuda_check(cudaStreamWaitEvent(ss.stream, fork_->get(), 0), "cudaStreamWaitEvent", ctx);
-      enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, ss.stream);
+      for (std::size_t n : chains[c])
+        enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, ss.stream);
       cuda_check(cudaEventRecord(ss.done->get(), ss.stream), "cudaEventRecord", ctx);
       cuda_check(cudaStreamWaitEvent(stream_, ss.done->get(), 0), "cudaStreamWaitEvent", ctx);
     }

@@ -428,7 +428,10 @@ public:
       if (auto* ck = launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"))
         nonempty.push_back({ck, &l});
     }
-    if (nonempty.size() < 2) {
+    std::vector<const Launch*> listed;
+    for (const auto& item : nonempty) listed.push_back(item.second);
+    const std::vector<std::vector<std::size_t>> chains = launch_chains(listed);
+    if (chains.size() < 2) {
       for (const auto& [ck, l] : nonempty) {
         enqueue(queue_, *ck, l->global, l->local, nullptr, timed_event());
         note_timed();
@@ -449,24 +452,27 @@ public:
       }
     };
     try {
-      // The first launch stays on the in-order queue and needs no event; the others wait on side
-      // queues for the work before it (the marker) and the queue waits for them (join).
+      // The first chain stays on the in-order queue and needs no event; the others wait on side
+      // queues for the work before it (the marker) and the queue waits for their last launches
+      // (join). An in-order queue runs a chain's launches one after another.
       cl::Event fork;
       queue_.enqueueMarkerWithWaitList(nullptr, &fork);
       const std::vector<cl::Event> after_fork{fork};
-      enqueue(queue_, *nonempty[0].first, nonempty[0].second->global, nonempty[0].second->local,
-              nullptr, nullptr);
-      for (std::size_t n = 1; n < nonempty.size(); ++n) {
-        if (side_.size() < n) {
+      for (std::size_t c = 0; c < chains.size(); ++c) {
+        if (c > 0 && side_.size() < c) {
           side_.emplace_back(context_, device_,
                              profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
         }
-        cl::CommandQueue& q = side_[n - 1];
-        cl::Event event;
-        enqueue(q, *nonempty[n].first, nonempty[n].second->global, nonempty[n].second->local,
-                &after_fork, &event);
-        done.push_back(event);
-        q.flush();
+        cl::CommandQueue& q = c == 0 ? queue_ : side_[c - 1];
+        for (std::size_t n = 0; n < chains[c].size(); ++n) {
+          const auto& [ck, l] = nonempty[chains[c][n]];
+          const bool first = n == 0, last = n + 1 == chains[c].size();
+          cl::Event event;
+          enqueue(q, *ck, l->global, l->local, c > 0 && first ? &after_fork : nullptr,
+                  c > 0 && last ? &event : nullptr);
+          if (c > 0 && last) done.push_back(event);
+        }
+        if (c > 0) q.flush();
       }
       join();
       note_timed(after_fork);
@@ -594,6 +600,7 @@ std::vector<DeviceInfo> list_opencl_devices() {
     d.compute_units = c.compute_units;
     d.clock_mhz = c.clock_mhz;
     d.min_groups_hint = c.platform.find("NVIDIA") != std::string::npos;
+    d.side_queue_starts_late = d.min_groups_hint;
     try {
       const cl::Device dev = cl_device_at(c.index);
       d.local_mem_bytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

@@ -66,9 +66,12 @@ void DeviceEngine::launch(const Stage& st, long value) {
   dev_->launch(l.kernel, l.global, l.local);
 }
 
-void DeviceEngine::launch_together(const std::vector<const Stage*>& stages, long value) {
+void DeviceEngine::launch_together(const std::vector<TogetherStage>& stages, long value) {
   std::vector<device::Device::Launch> launches;
-  for (const Stage* st : stages) launches.push_back(launch_of(*st, value));
+  for (const TogetherStage& t : stages) {
+    launches.push_back(launch_of(*t.stage, value));
+    launches.back().after_previous = t.after_previous;
+  }
   dev_->launch_together(launches);
 }
 

@@ -76,10 +76,15 @@ protected:
 
   // Runs one stage on the current field set (kernel[parity_]), its value argument set to `value`.
   void launch(const Stage& st, long value);
-  // The same for stages that may run at the same time (device::Device::launch_together). Every
-  // value argument is set before anything is enqueued, so two stages sharing a kernel object
-  // would both run with the last value: the stages hold kernel objects of their own.
-  void launch_together(const std::vector<const Stage*>& stages, long value);
+  // The same for stages that may run at the same time (device::Device::launch_together), each
+  // marked whether it runs after the one before it on that one's queue. Every value argument is
+  // set before anything is enqueued, so two stages sharing a kernel object would both run with
+  // the last value: the stages hold kernel objects of their own.
+  struct TogetherStage {
+    const Stage* stage;
+    bool after_previous;
+  };
+  void launch_together(const std::vector<TogetherStage>& stages, long value);
   // Stage `st`'s kernel for the current field set, its value argument set to `value`.
   device::Device::Launch launch_of(const Stage& st, long value) const;
   // Runs the step stages of `plan` for step s, phase by phase (H, H+E, E, sources), each in

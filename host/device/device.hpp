@@ -234,14 +234,16 @@ public:
   virtual void launch(const Kernel& k, const Range& global, const Range& local) = 0;
   // Launches that may run at the same time, their groups sharing the device: each starts once
   // everything enqueued before has completed, and everything enqueued after waits for all of
-  // them. For launches none of which reads what another writes (tblock's pass and its shell:
-  // engine/plan.hpp TBlockPass), so that one's groups fill the compute units another's last
-  // groups leave idle. The first runs on the queue (stream) itself, the others on side queues
-  // the device keeps. A launch marked after_previous runs on the queue of the launch before it
-  // in the list, once that one has completed: it waits for the work before the list and for its
-  // predecessor only, and may read what that one wrote (NVIDIA's OpenCL starts a side queue's
-  // launch ~25-30 us after the work it waits for ends; on its predecessor's queue it starts at
-  // once). Same errors as launch().
+  // them. For launches none of which reads what another writes, but for a launch's chain
+  // (below): tblock's pass and its shell, engine/plan.hpp TBlockPass, so that one's groups fill
+  // the compute units another's last groups leave idle. The list is cut into chains: a launch
+  // marked after_previous joins the chain of the launch before it, any other starts a chain.
+  // A chain's launches run one after another, each may read what those before it in the chain
+  // wrote, and they wait for nothing else in the list. The first chain runs on the queue
+  // (stream) itself, the others on side queues the device keeps (NVIDIA's OpenCL starts a side
+  // queue's launch ~25-30 us after the work it waits for ends; after its predecessor on one
+  // queue, a launch starts at once). A launch with an empty range runs nothing and leaves its
+  // chain as it was. Same errors as launch().
   struct Launch {
     Kernel kernel;
     Range global, local;

@@ -16,10 +16,12 @@ namespace clfdtd::device {
 // latency is most of the wall time, the wall clock is as good.
 bool plausible_device_span(double span, double wall);
 
-// launch_together's queues: the launches to run (indices into `launches`, in order, those with an
-// empty range left out) grouped into chains, one per queue, a new chain starting at every launch
-// not marked after_previous.
-std::vector<std::vector<std::size_t>> launch_chains(const std::vector<const Device::Launch*>& launches);
+// launch_together's queues: `launches` grouped into chains, one per queue, a new chain starting
+// at every launch not marked after_previous; then the launches with runs[n] false (an empty
+// range) are left out of their chains, and chains left empty are dropped. Indices into
+// `launches`, in order.
+std::vector<std::vector<std::size_t>> launch_chains(const std::vector<Device::Launch>& launches,
+                                                   const std::vector<bool>& runs);
 
 // A driver's name or version string without the spaces or trailing NUL some drivers pad it with.
 std::string trim_driver_text(std::string s);

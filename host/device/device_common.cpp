@@ -118,13 +118,24 @@ bool plausible_device_span(double span, double wall) {
   return span >= 0.5 * wall && span <= 1.1 * wall + 1e-3;
 }
 
-std::vector<std::vector<std::size_t>> launch_chains(const std::vector<const Device::Launch*>& launches) {
+std::vector<std::vector<std::size_t>> launch_chains(const std::vector<Device::Launch>& launches,
+                                                   const std::vector<bool>& runs) {
   std::vector<std::vector<std::size_t>> chains;
   for (std::size_t n = 0; n < launches.size(); ++n) {
-    if (chains.empty() || !launches[n]->after_previous) chains.emplace_back();
+    if (chains.empty() || !launches[n].after_previous) chains.emplace_back();
     chains.back().push_back(n);
   }
-  return chains;
+  // Chains are formed before the launches that run nothing are dropped, so that a launch after
+  // one of them waits for the work before the list only, as it would have once that one ended.
+  std::vector<std::vector<std::size_t>> running;
+  for (const auto& chain : chains) {
+    std::vector<std::size_t> kept;
+    for (std::size_t n : chain) {
+      if (runs[n]) kept.push_back(n);
+    }
+    if (!kept.empty()) running.push_back(std::move(kept));
+  }
+  return running;
 }
 
 std::string trim_driver_text(std::string s) {

@@ -166,11 +166,13 @@ void GpuEngine::step(long s) {
     // The boxes are disjoint and every launch reads the current set only, so the shell's groups
     // may fill the compute units the pass's last groups leave idle, and the other way round. The
     // pass goes first: the other orders ran 3-5% slower on the H200 (docs/BENCHMARKS.md). Where
-    // side queues start late the z boxes' launch follows the pass on its queue; elsewhere the x/y
-    // boxes' launch is enqueued before the z boxes' (plan.hpp TBlockPass).
+    // side queues start late and the shell has x/y boxes too, the z boxes' launch follows the pass
+    // on its queue; elsewhere the x/y boxes' launch is enqueued before the z boxes' (plan.hpp
+    // TBlockPass).
     std::vector<TogetherStage> together{{&pair_->pass, false}};
     const StepPlan& shell = pair_->shell[aux_set_];
-    const bool z_after_pass = pair_->shell_z_first && device().info().side_queue_starts_late;
+    const bool z_after_pass = pair_->shell_z_first && shell.size() > 1 &&
+                              device().info().side_queue_starts_late;
     const bool xy_first = pair_->shell_z_first && !z_after_pass;
     for (std::size_t k = 0; k < shell.size(); ++k) {
       const std::size_t n = xy_first ? shell.size() - 1 - k : k;

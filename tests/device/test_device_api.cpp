@@ -90,4 +90,25 @@ TEST_CASE("device timer: a device span is believed only where it fits the wall c
   CHECK_FALSE(device::plausible_device_span(0.4, 0.25));
   CHECK_FALSE(device::plausible_device_span(20e-6, 60e-6));
 }
+
+TEST_CASE("launch_together's chains: cut at every launch not after_previous, empty launches left out") {
+  using Chains = std::vector<std::vector<std::size_t>>;
+  auto chains = [](const std::vector<bool>& after, const std::vector<bool>& runs) {
+    std::vector<device::Device::Launch> launches(after.size());
+    for (std::size_t n = 0; n < after.size(); ++n) launches[n].after_previous = after[n];
+    return device::launch_chains(launches, runs);
+  };
+  CHECK(chains({}, {}).empty());
+  CHECK(chains({false, false, false}, {true, true, true}) == Chains{{0}, {1}, {2}});
+  // A chain of three, then one of one; a first launch marked after_previous starts a chain.
+  CHECK(chains({true, true, true, false}, {true, true, true, true}) == Chains{{0, 1, 2}, {3}});
+  CHECK(chains({false, true, false, true}, {true, true, true, true}) == Chains{{0, 1}, {2, 3}});
+  // A launch after an empty one waits for nothing but the work before the list: its chain is the
+  // empty one's, not the one before.
+  CHECK(chains({false, false, true}, {true, false, true}) == Chains{{0}, {2}});
+  CHECK(chains({false, false, true, true}, {true, true, false, true}) == Chains{{0}, {1, 3}});
+  // Chains that run nothing are dropped.
+  CHECK(chains({false, false, true, false}, {true, false, false, true}) == Chains{{0}, {3}});
+  CHECK(chains({false, false}, {false, false}).empty());
+}
 }  // namespace clfdtd::test

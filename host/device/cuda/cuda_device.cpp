@@ -381,22 +381,23 @@ public:
   }
 
   void launch_together(const std::vector<Launch>& launches) override {
-    std::vector<const Launch*> nonempty;
-    for (const Launch& l : launches) {
-      if (launch_target<CudaKernel>(l.kernel, l.global, l.local, "CUDA")) nonempty.push_back(&l);
-    }
-    if (nonempty.empty()) return;
+    std::vector<bool> runs;
+    for (const Launch& l : launches)
+      runs.push_back(launch_target<CudaKernel>(l.kernel, l.global, l.local, "CUDA") != nullptr);
+    const std::vector<std::vector<std::size_t>> chains = launch_chains(launches, runs);
+    if (chains.empty()) return;
     use_device(index_, "launching CUDA kernels together");
     const std::string ctx = "launching kernels together";
+    auto run = [&](std::size_t n, cudaStream_t stream) {
+      enqueue(kernel_of(launches[n]), launches[n].global, launches[n].local, stream);
+    };
     // The first chain on the stream; each other one on a side stream that waits for the work
     // before (the fork event), the stream then waiting for its last launch.
-    const std::vector<std::vector<std::size_t>> chains = launch_chains(nonempty);
     if (chains.size() > 1) {
       if (!fork_) fork_ = std::make_unique<CudaEvent>(cudaEventDisableTiming);
       cuda_check(cudaEventRecord(fork_->get(), stream_), "cudaEventRecord", ctx);
     }
-    for (std::size_t n : chains[0])
-      enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, stream_);
+    for (std::size_t n : chains[0]) run(n, stream_);
     for (std::size_t c = 1; c < chains.size(); ++c) {
       if (side_.size() < c) {  // kept only once both its stream and its event exist
         SideStream ss;
@@ -407,10 +408,22 @@ public:
       }
       const SideStream& ss = side_[c - 1];
       cuda_check(cudaStreamWaitEvent(ss.stream, fork_->get(), 0), "cudaStreamWaitEvent", ctx);
-      for (std::size_t n : chains[c])
-        enqueue(kernel_of(*nonempty[n]), nonempty[n]->global, nonempty[n]->local, ss.stream);
-      cuda_check(cudaEventRecord(ss.done->get(), ss.stream), "cudaEventRecord", ctx);
-      cuda_check(cudaStreamWaitEvent(stream_, ss.done->get(), 0), "cudaStreamWaitEvent", ctx);
+      // Whatever fails, the launches already on the side stream join the stream before the error
+      // leaves, so that later work and finish() still wait for them.
+      auto join = [&] {
+        cuda_check(cudaEventRecord(ss.done->get(), ss.stream), "cudaEventRecord", ctx);
+        cuda_check(cudaStreamWaitEvent(stream_, ss.done->get(), 0), "cudaStreamWaitEvent", ctx);
+      };
+      try {
+        for (std::size_t n : chains[c]) run(n, ss.stream);
+      } catch (...) {
+        try {
+          join();
+        } catch (...) {  // the first error is the one to report
+        }
+        throw;
+      }
+      join();
     }
   }
 

@@ -423,25 +423,34 @@ public:
   }
 
   void launch_together(const std::vector<Launch>& launches) override {
-    std::vector<std::pair<ClKernel*, const Launch*>> nonempty;
+    std::vector<ClKernel*> target;
+    std::vector<bool> runs;
     for (const Launch& l : launches) {
-      if (auto* ck = launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"))
-        nonempty.push_back({ck, &l});
+      target.push_back(launch_target<ClKernel>(l.kernel, l.global, l.local, "OpenCL"));
+      runs.push_back(target.back() != nullptr);
     }
-    std::vector<const Launch*> listed;
-    for (const auto& item : nonempty) listed.push_back(item.second);
-    const std::vector<std::vector<std::size_t>> chains = launch_chains(listed);
+    const std::vector<std::vector<std::size_t>> chains = launch_chains(launches, runs);
     if (chains.size() < 2) {
-      for (const auto& [ck, l] : nonempty) {
-        enqueue(queue_, *ck, l->global, l->local, nullptr, timed_event());
-        note_timed();
+      for (const auto& chain : chains) {
+        for (std::size_t n : chain) {
+          enqueue(queue_, *target[n], launches[n].global, launches[n].local, nullptr, timed_event());
+          note_timed();
+        }
       }
       return;
     }
     std::vector<cl::Event> done;
+    cl::CommandQueue* open_side = nullptr;  // a side queue whose chain has no event in `done` yet
     // Whatever fails, the launches already enqueued join the queue before the error leaves, so
     // that later work and finish() still wait for them.
     auto join = [&] {
+      if (open_side) {
+        cl::Event end;
+        open_side->enqueueMarkerWithWaitList(nullptr, &end);
+        open_side->flush();
+        done.push_back(end);
+        open_side = nullptr;
+      }
       if (!done.empty()) queue_.enqueueBarrierWithWaitList(&done);
       queue_.flush();
     };
@@ -464,12 +473,13 @@ public:
                              profiling_ ? CL_QUEUE_PROFILING_ENABLE : cl_command_queue_properties{0});
         }
         cl::CommandQueue& q = c == 0 ? queue_ : side_[c - 1];
-        for (std::size_t n = 0; n < chains[c].size(); ++n) {
-          const auto& [ck, l] = nonempty[chains[c][n]];
-          const bool first = n == 0, last = n + 1 == chains[c].size();
+        for (std::size_t k = 0; k < chains[c].size(); ++k) {
+          const std::size_t n = chains[c][k];
+          const bool first = k == 0, last = k + 1 == chains[c].size();
           cl::Event event;
-          enqueue(q, *ck, l->global, l->local, c > 0 && first ? &after_fork : nullptr,
-                  c > 0 && last ? &event : nullptr);
+          enqueue(q, *target[n], launches[n].global, launches[n].local,
+                  c > 0 && first ? &after_fork : nullptr, c > 0 && last ? &event : nullptr);
+          if (c > 0) open_side = last ? nullptr : &q;
           if (c > 0 && last) done.push_back(event);
         }
         if (c > 0) q.flush();
@@ -599,8 +609,9 @@ std::vector<DeviceInfo> list_opencl_devices() {
     d.max_alloc_bytes = c.max_alloc_bytes;
     d.compute_units = c.compute_units;
     d.clock_mhz = c.clock_mhz;
-    d.min_groups_hint = c.platform.find("NVIDIA") != std::string::npos;
-    d.side_queue_starts_late = d.min_groups_hint;
+    const bool nvidia = c.platform.find("NVIDIA") != std::string::npos;
+    d.min_groups_hint = nvidia;
+    d.side_queue_starts_late = nvidia;
     try {
       const cl::Device dev = cl_device_at(c.index);
       d.local_mem_bytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

@@ -466,6 +466,8 @@ public:
       // (join). An in-order queue runs a chain's launches one after another.
       cl::Event fork;
       queue_.enqueueMarkerWithWaitList(nullptr, &fork);
+      // OpenCL asks the queue holding an event another queue waits on to be flushed first.
+      queue_.flush();
       const std::vector<cl::Event> after_fork{fork};
       for (std::size_t c = 0; c < chains.size(); ++c) {
         if (c > 0 && side_.size() < c) {

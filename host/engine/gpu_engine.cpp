@@ -166,18 +166,15 @@ void GpuEngine::step(long s) {
     // The boxes are disjoint and every launch reads the current set only, so the shell's groups
     // may fill the compute units the pass's last groups leave idle, and the other way round. The
     // pass goes first: the other orders ran 3-5% slower on the H200 (docs/BENCHMARKS.md). Where
-    // side queues start late and the shell has x/y boxes too, the z boxes' launch follows the pass
-    // on its queue; elsewhere the x/y boxes' launch is enqueued before the z boxes' (plan.hpp
-    // TBlockPass).
+    // side queues start late and the shell has x/y boxes too, the z boxes' launch (the shell's
+    // last) follows the pass on its queue (plan.hpp TBlockPass).
     std::vector<TogetherStage> together{{&pair_->pass, false}};
     const StepPlan& shell = pair_->shell[aux_set_];
-    const bool z_after_pass = pair_->shell_z_first && shell.size() > 1 &&
+    const bool z_after_pass = pair_->shell_z_last && shell.size() > 1 &&
                               device().info().side_queue_starts_late;
-    const bool xy_first = pair_->shell_z_first && !z_after_pass;
-    for (std::size_t k = 0; k < shell.size(); ++k) {
-      const std::size_t n = xy_first ? shell.size() - 1 - k : k;
-      together.push_back({&shell[n], n == 0 && z_after_pass});
-    }
+    if (z_after_pass) together.push_back({&shell.back(), true});
+    for (std::size_t n = 0; n + (z_after_pass ? 1 : 0) < shell.size(); ++n)
+      together.push_back({&shell[n], false});
     launch_together(together, deferred_);
     if (!pair_->shell[aux_set_].empty()) aux_set_ ^= 1;
     parity_ ^= 1;

@@ -124,13 +124,13 @@ int tblock_z_box_float4s(const SimulationModel& m);
 //          auxiliaries in set 1 it runs `copies` (set 1 into set 0).
 // The boxes are disjoint, so the launches may run in any order or at the same time: the engine
 // launches them together (device::Device::launch_together), the pass first. shell[set] lists the
-// z boxes' launch first where there is one (shell_z_first), then the x and y boxes'. Where side
-// queues start late (DeviceInfo::side_queue_starts_late: NVIDIA's OpenCL) and there are both, the
-// engine runs the z boxes after the pass on its queue and the x/y boxes beside both (H200, tblock vacuum_upml,
-// OpenCL: N = 160 35.7 -> 36.5, 192 48.5 -> 49.4, 256 68.7 -> 69.6, 512 88.5 -> 88.7 Gcells/s);
-// through CUDA that order lost up to 18% (N = 160), so there, as on every device whose side
-// queues start on time, all shell launches run beside the pass, the x/y boxes' enqueued first
-// (docs/BENCHMARKS.md).
+// x and y boxes' launch, then the z boxes' where there is one (shell_z_last). Where side queues
+// start late (DeviceInfo::side_queue_starts_late: NVIDIA's OpenCL) and there are both, the
+// engine runs the z boxes after the pass on its queue and the x/y boxes beside both (H200,
+// tblock vacuum_upml, OpenCL: N = 160 35.6 -> 36.4, 192 48.5 -> 49.4, 256 68.8 -> 69.6, 512
+// 88.8 -> 88.9 Gcells/s); through CUDA that order lost up to 18% (N = 160), so there, as on
+// every device whose side queues start on time, all of them run beside the pass in shell's
+// order (docs/BENCHMARKS.md).
 // With the source index update_tblock reads, which the engine keeps: the merged sources by row
 // (i, j), src_rows[i * ny + j] .. src_rows[i * ny + j + 1] indexing src_order
 // (tblock_source_rows). `shell_xy`, `shell_z` (UPML models): the shell's programs and
@@ -143,7 +143,7 @@ struct BufferCopy {
 struct TBlockPass {
   Stage pass;
   std::array<StepPlan, 2> shell;
-  bool shell_z_first = false;
+  bool shell_z_last = false;
   std::vector<BufferCopy> copies;
   std::array<device::Buffer, 6> aux_next;
   std::array<device::Buffer, 2> zaux_next;

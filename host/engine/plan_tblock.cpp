@@ -220,10 +220,10 @@ std::optional<TBlockPass> plan_tblock(const PlanInputs& in, const PlanInputs* sh
                                                                kShellPlanes, kShellZLongestPlanes));
     }
     for (int from = 0; from < 2; ++from) {
-      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, z_planes, from, 2));
       if (!xy.empty()) out.shell[from].push_back(launch_over(*shell_xy, xy, planes, from, 1));
+      if (!zs.empty()) out.shell[from].push_back(launch_over(*shell_z, zs, z_planes, from, 2));
     }
-    out.shell_z_first = !zs.empty();
+    out.shell_z_last = !zs.empty();
   }
   return out;
 }

@@ -25,6 +25,7 @@
 #include "model/simulation_model.hpp"
 #include "output/monitor_files.hpp"
 #include "output/output_dir.hpp"
+#include "output/output_marker.hpp"
 #include "output/run_report.hpp"
 #include "output/vti_writer.hpp"
 #include "parallel/communicator.hpp"
@@ -87,9 +88,11 @@ void print_notes(OutputDir& out) {
 // What happened to the previous output, for the messages of runs that did not complete.
 std::string previous_output_text(const OutputDir& out) {
   std::error_code ec;
-  if (std::filesystem::exists(out.final_path(), ec))
+  if (!std::filesystem::exists(out.final_path(), ec))
+    return "'" + out.final_path() + "' was not created";
+  if (is_clfdtd_output(out.final_path()))
     return "the previous output in '" + out.final_path() + "' was kept";
-  return "'" + out.final_path() + "' was not created";
+  return "'" + out.final_path() + "' (not a clfdtd output) was left as it was";
 }
 
 // Where and when the fields went NaN or infinite, as exactly as the checks allow: a probe is read
@@ -113,6 +116,7 @@ std::string keep_partial(OutputDir& out, RunReport& report, const std::string& s
                          const std::string& reason) {
   report.status = status;
   report.reason = reason;
+  report.files = out.written_files();
   try {
     write_run_json(out.file("run.json"), report);
   } catch (const std::exception& e) {
@@ -217,6 +221,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
           return;
         }
         out = std::make_unique<OutputDir>(cfg.output.dir, policy);
+        stop_signals->set_unfinished_output(out->path(), out->final_path());
         print_notes(*out);
         report = report_from_model(model);
         report.backend = backend->name();
@@ -283,6 +288,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
                             result.loop_seconds);
       if (result.finite && !result.stopped) {
         report.status = "completed";
+        report.files = out->written_files();
         write_run_json(out->file("run.json"), report);
         out->commit();
       }

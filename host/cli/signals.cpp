@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstring>
+#include <string>
 
 namespace clfdtd::cli {
 namespace {
@@ -21,25 +23,36 @@ void exit_in_setup(int sig) {
   static const char sigint[] = "\nclfdtd: interrupted by SIGINT during setup: nothing was written (exit 6)\n";
   static const char sigterm[] = "\nclfdtd: interrupted by SIGTERM during setup: nothing was written (exit 6)\n";
   static const char sighup[] = "\nclfdtd: interrupted by SIGHUP during setup: nothing was written (exit 6)\n";
-  const char* msg = sig == SIGINT ? sigint : sig == SIGTERM ? sigterm : sighup;
-  const std::size_t len = sig == SIGINT ? sizeof sigint : sig == SIGTERM ? sizeof sigterm : sizeof sighup;
+  static const char sigpipe[] = "\nclfdtd: interrupted by SIGPIPE during setup: nothing was written (exit 6)\n";
+  const char* msg = sig == SIGINT ? sigint : sig == SIGTERM ? sigterm : sig == SIGHUP ? sighup : sigpipe;
+  const std::size_t len = sig == SIGINT    ? sizeof sigint
+                          : sig == SIGTERM ? sizeof sigterm
+                          : sig == SIGHUP  ? sizeof sighup
+                                           : sizeof sigpipe;
   const ssize_t ignored = ::write(STDERR_FILENO, msg, len - 1);
   (void)ignored;
   ::_exit(6);
 }
 
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
-struct sigaction g_previous[3];
-bool g_installed[3] = {false, false, false};
+// SIGPIPE: the reader of stdout or stderr went away (`clfdtd run ... | head`). It stops the run as
+// the others do; the writes that follow fail with EPIPE instead of ending the process.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+constexpr int kCount = sizeof kSignals / sizeof kSignals[0];
+struct sigaction g_previous[kCount];
+bool g_installed[kCount] = {};
+
+// What a second signal prints: set_unfinished_output's line once the output folder exists.
+char g_again[1024] =
+    "\nclfdtd: interrupted again: exiting at once (exit 6); nothing was written\n";
 
 extern "C" void on_stop_signal(int sig) {
   if (g_in_setup.load()) exit_in_setup(sig);
   int none = 0;
   if (g_signal.compare_exchange_strong(none, sig)) return;
-  static const char msg[] =
-      "\nclfdtd: interrupted again: exiting at once (exit 6); the previous output is untouched "
-      "and the next run on this output.dir removes the unfinished folder\n";
-  const ssize_t ignored = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+  if (sig == SIGPIPE) return;  // every write to the closed pipe raises it again: not a second ask
+  std::size_t len = 0;
+  while (len < sizeof g_again && g_again[len] != 0) ++len;
+  const ssize_t ignored = ::write(STDERR_FILENO, g_again, len);
   (void)ignored;
   ::_exit(6);
 }
@@ -49,7 +62,7 @@ extern "C" void on_stop_signal(int sig) {
 StopSignals::StopSignals() {
   g_signal.store(0);
   g_in_setup.store(true);
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < kCount; ++i) {
     struct sigaction current {};
     if (::sigaction(kSignals[i], nullptr, &current) != 0) continue;
     if (current.sa_handler == SIG_IGN) continue;  // nohup and friends: keep ignoring it
@@ -63,9 +76,21 @@ StopSignals::StopSignals() {
 
 void StopSignals::defer() { g_in_setup.store(false); }
 
+void StopSignals::set_unfinished_output(const std::string& where, const std::string& dir) {
+  const std::string line = "\nclfdtd: interrupted again: exiting at once (exit 6); the previous "
+                           "output is untouched; what this run wrote is in '" + where +
+                           "', which the next run on '" + dir + "' moves to '" + dir +
+                           ".partial' (or removes, where that name is taken)\n";
+  if (line.size() >= sizeof g_again) return;  // a path that long: the line without it stays
+  // Written while no signal is being handled (the run has not started its loop): the handler
+  // reads a complete line either way, as the terminating zero is written last.
+  std::memcpy(g_again, line.data(), line.size());
+  g_again[line.size()] = 0;
+}
+
 StopSignals::~StopSignals() {
   g_in_setup.store(false);
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kCount; ++i)
     if (g_installed[i]) {
       ::sigaction(kSignals[i], &g_previous[i], nullptr);
       g_installed[i] = false;
@@ -79,6 +104,7 @@ const char* signal_name(int sig) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
     default: return "signal";
   }
 }

@@ -10,11 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <vector>
 
 #include "errors.hpp"
 #include "output/output_marker.hpp"
@@ -25,6 +27,14 @@ namespace clfdtd {
 namespace {
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// "'a', 'b'" for foreign_entries' paths ("" stands for a folder that could not be read).
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names)
+    out += (out.empty() ? "" : ", ") + (n.empty() ? std::string("(unreadable)") : "'" + n + "'");
+  return out;
+}
 
 [[noreturn]] void fail(const std::string& action, const fs::path& p, const std::error_code& ec) {
   throw OutputError(action, p.string(), ec.message());
@@ -152,7 +162,18 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
   if (const std::string role = protected_role(p, policy); !role.empty())
     throw OutputRefusedError("output.dir " + quoted(p) + " is " + role +
                              ", which clfdtd never replaces: choose a folder of its own");
-  if (policy.overwrite || empty_folder(p) || is_clfdtd_output(p)) return;
+  if (policy.overwrite || empty_folder(p)) return;
+  if (is_clfdtd_output(p)) {
+    // Replacing the folder replaces all it holds: what the user put in it beside a run's files
+    // is not the run's to delete.
+    const std::vector<std::string> foreign = foreign_entries(p);
+    if (foreign.empty()) return;
+    throw OutputRefusedError(
+        "output.dir " + quoted(p) + " holds an earlier clfdtd output and also what that run did "
+        "not write (" + listed(foreign) + (foreign.size() >= 3 ? ", ..." : "") +
+        "); clfdtd replaces the folder as a whole, so it is not replaced: move those elsewhere, "
+        "choose another output.dir, or set output.overwrite = true to delete them too");
+  }
   throw OutputRefusedError("output.dir " + quoted(p) +
                            " is a folder that clfdtd did not write (it has no clfdtd run.json), "
                            "so it is not replaced: choose another output.dir, or set "
@@ -194,7 +215,15 @@ OutputDir::~OutputDir() {
 void OutputDir::lock() {
   lock_path_ = final_ + ".lock";
   while (true) {
-    const int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    // Created here, it is ours even before it holds our pid; one that exists must say "clfdtd"
+    // (an empty one may be a user's file: it is not taken over).
+    bool created = true;
+    int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == EEXIST) {
+      created = false;
+      fd = ::open(lock_path_.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+      if (fd < 0 && errno == ENOENT) continue;  // its holder removed it meanwhile
+    }
     if (fd < 0) throw OutputError::from_errno("create the lock file", lock_path_, errno);
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
@@ -213,11 +242,16 @@ void OutputDir::lock() {
     if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
       const std::string content = read_small(fd);
-      if (!content.empty() && content.rfind(kLockTag, 0) != 0) {
+      if (!created && content.rfind(kLockTag, 0) != 0) {
         ::close(fd);
-        throw OutputRefusedError("'" + lock_path_ +
-                                 "' exists and is not a clfdtd lock file (clfdtd locks its "
-                                 "output.dir with that name): move it, or choose another output.dir");
+        throw OutputRefusedError(
+            "'" + lock_path_ + "' exists and is not a clfdtd lock file (clfdtd locks its "
+            "output.dir with that name" +
+            (content.empty() ? std::string("; an empty one is left by a run killed as it created "
+                                           "it, or is not clfdtd's")
+                             : std::string()) +
+            "): if no clfdtd run is writing to '" + final_ + "', move it, or choose another "
+            "output.dir");
       }
       const std::string mine = kLockTag + pid_text() + "\n";
       if (::ftruncate(fd, 0) != 0 ||
@@ -256,9 +290,14 @@ void OutputDir::clean_stale() {
   if (ec) fail("read", parent, ec);
   for (const Leftover& l : found) {
     const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
-    if (!is_clfdtd_output(l.path) && !holds_only_clfdtd_files(l.path)) {
+    // A name alone is no proof: only clfdtd's run.json beside nothing but a run's files (or, for
+    // a temporary, an empty folder) is touched.
+    std::error_code ec_empty;
+    const bool empty_tmp = !l.old && type_at(l.path) == fs::file_type::directory &&
+                           fs::is_empty(l.path, ec_empty) && !ec_empty;
+    if (!empty_tmp && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
       notes_.push_back("left " + quoted(l.path) + " alone: its " + gone +
-                       ", but it holds files clfdtd does not write");
+                       ", but it is not a clfdtd output holding only a run's files");
       continue;
     }
     if (l.old && !present(fin)) {
@@ -271,6 +310,12 @@ void OutputDir::clean_stale() {
                        std::strerror(errno));
       continue;
     }
+    const std::string partial = final_ + ".partial";
+    if (!l.old && !empty_tmp && !present(partial) &&
+        rename_noreplace(l.path.string(), partial) == 0) {
+      notes_.push_back("kept what a stopped run wrote (" + gone + ") as " + quoted(fs::path(partial)));
+      continue;
+    }
     fs::remove_all(l.path, ec);
     if (ec)
       notes_.push_back("could not remove " + quoted(l.path) + " (" + gone + "): " + ec.message());
@@ -279,13 +324,32 @@ void OutputDir::clean_stale() {
   }
 }
 
+std::vector<std::string> OutputDir::written_files() const {
+  std::vector<std::string> files;
+  std::error_code ec;
+  const fs::path root(current_);
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->symlink_status(ec).type() != fs::file_type::regular || ec) continue;
+    std::string rel = fs::relative(it->path(), root, ec).generic_string();
+    if (!ec && rel != "run.json") files.push_back(std::move(rel));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::string OutputDir::file(const std::string& name) const {
   return (fs::path(current_) / name).string();
 }
 
 void OutputDir::commit() {
   if (committed_) return;
-  check_output_path(final_, policy_);
+  try {
+    check_output_path(final_, policy_);
+  } catch (const OutputRefusedError& e) {
+    // Checked when the run started; what changed since is not the run's to replace. The run's
+    // output stays where it is (the caller keeps it as the partial output).
+    throw OutputError("replace", final_, std::string("it changed during the run: ") + e.what());
+  }
   if (!present(final_)) {
     if (rename_noreplace(tmp_, final_) != 0)
       throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, errno);
@@ -326,7 +390,7 @@ std::string OutputDir::keep_partial() {
   if (!present(partial)) {
     if (rename_noreplace(tmp_, partial) != 0)
       throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
-  } else if (is_clfdtd_output(partial)) {
+  } else if (is_clfdtd_output(partial) && holds_only_clfdtd_files(partial)) {
     if (swap_paths(tmp_, partial)) {
       std::error_code ec;
       fs::remove_all(tmp_, ec);  // now the older partial output

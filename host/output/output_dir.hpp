@@ -1,12 +1,15 @@
 // A run's output directory, replaced as a whole and only when that loses nobody's data.
 //
 // check_output_path() decides whether "<dir>" may be replaced at all: only when it is missing, an
-// empty folder, or an earlier clfdtd output (output_marker.hpp); any other folder only with
+// empty folder, or an earlier clfdtd output holding nothing but what that run wrote
+// (output_marker.hpp: run.json lists it); any other folder only with
 // output.overwrite; never a file or link, "/", the home folder or a folder holding the current
 // directory or the model file. It writes nothing, so it runs before any work.
 //
-// OutputDir then holds the lock "<dir>.lock" (one run per output folder at a time), removes what
-// dead runs left beside it ("<dir>.tmp-<pid>", "<dir>.old-<pid>"), and creates "<dir>.tmp-<pid>",
+// OutputDir then holds the lock "<dir>.lock" (one run per output folder at a time), cleans what
+// dead runs left beside it ("<dir>.tmp-<pid>" becomes "<dir>.partial" where that name is free, else
+// it is removed; "<dir>.old-<pid>" is restored as "<dir>" where "<dir>" is missing; only folders
+// that are clfdtd outputs of nothing but a run's files, or empty temporaries), and creates "<dir>.tmp-<pid>",
 // where every file is written. commit() swaps it in place of "<dir>" (rename-exchange where the
 // file system has it); a run that did not complete calls keep_partial(), which moves it to
 // "<dir>.partial" and leaves "<dir>" as it was.
@@ -46,13 +49,20 @@ public:
   // previous output restored or left behind), for the caller to print.
   std::vector<std::string> take_notes() { return std::exchange(notes_, {}); }
 
+  // What the run wrote so far: every file under path() but run.json, relative to it ('/'
+  // separated, sorted), for run.json's "files" (output_marker.hpp). Never throws: a folder that
+  // cannot be read gives what could be read.
+  std::vector<std::string> written_files() const;
+
   // Puts the temporary folder in place of final_path() and removes the previous output. Checks
-  // again (under the lock) that final_path() may be replaced. After commit(), path() equals
-  // final_path(). Throws OutputRefusedError / OutputError; a second call is a no-op.
+  // again (under the lock) that final_path() may be replaced; where it no longer may (something
+  // changed it during the run) that is an OutputError, and the output stays in path(). After
+  // commit(), path() equals final_path(). Throws OutputError; a second call is a no-op.
   void commit();
 
   // For a run that did not complete: moves the temporary folder to "<dir>.partial" (replacing an
-  // older one only when it is a clfdtd output, else to "<dir>.partial-<pid>") and returns where it
+  // older one only when it is a clfdtd output of nothing but a run's files, else to
+  // "<dir>.partial-<pid>") and returns where it
   // now is; final_path() is not touched. Throws OutputError (the files then stay in path()).
   std::string keep_partial();
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -57,24 +58,60 @@ bool is_clfdtd_output(const fs::path& dir) {
   return j.contains("cells") && j.contains("steps_planned") && regular_file(dir / "model.vti");
 }
 
-bool holds_only_clfdtd_files(const fs::path& dir) {
+std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit) {
+  std::vector<std::string> found;
+  if (!real_folder(dir)) return {dir.string()};
+  const nlohmann::json j = read_report(dir / "run.json");
+  const auto listed = j.is_object() ? j.find("files") : j.end();
+  if (j.is_object() && listed != j.end() && listed->is_array()) {
+    // The run's own list: each file it names, and the folders holding them.
+    std::set<std::string> files{"run.json"}, folders;
+    for (const auto& f : *listed) {
+      if (!f.is_string()) return {"run.json"};
+      const fs::path rel(f.get<std::string>());
+      files.insert(rel.generic_string());
+      for (fs::path up = rel.parent_path(); !up.empty(); up = up.parent_path())
+        folders.insert(up.generic_string());
+    }
+    std::error_code ec;
+    fs::recursive_directory_iterator it(dir, ec), end;
+    for (; !ec && it != end && found.size() < limit; it.increment(ec)) {
+      const std::string rel = fs::relative(it->path(), dir, ec).generic_string();
+      if (ec) break;
+      const fs::file_type t = it->symlink_status(ec).type();
+      if (ec) break;
+      const bool ours = t == fs::file_type::regular     ? files.count(rel) > 0
+                        : t == fs::file_type::directory ? folders.count(rel) > 0
+                                                        : false;
+      if (!ours) {
+        found.push_back(rel);
+        if (t == fs::file_type::directory) it.disable_recursion_pending();
+      }
+    }
+    if (ec) return {""};
+    return found;
+  }
   static const std::set<std::string> kFiles{"model.vti", "run.json", "probes.csv",
                                             "energy.csv", "fields.pvd", "fields.pvd.part"};
-  if (!real_folder(dir)) return false;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && found.size() < limit;
+       it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name == "snapshots" && real_folder(it->path())) {
       std::error_code ec2;
-      for (fs::directory_iterator s(it->path(), ec2), send; !ec2 && s != send; s.increment(ec2))
+      for (fs::directory_iterator s(it->path(), ec2), send;
+           !ec2 && s != send && found.size() < limit; s.increment(ec2))
         if (!is_snapshot_name(s->path().filename().string()) || !regular_file(s->path()))
-          return false;
-      if (ec2) return false;
+          found.push_back("snapshots/" + s->path().filename().string());
+      if (ec2) return {""};
     } else if (!kFiles.count(name) || !regular_file(it->path())) {
-      return false;
+      found.push_back(name);
     }
   }
-  return !ec;
+  if (ec) return {""};
+  return found;
 }
+
+bool holds_only_clfdtd_files(const fs::path& dir) { return foreign_entries(dir, 1).empty(); }
 
 }  // namespace clfdtd

@@ -2,7 +2,10 @@
 // removes) only its own outputs. The marker is run.json with "program": "clfdtd", written when a
 // run's folder is created and rewritten when the run ends.
 #pragma once
+#include <cstddef>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace clfdtd {
 
@@ -12,9 +15,15 @@ inline constexpr const char* kProgramName = "clfdtd";  // run.json's "program"
 // versions before that key, one with clfdtd's "cells" and "steps_planned" keys beside a model.vti.
 bool is_clfdtd_output(const std::filesystem::path& dir);
 
-// A folder (not a link) holding nothing but names a run writes (model.vti, run.json, probes.csv,
-// energy.csv, fields.pvd and its .part, snapshots/ with fields_<step>.vti): what an interrupted
-// run of any version leaves in its temporary folder. An empty folder counts.
+// What in `dir` (a folder, not a link) clfdtd did not write there: up to `limit` paths relative to
+// it, "" for a folder that cannot be read, or the folder itself when it is not a real folder. A run
+// lists what it wrote in its run.json ("files", every file but run.json itself); a folder whose
+// run.json has no such list (a run killed before it ended, or a version before the list) may hold
+// only names a run writes: model.vti, run.json, probes.csv, energy.csv, fields.pvd and its .part,
+// snapshots/ with fields_<step>.vti. Empty: nothing there is foreign (an empty folder counts).
+std::vector<std::string> foreign_entries(const std::filesystem::path& dir, std::size_t limit = 3);
+
+// foreign_entries(dir) is empty.
 bool holds_only_clfdtd_files(const std::filesystem::path& dir);
 
 }  // namespace clfdtd

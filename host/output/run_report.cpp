@@ -100,6 +100,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };
   if (r.cylindrical) j["modes"] = r.modes;
+  if (r.files) j["files"] = *r.files;
   if (r.halo) {
     const RunReport::Halo& h = *r.halo;
     json hidden = nullptr;

@@ -67,7 +67,12 @@ TEST_CASE("an earlier output directory is replaced whole") {
   const std::string dir = scratch_dir("replace");
   const auto first = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
   REQUIRE_MESSAGE(first.code == 0, first.out);
+  // A file the earlier run listed as its own (run.json "files") goes with it; one it did not
+  // list stops the replacement (test_cli_safety.cpp).
   { std::ofstream(dir + "/stale.txt") << "old run"; }
+  auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  report["files"].push_back("stale.txt");
+  { std::ofstream(dir + "/run.json") << report.dump(); }
   const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --output.dir=" + dir + " --quiet");
   CHECK_MESSAGE(r.code == 0, r.out);
   CHECK_FALSE(fs::exists(dir + "/stale.txt"));

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -300,8 +301,10 @@ Child start_long_run(const std::string& dir) {
 }  // namespace
 
 // Item 3: a stop signal left "<dir>.tmp-<pid>" and no word about it.
-TEST_CASE("SIGINT, SIGTERM, SIGHUP: exit 6, previous output kept, partial output beside it") {
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+// SIGPIPE (a closed pipe on the output, `clfdtd run ... | head`) used to kill the run outright,
+// leaving "<dir>.tmp-<pid>" and no word (an audit found it).
+TEST_CASE("SIGINT, SIGTERM, SIGHUP, SIGPIPE: exit 6, previous output kept, partial output beside it") {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
     CAPTURE(sig);
     const std::string dir = scratch_dir("signal_" + std::to_string(sig));
     make_previous_output(dir);
@@ -311,7 +314,10 @@ TEST_CASE("SIGINT, SIGTERM, SIGHUP: exit 6, previous output kept, partial output
     const int code = c.wait();
     const std::string out = c.output();
     CHECK_MESSAGE(code == 6, out);
-    const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    const char* name = sig == SIGINT    ? "SIGINT"
+                       : sig == SIGTERM ? "SIGTERM"
+                       : sig == SIGHUP  ? "SIGHUP"
+                                        : "SIGPIPE";
     CHECK_MESSAGE(out.find(std::string("interrupted by ") + name + " at step ") != std::string::npos, out);
     CHECK(out.find("'" + dir + ".partial'") != std::string::npos);
     CHECK(read_text(dir + "/run.json") == previous);
@@ -371,7 +377,7 @@ TEST_CASE("SIGINT, SIGTERM during setup: exit 6 at once, nothing written, previo
   }
 }
 
-TEST_CASE("a temporary folder left by a killed run is removed by the next run, which says so") {
+TEST_CASE("a temporary folder left by a killed run becomes the partial output of the next run") {
   const std::string dir = scratch_dir("stale");
   Child killed = start_long_run(dir);
   ::kill(killed.pid, SIGKILL);  // cannot be caught: its temporary folder stays
@@ -380,9 +386,43 @@ TEST_CASE("a temporary folder left by a killed run is removed by the next run, w
   REQUIRE(fs::exists(stale));
   const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
   CHECK_MESSAGE(r.code == 0, r.out);
-  CHECK_MESSAGE(r.out.find("removed '" + stale + "'") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.out.find("as '" + dir + ".partial'") != std::string::npos, r.out);
   CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(dir + ".partial/probes.csv"));
+  CHECK(report_of(dir + ".partial")["status"] == "running");  // as the killed run left it
+  // A second killed run's folder: "<dir>.partial" is taken, so it is removed.
+  Child again = start_long_run(dir);
+  ::kill(again.pid, SIGKILL);
+  again.wait();
+  const std::string stale2 = dir + ".tmp-" + std::to_string(again.pid);
+  const auto r2 = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r2.code == 0, r2.out);
+  CHECK_MESSAGE(r2.out.find("removed '" + stale2 + "'") != std::string::npos, r2.out);
+  CHECK_FALSE(fs::exists(stale2));
   fs::remove(killed.log);
+  fs::remove(again.log);
+}
+
+// An audit found a user's notes in an earlier output folder deleted by the next run on it.
+TEST_CASE("an earlier output holding the user's files too: exit 2 naming them, nothing lost") {
+  const std::string dir = scratch_dir("foreign_files");
+  make_previous_output(dir);
+  const auto listed = report_of(dir)["files"];
+  REQUIRE(listed.is_array());
+  CHECK(std::find(listed.begin(), listed.end(), "probes.csv") != listed.end());
+  std::ofstream(dir + "/notes.txt") << "mine";
+  const std::string previous = read_text(dir + "/run.json");
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                            "--output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r.code == 2, r.out);
+  CHECK_MESSAGE(r.out.find("'notes.txt'") != std::string::npos, r.out);
+  CHECK(read_text(dir + "/notes.txt") == "mine");
+  CHECK(read_text(dir + "/run.json") == previous);
+  // Once the notes are gone the folder is the run's alone, and is replaced.
+  fs::remove(dir + "/notes.txt");
+  const auto again = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                                "--output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(again.code == 0, again.out);
 }
 
 // Item 4: two runs committing to one folder raced ("Directory not empty", "out.old-<pid>").

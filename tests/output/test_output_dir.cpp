@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "errors.hpp"
 #include "output/output_dir.hpp"
@@ -75,7 +77,12 @@ TEST_CASE("OutputDir: commit replaces an earlier clfdtd output as a whole") {
   const fs::path root = scratch("commit");
   const fs::path fin = root / "nested" / "out";
   make_clfdtd_output(fin, "old run");
+  // What the earlier run listed as its own is replaced with it, in subfolders too.
+  fs::create_directories(fin / "monitors");
   touch(fin / "stale.txt", "old run");
+  touch(fin / "monitors" / "flux.csv", "old run");
+  touch(fin / "run.json", "{\"program\": \"clfdtd\", \"status\": \"completed\", \"files\": "
+                          "[\"probes.csv\", \"stale.txt\", \"monitors/flux.csv\"]}\n");
   {
     OutputDir dir((fin.string() + "/"));  // a trailing slash names the same folder
     CHECK(dir.final_path() == fin.string());
@@ -92,6 +99,7 @@ TEST_CASE("OutputDir: commit replaces an earlier clfdtd output as a whole") {
   }
   CHECK(slurp(fin / "new.txt") == "new run");
   CHECK_FALSE(fs::exists(fin / "stale.txt"));
+  CHECK_FALSE(fs::exists(fin / "monitors"));
   CHECK(entries(fin.parent_path()) == 1);  // no .tmp-, .old- or .lock left beside it
   fs::remove_all(root);
 }
@@ -146,6 +154,54 @@ TEST_CASE("check_output_path: only clfdtd's own outputs are replaced unless forc
     fs::remove(root / "link");
   }
   CHECK(slurp(root / "victim" / "thesis.tex") == "years of work");
+  fs::remove_all(root);
+}
+
+// An audit found notes a user kept in an earlier output folder deleted with it by the next run.
+TEST_CASE("check_output_path: an earlier output that also holds the user's files is not replaced") {
+  const fs::path root = scratch("foreign");
+  const fs::path out = root / "out";
+  make_clfdtd_output(out, "x");
+  fs::create_directories(out / "snapshots");
+  touch(out / "snapshots" / "fields_10.vti", "x");
+  touch(out / "run.json", "{\"program\": \"clfdtd\", \"files\": [\"probes.csv\", "
+                          "\"snapshots/fields_10.vti\"]}");
+  CHECK(refusal(out.string()).empty());
+  CHECK(foreign_entries(out).empty());
+  touch(out / "notes.txt", "mine");
+  fs::create_directories(out / "pics");
+  touch(out / "pics" / "a.png", "mine");
+  touch(out / "snapshots" / "fields_20.vti", "not listed");
+  std::vector<std::string> foreign = foreign_entries(out, 10);
+  std::sort(foreign.begin(), foreign.end());  // in the order the folder lists them
+  CHECK(foreign == std::vector<std::string>{"notes.txt", "pics", "snapshots/fields_20.vti"});
+  const std::string why = refusal(out.string());
+  CHECK_MESSAGE(why.find("'notes.txt'") != std::string::npos, why);
+  CHECK(why.find("output.overwrite = true") != std::string::npos);
+  CHECK(refusal(out.string(), {true, ""}).empty());  // forced: the user asked for it
+  // Without the list (a run killed before it ended, or an older version): a run's names only.
+  touch(out / "run.json", "{\"program\": \"clfdtd\"}");
+  foreign = foreign_entries(out, 10);
+  std::sort(foreign.begin(), foreign.end());
+  CHECK(foreign == std::vector<std::string>{"notes.txt", "pics"});
+  fs::remove(out / "notes.txt");
+  fs::remove_all(out / "pics");
+  CHECK(refusal(out.string()).empty());
+  // A list that is not a list of names is no proof of anything.
+  touch(out / "run.json", "{\"program\": \"clfdtd\", \"files\": [1]}");
+  CHECK_FALSE(foreign_entries(out).empty());
+  CHECK(slurp(out / "probes.csv") == "x");
+  fs::remove_all(root);
+}
+
+TEST_CASE("OutputDir: written_files lists what the run wrote, run.json aside") {
+  const fs::path root = scratch("written");
+  OutputDir dir((root / "out").string());
+  touch(dir.file("run.json"), "{}");
+  touch(dir.file("probes.csv"), "1");
+  fs::create_directories(fs::path(dir.path()) / "snapshots");
+  touch(dir.file("snapshots/fields_5.vti"), "1");
+  CHECK(dir.written_files() == std::vector<std::string>{"probes.csv", "snapshots/fields_5.vti"});
   fs::remove_all(root);
 }
 
@@ -223,6 +279,17 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   }
   CHECK(slurp(fs::path(partial) / "notes.txt") == "mine");
   CHECK(slurp(fin / "probes.csv") == "good");
+  // Nor is an older partial output in which the user keeps files of their own.
+  fs::remove_all(partial);
+  fs::remove_all(partial + "-" + std::to_string(::getpid()));
+  make_clfdtd_output(partial, "older partial");
+  touch(fs::path(partial) / "notes.txt", "mine too");
+  {
+    OutputDir dir(fin.string());
+    make_clfdtd_output(dir.path(), "fourth");
+    CHECK(dir.keep_partial() == partial + "-" + std::to_string(::getpid()));
+  }
+  CHECK(slurp(fs::path(partial) / "notes.txt") == "mine too");
   fs::remove_all(root);
 }
 
@@ -248,6 +315,23 @@ TEST_CASE("OutputDir: a second run on a locked folder is refused, naming the oth
   touch(root / "out.lock", "my lock notes");
   CHECK_THROWS_AS(OutputDir(fin.string()), OutputRefusedError);
   CHECK(slurp(root / "out.lock") == "my lock notes");
+  // Nor an empty one (it used to be taken over and deleted at the end of the run).
+  touch(root / "out.lock", "");
+  try {
+    OutputDir dir(fin.string());
+    FAIL("expected a refusal");
+  } catch (const OutputRefusedError& e) {
+    CHECK(std::string(e.what()).find("empty") != std::string::npos);
+  }
+  CHECK(fs::exists(root / "out.lock"));
+  CHECK(slurp(root / "out.lock").empty());
+  // A clfdtd lock whose process is gone is taken over.
+  touch(root / "out.lock", "clfdtd " + std::to_string(dead_pid()) + "\n");
+  {
+    OutputDir dir(fin.string());
+    CHECK(slurp(root / "out.lock") == "clfdtd " + std::to_string(::getpid()) + "\n");
+  }
+  CHECK_FALSE(fs::exists(root / "out.lock"));
   fs::remove_all(root);
 }
 
@@ -260,6 +344,13 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   fs::create_directories(fin.string() + ".tmp-1" + dead);  // an empty temporary: also ours
   fs::create_directories(fin.string() + ".tmp-" + dead + "0/sub");  // foreign content: kept
   touch(fin.string() + ".tmp-" + dead + "0/sub/data", "x");
+  // A run's file names without clfdtd's run.json are no proof: kept (an audit found such a
+  // folder of the user's deleted).
+  fs::create_directories(fin.string() + ".tmp-2" + dead);
+  touch(fin.string() + ".tmp-2" + dead + "/probes.csv", "user data");
+  // Nor is a foreign run.json in "<dir>.old-<pid>" restored in place of "<dir>".
+  fs::create_directories(fin.string() + ".old-3" + dead);
+  touch(fin.string() + ".old-3" + dead + "/run.json", "{\"mine\": 1}");
   make_clfdtd_output(fin.string() + ".tmp-" + std::to_string(::getppid()), "alive");  // running
   // A commit without rename-exchange killed between its two renames: the previous output is in
   // "<dir>.old-<pid>" and "<dir>" is missing.
@@ -270,16 +361,23 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
     std::string all;
     for (const auto& n : notes) all += n + "\n";
     CAPTURE(all);
-    CHECK(all.find("removed '" + fin.string() + ".tmp-" + dead + "'") != std::string::npos);
+    // What the killed run wrote becomes the partial output ("<dir>.partial" was free).
+    CHECK(all.find("as '" + fin.string() + ".partial'") != std::string::npos);
+    CHECK(all.find("removed '" + fin.string() + ".tmp-1" + dead + "'") != std::string::npos);
     CHECK(all.find("restored the previous output") != std::string::npos);
     CHECK(all.find("left '" + fin.string() + ".tmp-" + dead + "0' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".tmp-2" + dead + "' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".old-3" + dead + "' alone") != std::string::npos);
     CHECK(dir.take_notes().empty());
   }
   CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead));
+  CHECK(slurp(fin.string() + ".partial/probes.csv") == "killed run");
   CHECK_FALSE(fs::exists(fin.string() + ".tmp-1" + dead));
   CHECK_FALSE(fs::exists(fin.string() + ".old-" + dead));
   CHECK(slurp(fin / "probes.csv") == "previous");
   CHECK(slurp(fin.string() + ".tmp-" + dead + "0/sub/data") == "x");
+  CHECK(slurp(fin.string() + ".tmp-2" + dead + "/probes.csv") == "user data");
+  CHECK(slurp(fin.string() + ".old-3" + dead + "/run.json") == "{\"mine\": 1}");
   CHECK(fs::exists(fin.string() + ".tmp-" + std::to_string(::getppid())));
   fs::remove_all(root);
 }

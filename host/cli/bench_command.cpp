@@ -117,7 +117,7 @@ void print_header(const std::string& device) {
 }
 
 // The largest 3D cube and 2D plane --n takes (the 2D ones reach seed 000's 16000^2 and past).
-constexpr int kMaxCube = 2048;
+constexpr int kMaxCube = 2047;  // 2048^3 is 2^31 float4 lanes, one past the limit
 constexpr int kMaxPlane = 65536;
 
 // The size a problem runs at when --n is not given: the 3D cubes and 2D planes that keep a GPU
@@ -197,7 +197,7 @@ int bench_command(const std::vector<std::string>& args) {
        "vacuum_upml@L, sphere@L, ferrite@L: L UPML layers), "
        "plane_tm, plane_te, plane_wave, plane_tm_pec, plane_te_pec, plane_wave_pec, cyl_cpml, cyl_pec")
       ("n", po::value<std::string>(),
-       "comma list of sizes, cells per side: n^3 cubes (24..2048; default 512 on GPUs, 160 on CPUs), "
+       "comma list of sizes, cells per side: n^3 cubes (24..2047; default 512 on GPUs, 160 on CPUs), "
        "n x n planes (24..65536; default 4096 on GPUs, 1024 on CPUs), n x n (r, z) grids "
        "(24..65536; default 4000 on GPUs, 512 on CPUs)")
       ("steps", po::value<long>()->default_value(0), "steps per repeat (0: about 0.25 s worth)")

@@ -26,7 +26,7 @@ const char* kUsage =
     "      run a model; any model key can be set or overridden on the command line, before or\n"
     "      after the model file\n"
     "  clfdtd run --help      every model key, with unit and default\n"
-    "  clfdtd devices         the OpenCL platforms and devices this machine offers\n"
+    "  clfdtd devices         the devices this machine offers (OpenCL; CUDA in a CUDA build)\n"
     "  clfdtd bench [--tune] [--device=X] [--n=512] ...   speed of the standard problems per\n"
     "                         device, backend and kernel variant (clfdtd bench --help)\n"
     "  clfdtd --help | --version\n"
@@ -79,6 +79,16 @@ int dispatch(int argc, char** argv) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::fputs(kUsage, stdout);
     return 0;
+  }
+  // Commands that take no arguments refuse any, rather than ignore a mistyped option.
+  if (cmd == "devices" && wants_help(args)) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if ((cmd == "--version" || cmd == "devices") && !args.empty()) {
+    std::fprintf(stderr, "clfdtd: bad input: '%s' takes no arguments, got '%s'\n\n%s", cmd.c_str(),
+                 args.front().c_str(), kUsage);
+    return 2;
   }
   if (cmd == "--version") {
     std::printf("clfdtd %s\n", CLFDTD_VERSION);

@@ -53,17 +53,17 @@ std::function<bool()> agreed_stop(parallel::Communicator& comm, long every_steps
 void check_distributable(const RunConfig& cfg, const SimulationModel& model, int ranks) {
   const std::string over = " for a run over " + std::to_string(ranks) + " MPI ranks";
   if (model.cylindrical())
-    throw ConfigError(cfg.source_file, cfg.line_of("grid.coordinates"), "grid.coordinates",
+    throw cfg.error_at("grid.coordinates",
                       "cartesian" + over + " (a cylindrical model runs in one process; it spreads "
                       "its modes over devices with a device.select list instead)");
   if (model.two_d())
-    throw ConfigError(cfg.source_file, cfg.line_of("grid.size"), "grid.size",
+    throw cfg.error_at("grid.size",
                       "three numbers (a 3D model)" + over + "; 2D models run in one process (mpirun -np 1)");
   if (cfg.device.backend == BackendKind::Reference)
-    throw ConfigError(cfg.source_file, cfg.line_of("device.backend"), "device.backend",
+    throw cfg.error_at("device.backend",
                       "opencl or cuda" + over + " (the reference engine runs in one process)");
   if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
-    throw ConfigError(cfg.source_file, cfg.line_of("device.variant"), "device.variant",
+    throw cfg.error_at("device.variant",
                       "auto, tile or rows" + over + " (onepass is not offered with more than one rank, nor tblock)");
 }
 
@@ -87,7 +87,7 @@ std::string rank_device(const RunConfig& cfg, int rank, int local_rank) {
   try {
     return parallel::rank_device_select(cfg.device.select, rank, local_rank, devices);
   } catch (const ConfigError& e) {
-    throw ConfigError(cfg.source_file, cfg.line_of(e.key()), e.key(), e.expected());
+    throw cfg.error_at(e.key(), e.expected());
   }
 }
 

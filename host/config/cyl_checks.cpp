@@ -15,7 +15,7 @@ namespace {
   // A key left at its default has no line: its section's header has.
   int line = cfg.line_of(key);
   if (line == 0) line = cfg.line_of(key.substr(0, key.rfind('.')));
-  throw ConfigError(cfg.source_file, line, key, what);
+  throw cfg.error_at(key, what, line);
 }
 
 std::string fmt(double v) {

@@ -1,6 +1,8 @@
 #include "config/load_config.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cctype>
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -716,7 +718,8 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(!m.modes_file.empty(), sec + ".modes_file", "the path of a .vti modes file");
     }
     if (only("every", modes, "modes")) m.every = r.integers(sec + ".every").front();
-    if (only("decimation", !modes, "flux, dft, farfield"))
+    // "auto", the documented default, may be written too.
+    if (only("decimation", !modes, "flux, dft, farfield") && r.value(sec + ".decimation") != "auto")
       m.decimation = static_cast<int>(r.integers(sec + ".decimation").front());
     cfg.monitors.push_back(m);
   }
@@ -784,8 +787,12 @@ RunConfig build_config(const Raw& raw) {
   cfg.source_file = raw.file;
   cfg.quiet = raw.quiet;
   // Lines of file keys (overridden ones are gone) and of section headers, for later errors.
-  for (const auto& [key, e] : raw.values)
-    if (!e.cli) cfg.lines[key] = e.line;
+  for (const auto& [key, e] : raw.values) {
+    if (e.cli)
+      cfg.cli_keys.insert(key);
+    else
+      cfg.lines[key] = e.line;
+  }
   for (const auto& [sec, line] : raw.sections)
     if (line > 0) cfg.lines[sec] = line;
   read_grid(r, cfg.grid);
@@ -844,8 +851,11 @@ std::string read_model_file(const std::string& path) {
   const std::uintmax_t size = fs::file_size(path, ec);
   if (!ec && size > kMaxModelFileBytes)
     throw ConfigError(path, 0, "", too_large + std::to_string(size) + " bytes");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, "", "cannot open the model file");
+  if (!in)  // std::ifstream keeps open(2)'s errno (Permission denied, ...), where there was one
+    throw ConfigError(path, 0, "", std::string("cannot open the model file") +
+                                       (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
   // Still bounded while reading: the file may have grown since it was measured.
   std::string text;
   char chunk[65536];

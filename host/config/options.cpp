@@ -187,8 +187,13 @@ std::vector<OptionSpec> make_table() {
        "flux, dft, farfield: transform every N-th step only (weights N dt), exact while the "
        "fields hold no frequency above 1 / (2 N dt). auto: from the sources' spectrum and the "
        "monitor's frequencies with a 25% margin, at most 16; 1 for a source still on at the "
-       "run's end or switched on abruptly (docs/MONITORS.md).",
-       closed(1, 1000000)},
+       "run's end or switched on abruptly (docs/MONITORS.md). Write auto, or leave the key out, "
+       "for it.",
+       [] {
+         Range r = closed(1, 1000000);
+         r.note = "or auto";
+         return r;
+       }()},
       // [snapshot]
       {"snapshot.steps", V::Integer, {}, {}, "", "none",
        "Steps at which the whole field is saved (each <= time.steps; 2D: the plane, the model's components only). When the command line shortens the run, later steps are dropped (a warning).",
@@ -475,7 +480,9 @@ bool count_allowed(const OptionSpec& spec, std::size_t n) {
 std::optional<double> parse_number(const std::string& token, bool integer) {
   char* end = nullptr;
   double v = std::strtod(token.c_str(), &end);
-  if (end == token.c_str() || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  // The whole token: a NUL byte inside it is not its end.
+  if (end == token.c_str() || end != token.c_str() + token.size() || !std::isfinite(v))
+    return std::nullopt;
   // Whole and small enough that a long holds it exactly.
   if (integer && (v != std::floor(v) || std::abs(v) > 9e15)) return std::nullopt;
   return v;
@@ -598,7 +605,8 @@ std::string keys_markdown() {
       "<!-- Generated from host/config/options.cpp by keys_markdown(); test_config checks that\n"
       "     this file matches. Regenerate: CLFDTD_WRITE_DOCS=1 ./build/tests/test_config -->\n\n"
       "A model file holds `[section]` headers and `key = value` lines; `#` starts a comment, also\n"
-      "after a value. Every value is SI (metres, seconds, hertz, S/m) and numbers may be written\n"
+      "after a value. Every value is SI (metres, seconds, hertz, S/m), but for angles, which are\n"
+      "in degrees (monitor theta_step and phi_step, a cylindrical position's phi), and numbers may be written\n"
       "like `3e9`; lists are separated by spaces or commas. Sections `[grid]`, `[time]`,\n"
       "`[boundary]`, `[snapshot]`, `[output]` and `[device]` appear at most once; "
       "`[material.<name>]`,\n"

@@ -11,7 +11,7 @@ namespace {
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what,
                        int line = -1) {
-  throw ConfigError(cfg.source_file, line >= 0 ? line : cfg.line_of(key), key, what);
+  throw cfg.error_at(key, what, line);
 }
 
 std::string names(const std::vector<Component>& cs) {

@@ -4,9 +4,12 @@
 #pragma once
 #include <array>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "errors.hpp"
 
 namespace clfdtd {
 
@@ -168,9 +171,18 @@ struct RunConfig {
   std::string source_file;                    // model file path ("" if none)
   std::map<std::string, int> lines;           // key ("grid.size", "source.feed.position") -> line in
                                               // source_file; absent for command-line overrides
+  std::set<std::string> cli_keys;             // keys whose value came from the command line
   int line_of(const std::string& key) const {
     auto it = lines.find(key);
     return it == lines.end() ? 0 : it->second;
+  }
+  // Whether the user set `key`, in the file or on the command line.
+  bool given(const std::string& key) const { return lines.count(key) > 0 || cli_keys.count(key) > 0; }
+  // An error about `key`'s value, blaming where it came from: the command line, or the file at
+  // `line` (-1: the key's own line, 0: none).
+  ConfigError error_at(const std::string& key, const std::string& what, int line = -1) const {
+    if (cli_keys.count(key)) return ConfigError("", 0, key, what);
+    return ConfigError(source_file, line >= 0 ? line : line_of(key), key, what);
   }
   GridConfig grid;
   TimeConfig time;

@@ -97,7 +97,7 @@ HostMemory host_memory_available() {
     char* end = nullptr;
     const double limit = std::strtod(env, &end);
     if (end == env || *end != '\0' || !(limit > 0) || !std::isfinite(limit))
-      throw ConfigError("", 0, "CLFDTD_HOST_MEMORY_LIMIT",
+      throw ConfigError("environment", 0, "CLFDTD_HOST_MEMORY_LIMIT",
                         "a number of bytes > 0 in the environment, got '" + printable(env) + "'");
     const std::size_t cap =
         limit >= 1.8e19 ? kUnknown : static_cast<std::size_t>(limit);  // beyond size_t: no cap

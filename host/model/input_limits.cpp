@@ -23,7 +23,7 @@ std::string num(double v) {
 }
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
-  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+  throw cfg.error_at(key, what);
 }
 
 // Cylindrical grids have no cell along phi (d[1] is a placeholder 1): only dr and dz count.

@@ -22,7 +22,7 @@ const char* kCylAxisName[] = {"r", "phi", "z"};
 const char* axis_name(const GridGeometry& g, int a) { return (g.cylindrical ? kCylAxisName : kAxisName)[a]; }
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
-  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+  throw cfg.error_at(key, what);
 }
 
 std::string num(double v) {
@@ -148,11 +148,11 @@ void check_plane_monitor(const RunConfig& cfg, const MonitorConfig& c, const std
     fail(cfg, sec + ".box",
          "a line (one zero extent) or a rectangle (none) in the x-y plane for a 2D flux monitor, "
          "got the point " + num(c.box_lo.x) + " " + num(c.box_lo.y) + " m");
-  if (c.kind == MonitorKind::FarField && cfg.lines.count(sec + ".theta_step"))
+  if (c.kind == MonitorKind::FarField && cfg.given(sec + ".theta_step"))
     fail(cfg, sec + ".theta_step",
          "no theta_step for a 2D farfield monitor (its pattern is in the x-y plane, theta = 90 "
          "degrees; phi_step sets the directions)");
-  if (c.kind == MonitorKind::Dft && cfg.lines.count(sec + ".fields")) {
+  if (c.kind == MonitorKind::Dft && cfg.given(sec + ".fields")) {
     for (Component f : c.fields) {
       if (std::find(components.begin(), components.end(), f) != components.end()) continue;
       fail(cfg, sec + ".fields",
@@ -310,7 +310,7 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
     check_frequencies(cfg, c, g);
     m.frequencies_hz = c.frequencies_hz;
     if (c.kind == MonitorKind::Dft) {
-      const bool given = !plane || cfg.lines.count("monitor." + c.name + ".fields") > 0;
+      const bool given = !plane || cfg.given("monitor." + c.name + ".fields");
       m.regions = dft_regions(m.lo, m.hi, g.n, given && !c.fields.empty() ? c.fields : components);
     } else {
       m.theta_step_deg = c.theta_step_deg;

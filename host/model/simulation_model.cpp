@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <string>
 
 #include "config/cyl_checks.hpp"
 #include "config/plane_checks.hpp"
@@ -38,7 +40,7 @@ constexpr double kMaxLanesPerComponent = 2147483647.0;   // 2^31 - 1
 constexpr double kMaxCellsPerComponent2D = 2147483648.0;  // 2^31
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
-  throw ConfigError(cfg.source_file, cfg.line_of(key), key, what);
+  throw cfg.error_at(key, what);
 }
 
 // Errors raised below the model (material table, mesher) carry no file; add where they came from.
@@ -50,6 +52,7 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
   // 3D pads z to whole float4 lanes, 2D pads y (the plane's rows).
   const int padded_axis = g.dims == 2 ? 1 : 2;
   double padded = 1;
+  std::string cells;  // the cells along each axis, as many as asked for (g.n stops at 2^31 - 1)
   for (int a = 0; a < g.dims; ++a) {
     if (g.cylindrical && a == 1) continue;  // phi is no grid axis: n = 1
     const double ratio = cfg.grid.size_m[a] / g.d[a];
@@ -61,11 +64,13 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
     }
     const double n = std::max(1.0, std::round(ratio));
     padded *= (a == padded_axis) ? 4 * std::ceil(n / 4) : n;
+    std::ostringstream count;
+    count.precision(n < 1e9 ? 10 : 3);
+    count << n;
+    cells += (cells.empty() ? "" : " x ") + count.str();
   }
   const bool lanes = g.dims == 3 && !g.cylindrical;
   if (lanes ? padded / 4 > kMaxLanesPerComponent : padded > kMaxCellsPerComponent2D) {
-    const std::string cells = std::to_string(g.n[0]) + " x " + std::to_string(g.n[1]) +
-                              (g.dims == 2 ? "" : " x " + std::to_string(g.n[2]));
     fail(cfg, "grid.size",
          std::string(lanes ? "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field "
                              "component in 3D"

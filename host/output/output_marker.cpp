@@ -37,14 +37,32 @@ nlohmann::json read_report(const fs::path& file) {
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
-bool is_snapshot_name(const std::string& name) {
-  const std::string head = "fields_", tail = ".vti";
+// "<head><digits><tail>" with at least one digit.
+bool digits_between(const std::string& name, const std::string& head, const std::string& tail) {
   if (name.size() <= head.size() + tail.size()) return false;
   if (name.compare(0, head.size(), head) != 0) return false;
   if (name.compare(name.size() - tail.size(), tail.size(), tail) != 0) return false;
   for (std::size_t i = head.size(); i < name.size() - tail.size(); ++i)
     if (name[i] < '0' || name[i] > '9') return false;
   return true;
+}
+
+// snapshots/: fields_<step>.vti; cylindrical fields_<step>_m<m>.vti and fields_<step>_3d.vts.
+bool is_snapshot_name(const std::string& name) {
+  if (digits_between(name, "fields_", ".vti") || digits_between(name, "fields_", "_3d.vts"))
+    return true;
+  const std::size_t m = name.rfind("_m");
+  return m != std::string::npos && digits_between(name.substr(0, m) + ".vti", "fields_", ".vti") &&
+         digits_between(name.substr(m), "_m", ".vti");
+}
+
+// The folder's own files: those of every version; the cylindrical series per mode and in 3D.
+bool is_top_level_name(const std::string& name) {
+  static const std::set<std::string> kFiles{"model.vti",  "run.json",        "probes.csv",
+                                            "energy.csv", "fields.pvd",      "fields.pvd.part",
+                                            "fields_3d.pvd", "fields_3d.pvd.part"};
+  return kFiles.count(name) > 0 || digits_between(name, "fields_m", ".pvd") ||
+         digits_between(name, "fields_m", ".pvd.part");
 }
 
 }  // namespace
@@ -91,20 +109,28 @@ std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit)
     if (ec) return {""};
     return found;
   }
-  static const std::set<std::string> kFiles{"model.vti", "run.json", "probes.csv",
-                                            "energy.csv", "fields.pvd", "fields.pvd.part"};
+  // Without the list: a run's names, and the monitor files its run.json names.
+  std::set<std::string> monitor_files;
+  if (j.is_object() && j.contains("monitors") && j["monitors"].is_array())
+    for (const auto& m : j["monitors"])
+      if (m.is_object() && m.contains("file") && m["file"].is_string())
+        monitor_files.insert(m["file"].get<std::string>());
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end && found.size() < limit;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name == "snapshots" && real_folder(it->path())) {
+    const bool folder = real_folder(it->path());
+    if (folder && (name == "snapshots" || name == "monitors")) {
       std::error_code ec2;
       for (fs::directory_iterator s(it->path(), ec2), send;
-           !ec2 && s != send && found.size() < limit; s.increment(ec2))
-        if (!is_snapshot_name(s->path().filename().string()) || !regular_file(s->path()))
-          found.push_back("snapshots/" + s->path().filename().string());
+           !ec2 && s != send && found.size() < limit; s.increment(ec2)) {
+        const std::string rel = name + "/" + s->path().filename().string();
+        const bool known = name == "snapshots" ? is_snapshot_name(s->path().filename().string())
+                                               : monitor_files.count(rel) > 0;
+        if (!known || !regular_file(s->path())) found.push_back(rel);
+      }
       if (ec2) return {""};
-    } else if (!kFiles.count(name) || !regular_file(it->path())) {
+    } else if (!is_top_level_name(name) || !regular_file(it->path())) {
       found.push_back(name);
     }
   }

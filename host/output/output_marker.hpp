@@ -19,8 +19,10 @@ bool is_clfdtd_output(const std::filesystem::path& dir);
 // it, "" for a folder that cannot be read, or the folder itself when it is not a real folder. A run
 // lists what it wrote in its run.json ("files", every file but run.json itself); a folder whose
 // run.json has no such list (a run killed before it ended, or a version before the list) may hold
-// only names a run writes: model.vti, run.json, probes.csv, energy.csv, fields.pvd and its .part,
-// snapshots/ with fields_<step>.vti. Empty: nothing there is foreign (an empty folder counts).
+// only names a run writes: model.vti, run.json, probes.csv, energy.csv, fields.pvd, fields_m<m>.pvd,
+// fields_3d.pvd (and their .part), snapshots/ with fields_<step>.vti, fields_<step>_m<m>.vti and
+// fields_<step>_3d.vts, and monitors/ with the files its run.json's "monitors" name. Empty:
+// nothing there is foreign (an empty folder counts).
 std::vector<std::string> foreign_entries(const std::filesystem::path& dir, std::size_t limit = 3);
 
 // foreign_entries(dir) is empty.

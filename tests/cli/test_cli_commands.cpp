@@ -24,6 +24,14 @@ TEST_CASE("clfdtd devices lists devices or says there are none") {
 
 TEST_CASE("unknown command and missing model exit 2") {
   CHECK(run_clfdtd("frobnicate").code == 2);
+  // Commands without arguments refuse a stray one (an audit found them ignored, exit 0).
+  for (const char* cmd : {"devices --bogus", "--version --bogus"}) {
+    CAPTURE(cmd);
+    const auto stray = run_clfdtd(cmd);
+    CHECK(stray.code == 2);
+    CHECK(stray.out.find("'--bogus'") != std::string::npos);
+  }
+  CHECK(run_clfdtd("devices --help").code == 0);
   const auto r = run_clfdtd("run /nonexistent/model.ini");
   CHECK(r.code == 2);
   CHECK(r.out.find("/nonexistent/model.ini") != std::string::npos);

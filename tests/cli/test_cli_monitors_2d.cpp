@@ -124,3 +124,30 @@ TEST_CASE("clfdtd run: 2D monitor refusals name the key") {
     CHECK(r.out.find("'" + c.key + "'") != std::string::npos);
   }
 }
+
+// An audit found the 2D monitor keys below ignored or unchecked when given on the command line,
+// and every later check blaming the model file for a command-line value.
+TEST_CASE("clfdtd run: 2D monitor keys on the command line, checked and used as in the file") {
+  const std::string dir = scratch_dir("monitors_2d_cli");
+  const std::string model = write_model(dir, kModel);
+  const std::string run = "run " + model + " --quiet --backend=reference --output.dir=" + dir + "/out";
+  for (const std::string bad : {"--monitor.field.fields=Ex", "--monitor.pattern.theta_step=10"}) {
+    CAPTURE(bad);
+    const Ran r = run_clfdtd(run + " " + bad);
+    CAPTURE(r.out);
+    CHECK(r.code == 2);
+    const std::string key = bad.substr(2, bad.find('=') - 2);
+    CHECK(r.out.find("command line: '" + key + "'") != std::string::npos);
+  }
+  // A later check (the UPML against the grid) names the command line too, not the file.
+  const Ran layers = run_clfdtd(run + " --boundary.layers=40");
+  CHECK(layers.code == 2);
+  CHECK_MESSAGE(layers.out.find("command line: 'boundary.layers'") != std::string::npos, layers.out);
+  const Ran r = run_clfdtd(run + " --monitor.field.fields=Ez");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  if (r.out.find("no VTK") == std::string::npos) {
+    const std::string vti = read_text(dir + "/out/monitors/field.vti");
+    CHECK(vti.find("Ez_re_0") != std::string::npos);
+    CHECK(vti.find("Hy_re_0") == std::string::npos);  // only what was asked for
+  }
+}

@@ -2,6 +2,12 @@
 // expected. Each file tests/data/bad_<what>.ini is a small valid model with one fault.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
 #include "config/load_config.hpp"
 #include "errors.hpp"
 
@@ -240,4 +246,37 @@ TEST_CASE("steps within time.steps: the file's are left to the model when the co
   check_error(error_of(kGood, {"--time.steps=50", "--probe.near.steps=0 60"}), "", 0,
               "probe.near.steps", "within time.steps = 50");
   CHECK_FALSE(load_config(kGood, {}).time.from_command_line);
+}
+
+// An audit found "steps = 20<NUL>junk" read as 20, and the documented default of decimation,
+// "auto", refused when written.
+TEST_CASE("a NUL byte inside a number is an error; decimation = auto is the default written out") {
+  check_error(error_of(kGood, {"--time.steps=20" + std::string(1, '\0') + "junk"}), "", 0,
+              "time.steps", "got");
+  const RunConfig written = load_config(kGood, {"--monitor.f.type=flux", "--monitor.f.box=0 0 0 0.01 0.01 0.01",
+                                                "--monitor.f.frequencies=1e9",
+                                                "--monitor.f.decimation=auto"});
+  REQUIRE(written.monitors.size() == 1);
+  CHECK(written.monitors[0].decimation == 0);  // 0: auto
+  const RunConfig three = load_config(kGood, {"--monitor.f.type=flux", "--monitor.f.box=0 0 0 0.01 0.01 0.01",
+                                              "--monitor.f.frequencies=1e9",
+                                              "--monitor.f.decimation=3"});
+  CHECK(three.monitors[0].decimation == 3);
+  check_error(error_of(kGood, {"--monitor.f.type=flux", "--monitor.f.box=0 0 0 0.01 0.01 0.01",
+                               "--monitor.f.frequencies=1e9", "--monitor.f.decimation=automatic"}),
+              "", 0, "monitor.f.decimation", "an integer in [1, 1e6]");
+}
+
+// An audit found an unreadable model file reported without the system's reason.
+TEST_CASE("a model file the user may not read: the message says why") {
+  if (::geteuid() == 0) {
+    MESSAGE("skipped: root reads any file");
+    return;
+  }
+  const std::string path = "/tmp/clfdtd_unreadable_" + std::to_string(::getpid()) + ".ini";
+  { std::ofstream(path) << "[grid]\n"; }
+  ::chmod(path.c_str(), 0);
+  const ConfigError e = error_of(path);
+  ::unlink(path.c_str());
+  CHECK(std::string(e.what()).find("Permission denied") != std::string::npos);
 }

@@ -187,6 +187,17 @@ TEST_CASE("check_output_path: an earlier output that also holds the user's files
   fs::remove(out / "notes.txt");
   fs::remove_all(out / "pics");
   CHECK(refusal(out.string()).empty());
+  // ... with the monitor files its run.json names, and the cylindrical series.
+  fs::create_directories(out / "monitors");
+  touch(out / "monitors" / "flux.csv", "x");
+  touch(out / "fields_m1.pvd", "x");
+  touch(out / "snapshots" / "fields_20_m1.vti", "x");
+  touch(out / "snapshots" / "fields_20_3d.vts", "x");
+  CHECK(foreign_entries(out) == std::vector<std::string>{"monitors/flux.csv"});
+  touch(out / "run.json", "{\"program\": \"clfdtd\", \"monitors\": [{\"file\": \"monitors/flux.csv\"}]}");
+  CHECK(foreign_entries(out).empty());
+  touch(out / "snapshots" / "fields_20_m1_notes.vti", "x");
+  CHECK(foreign_entries(out) == std::vector<std::string>{"snapshots/fields_20_m1_notes.vti"});
   // A list that is not a list of names is no proof of anything.
   touch(out / "run.json", "{\"program\": \"clfdtd\", \"files\": [1]}");
   CHECK_FALSE(foreign_entries(out).empty());

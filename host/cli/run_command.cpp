@@ -124,6 +124,7 @@ std::string keep_partial(OutputDir& out, RunReport& report, const std::string& s
   }
   try {
     out.keep_partial();
+    set_second_signal_line("this run's partial output is in '" + out.path() + "'");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clfdtd: %s\n", e.what());
   }
@@ -221,7 +222,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
           return;
         }
         out = std::make_unique<OutputDir>(cfg.output.dir, policy);
-        stop_signals->set_unfinished_output(out->path(), out->final_path());
+        set_second_signal_line("the previous output is untouched; what this run wrote is in '" +
+                               out->path() + "', which the next run on '" + out->final_path() +
+                               "' moves to '" + out->final_path() +
+                               ".partial' (or removes, where that name is taken)");
         print_notes(*out);
         report = report_from_model(model);
         report.backend = backend->name();
@@ -291,6 +295,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         report.files = out->written_files();
         write_run_json(out->file("run.json"), report);
         out->commit();
+        set_second_signal_line("the run had completed: its output is in '" + out->final_path() + "'");
       }
     }
   } catch (const std::exception& e) {

@@ -41,18 +41,25 @@ constexpr int kCount = sizeof kSignals / sizeof kSignals[0];
 struct sigaction g_previous[kCount];
 bool g_installed[kCount] = {};
 
-// What a second signal prints: set_unfinished_output's line once the output folder exists.
-char g_again[1024] =
-    "\nclfdtd: interrupted again: exiting at once (exit 6); nothing was written\n";
+// What a second signal prints (set_second_signal_line): one of three buffers, published through
+// an atomic pointer, so the handler never reads a line being written (the next two calls write
+// the other buffers).
+constexpr std::size_t kLineBytes = 1024;
+char g_lines[3][kLineBytes];
+int g_next_line = 0;
+const char kAgainPlain[] = "\nclfdtd: interrupted again: exiting at once (exit 6)\n";
+std::atomic<const char*> g_again{kAgainPlain};
+static_assert(std::atomic<const char*>::is_always_lock_free, "the line pointer must be lock-free");
 
 extern "C" void on_stop_signal(int sig) {
   if (g_in_setup.load()) exit_in_setup(sig);
   int none = 0;
   if (g_signal.compare_exchange_strong(none, sig)) return;
   if (sig == SIGPIPE) return;  // every write to the closed pipe raises it again: not a second ask
+  const char* line = g_again.load();
   std::size_t len = 0;
-  while (len < sizeof g_again && g_again[len] != 0) ++len;
-  const ssize_t ignored = ::write(STDERR_FILENO, g_again, len);
+  while (len < kLineBytes && line[len] != 0) ++len;
+  const ssize_t ignored = ::write(STDERR_FILENO, line, len);
   (void)ignored;
   ::_exit(6);
 }
@@ -76,23 +83,31 @@ StopSignals::StopSignals() {
 
 void StopSignals::defer() { g_in_setup.store(false); }
 
-void StopSignals::set_unfinished_output(const std::string& where, const std::string& dir) {
-  const std::string line = "\nclfdtd: interrupted again: exiting at once (exit 6); the previous "
-                           "output is untouched; what this run wrote is in '" + where +
-                           "', which the next run on '" + dir + "' moves to '" + dir +
-                           ".partial' (or removes, where that name is taken)\n";
-  if (line.size() >= sizeof g_again) return;  // a path that long: the line without it stays
-  // Written while no signal is being handled (the run has not started its loop): the handler
-  // reads a complete line either way, as the terminating zero is written last.
-  std::memcpy(g_again, line.data(), line.size());
-  g_again[line.size()] = 0;
+void set_second_signal_line(const std::string& what) {
+  std::string line = "\nclfdtd: interrupted again: exiting at once (exit 6); " + what + "\n";
+  if (line.size() >= kLineBytes) line = line.substr(0, kLineBytes - 5) + "...\n";
+  char* buf = g_lines[g_next_line];
+  g_next_line = (g_next_line + 1) % 3;
+  std::memcpy(buf, line.data(), line.size());
+  buf[line.size()] = 0;
+  g_again.store(buf);
 }
 
 StopSignals::~StopSignals() {
   g_in_setup.store(false);
+  g_again.store(kAgainPlain);
   for (int i = 0; i < kCount; ++i)
     if (g_installed[i]) {
-      ::sigaction(kSignals[i], &g_previous[i], nullptr);
+      // After a closed pipe the writes still to come (the error line, stdout's buffer at exit)
+      // would raise SIGPIPE again and end the process with 141 instead of its exit code.
+      if (kSignals[i] == SIGPIPE && g_signal.load() == SIGPIPE) {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        ::sigaction(SIGPIPE, &ignore, nullptr);
+      } else {
+        ::sigaction(kSignals[i], &g_previous[i], nullptr);
+      }
       g_installed[i] = false;
     }
 }

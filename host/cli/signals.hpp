@@ -3,7 +3,7 @@
 // process at once (exit 6) with one line saying so. Once the run has started writing (defer()),
 // the handler only records the signal (all it may safely do); the time loop asks stop_signal()
 // after every step and ends there, so the outputs are flushed and kept. A second signal then ends
-// the process at once (exit 6), printing where what the run wrote is (set_unfinished_output):
+// the process at once (exit 6), printing where what the run wrote is (set_second_signal_line):
 // the next run on that folder moves it to "<dir>.partial" (output_dir.hpp). SIGPIPE never ends
 // the process at once: each write to the closed pipe raises it again.
 #pragma once
@@ -19,12 +19,14 @@ public:
   ~StopSignals();
   // From here a signal is recorded for stop_signal() instead: called before anything is written.
   void defer();
-  // The temporary folder the run writes into and its output.dir, for the line a second signal
-  // prints. Called once, after defer() and before the time loop.
-  void set_unfinished_output(const std::string& where, const std::string& dir);
+
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 };
+
+// What a second signal's line says after "exiting at once (exit 6); ": where the run's output is
+// at that moment (the temporary folder, the committed or the partial output). Not for a handler.
+void set_second_signal_line(const std::string& what);
 
 int stop_signal();                 // 0, or the first signal received while StopSignals was alive
 const char* signal_name(int sig);  // "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE", else "signal"

@@ -264,7 +264,10 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   const std::size_t cells = layout.cells();
   const std::size_t id_arrays = meshed_components(cfg, magnetic).size();
   std::size_t bytes = id_arrays * cells + static_cast<std::size_t>(g.cells());  // ids
-  bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) * sizeof(double);
+  // The sources' J per step, in double, and the float copy a device engine uploads from
+  // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
+  bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) *
+           (sizeof(double) + sizeof(float));
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats and a copy of

@@ -145,6 +145,60 @@ std::string read_small(int fd) {
 
 constexpr const char* kLockTag = "clfdtd ";  // a lock file holds "clfdtd <pid>\n"
 
+// Creates the lock file `path` already holding `content`: written under a name of this process,
+// then linked to `path` (or renamed without replacing, where the file system has no hard links),
+// so that no other run ever sees it empty. Returns its descriptor; -1 with errno EEXIST when a
+// file of that name exists; -2 with errno on other failures. Where neither way exists, the file
+// is created in place and written at once.
+int publish_lock(const std::string& path, const std::string& content) {
+  auto written = [&](int fd) {
+    return ::pwrite(fd, content.data(), content.size(), 0) == static_cast<ssize_t>(content.size());
+  };
+  const std::string staged = path + ".new-" + pid_text();
+  int fd = ::open(staged.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd >= 0) {
+    if (!written(fd)) {
+      const int err = errno;
+      ::close(fd);
+      ::unlink(staged.c_str());
+      errno = err;
+      return -2;
+    }
+    const int linked = ::link(staged.c_str(), path.c_str());
+    const int link_err = errno;
+    if (linked == 0 || link_err == EEXIST) {
+      ::unlink(staged.c_str());
+      if (linked == 0) return fd;
+      ::close(fd);
+      errno = EEXIST;
+      return -1;
+    }
+    if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+      return fd;
+    const int err = errno;
+    ::close(fd);
+    ::unlink(staged.c_str());
+    if (err == EEXIST) {
+      errno = EEXIST;
+      return -1;
+    }
+    if (!exchange_unsupported(err)) {
+      errno = err;
+      return -2;
+    }
+  }
+  fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return errno == EEXIST ? -1 : -2;
+  if (!written(fd)) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(path.c_str());
+    errno = err;
+    return -2;
+  }
+  return fd;
+}
+
 }  // namespace
 
 void check_output_path(const std::string& final_dir, const OutputPolicy& policy) {
@@ -166,11 +220,13 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
   if (is_clfdtd_output(p)) {
     // Replacing the folder replaces all it holds: what the user put in it beside a run's files
     // is not the run's to delete.
-    const std::vector<std::string> foreign = foreign_entries(p);
+    std::vector<std::string> foreign = foreign_entries(p, 4);
     if (foreign.empty()) return;
+    const bool more = foreign.size() > 3;
+    if (more) foreign.pop_back();
     throw OutputRefusedError(
         "output.dir " + quoted(p) + " holds an earlier clfdtd output and also what that run did "
-        "not write (" + listed(foreign) + (foreign.size() >= 3 ? ", ..." : "") +
+        "not write (" + listed(foreign) + (more ? ", ..." : "") +
         "); clfdtd replaces the folder as a whole, so it is not replaced: move those elsewhere, "
         "choose another output.dir, or set output.overwrite = true to delete them too");
   }
@@ -215,11 +271,11 @@ OutputDir::~OutputDir() {
 void OutputDir::lock() {
   lock_path_ = final_ + ".lock";
   while (true) {
-    // Created here, it is ours even before it holds our pid; one that exists must say "clfdtd"
-    // (an empty one may be a user's file: it is not taken over).
+    // Created here it holds our pid from its first moment; one that exists must say "clfdtd"
+    // (anything else, an empty file too, is not clfdtd's and is not taken over).
     bool created = true;
-    int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0 && errno == EEXIST) {
+    int fd = publish_lock(lock_path_, kLockTag + pid_text() + "\n");
+    if (fd == -1) {
       created = false;
       fd = ::open(lock_path_.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
       if (fd < 0 && errno == ENOENT) continue;  // its holder removed it meanwhile
@@ -247,9 +303,7 @@ void OutputDir::lock() {
         throw OutputRefusedError(
             "'" + lock_path_ + "' exists and is not a clfdtd lock file (clfdtd locks its "
             "output.dir with that name" +
-            (content.empty() ? std::string("; an empty one is left by a run killed as it created "
-                                           "it, or is not clfdtd's")
-                             : std::string()) +
+            (content.empty() ? std::string("; clfdtd never leaves an empty one") : std::string()) +
             "): if no clfdtd run is writing to '" + final_ + "', move it, or choose another "
             "output.dir");
       }
@@ -329,9 +383,10 @@ std::vector<std::string> OutputDir::written_files() const {
   std::error_code ec;
   const fs::path root(current_);
   for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->symlink_status(ec).type() != fs::file_type::regular || ec) continue;
-    std::string rel = fs::relative(it->path(), root, ec).generic_string();
-    if (!ec && rel != "run.json") files.push_back(std::move(rel));
+    std::error_code entry_ec;  // one entry's trouble does not end the listing
+    if (it->symlink_status(entry_ec).type() != fs::file_type::regular || entry_ec) continue;
+    std::string rel = it->path().lexically_relative(root).generic_string();
+    if (rel != "run.json" && rel != "run.json.part") files.push_back(std::move(rel));
   }
   std::sort(files.begin(), files.end());
   return files;

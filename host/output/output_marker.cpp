@@ -58,9 +58,9 @@ bool is_snapshot_name(const std::string& name) {
 
 // The folder's own files: those of every version; the cylindrical series per mode and in 3D.
 bool is_top_level_name(const std::string& name) {
-  static const std::set<std::string> kFiles{"model.vti",  "run.json",        "probes.csv",
-                                            "energy.csv", "fields.pvd",      "fields.pvd.part",
-                                            "fields_3d.pvd", "fields_3d.pvd.part"};
+  static const std::set<std::string> kFiles{"model.vti",     "run.json",          "run.json.part",
+                                            "probes.csv",    "energy.csv",        "fields.pvd",
+                                            "fields.pvd.part", "fields_3d.pvd", "fields_3d.pvd.part"};
   return kFiles.count(name) > 0 || digits_between(name, "fields_m", ".pvd") ||
          digits_between(name, "fields_m", ".pvd.part");
 }
@@ -82,8 +82,10 @@ std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit)
   const nlohmann::json j = read_report(dir / "run.json");
   const auto listed = j.is_object() ? j.find("files") : j.end();
   if (j.is_object() && listed != j.end() && listed->is_array()) {
-    // The run's own list: each file it names, and the folders holding them.
-    std::set<std::string> files{"run.json"}, folders;
+    // The run's own list: each file it names, and the folders holding them; the folders a run
+    // creates when it starts, which stay empty when it ends before writing into them; run.json
+    // being rewritten.
+    std::set<std::string> files{"run.json", "run.json.part"}, folders{"snapshots", "monitors"};
     for (const auto& f : *listed) {
       if (!f.is_string()) return {"run.json"};
       const fs::path rel(f.get<std::string>());
@@ -94,10 +96,11 @@ std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit)
     std::error_code ec;
     fs::recursive_directory_iterator it(dir, ec), end;
     for (; !ec && it != end && found.size() < limit; it.increment(ec)) {
-      const std::string rel = fs::relative(it->path(), dir, ec).generic_string();
-      if (ec) break;
-      const fs::file_type t = it->symlink_status(ec).type();
-      if (ec) break;
+      // Lexically: a link is named as what it is, not as where it points.
+      const std::string rel = it->path().lexically_relative(dir).generic_string();
+      std::error_code entry_ec;
+      const fs::file_type t = it->symlink_status(entry_ec).type();
+      if (entry_ec) return {rel};
       const bool ours = t == fs::file_type::regular     ? files.count(rel) > 0
                         : t == fs::file_type::directory ? folders.count(rel) > 0
                                                         : false;

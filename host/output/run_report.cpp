@@ -117,7 +117,9 @@ void write_run_json(const std::string& path, const RunReport& r) {
     j["equation"] = r.equation;
   }
   // Probe names come from the model file and may hold any bytes: replace what is not UTF-8.
-  write_text_file(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  // Written beside and renamed over: a process ended in between (a second Ctrl-C) leaves the
+  // previous run.json whole, so the folder stays recognisably clfdtd's.
+  replace_text_file(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace clfdtd

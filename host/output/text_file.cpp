@@ -8,8 +8,12 @@
 
 namespace clfdtd {
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
+namespace {
+
+// write_text_file's work on `file`, its errors naming `shown`.
+void write_named(const std::string& file, const std::string& shown, const std::string& text) {
+  const std::string& path = shown;
+  std::FILE* f = std::fopen(file.c_str(), "w");
   if (!f) throw OutputError::from_errno("create", path, errno);
   errno = 0;
   const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
@@ -19,6 +23,27 @@ void write_text_file(const std::string& path, const std::string& text) {
   const bool closed = std::fclose(f) == 0;
   if (!written) throw OutputError::from_errno("write", path, write_errno);
   if (!closed) throw OutputError::from_errno("write", path, errno);
+}
+
+}  // namespace
+
+void write_text_file(const std::string& path, const std::string& text) {
+  write_named(path, path, text);
+}
+
+void replace_text_file(const std::string& path, const std::string& text) {
+  const std::string part = path + ".part";
+  try {
+    write_named(part, path, text);
+  } catch (const OutputError&) {
+    std::remove(part.c_str());
+    throw;
+  }
+  if (std::rename(part.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(part.c_str());
+    throw OutputError::from_errno("write", path, err);
+  }
 }
 
 }  // namespace clfdtd

@@ -9,4 +9,8 @@ namespace clfdtd {
 // OutputError.
 void write_text_file(const std::string& path, const std::string& text);
 
+// The same, through "<path>.part" renamed over `path` at the end, so that `path` is always whole
+// (the old text or the new); errors name `path`, and a failed write leaves no .part behind.
+void replace_text_file(const std::string& path, const std::string& text);
+
 }  // namespace clfdtd

@@ -85,6 +85,17 @@ TEST_CASE("a source table larger than the host's memory is refused before it is 
   }
 }
 
+// An audit ran 2^31 - 1 steps on a host with room for the double table (17 GB) but not for the
+// engine's float copy as well: 16.9 GB were allocated before the refusal.
+TEST_CASE("the model's host count holds the engine's float copy of the source table") {
+  RunConfig cfg = base_config();
+  cfg.time.steps = 1000;
+  const std::size_t thousand = model_host_bytes(cfg, derive_grid_geometry(cfg), false);
+  cfg.time.steps = 2000;
+  const std::size_t two_thousand = model_host_bytes(cfg, derive_grid_geometry(cfg), false);
+  CHECK(two_thousand - thousand == cfg.sources.size() * 1000 * (sizeof(double) + sizeof(float)));
+}
+
 TEST_CASE("host memory: the least of MemAvailable, cgroup room and CLFDTD_HOST_MEMORY_LIMIT") {
   const HostMemory free = host_memory_available();
   CHECK(free.available > 0);
@@ -105,12 +116,12 @@ TEST_CASE("model_host_bytes counts ids, source tables, model.vti's or the snapsh
   const GridGeometry g = derive_grid_geometry(cfg);
   const std::size_t padded = 20 * 20 * 20;  // nz = 20 is a whole number of float4 lanes
   const std::size_t model_vti = 13 * 8000;  // eps_r, mu_r, sigma (float) and material (uint8)
-  CHECK(model_host_bytes(cfg, g, false) == 3 * padded + 8000 + 50 * sizeof(double) + model_vti);
-  CHECK(model_host_bytes(cfg, g, true) == 6 * padded + 8000 + 50 * sizeof(double) + model_vti);
+  CHECK(model_host_bytes(cfg, g, false) == 3 * padded + 8000 + 50 * (sizeof(double) + sizeof(float)) + model_vti);
+  CHECK(model_host_bytes(cfg, g, true) == 6 * padded + 8000 + 50 * (sizeof(double) + sizeof(float)) + model_vti);
   // A snapshot's buffers (later than model.vti's, so not both) take its place.
   cfg.snapshot.steps = {10};
   CHECK(model_host_bytes(cfg, g, false) ==
-        3 * padded + 8000 + 50 * sizeof(double) + 15 * sizeof(float) * padded);
+        3 * padded + 8000 + 50 * (sizeof(double) + sizeof(float)) + 15 * sizeof(float) * padded);
 }
 
 TEST_CASE("UPML sigma_max at most 1000 times its default") {

@@ -225,8 +225,8 @@ TEST_CASE("2D device and host bytes count only the plane's components") {
         3 * sizeof(float) * u.upml.cells + u.upml.boxes.size() * 8 * sizeof(int));
   // Host: one id array of 240 and the 200 cell-centre ids, one source table of 40 doubles,
   // model.vti's arrays (13 B per cell).
-  CHECK(model_host_bytes(cfg, u.grid, false) == 240 + 200 + 40 * sizeof(double) + 13 * 200);
-  CHECK(model_host_bytes(cfg, u.grid, true) == 3 * 240 + 200 + 40 * sizeof(double) + 13 * 200);
+  CHECK(model_host_bytes(cfg, u.grid, false) == 240 + 200 + 40 * (sizeof(double) + sizeof(float)) + 13 * 200);
+  CHECK(model_host_bytes(cfg, u.grid, true) == 3 * 240 + 200 + 40 * (sizeof(double) + sizeof(float)) + 13 * 200);
 }
 
 TEST_CASE("what a 2D model refuses, with key and line") {

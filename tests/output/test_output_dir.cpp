@@ -290,6 +290,20 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   }
   CHECK(slurp(fs::path(partial) / "notes.txt") == "mine");
   CHECK(slurp(fin / "probes.csv") == "good");
+  // An older partial output of a run stopped before its first snapshot: its snapshots/ folder
+  // is empty and in no list, and it is still the run's (a review found such partial outputs
+  // never replaced, piling up as "<dir>.partial-<pid>").
+  fs::remove_all(partial);
+  fs::remove_all(partial + "-" + std::to_string(::getpid()));
+  make_clfdtd_output(partial, "stopped early");
+  fs::create_directories(fs::path(partial) / "snapshots");
+  touch(fs::path(partial) / "run.json", "{\"program\": \"clfdtd\", \"files\": [\"probes.csv\"]}");
+  {
+    OutputDir dir(fin.string());
+    make_clfdtd_output(dir.path(), "fifth");
+    CHECK(dir.keep_partial() == partial);
+  }
+  CHECK(slurp(fs::path(partial) / "probes.csv") == "fifth");
   // Nor is an older partial output in which the user keeps files of their own.
   fs::remove_all(partial);
   fs::remove_all(partial + "-" + std::to_string(::getpid()));

@@ -70,7 +70,7 @@ TEST_CASE("steps x sources beyond 32-bit indices is refused") {
 
 TEST_CASE("a source table larger than the host's memory is refused before it is allocated") {
   RunConfig cfg = base_config();
-  cfg.time.steps = kMaxRunSteps;  // a legal count: 17 GB of source table
+  cfg.time.steps = kMaxRunSteps;  // a legal count: 26 GB of source tables (double, and the engine's float copy)
   HostLimit limit("1e9");
   try {
     SimulationModel::build(cfg);

@@ -154,48 +154,32 @@ int publish_lock(const std::string& path, const std::string& content) {
   auto written = [&](int fd) {
     return ::pwrite(fd, content.data(), content.size(), 0) == static_cast<ssize_t>(content.size());
   };
+  // Closes fd, removes `name` and returns `result` with errno `err`.
+  auto abandon = [](int fd, const std::string& name, int err, int result) {
+    ::close(fd);
+    ::unlink(name.c_str());
+    errno = err;
+    return result;
+  };
   const std::string staged = path + ".new-" + pid_text();
   int fd = ::open(staged.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd >= 0) {
-    if (!written(fd)) {
-      const int err = errno;
-      ::close(fd);
+    if (!written(fd)) return abandon(fd, staged, errno, -2);
+    if (::link(staged.c_str(), path.c_str()) == 0) {
       ::unlink(staged.c_str());
-      errno = err;
-      return -2;
+      return fd;
     }
-    const int linked = ::link(staged.c_str(), path.c_str());
-    const int link_err = errno;
-    if (linked == 0 || link_err == EEXIST) {
-      ::unlink(staged.c_str());
-      if (linked == 0) return fd;
-      ::close(fd);
-      errno = EEXIST;
-      return -1;
-    }
+    if (errno == EEXIST) return abandon(fd, staged, EEXIST, -1);
     if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
       return fd;
     const int err = errno;
-    ::close(fd);
-    ::unlink(staged.c_str());
-    if (err == EEXIST) {
-      errno = EEXIST;
-      return -1;
-    }
-    if (!exchange_unsupported(err)) {
-      errno = err;
-      return -2;
-    }
+    if (err == EEXIST || !exchange_unsupported(err))
+      return abandon(fd, staged, err, err == EEXIST ? -1 : -2);
+    abandon(fd, staged, err, -2);  // neither way here: create it in place below
   }
   fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return errno == EEXIST ? -1 : -2;
-  if (!written(fd)) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(path.c_str());
-    errno = err;
-    return -2;
-  }
+  if (!written(fd)) return abandon(fd, path, errno, -2);
   return fd;
 }
 

@@ -131,4 +131,11 @@ private:
 
 std::unique_ptr<Backend> make_backend(const SimulationModel& model, const DeviceConfig& device);
 
+// For SimulationModel::build's before_tables: refuses (OutOfMemoryError, exit 4) a grid whose
+// fields alone exceed the memory of the device make_backend would open, before the host meshes
+// it. Leaves everything else to make_backend: the reference backend, a list of devices, no device
+// found, an API this build lacks.
+void check_device_can_hold(const GridGeometry& g, const FieldLayout& layout, Equation equation,
+                           const DeviceConfig& device);
+
 }  // namespace clfdtd

@@ -10,7 +10,9 @@
 #include "backends/reference/cyl_reference.hpp"
 #include "backends/reference/plane_reference.hpp"
 #include "backends/reference/reference_backend.hpp"
+#include "device/device.hpp"
 #include "engine/cyl/cyl_multi_engine.hpp"
+#include "engine/field_buffers.hpp"
 #include "engine/gpu_engine.hpp"
 #include "engine/plane/plane_engine.hpp"
 #include "engine/wave/wave_engine.hpp"
@@ -90,6 +92,24 @@ std::unique_ptr<Backend> make_backend(const SimulationModel& model, const Device
   if (model.two_d()) return make_plane_backend(model, device);
   if (device.backend == BackendKind::Reference) return std::make_unique<ReferenceBackend>(model);
   return engine::make_gpu_engine(device_api(device.backend), model, device);
+}
+
+void check_device_can_hold(const GridGeometry& g, const FieldLayout& layout, Equation equation,
+                           const DeviceConfig& device) {
+  if (device.backend == BackendKind::Reference) return;
+  if (device::split_device_select(device.select).size() > 1) return;
+  const std::size_t floor = engine::field_floor_bytes(g, layout, equation);
+  if (floor == 0) return;
+  device::Api api;
+  try {
+    api = device_api(device.backend);
+  } catch (const ConfigError&) {
+    return;  // make_backend names the build option
+  }
+  const std::vector<device::DeviceInfo> devices = device::list_devices(api);
+  if (devices.empty()) return;
+  const int at = device::choose_device(devices, device.select);
+  engine::check_field_floor(floor, devices[static_cast<std::size_t>(at)]);
 }
 
 }  // namespace clfdtd

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_exit.hpp"
 #include "config/options.hpp"
+#include "config/printable.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::cli {
@@ -40,31 +41,46 @@ const char* kRunUsage =
     "                  [--variant=X] [--workgroup=X] [--quiet]\n"
     "  options may come before or after the model file; clfdtd run --help lists them all\n";
 
-// Where the model file is among the run's arguments, or -1. The file is the first argument that
-// is not an option and not an option's value: either nothing asks for a value where it stands
-// (the first argument, or after --key=value or --quiet), or it looks like a model file (ends in
-// .ini or names an existing file) after the first value of a spaced option (--key v1 v2 ...
-// takes a list, so the file cannot be told apart by position alone).
-int model_argument(const std::vector<std::string>& args) {
+// Where the model file is among the run's arguments. The file is the first argument that is not
+// an option and not an option's value: either nothing asks for a value where it stands (the first
+// argument, or after --key=value or --quiet), or it looks like a model file (ends in .ini or names
+// an existing file) after the first value of a spaced option (--key v1 v2 ... takes a list, so the
+// file cannot be told apart by position alone). at = -1 when there is none; `extra` is then the
+// first argument taken as a further value of `extra_option` (perhaps a mistyped or missing file).
+struct ModelArgument {
+  int at = -1;
+  std::string extra, extra_option;
+};
+
+ModelArgument model_argument(const std::vector<std::string>& args) {
+  ModelArgument found;
   bool awaits_value = false, after_value = false;
+  std::string option;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) == 0) {
       const bool flag = a == "--quiet";
       awaits_value = !flag && a.find('=') == std::string::npos;
       after_value = false;
+      option = a;
       continue;
     }
     std::error_code ec;
     const bool looks_like_model =
         (a.size() > 4 && a.compare(a.size() - 4, 4, ".ini") == 0) ||
         std::filesystem::is_regular_file(a, ec);
-    if (!awaits_value && !after_value) return static_cast<int>(i);
-    if (after_value && looks_like_model) return static_cast<int>(i);
+    if ((!awaits_value && !after_value) || (after_value && looks_like_model)) {
+      found.at = static_cast<int>(i);
+      return found;
+    }
+    if (after_value && found.extra.empty()) {
+      found.extra = a;
+      found.extra_option = option;
+    }
     after_value = true;
     awaits_value = false;
   }
-  return -1;
+  return found;
 }
 
 bool wants_help(const std::vector<std::string>& args) {
@@ -101,13 +117,19 @@ int dispatch(int argc, char** argv) {
       std::printf("%s\n%s", kRunUsage, help_text().c_str());
       return 0;
     }
-    const int at = model_argument(args);
-    if (at < 0) {
-      std::fprintf(stderr, "clfdtd: bad input: the model file is missing\n\n%s", kRunUsage);
+    const ModelArgument found = model_argument(args);
+    if (found.at < 0) {
+      std::string guess;
+      if (!found.extra.empty())
+        guess = "; '" + printable(found.extra) + "' was read as a further value of " +
+                printable(found.extra_option) +
+                ": no such file (a model file ends in .ini or exists; or give it first)";
+      std::fprintf(stderr, "clfdtd: bad input: the model file is missing%s\n\n%s", guess.c_str(),
+                   kRunUsage);
       return 2;
     }
-    const std::string model = args[static_cast<std::size_t>(at)];
-    args.erase(args.begin() + at);
+    const std::string model = args[static_cast<std::size_t>(found.at)];
+    args.erase(args.begin() + found.at);
     return run_command(model, args);
   }
   std::fprintf(stderr, "clfdtd: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);

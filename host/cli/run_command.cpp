@@ -161,7 +161,11 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         policy = OutputPolicy{cfg.output.overwrite, cfg.source_file};
         if (lead) check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
         stop_signals.emplace();  // from here SIGINT, SIGTERM and SIGHUP end the setup at once
-        model = SimulationModel::build(cfg);
+        // One device: a grid whose fields alone exceed its memory is refused before the mesh
+        // (with ranks each holds a part; make_distributed_backend counts the parts).
+        model = SimulationModel::build(cfg, [&](const GridGeometry& g, const FieldLayout& layout) {
+          if (!comm.distributed()) check_device_can_hold(g, layout, cfg.grid.equation, cfg.device);
+        });
         apply_test_nan_hook(model);
         if (comm.distributed()) {
           check_distributable(cfg, model, comm.size());
@@ -256,6 +260,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     return code;
 
   LoopResult result;
+  long steps_reached = 0;  // for the partial run.json of a loop that ends in an exception
   try {
     // Patent step 4: the time loop.
     ProgressLine progress(cfg.quiet || !lead);
@@ -263,6 +268,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     // With ranks, the stop signal is agreed at the loop's sync interval: an allreduce per step
     // would cost more than the signal is worth.
     options.stop_requested = agreed_stop(comm, options.sync_interval_steps);
+    options.steps_reached = &steps_reached;
     result = run_time_loop(model, *backend, *sink,
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
@@ -299,7 +305,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       }
     }
   } catch (const std::exception& e) {
-    if (lead) report_incomplete(*out, report, e.what());
+    if (lead) {
+      if (report.status == "running") report.steps_done = steps_reached;
+      report_incomplete(*out, report, e.what());
+    }
     if (!comm.distributed()) throw;  // the caller's one catch block turns it into the exit code
     // The other ranks cannot learn of it collectively (they may wait in a transfer): end them
     // all, rank 0's outputs as far as they got (docs/MPI.md, "Failures").

@@ -59,6 +59,21 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
   }
 }
 
+std::size_t field_floor_bytes(const GridGeometry& g, const FieldLayout& layout, Equation equation) {
+  if (g.cylindrical || equation == Equation::Wave) return 0;
+  const std::size_t components = g.dims == 2 ? 3 : 6;
+  return components * sizeof(float) * layout.cells();
+}
+
+void check_field_floor(std::size_t floor_bytes, const device::DeviceInfo& info) {
+  if (floor_bytes <= info.global_mem_bytes) return;
+  throw OutOfMemoryError("the model's E and H fields alone (float32, once) need " +
+                         bytes_text(floor_bytes) + ", device " + info.name + " has " +
+                         bytes_text(info.global_mem_bytes) +
+                         " in all; refused before meshing; use a coarser grid, a smaller domain "
+                         "or a larger device");
+}
+
 void check_engine_memory(device::Device& dev, const SimulationModel& m,
                          const std::vector<BufferNeed>& needs, std::size_t device_bytes,
                          const std::string& solver, std::size_t extra_host_bytes) {

@@ -46,6 +46,15 @@ std::size_t total_bytes(const std::vector<BufferNeed>& needs);
 void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>& buffers,
                          const device::DeviceInfo& info, std::size_t available_bytes);
 
+// The least device memory any engine needs for `g`: its E and H fields once, in float32 (3D: six
+// components; 2D Yee: three), over the padded cells of `layout`. 0 where no floor is counted
+// (the scalar wave and cylindrical solvers).
+std::size_t field_floor_bytes(const GridGeometry& g, const FieldLayout& layout, Equation equation);
+
+// Throws OutOfMemoryError when floor_bytes exceeds the device's global memory ("the fields alone
+// need X bytes (Y MiB) ..., device <name> has Z bytes ...; refused before meshing").
+void check_field_floor(std::size_t floor_bytes, const device::DeviceInfo& info);
+
 // check_device_memory on `dev`, then the host's memory for what the engine adds there while it
 // sets up (gpu_engine_host_bytes, plus extra_host_bytes), named "the <solver> <API> engine on
 // <device>" ("the CUDA engine on ..." when solver is empty).

@@ -187,7 +187,9 @@ bool SimulationModel::is_active(Component c) const {
   return false;
 }
 
-SimulationModel SimulationModel::build(const RunConfig& cfg) {
+SimulationModel SimulationModel::build(
+    const RunConfig& cfg,
+    const std::function<void(const GridGeometry&, const FieldLayout&)>& before_tables) {
   check_plane_config(cfg);
   check_cyl_config(cfg);
   SimulationModel m;
@@ -203,6 +205,7 @@ SimulationModel SimulationModel::build(const RunConfig& cfg) {
   check_source_frequencies(cfg, m.grid);
   check_source_delays(cfg);
   m.layout = layout_for(m.grid);
+  if (before_tables) before_tables(m.grid, m.layout);
 
   try {
     m.materials = MaterialTable(cfg.materials);

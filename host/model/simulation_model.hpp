@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -42,7 +43,12 @@ struct SimulationModel {
   PlaneMode mode = PlaneMode::Tm;
   Equation equation = Equation::Maxwell;
 
-  static SimulationModel build(const RunConfig& cfg);
+  // before_tables, when given, runs once the grid is derived and checked and before any table
+  // the size of the grid exists (material ids, mesh): run_command's device memory check, which
+  // refuses a model the device cannot hold before the host spends seconds meshing it.
+  static SimulationModel build(const RunConfig& cfg,
+                               const std::function<void(const GridGeometry&, const FieldLayout&)>&
+                                   before_tables = {});
 
   bool two_d() const { return grid.dims == 2; }
   // A body of revolution (docs/CYLINDRICAL.md): layout (nr, 1, nz), one complex field set per

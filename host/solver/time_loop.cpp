@@ -240,6 +240,7 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
     backend.step(s);
     const long done = s + 1;
     outputs_at(done);
+    if (options.steps_reached) *options.steps_reached = done;
     if (probes.first_nonfinite_step() >= 0) {  // a batch just read back holds NaN or inf
       result.finite = false;
       return stop_at(done);

@@ -77,6 +77,9 @@ struct LoopOptions {
   long finite_check_interval_steps = 128;
   // Asked after every step; true stops the loop there (outputs flushed), e.g. on SIGINT.
   std::function<bool()> stop_requested;
+  // When set, kept at the steps done whose outputs were taken: what a caller whose loop ended in
+  // an exception reports as done (the partial run.json's steps_done).
+  long* steps_reached = nullptr;
 };
 
 LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSink& sink,

@@ -7,6 +7,7 @@
 #include "backends/monitor_helpers.hpp"
 #include "backends/physics_helpers.hpp"
 #include "backends/reference/reference_backend.hpp"
+#include "errors.hpp"
 #include "solver/time_loop.hpp"
 
 using namespace clfdtd;
@@ -21,7 +22,10 @@ public:
   std::string name() const override { return "recording"; }
   std::string device_description() const override { return "none"; }
   std::string kernel_variant() const override { return "none"; }
-  void step(long s) override { steps_taken = s + 1; }
+  void step(long s) override {
+    if (s == fail_at_step) throw DeviceError("test: step " + std::to_string(s) + " failed");
+    steps_taken = s + 1;
+  }
   void sample_probes(int) override {}
   void read_probe_batch(int, std::vector<double>& out) override { out.clear(); }
   int probe_batch_steps() const override { return batch_; }
@@ -51,6 +55,7 @@ public:
 
   int nmodes = 2;
   long steps_taken = 0;
+  long fail_at_step = -1;  // step() throws there
   std::vector<long> dft_steps;
 
 private:
@@ -92,6 +97,21 @@ TEST_CASE("time loop: accumulate_dft after every step, n = 0 included, only with
   REQUIRE(b.dft_steps.size() == 41);
   for (long n = 0; n <= 40; ++n) CHECK(b.dft_steps[static_cast<std::size_t>(n)] == n);
   CHECK(sink.steps_.empty());  // no modes monitor, no mode rows
+}
+
+TEST_CASE("time loop: steps_reached counts the steps done before a step throws") {
+  SimulationModel m = loop_model(40);
+  RecordingBackend b(8);
+  b.fail_at_step = 7;
+  ModeSink sink;
+  LoopOptions opt = quiet_options();
+  long reached = -1;
+  opt.steps_reached = &reached;
+  CHECK_THROWS_AS(run_time_loop(m, b, sink, nullptr, opt), DeviceError);
+  CHECK(reached == 7);  // steps 0 .. 6 done
+  RecordingBackend whole(8);
+  run_time_loop(m, whole, sink, nullptr, opt);
+  CHECK(reached == 40);
 }
 
 TEST_CASE("time loop: mode rows every `every` steps in batches, the last one partial") {

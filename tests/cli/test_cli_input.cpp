@@ -37,6 +37,11 @@ TEST_CASE("run without a model file says so and prints the run usage") {
   r = run_clfdtd("run --time.steps=10 --quiet");
   CHECK(r.code == 2);
   CHECK_MESSAGE(has(r, "the model file is missing"), r.out);
+  // After a spaced option's value a missing file reads as a further value: the message says so.
+  r = run_clfdtd("run --time.steps 5 no_such_model.txt");
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(has(r, "the model file is missing; 'no_such_model.txt' was read as a further value "
+                       "of --time.steps: no such file"), r.out);
 }
 
 TEST_CASE("options may come before the model file") {
@@ -153,8 +158,10 @@ TEST_CASE("a model too large for the host's memory is refused with exit 4, bytes
   CHECK_MESSAGE(has(r, "not enough host memory for the reference engine's double fields: needs "
                        "384000000 bytes"), r.out);
   CHECK_FALSE(fs::exists(dir));
-  // A CPU OpenCL device keeps its buffers in host memory (216 MB here).
-  r = run_with_host_limit(limit, "run tests/data/host_memory.ini --device=cpu --output.dir=" + dir);
+  // A CPU OpenCL device keeps its buffers in host memory (216 MB here). The OpenCL runtime, loaded
+  // for the device check before the model's tables, is resident too (~90 MB with PoCL): the
+  // model's 136 MB fit in 300 MB less that, the engine's 216 MB no longer do.
+  r = run_with_host_limit("300000000", "run tests/data/host_memory.ini --device=cpu --output.dir=" + dir);
   if (no_opencl(r) || has(r, "device.select")) return;  // no CPU OpenCL device on this machine
   CHECK(r.code == 4);
   CHECK_MESSAGE(has(r, "not enough host memory for the OpenCL engine on "), r.out);
@@ -177,9 +184,10 @@ TEST_CASE("model files: /dev/zero and a directory are refused, a BOM is skipped,
 TEST_CASE("3D grids past 2^31 cells pass the grid check (up to 2^31 - 1 float4 lanes); beyond, exit 2") {
   const std::string dir = scratch_dir("big_grid");
   // 1400 x 1400 x 1400 cells of 0.1 mm (2.7e9 > 2^31): no grid refusal, the host memory check
-  // (limit 200 MB) refuses the material ids instead, before allocating them.
+  // (limit 200 MB) refuses the material ids instead, before allocating them (the reference
+  // backend: a device's own check comes first, below).
   auto r = run_with_host_limit("200000000", "run models/pec_cavity.ini --grid.size=0.14,0.14,0.14 "
-                                            "--grid.cell_size=1e-4 --output.dir=" + dir);
+                                            "--grid.cell_size=1e-4 --backend=reference --output.dir=" + dir);
   CHECK_MESSAGE(r.code == 4, r.out);
   CHECK_MESSAGE(has(r, "not enough host memory for the model"), r.out);
   // 2100^3 cells (2.3e9 float4 lanes per component): refused by the grid check.
@@ -188,5 +196,21 @@ TEST_CASE("3D grids past 2^31 cells pass the grid check (up to 2^31 - 1 float4 l
   CHECK(r.code == 2);
   CHECK_MESSAGE(has(r, "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field component"),
                 r.out);
+  CHECK_FALSE(fs::exists(dir));
+}
+
+TEST_CASE("a grid whose fields alone exceed the device is refused before it is meshed, exit 4") {
+  const std::string dir = scratch_dir("device_floor");
+  // 1400^3 cells: 24 B each of E and H are 65.9 GB, past any CPU OpenCL device of a test machine;
+  // the host limit (200 MB) would refuse the material ids next, so only the device check, which
+  // comes first, gives this message.
+  const auto r = run_with_host_limit("200000000", "run models/pec_cavity.ini "
+                                                  "--grid.size=0.14,0.14,0.14 --grid.cell_size=1e-4 "
+                                                  "--device=cpu --output.dir=" + dir);
+  if (no_opencl(r) || has(r, "device.select")) return;  // no CPU OpenCL device on this machine
+  CHECK_MESSAGE(r.code == 4, r.out);
+  CHECK_MESSAGE(has(r, "the model's E and H fields alone (float32, once) need 65856000000 bytes"),
+                r.out);
+  CHECK_MESSAGE(has(r, "refused before meshing"), r.out);
   CHECK_FALSE(fs::exists(dir));
 }

@@ -337,3 +337,30 @@ TEST_CASE("engine memory check: numbers in the OutOfMemoryError") {
   CHECK_THROWS_WITH_AS(check_device_memory(900, {{"Ex", 401}}, d, 1000),
                        doctest::Contains("buffer Ex needs 401 bytes"), OutOfMemoryError);
 }
+
+TEST_CASE("the fields' floor before meshing: six float components in 3D, three in 2D Yee") {
+  GridGeometry g;
+  g.n = {10, 20, 30};
+  // z padded to whole float4 lanes: 30 -> 32.
+  CHECK(engine::field_floor_bytes(g, FieldLayout(10, 20, 30), Equation::Maxwell) ==
+        6u * 4u * 10u * 20u * 32u);
+  GridGeometry plane;
+  plane.dims = 2;
+  plane.n = {10, 21, 1};
+  CHECK(engine::field_floor_bytes(plane, FieldLayout::xy_plane(10, 21), Equation::Maxwell) ==
+        3u * 4u * 10u * 24u);
+  CHECK(engine::field_floor_bytes(plane, FieldLayout::xy_plane(10, 21), Equation::Wave) == 0);
+  GridGeometry cyl;
+  cyl.cylindrical = true;
+  CHECK(engine::field_floor_bytes(cyl, FieldLayout(10, 1, 30), Equation::Maxwell) == 0);
+
+  device::DeviceInfo d;
+  d.name = "Tiny GPU";
+  d.global_mem_bytes = 1000;
+  CHECK_NOTHROW(engine::check_field_floor(1000, d));
+  CHECK_THROWS_WITH_AS(engine::check_field_floor(1001, d),
+                       doctest::Contains("fields alone (float32, once) need 1001 bytes"),
+                       OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(engine::check_field_floor(1001, d),
+                       doctest::Contains("device Tiny GPU has 1000 bytes"), OutOfMemoryError);
+}

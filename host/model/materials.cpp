@@ -1,6 +1,8 @@
 // Patent step 2: material table and the per-material update coefficients (EQUATIONS.md).
 #include "model/materials.hpp"
 
+#include <cstdio>
+
 #include "errors.hpp"
 #include "model/grid_geometry.hpp"
 
@@ -29,6 +31,18 @@ int MaterialTable::find(const std::string& name) const {
     if (entries_[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+int MaterialTable::mixture(double eps_r, double mu_r, double sigma) {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const MaterialEntry& e = entries_[i];
+    if (!e.pec && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma) return static_cast<int>(i);
+  }
+  if (entries_.size() >= static_cast<std::size_t>(kMaxMaterials)) return -1;
+  char name[160];
+  std::snprintf(name, sizeof name, "mixture eps_r %.9g mu_r %.9g sigma %.9g", eps_r, mu_r, sigma);
+  entries_.push_back(MaterialEntry{name, eps_r, mu_r, sigma, false});
+  return static_cast<int>(entries_.size() - 1);
 }
 
 bool MaterialTable::any_magnetic() const {

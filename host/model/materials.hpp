@@ -37,6 +37,11 @@ public:
   std::size_t size() const { return entries_.size(); }
   bool any_magnetic() const;  // some material with mu_r != 1 (then H needs ids too)
 
+  // The id of a non-PEC entry with exactly these properties, appended (named "mixture eps_r X
+  // mu_r Y sigma Z") when no entry has them: the mesher's averaged samples on object surfaces.
+  // -1 when the table is full.
+  int mixture(double eps_r, double mu_r, double sigma);
+
   ECoefficients e_coefficients(std::uint8_t id, double dt) const;
   HCoefficients h_coefficients(std::uint8_t id, double dt) const;
 

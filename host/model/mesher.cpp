@@ -45,10 +45,29 @@ void index_range(double lo, double hi, double off, double d, int n, int& first, 
   last = static_cast<int>(std::max(0.0, std::min(l, static_cast<double>(n))));
 }
 
-// Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object.
+// How far the surface probes sit from a sample, in cells: past shape_contains' rounding tolerance,
+// and close enough that only a surface through the sample itself (an object's face on the
+// sample's grid plane) is seen.
+constexpr double kSurfaceProbe = 1e-3;
+
+// A point inside `obj` that has the object's surface through it: a probe kSurfaceProbe cells away
+// along one of the first `axes` axes lies outside.
+bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double, 3>& d, int axes) {
+  for (int a = 0; a < axes; ++a)
+    for (double side : {-1.0, 1.0}) {
+      Vec3 q = p;
+      q[a] += side * kSurfaceProbe * d[a];
+      if (!shape_contains(obj, q)) return true;
+    }
+  return false;
+}
+
+// Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object,
+// and appends to `surface` the samples that may lie on its surface (both ends of each z run, and
+// the whole run where it lies in a face).
 void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
-           std::vector<std::uint8_t>& ids) {
+           std::vector<std::uint8_t>& ids, std::vector<std::size_t>& surface) {
   const Bounds b = shape_bounds(obj);
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
@@ -70,6 +89,11 @@ void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>
       int k1 = last[2] - 1;
       while (k1 > k0 && !inside(k1)) --k1;
       std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
+      // Convex: where an inner sample of the run lies on the surface, the whole run does.
+      const int mid = k0 + (k1 - k0) / 2;
+      inside(mid);
+      const bool in_face = mid != k0 && mid != k1 && on_surface(obj, p, d, 2);
+      for (int k = k0; k <= k1; k = (in_face || k == k1) ? k + 1 : k1) surface.push_back(row + k);
     }
   }
 }
@@ -114,7 +138,7 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 // rectangle and a sphere a disc.
 void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
-                 std::vector<std::uint8_t>& ids) {
+                 std::vector<std::uint8_t>& ids, std::vector<std::size_t>& surface) {
   const Bounds b = shape_bounds(obj);
   std::array<int, 2> first{}, last{};
   for (int a = 0; a < 2; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
@@ -124,9 +148,120 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
     p.x = (i + off[0]) * d[0];
     for (int j = first[1]; j < last[1]; ++j) {
       p.y = (j + off[1]) * d[1];
-      if (shape_contains(obj, p)) ids[static_cast<std::size_t>(i) * stride + j] = id;
+      if (!shape_contains(obj, p)) continue;
+      const std::size_t at = static_cast<std::size_t>(i) * stride + j;
+      ids[at] = id;
+      if (on_surface(obj, p, d, 2)) surface.push_back(at);
     }
   }
+}
+
+// The material at p by the objects' order: the last object containing it, else vacuum. A plane
+// model tests each object's cut through its own centre.
+std::uint8_t material_at(const std::vector<ObjectConfig>& objects,
+                         const std::vector<std::uint8_t>& obj_ids, Vec3 p, bool plane) {
+  for (std::size_t o = objects.size(); o-- > 0;) {
+    if (plane) p.z = objects[o].center.z;
+    if (shape_contains(objects[o], p)) return obj_ids[o];
+  }
+  return MaterialTable::kVacuum;
+}
+
+double harmonic_mean(double a, double b) { return a > 0 && b > 0 ? 2 * a * b / (a + b) : 0.0; }
+
+// The samples on objects' surfaces (`candidates`, painted inclusively so far) take the mean of the
+// materials around them, probed at the 2^dims corners kSurfaceProbe cells away: the arithmetic
+// mean of eps_r, mu_r and sigma where the materials change only across the component (a face
+// parallel to it, the tangential case), else the harmonic mean of the two halves' means (a face
+// normal to it). So a box whose faces lie on sample planes acts as exactly its size (the
+// inclusive sample made it one cell thicker at each such face: first order in the cell size).
+// PEC wins: a sample on a conductor's surface (or on a zero-thickness PEC sheet not strictly
+// inside a later object) stays PEC. Where every corner agrees the inclusive id stays (a
+// zero-thickness dielectric sheet). Returns the samples left inclusive because the table was full.
+std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
+                             const std::vector<std::uint8_t>& obj_ids, MaterialTable& table,
+                             Component comp, const GridGeometry& g, const FieldLayout& L,
+                             std::vector<std::size_t>& candidates, std::vector<std::uint8_t>& ids) {
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  const std::array<double, 3> off = yee_offset(comp);
+  const int axis = component_axis(comp);
+  const int dims = L.plane ? 2 : 3;
+  const int corners = 1 << dims;
+  std::size_t unmixed = 0;
+  for (std::size_t at : candidates) {
+    if (table.entry(ids[at]).pec) continue;
+    int i, j, k = 0;
+    if (L.plane) {
+      i = static_cast<int>(at / L.nyp());
+      j = static_cast<int>(at % L.nyp());
+    } else {
+      k = static_cast<int>(at % L.nzp());
+      const std::size_t row = at / L.nzp();
+      j = static_cast<int>(row % static_cast<std::size_t>(L.ny));
+      i = static_cast<int>(row / static_cast<std::size_t>(L.ny));
+    }
+    const Vec3 p{(i + off[0]) * g.d[0], (j + off[1]) * g.d[1], L.plane ? 0.0 : (k + off[2]) * g.d[2]};
+    std::array<Vec3, 8> probe;
+    for (int s = 0; s < corners; ++s) {
+      probe[s] = p;
+      for (int a = 0; a < dims; ++a)
+        probe[s][a] += ((s >> a) & 1 ? 1.0 : -1.0) * kSurfaceProbe * g.d[a];
+    }
+    // A PEC object with its surface through p, later than any object that holds p strictly.
+    bool pec = false;
+    for (std::size_t o = objects.size(); o-- > 0 && !pec;) {
+      Vec3 q = p;
+      if (L.plane) q.z = objects[o].center.z;
+      if (!shape_contains(objects[o], q)) continue;
+      bool strict = true;
+      for (int s = 0; s < corners && strict; ++s) {
+        Vec3 c = probe[s];
+        if (L.plane) c.z = objects[o].center.z;
+        strict = shape_contains(objects[o], c);
+      }
+      if (strict) break;
+      pec = table.entry(obj_ids[o]).pec;
+    }
+    std::array<std::uint8_t, 8> m{};
+    bool uniform = true;
+    for (int s = 0; s < corners; ++s) {
+      m[s] = material_at(objects, obj_ids, probe[s], L.plane);
+      pec = pec || table.entry(m[s]).pec;
+      uniform = uniform && m[s] == m[0];
+    }
+    if (pec) {
+      ids[at] = MaterialTable::kPec;
+      continue;
+    }
+    if (uniform) continue;
+    const bool across = axis < dims && [&] {
+      for (int s = 0; s < corners; ++s)
+        if (!((s >> axis) & 1) && m[s] != m[s | (1 << axis)]) return true;
+      return false;
+    }();
+    auto mean = [&](double MaterialEntry::*prop, int half) {  // half: -1 all, 0 low, 1 high side
+      double sum = 0;
+      int count = 0;
+      for (int s = 0; s < corners; ++s) {
+        if (half >= 0 && ((s >> axis) & 1) != half) continue;
+        sum += table.entry(m[s]).*prop;
+        ++count;
+      }
+      return sum / count;
+    };
+    auto average = [&](double MaterialEntry::*prop) {
+      return across ? harmonic_mean(mean(prop, 0), mean(prop, 1)) : mean(prop, -1);
+    };
+    const int id = table.mixture(average(&MaterialEntry::eps_r), average(&MaterialEntry::mu_r),
+                                 average(&MaterialEntry::sigma));
+    if (id < 0) {
+      ++unmixed;
+      continue;
+    }
+    ids[at] = static_cast<std::uint8_t>(id);
+  }
+  return unmixed;
 }
 
 }  // namespace
@@ -146,7 +281,7 @@ std::vector<std::uint8_t> object_material_ids(const std::vector<ObjectConfig>& o
   return obj_ids;
 }
 
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout,
                        const std::vector<Component>& components) {
   const std::vector<std::uint8_t> obj_ids = object_material_ids(objects, table);
@@ -161,13 +296,15 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialT
   for (Component comp : components) {
     auto& ids = m.component[static_cast<int>(comp)];
     ids.assign(layout.cells(), MaterialTable::kVacuum);
+    std::vector<std::size_t> surface;
     for (std::size_t o = 0; o < objects.size(); ++o) {
       if (layout.plane) {
-        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids);
+        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, surface);
       } else {
-        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids);
+        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, surface);
       }
     }
+    m.unmixed_samples += average_surfaces(objects, obj_ids, table, comp, g, layout, surface, ids);
     if (layout.plane) {
       apply_plane_walls(comp, layout, ids);
     } else if (is_electric(comp)) {
@@ -175,20 +312,23 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialT
     }
   }
 
+  // Cell centres (model.vti) keep the objects' own materials, boundaries inclusive.
   m.cell_centre.assign(static_cast<std::size_t>(g.cells()), MaterialTable::kVacuum);
+  std::vector<std::size_t> unused;
   for (std::size_t o = 0; o < objects.size(); ++o) {
     if (layout.plane) {
       paint_plane(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d,
-                  static_cast<std::size_t>(g.n[1]), m.cell_centre);
+                  static_cast<std::size_t>(g.n[1]), m.cell_centre, unused);
     } else {
       paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
-            m.cell_centre);
+            m.cell_centre, unused);
     }
+    unused.clear();
   }
   return m;
 }
 
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout, bool with_h) {
   using C = Component;
   std::vector<Component> components{C::Ex, C::Ey, C::Ez};

@@ -1,5 +1,7 @@
 // Patent step 2: paint objects onto the Yee grid. Each field component is sampled at its own
-// staggered position (field_layout.hpp), later objects override earlier ones, and the outer PEC
+// staggered position (field_layout.hpp), later objects override earlier ones, a sample with an
+// object's surface through it takes the mean of the materials on either side (a mixture entry
+// the table gains; PEC stays PEC; docs/EQUATIONS.md "Material interfaces"), and the outer PEC
 // wall and the z padding get MaterialTable::kPec on the E components.
 // A plane layout (2D) meshes the objects' cut by the plane through their centre (box: rectangle,
 // sphere: disc; cylinder refused), walls on the low x/y lines only, and the row padding j >= ny
@@ -20,6 +22,7 @@ struct MeshedIds {
   std::array<std::vector<std::uint8_t>, 6> component;  // per Component, layout.cells() entries;
                                                        // H entries empty unless with_h was asked
   std::vector<std::uint8_t> cell_centre;               // nx*ny*nz (unpadded, z fastest), for model.vti
+  std::size_t unmixed_samples = 0;  // surface samples left inclusive: the material table was full
 };
 
 // The material id of each object, in order. Throws ConfigError (object.<name>.material) for a
@@ -28,11 +31,11 @@ std::vector<std::uint8_t> object_material_ids(const std::vector<ObjectConfig>& o
                                               const MaterialTable& table);
 
 // Ids of the listed components only (the others stay empty).
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout,
                        const std::vector<Component>& components);
 // 3D: Ex Ey Ez, and Hx Hy Hz when with_h.
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, const MaterialTable& table,
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout, bool with_h);
 
 }  // namespace clfdtd

@@ -227,6 +227,11 @@ SimulationModel SimulationModel::build(
                                           meshed_components(cfg, m.magnetic));
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
     m.cell_ids = std::move(meshed.cell_centre);
+    if (meshed.unmixed_samples > 0)
+      m.warnings.push_back(std::to_string(meshed.unmixed_samples) +
+                           " samples on object surfaces keep the material of the object that "
+                           "includes them instead of the mean of both sides: the material table "
+                           "is full (256 entries with the mixtures)");
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }

@@ -103,10 +103,12 @@ TEST_CASE("a tm model: plane grid and layout, Ez ids with walls, padding and obj
   CHECK(id_at(m, Component::Ez, 19, 9) == kVac);
   CHECK(id_at(m, Component::Ez, 5, 5) == kVac);
 
-  // The rectangle spans x 8..12 cm, y 4..6 cm (edges inclusive); Ez sits on whole cells.
+  // The rectangle spans x 8..12 cm, y 4..6 cm; Ez sits on whole cells, so its edges carry the
+  // mean of both sides (eps_r 4 and 1) and its corners a quarter of the rectangle's.
   CHECK(id_at(m, Component::Ez, 10, 5) == 2);
-  CHECK(id_at(m, Component::Ez, 8, 4) == 2);
-  CHECK(id_at(m, Component::Ez, 12, 6) == 2);
+  CHECK(m.materials.entry(id_at(m, Component::Ez, 8, 5)).eps_r == 2.5);
+  CHECK(m.materials.entry(id_at(m, Component::Ez, 8, 4)).eps_r == 1.75);
+  CHECK(m.materials.entry(id_at(m, Component::Ez, 12, 6)).eps_r == 1.75);
   CHECK(id_at(m, Component::Ez, 13, 5) == kVac);
   CHECK(id_at(m, Component::Ez, 10, 7) == kVac);
   // The disc (r = 1.51 cm around 15.5, 5 cm): a circle, not its bounding square.

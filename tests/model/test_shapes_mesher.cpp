@@ -1,5 +1,6 @@
 // Shapes and the staggered mesher: voxel volumes against analytic ones, which Yee samples a thin
-// object claims, later-wins ordering, and the PEC wall / padding ids.
+// object claims, the mean of both sides on faces, later-wins ordering, and the PEC wall / padding
+// ids.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -33,7 +34,7 @@ ObjectConfig box(const std::string& material, Vec3 center, Vec3 size) {
 
 // Volume covered by an object from its cell-centre ids.
 double voxel_volume(const ObjectConfig& obj, double d, int n) {
-  const MaterialTable t({MaterialConfig{"m", 2.0}});
+  MaterialTable t({MaterialConfig{"m", 2.0}});
   const GridGeometry g = cube_grid(n, d);
   const MeshedIds m = mesh_objects({obj}, t, g, FieldLayout(n, n, n), false);
   long count = 0;
@@ -43,6 +44,12 @@ double voxel_volume(const ObjectConfig& obj, double d, int n) {
 
 std::uint8_t at(const MeshedIds& m, const FieldLayout& L, Component c, int i, int j, int k) {
   return m.component[static_cast<int>(c)][L.index(i, j, k)];
+}
+
+// The material a sample acts as: eps_r, mu_r, sigma of its entry.
+std::array<double, 3> props(const MaterialTable& t, std::uint8_t id) {
+  const MaterialEntry& e = t.entry(id);
+  return {e.eps_r, e.mu_r, e.sigma};
 }
 
 }  // namespace
@@ -95,37 +102,48 @@ TEST_CASE("grid-aligned box covers exactly its cells at the cell centres") {
   CHECK(voxel_volume(b, 0.01, 100) == doctest::Approx(shape_volume(b)).epsilon(1e-9));
 }
 
-TEST_CASE("staggered sampling of a one-cell slab and a zero-thickness sheet") {
+TEST_CASE("staggered sampling of a one-cell slab: faces on sample planes take the mean of both sides") {
   const double d = 0.01;
   const int n = 60;
   const GridGeometry g = cube_grid(n, d);
   const FieldLayout L(n, n, n);
-  const MaterialTable t({MaterialConfig{"m", 3.0, 2.0}});
+  MaterialTable t({MaterialConfig{"m", 3.0, 2.0, 0.5}});
   // Slab z in [0.10, 0.11], x in [0.20, 0.50], y in [0.10, 0.30]: all faces on grid planes.
   const ObjectConfig slab = box("m", Vec3{0.35, 0.2, 0.105}, Vec3{0.3, 0.2, 0.01});
   const MeshedIds m = mesh_objects({slab}, t, g, L, true);
   const int j = 20;
-  // Ex sits at z = k d: both faces (k = 10, 11); x at (i + 1/2) d: i = 20..49.
+  using P = std::array<double, 3>;
+  const P inside{3.0, 2.0, 0.5}, vacuum{1.0, 1.0, 0.0};
+  const P tangential{2.0, 1.5, 0.25};               // arithmetic means
+  const P normal{1.5, 4.0 / 3.0, 0.0};              // harmonic means (sigma: 0 on one side)
+  const P edge{1.5, 1.25, 0.125};                   // a quarter inside, tangential to both faces
+  // Ex sits at z = k d: both z faces (k = 10, 11) lie on its planes, parallel to it.
   CHECK(at(m, L, Component::Ex, 30, j, 9) == MaterialTable::kVacuum);
-  CHECK(at(m, L, Component::Ex, 30, j, 10) == 2);
-  CHECK(at(m, L, Component::Ex, 30, j, 11) == 2);
+  CHECK(props(t, at(m, L, Component::Ex, 30, j, 10)) == tangential);
+  CHECK(props(t, at(m, L, Component::Ex, 30, j, 11)) == tangential);
   CHECK(at(m, L, Component::Ex, 30, j, 12) == MaterialTable::kVacuum);
+  // x at (i + 1/2) d: i = 20..49, off the x faces.
   CHECK(at(m, L, Component::Ex, 19, j, 10) == MaterialTable::kVacuum);
-  CHECK(at(m, L, Component::Ex, 20, j, 10) == 2);
-  CHECK(at(m, L, Component::Ex, 49, j, 10) == 2);
+  CHECK(props(t, at(m, L, Component::Ex, 20, j, 10)) == tangential);
+  CHECK(props(t, at(m, L, Component::Ex, 49, j, 10)) == tangential);
   CHECK(at(m, L, Component::Ex, 50, j, 10) == MaterialTable::kVacuum);
-  // Ey at x = i d: i = 20..50.
-  CHECK(at(m, L, Component::Ey, 50, j, 10) == 2);
+  // Ey at x = i d, z = k d: on an x face and a z face (an edge), both parallel to it.
+  CHECK(props(t, at(m, L, Component::Ey, 50, j, 10)) == edge);
   CHECK(at(m, L, Component::Ey, 51, j, 10) == MaterialTable::kVacuum);
-  // Ez at z = (k + 1/2) d: only k = 10 lies inside.
+  // Ez at z = (k + 1/2) d: k = 10 lies inside, its x faces at i = 20 and 50 run along it.
   CHECK(at(m, L, Component::Ez, 30, j, 9) == MaterialTable::kVacuum);
   CHECK(at(m, L, Component::Ez, 30, j, 10) == 2);
   CHECK(at(m, L, Component::Ez, 30, j, 11) == MaterialTable::kVacuum);
-  // Hx, Hy at half z like Ez; Hz at integer z like Ex.
+  CHECK(props(t, at(m, L, Component::Ez, 20, j, 10)) == tangential);
+  // Hx, Hy at half z like Ez; Hz at integer z like Ex, but normal to the z faces.
   CHECK(at(m, L, Component::Hx, 30, j, 10) == 2);
   CHECK(at(m, L, Component::Hx, 30, j, 11) == MaterialTable::kVacuum);
-  CHECK(at(m, L, Component::Hz, 30, j, 11) == 2);
-  // Cell centres: one layer k = 10.
+  CHECK(props(t, at(m, L, Component::Hz, 30, j, 11)) == normal);
+  // Hx at x = i d: normal to the x face at i = 20.
+  CHECK(props(t, at(m, L, Component::Hx, 20, j, 10)) == normal);
+  CHECK(props(t, at(m, L, Component::Ez, 30, j, 10)) == inside);
+  CHECK(props(t, at(m, L, Component::Ez, 30, j, 30)) == vacuum);
+  // Cell centres (model.vti) keep the object's material: one layer k = 10.
   auto centre = [&](int i, int jj, int k) { return m.cell_centre[(std::size_t(i) * n + jj) * n + k]; };
   CHECK(centre(30, j, 10) == 2);
   CHECK(centre(30, j, 9) == MaterialTable::kVacuum);
@@ -141,6 +159,43 @@ TEST_CASE("staggered sampling of a one-cell slab and a zero-thickness sheet") {
     CHECK(at(s, L, Component::Ez, 30, j, k) == MaterialTable::kVacuum);
     CHECK(at(s, L, Component::Hx, 30, j, k) == MaterialTable::kVacuum);
   }
+  // The sheet under a later dielectric box whose face lies on it stays a conductor there; a
+  // zero-thickness dielectric sheet keeps its material (no side to average with).
+  const ObjectConfig above = box("m", Vec3{0.35, 0.2, 0.15}, Vec3{0.3, 0.2, 0.1});
+  const MeshedIds u = mesh_objects({sheet, above}, t, g, L, false);
+  CHECK(at(u, L, Component::Ex, 30, j, 10) == MaterialTable::kPec);
+  CHECK(props(t, at(u, L, Component::Ex, 30, j, 11)) == inside);
+  const ObjectConfig film = box("m", Vec3{0.35, 0.2, 0.1}, Vec3{0.3, 0.2, 0.0});
+  const MeshedIds f = mesh_objects({film}, t, g, L, false);
+  CHECK(at(f, L, Component::Ex, 30, j, 10) == 2);
+}
+
+TEST_CASE("two boxes sharing a face: the face takes the mean of the two, not of either and vacuum") {
+  const double d = 0.01;
+  const int n = 30;
+  const GridGeometry g = cube_grid(n, d);
+  const FieldLayout L(n, n, n);
+  MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 6.0}});
+  // a: z in [0.05, 0.10], b: z in [0.10, 0.20]; both wider than the grid in x and y.
+  const ObjectConfig a = box("a", Vec3{0.15, 0.15, 0.075}, Vec3{1, 1, 0.05});
+  const ObjectConfig b = box("b", Vec3{0.15, 0.15, 0.15}, Vec3{1, 1, 0.1});
+  for (const auto& order : {std::vector<ObjectConfig>{a, b}, std::vector<ObjectConfig>{b, a}}) {
+    const MeshedIds m = mesh_objects(order, t, g, L, false);
+    CHECK(t.entry(at(m, L, Component::Ex, 15, 15, 10)).eps_r == 4.0);  // tangential: (2 + 6) / 2
+    CHECK(t.entry(at(m, L, Component::Ex, 15, 15, 5)).eps_r == 1.5);   // a on vacuum
+    CHECK(t.entry(at(m, L, Component::Ex, 15, 15, 20)).eps_r == 3.5);   // b on vacuum
+    CHECK(t.entry(at(m, L, Component::Ez, 15, 15, 9)).eps_r == 2.0);
+    CHECK(t.entry(at(m, L, Component::Ez, 15, 15, 10)).eps_r == 6.0);
+  }
+  // The same mixture is one entry: pec, vacuum, a, b and three means.
+  CHECK(t.size() == 7);
+  // A PEC box's face against a dielectric is PEC whichever comes later.
+  MaterialTable tp({MaterialConfig{"a", 2.0}});
+  const ObjectConfig ground = box("pec", Vec3{0.15, 0.15, 0.075}, Vec3{1, 1, 0.05});
+  const ObjectConfig substrate = box("a", Vec3{0.15, 0.15, 0.15}, Vec3{1, 1, 0.1});
+  const MeshedIds p = mesh_objects({ground, substrate}, tp, g, L, false);
+  CHECK(at(p, L, Component::Ex, 15, 15, 10) == MaterialTable::kPec);
+  CHECK(tp.entry(at(p, L, Component::Ex, 15, 15, 20)).eps_r == 1.5);
 }
 
 TEST_CASE("mesher ids agree with shape_contains at every sample") {
@@ -149,7 +204,7 @@ TEST_CASE("mesher ids agree with shape_contains at every sample") {
   g.n = {17, 19, 23};
   g.d = {0.01, 0.012, 0.009};
   const FieldLayout L(17, 19, 23);
-  const MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0, 2.0}});
+  MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0, 2.0}});
   ObjectConfig s;
   s.shape = ShapeKind::Sphere;
   s.center = Vec3{0.08, 0.1, 0.1};
@@ -162,6 +217,7 @@ TEST_CASE("mesher ids agree with shape_contains at every sample") {
   c.length = 0.5;  // pokes out of the grid on both ends
   c.material = "b";
   const MeshedIds m = mesh_objects({s, c}, t, g, L, true);
+  int mixtures = 0;
   for (int comp = 0; comp < 6; ++comp) {
     const auto cc = static_cast<Component>(comp);
     for (int i = 1; i < 17; ++i)  // index 0 planes hold wall ids
@@ -169,15 +225,20 @@ TEST_CASE("mesher ids agree with shape_contains at every sample") {
         for (int k = 1; k < 23; ++k) {
           const Vec3 p = sample_position(cc, {i, j, k}, g.d);
           const std::uint8_t expect = shape_contains(c, p) ? 3 : (shape_contains(s, p) ? 2 : 1);
-          if (at(m, L, cc, i, j, k) != expect) FAIL(component_name(cc) << " " << i << "," << j << "," << k);
+          const std::uint8_t got = at(m, L, cc, i, j, k);
+          // A sample a surface passes through (within a thousandth of a cell) is a mixture.
+          if (got != expect && !(got > 3 && expect > 1))
+            FAIL(component_name(cc) << " " << i << "," << j << "," << k);
+          mixtures += got > 3;
         }
   }
+  CHECK(mixtures < 20);  // these radii put almost no sample on a surface
 }
 
 TEST_CASE("later objects override earlier ones; H ids only on request") {
   const GridGeometry g = cube_grid(20, 0.01);
   const FieldLayout L(20, 20, 20);
-  const MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0}});
+  MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0}});
   const ObjectConfig big = box("a", Vec3{0.1, 0.1, 0.1}, Vec3{0.1, 0.1, 0.1});
   const ObjectConfig small = box("b", Vec3{0.1, 0.1, 0.1}, Vec3{0.02, 0.02, 0.02});
   const MeshedIds m = mesh_objects({big, small}, t, g, L, false);
@@ -198,7 +259,8 @@ TEST_CASE("tangential E on the low walls and all E padding cells are PEC") {
   const FieldLayout L(nx, ny, nz);
   // A vacuum object over everything must not undo the walls.
   const ObjectConfig all = box("vacuum", Vec3{0.5, 0.5, 0.5}, Vec3{2, 2, 2});
-  const MeshedIds m = mesh_objects({all}, MaterialTable({MaterialConfig{"mu", 1, 2}}), g, L, true);
+  MaterialTable t({MaterialConfig{"mu", 1, 2}});
+  const MeshedIds m = mesh_objects({all}, t, g, L, true);
   for (int c = 0; c < 6; ++c) {
     const auto comp = static_cast<Component>(c);
     const int axis = component_axis(comp);

@@ -31,7 +31,8 @@ def main():
     ap.add_argument("--n", type=int, default=0, help="only rows of this cube size (default: largest)")
     a = ap.parse_args()
     with open(a.csv, newline="") as f:
-        rows = list(csv.DictReader(f))
+        # Header lines repeated inside the file (runs appended with `>>`) are skipped.
+        rows = [r for r in csv.DictReader(f) if r["n"] != "n"]
     if not rows:
         sys.exit(f"bench_chart: no rows in {a.csv}")
     os.makedirs(a.out, exist_ok=True)

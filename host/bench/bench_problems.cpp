@@ -94,9 +94,11 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
   src.name = "feed";
   src.kind = SourceKind::Dipole;
   src.axis = Axis::Z;
-  // Off the cell centre of the sphere and ferrite cases too: the source sits just outside the ball.
+  // Off the cell centre of the sphere and ferrite cases too: the source sits just outside the ball,
+  // or on small grids (the ball's edge inside the layers) two cells past the layers.
   const bool ball = base == "sphere" || base == "ferrite";
-  src.position = ball ? Vec3{0.5 * L, 0.5 * L, 0.2 * L} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};
+  const double below_ball = std::max(0.2 * L, (cfg.boundary.layers[4] + 2) * d);
+  src.position = ball ? Vec3{0.5 * L, 0.5 * L, below_ball} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};
   src.waveform = WaveformKind::GaussianPulse;
   src.frequency_hz = kC0 / (20 * d);
   src.amplitude = 1e-12;

@@ -179,7 +179,7 @@ int bench_command(const std::vector<std::string>& args) {
       ("backend", po::value<std::string>()->default_value("opencl"),
        "opencl, cuda, reference, or a comma list")
       ("variant", po::value<std::string>()->default_value("all"),
-       "all (tile, onepass, rows; tile, rows for 2D), auto, or a comma list of them")
+       "all (tile, onepass, tblock, rows; tile, rows for 2D), auto, or a comma list of them")
       ("workgroup", po::value<std::string>(), "x,y,z work-group for every variant (default: each variant's own)")
       ("staging", po::value<std::string>()->default_value("global"),
        "cylindrical tile variant: global, local (device.cyl_staging), or a comma list of both")

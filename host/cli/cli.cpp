@@ -34,7 +34,8 @@ const char* kUsage =
     "\n"
     "exit codes: 0 done, 1 internal error (a bug: please report it), 2 bad input (nothing written),\n"
     "  3 fields became non-finite, 4 not enough memory or device error, 5 output could not be\n"
-    "  written, 6 interrupted (SIGINT, SIGTERM, SIGHUP); 3 and 6 keep the partial output\n";
+    "  written, 6 interrupted (SIGINT, SIGTERM, SIGHUP, SIGPIPE); 3, 6 and a 5 during the run\n"
+    "  keep the partial output (README, \"Exit codes\")\n";
 
 const char* kRunUsage =
     "usage: clfdtd run <model.ini> [--section.key=value ...] [--device=X] [--backend=X]\n"

@@ -87,7 +87,7 @@ std::string bytes_text(std::size_t bytes) {
 
 HostMemory host_memory_available() {
   HostMemory m{kUnknown, ""};
-  auto consider = [&m](std::size_t room, const char* source) {
+  auto consider = [&m](std::size_t room, const std::string& source) {
     if (room < m.available) m = HostMemory{room, source};
   };
   consider(proc_kib_field("/proc/meminfo", "MemAvailable").value_or(kUnknown),
@@ -103,7 +103,8 @@ HostMemory host_memory_available() {
         limit >= 1.8e19 ? kUnknown : static_cast<std::size_t>(limit);  // beyond size_t: no cap
     const std::size_t resident = proc_kib_field("/proc/self/status", "VmRSS").value_or(0);
     consider(cap > resident ? cap - resident : 0,
-             "CLFDTD_HOST_MEMORY_LIMIT less this process's resident memory");
+             "CLFDTD_HOST_MEMORY_LIMIT less this process's resident memory, " +
+                 std::to_string(resident) + " bytes");
   }
   return m;
 }

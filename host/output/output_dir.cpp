@@ -15,6 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -132,9 +135,21 @@ long pid_suffix(const std::string& name, const std::string& prefix) {
   return pid;
 }
 
+// A zombie (killed, not yet reaped by its parent: a shell loop that reruns at once) has ended
+// too: /proc/<pid>/stat's state after the command's closing parenthesis is Z (or X).
+bool process_zombie(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;
+  const char state = stat[close + 2];
+  return state == 'Z' || state == 'X';
+}
+
 bool process_gone(long pid) {
   if (pid == static_cast<long>(::getpid())) return true;  // an earlier process of our own pid
-  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return errno == ESRCH;
+  return process_zombie(pid);
 }
 
 std::string read_small(int fd) {
@@ -351,6 +366,8 @@ void OutputDir::clean_stale() {
     const std::string partial = final_ + ".partial";
     if (!l.old && !empty_tmp && !present(partial) &&
         rename_noreplace(l.path.string(), partial) == 0) {
+      mark_abandoned_report(partial, "the run ended without finishing (killed or crashed; " +
+                                         gone + " when a later run found its folder)");
       notes_.push_back("kept what a stopped run wrote (" + gone + ") as " + quoted(fs::path(partial)));
       continue;
     }

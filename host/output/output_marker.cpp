@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output/text_file.hpp"
+
 namespace fs = std::filesystem;
 
 namespace clfdtd {
@@ -66,6 +68,20 @@ bool is_top_level_name(const std::string& name) {
 }
 
 }  // namespace
+
+bool mark_abandoned_report(const fs::path& dir, const std::string& reason) {
+  nlohmann::json j = read_report(dir / "run.json");
+  if (!j.is_object() || j.value("status", std::string()) != "running") return false;
+  j["status"] = "failed";
+  j["reason"] = reason;
+  try {
+    replace_text_file((dir / "run.json").string(),
+                      j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
 
 bool is_clfdtd_output(const fs::path& dir) {
   if (!real_folder(dir)) return false;

@@ -232,6 +232,17 @@ TEST_CASE("bench: vacuum_upml@L, sphere@L and ferrite@L take L layers; other suf
   REQUIRE(rows.size() == 1);
   CHECK(rows[0]["problem"] == "vacuum_upml@4");
   CHECK(rows[0]["pml_cells"] == 24 * 24 * 24 - 16 * 16 * 16);
+  // The smallest grids: the sphere's and ferrite's source moves out of the 10 layers (it sat at
+  // 0.2 n, in the layers below n = 50).
+  for (int n : {24, 32, 48}) {
+    for (const char* problem : {"sphere", "ferrite"}) {
+      const clfdtd::RunConfig small = clfdtd::bench_problem(problem, n, 1);
+      const double z_cells = small.sources.at(0).position.z / small.grid.cell_size_m->z;
+      CHECK_MESSAGE(z_cells >= 12 - 1e-9, problem << " n = " << n);
+    }
+  }
+  const auto s = run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=sphere,ferrite --variant=rows");
+  CHECK_MESSAGE(s.code == 0, s.out);
   // Layers the grid cannot hold: the model's own message, exit 2.
   CHECK(run_clfdtd("bench --n=24 --repeats=1 --steps=2 --problem=vacuum_upml@13 --variant=rows").code == 2);
 }

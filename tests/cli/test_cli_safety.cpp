@@ -389,7 +389,12 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   CHECK_MESSAGE(r.out.find("as '" + dir + ".partial'") != std::string::npos, r.out);
   CHECK_FALSE(fs::exists(stale));
   CHECK(fs::exists(dir + ".partial/probes.csv"));
-  CHECK(report_of(dir + ".partial")["status"] == "running");  // as the killed run left it
+  // The killed run left "running"; the run that found it says what became of it.
+  const auto found = report_of(dir + ".partial");
+  CHECK(found["status"] == "failed");
+  CHECK(found["reason"].get<std::string>().find("ended without finishing (killed or crashed; process " +
+                                                std::to_string(killed.pid) + " no longer exists") !=
+        std::string::npos);
   // A second killed run's folder: "<dir>.partial" is taken, so it is removed.
   Child again = start_long_run(dir);
   ::kill(again.pid, SIGKILL);
@@ -399,8 +404,20 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   CHECK_MESSAGE(r2.code == 0, r2.out);
   CHECK_MESSAGE(r2.out.find("removed '" + stale2 + "'") != std::string::npos, r2.out);
   CHECK_FALSE(fs::exists(stale2));
+  // Killed and not yet reaped (a zombie, as when a shell reruns at once): gone all the same.
+  Child zombie = start_long_run(dir);
+  ::kill(zombie.pid, SIGKILL);
+  siginfo_t info{};
+  REQUIRE(::waitid(P_PID, static_cast<id_t>(zombie.pid), &info, WEXITED | WNOWAIT) == 0);
+  const std::string stale3 = dir + ".tmp-" + std::to_string(zombie.pid);
+  const auto r3 = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  zombie.wait();
+  CHECK_MESSAGE(r3.code == 0, r3.out);
+  CHECK_MESSAGE(r3.out.find("removed '" + stale3 + "'") != std::string::npos, r3.out);
+  CHECK_FALSE(fs::exists(stale3));
   fs::remove(killed.log);
   fs::remove(again.log);
+  fs::remove(zombie.log);
 }
 
 // An audit found a user's notes in an earlier output folder deleted by the next run on it.

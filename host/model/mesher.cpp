@@ -89,11 +89,18 @@ void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>
       int k1 = last[2] - 1;
       while (k1 > k0 && !inside(k1)) --k1;
       std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
-      // Convex: where an inner sample of the run lies on the surface, the whole run does.
+      // Convex: where an inner sample of the run lies on the surface, the whole run does; else
+      // only its ends may.
       const int mid = k0 + (k1 - k0) / 2;
       inside(mid);
-      const bool in_face = mid != k0 && mid != k1 && on_surface(obj, p, d, 2);
-      for (int k = k0; k <= k1; k = (in_face || k == k1) ? k + 1 : k1) surface.push_back(row + k);
+      if (mid != k0 && mid != k1 && on_surface(obj, p, d, 2)) {
+        for (int k = k0; k <= k1; ++k) surface.push_back(row + k);
+        continue;
+      }
+      for (int k : {k0, k1}) {  // the same sample twice when k0 == k1: duplicates are dropped
+        inside(k);
+        if (on_surface(obj, p, d, 3)) surface.push_back(row + k);
+      }
     }
   }
 }
@@ -156,11 +163,13 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
   }
 }
 
-// The material at p by the objects' order: the last object containing it, else vacuum. A plane
-// model tests each object's cut through its own centre.
+// The material at p by the objects' order: the last of `near` (indices into objects, ascending)
+// containing it, else vacuum. A plane model tests each object's cut through its own centre.
 std::uint8_t material_at(const std::vector<ObjectConfig>& objects,
-                         const std::vector<std::uint8_t>& obj_ids, Vec3 p, bool plane) {
-  for (std::size_t o = objects.size(); o-- > 0;) {
+                         const std::vector<std::uint8_t>& obj_ids, const std::vector<std::size_t>& near,
+                         Vec3 p, bool plane) {
+  for (std::size_t n = near.size(); n-- > 0;) {
+    const std::size_t o = near[n];
     if (plane) p.z = objects[o].center.z;
     if (shape_contains(objects[o], p)) return obj_ids[o];
   }
@@ -188,6 +197,27 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
   const int axis = component_axis(comp);
   const int dims = L.plane ? 2 : 3;
   const int corners = 1 << dims;
+  // Each object's bounds, widened past the probes, so a sample tests only the objects near it.
+  std::vector<Bounds> bounds;
+  for (const ObjectConfig& o : objects) {
+    Bounds b = shape_bounds(o);
+    for (int a = 0; a < 3; ++a) {
+      const double pad = 2 * kSurfaceProbe * g.d[a] + 1e-9 * (std::fabs(b.lo[a]) + std::fabs(b.hi[a]));
+      b.lo[a] -= pad;
+      b.hi[a] += pad;
+    }
+    bounds.push_back(b);
+  }
+  // The objects by cell along x (ascending in each list), so a sample scans only its own column.
+  const int nx = L.nx;
+  std::vector<std::vector<std::size_t>> by_x(static_cast<std::size_t>(nx));
+  auto x_cell = [&](double x) {
+    return static_cast<int>(std::clamp(std::floor(x / g.d[0]), 0.0, static_cast<double>(nx - 1)));
+  };
+  for (std::size_t o = 0; o < objects.size(); ++o)
+    for (int i = x_cell(bounds[o].lo[0]); i <= x_cell(bounds[o].hi[0]); ++i)
+      by_x[static_cast<std::size_t>(i)].push_back(o);
+  std::vector<std::size_t> near;
   std::size_t unmixed = 0;
   for (std::size_t at : candidates) {
     if (table.entry(ids[at]).pec) continue;
@@ -208,9 +238,16 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
       for (int a = 0; a < dims; ++a)
         probe[s][a] += ((s >> a) & 1 ? 1.0 : -1.0) * kSurfaceProbe * g.d[a];
     }
+    near.clear();
+    for (std::size_t o : by_x[static_cast<std::size_t>(x_cell(p[0]))]) {
+      bool in = true;
+      for (int a = 0; a < dims && in; ++a) in = p[a] >= bounds[o].lo[a] && p[a] <= bounds[o].hi[a];
+      if (in) near.push_back(o);
+    }
     // A PEC object with its surface through p, later than any object that holds p strictly.
     bool pec = false;
-    for (std::size_t o = objects.size(); o-- > 0 && !pec;) {
+    for (std::size_t n = near.size(); n-- > 0 && !pec;) {
+      const std::size_t o = near[n];
       Vec3 q = p;
       if (L.plane) q.z = objects[o].center.z;
       if (!shape_contains(objects[o], q)) continue;
@@ -226,7 +263,7 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
     std::array<std::uint8_t, 8> m{};
     bool uniform = true;
     for (int s = 0; s < corners; ++s) {
-      m[s] = material_at(objects, obj_ids, probe[s], L.plane);
+      m[s] = material_at(objects, obj_ids, near, probe[s], L.plane);
       pec = pec || table.entry(m[s]).pec;
       uniform = uniform && m[s] == m[0];
     }

@@ -269,8 +269,8 @@ int choose_device(const std::vector<DeviceInfo>& devices, const std::string& sel
               d.type + ", " + d.platform + ")";
     }
     throw ConfigError("", 0, "device.select",
-                      "a device index, gpu, cpu or part of a device/platform name matching \"" +
-                          select + "\"; available: " + list);
+                      "a device index, gpu, cpu or part of a device/platform name; no device "
+                      "matches \"" + select + "\"; available: " + list);
   }
   return best_of(devices, candidates);
 }

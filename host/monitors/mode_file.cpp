@@ -111,8 +111,14 @@ std::string vtk_reason(const std::string& message) {
 ModeFileInfo open_mode_file(const std::string& path, const std::string& key,
                             const CapturedVtkMessages& vtk) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    fail(path, key, "a modes file (.vti with cell arrays mode_0, mode_1, ...); no such file");
+  if (!std::filesystem::exists(path, ec)) {
+    // A relative path is taken from the folder clfdtd runs in, not the model file's.
+    const std::filesystem::path p(path);
+    const std::string where =
+        p.is_absolute() ? "" : " (looked for " + std::filesystem::absolute(p, ec).string() +
+                                   ": a relative path starts in the folder clfdtd runs in)";
+    fail(path, key, "a modes file (.vti with cell arrays mode_0, mode_1, ...); no such file" + where);
+  }
   if (!std::filesystem::is_regular_file(path, ec))
     fail(path, key, "a modes file (.vti with cell arrays mode_0, mode_1, ...); not a regular file");
 

@@ -250,6 +250,11 @@ TEST_CASE("mode file: a file that disagrees with the model names key, path, expe
   const fs::path missing = scratch() / "missing.vti";
   const std::string mm = config_error([&] { read_mode_file_info(missing.string(), kKey); });
   CHECK_MESSAGE(has(mm, {missing.string(), kKey, "no such file"}), mm);
+  // A relative path: the message names the absolute path looked for.
+  const std::string mr = config_error([&] { read_mode_file_info("no_such_modes.vti", kKey); });
+  CHECK_MESSAGE(has(mr, {"looked for " + (fs::current_path() / "no_such_modes.vti").string(),
+                         "a relative path starts in the folder clfdtd runs in"}),
+                mr);
 
   const fs::path text = scratch() / "text.vti";
   std::ofstream(text) << "not a VTK file\n";

@@ -183,9 +183,9 @@ double harmonic_mean(double a, double b) { return a > 0 && b > 0 ? 2 * a * b / (
 // mean of eps_r, mu_r and sigma where the materials change only across the component (a face
 // parallel to it, the tangential case), else the harmonic mean of the two halves' means (a face
 // normal to it). So a box whose faces lie on sample planes acts as exactly its size (the
-// inclusive sample made it one cell thicker at each such face: first order in the cell size).
-// PEC wins: a sample on a conductor's surface (or on a zero-thickness PEC sheet not strictly
-// inside a later object) stays PEC. Where every corner agrees the inclusive id stays (a
+// inclusive sample made it half a cell thicker at each such face: first order in the cell size).
+// PEC wins: a sample where a probe sees a conductor, or on a zero-thickness PEC sheet not strictly
+// inside a later object, is PEC. Where every corner agrees the inclusive id stays (a
 // zero-thickness dielectric sheet). Returns the samples left inclusive because the table was full.
 std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
                              const std::vector<std::uint8_t>& obj_ids, MaterialTable& table,
@@ -208,15 +208,27 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
     }
     bounds.push_back(b);
   }
-  // The objects by cell along x (ascending in each list), so a sample scans only its own column.
-  const int nx = L.nx;
-  std::vector<std::vector<std::size_t>> by_x(static_cast<std::size_t>(nx));
-  auto x_cell = [&](double x) {
-    return static_cast<int>(std::clamp(std::floor(x / g.d[0]), 0.0, static_cast<double>(nx - 1)));
+  // The objects by cell along one axis (ascending in each list), so a sample scans only its own
+  // slice: the axis along which the objects span the fewest cells in all (z for layers stacked
+  // in z, which span every x and y cell).
+  auto cell_along = [&](int a, double v) {
+    return static_cast<int>(std::clamp(std::floor(v / g.d[a]), 0.0, static_cast<double>(g.n[a] - 1)));
   };
+  int slice_axis = 0;
+  double fewest = -1;
+  for (int a = 0; a < dims; ++a) {
+    double spans = 0;
+    for (const Bounds& b : bounds) spans += cell_along(a, b.hi[a]) - cell_along(a, b.lo[a]) + 1;
+    if (fewest < 0 || spans < fewest) {
+      fewest = spans;
+      slice_axis = a;
+    }
+  }
+  std::vector<std::vector<std::size_t>> by_slice(static_cast<std::size_t>(g.n[slice_axis]));
   for (std::size_t o = 0; o < objects.size(); ++o)
-    for (int i = x_cell(bounds[o].lo[0]); i <= x_cell(bounds[o].hi[0]); ++i)
-      by_x[static_cast<std::size_t>(i)].push_back(o);
+    for (int c = cell_along(slice_axis, bounds[o].lo[slice_axis]);
+         c <= cell_along(slice_axis, bounds[o].hi[slice_axis]); ++c)
+      by_slice[static_cast<std::size_t>(c)].push_back(o);
   std::vector<std::size_t> near;
   std::size_t unmixed = 0;
   for (std::size_t at : candidates) {
@@ -239,26 +251,30 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
         probe[s][a] += ((s >> a) & 1 ? 1.0 : -1.0) * kSurfaceProbe * g.d[a];
     }
     near.clear();
-    for (std::size_t o : by_x[static_cast<std::size_t>(x_cell(p[0]))]) {
+    for (std::size_t o : by_slice[static_cast<std::size_t>(cell_along(slice_axis, p[slice_axis]))]) {
       bool in = true;
       for (int a = 0; a < dims && in; ++a) in = p[a] >= bounds[o].lo[a] && p[a] <= bounds[o].hi[a];
       if (in) near.push_back(o);
     }
-    // A PEC object with its surface through p, later than any object that holds p strictly.
+    // A zero-thickness PEC sheet through p (it holds p but none of the probes, which therefore
+    // cannot see it), later than any object that holds p strictly. PEC bodies are seen by the
+    // probes below, so a later object over them (an aperture) keeps its own material.
     bool pec = false;
-    for (std::size_t n = near.size(); n-- > 0 && !pec;) {
+    const bool near_pec = std::any_of(near.begin(), near.end(),
+                                      [&](std::size_t o) { return table.entry(obj_ids[o]).pec; });
+    for (std::size_t n = near.size(); near_pec && n-- > 0 && !pec;) {
       const std::size_t o = near[n];
       Vec3 q = p;
       if (L.plane) q.z = objects[o].center.z;
       if (!shape_contains(objects[o], q)) continue;
-      bool strict = true;
-      for (int s = 0; s < corners && strict; ++s) {
+      int held = 0, missed = 0;
+      for (int s = 0; s < corners && !(held && missed); ++s) {
         Vec3 c = probe[s];
         if (L.plane) c.z = objects[o].center.z;
-        strict = shape_contains(objects[o], c);
+        (shape_contains(objects[o], c) ? held : missed) += 1;
       }
-      if (strict) break;
-      pec = table.entry(obj_ids[o]).pec;
+      if (held == corners) break;
+      pec = held == 0 && table.entry(obj_ids[o]).pec;
     }
     std::array<std::uint8_t, 8> m{};
     bool uniform = true;

@@ -95,7 +95,8 @@ RunConfig bench_problem(const std::string& name, int n, long steps) {
   src.kind = SourceKind::Dipole;
   src.axis = Axis::Z;
   // Off the cell centre of the sphere and ferrite cases too: the source sits just outside the ball,
-  // or on small grids (the ball's edge inside the layers) two cells past the layers.
+  // or, on grids below about 5 x (layers + 2) cells, where that spot lies in the layers, two cells
+  // past them (inside the ball then: the speed is what these problems measure).
   const bool ball = base == "sphere" || base == "ferrite";
   const double below_ball = std::max(0.2 * L, (cfg.boundary.layers[4] + 2) * d);
   src.position = ball ? Vec3{0.5 * L, 0.5 * L, below_ball} : Vec3{0.5 * L, 0.5 * L, 0.5 * L};

@@ -121,10 +121,13 @@ int dispatch(int argc, char** argv) {
     const ModelArgument found = model_argument(args);
     if (found.at < 0) {
       std::string guess;
-      if (!found.extra.empty())
+      if (!found.extra.empty()) {
+        std::error_code ec;
+        const bool folder = std::filesystem::is_directory(found.extra, ec);
         guess = "; '" + printable(found.extra) + "' was read as a further value of " +
-                printable(found.extra_option) +
-                ": no such file (a model file ends in .ini or exists; or give it first)";
+                printable(found.extra_option) + (folder ? ": it is a folder" : ": no such file") +
+                " (taken as the model file there: a name ending in .ini or an existing file; or give the model file first)";
+      }
       std::fprintf(stderr, "clfdtd: bad input: the model file is missing%s\n\n%s", guess.c_str(),
                    kRunUsage);
       return 2;

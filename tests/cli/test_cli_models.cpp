@@ -28,7 +28,8 @@ void check_complete_run(const std::string& dir, bool has_probes) {
 }  // namespace
 
 TEST_CASE("every example model runs, shortened") {
-  for (const char* name : {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab"}) {
+  for (const char* name :
+       {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +
@@ -39,6 +40,10 @@ TEST_CASE("every example model runs, shortened") {
     CHECK(fs::exists(dir + "/snapshots/fields_30.vti"));
     CHECK(read_text(dir + "/fields.pvd").find("snapshots/fields_30.vti") != std::string::npos);
 #endif
+    if (std::string(name) == "wire_dipole") {  // the wires (cylinders), energy.csv, the pattern
+      CHECK(fs::exists(dir + "/energy.csv"));
+      CHECK(fs::exists(dir + "/monitors/pattern.csv"));
+    }
   }
 }
 

@@ -364,18 +364,21 @@ TEST_CASE("OutputDir: a second run on a locked folder is refused, naming the oth
 TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or restored") {
   const fs::path root = scratch("stale");
   const fs::path fin = root / "out";
+  // Each folder its own ended process: pids made from another (a digit added) may be live ones.
   const std::string dead = std::to_string(dead_pid());
+  const std::string dead_a = std::to_string(dead_pid()), dead_b = std::to_string(dead_pid());
+  const std::string dead_c = std::to_string(dead_pid()), dead_d = std::to_string(dead_pid());
   make_clfdtd_output(fin.string() + ".tmp-" + dead, "killed run");
-  fs::create_directories(fin.string() + ".tmp-1" + dead);  // an empty temporary: also ours
-  fs::create_directories(fin.string() + ".tmp-" + dead + "0/sub");  // foreign content: kept
-  touch(fin.string() + ".tmp-" + dead + "0/sub/data", "x");
+  fs::create_directories(fin.string() + ".tmp-" + dead_a);  // an empty temporary: also ours
+  fs::create_directories(fin.string() + ".tmp-" + dead_b + "/sub");  // foreign content: kept
+  touch(fin.string() + ".tmp-" + dead_b + "/sub/data", "x");
   // A run's file names without clfdtd's run.json are no proof: kept (an audit found such a
   // folder of the user's deleted).
-  fs::create_directories(fin.string() + ".tmp-2" + dead);
-  touch(fin.string() + ".tmp-2" + dead + "/probes.csv", "user data");
+  fs::create_directories(fin.string() + ".tmp-" + dead_c);
+  touch(fin.string() + ".tmp-" + dead_c + "/probes.csv", "user data");
   // Nor is a foreign run.json in "<dir>.old-<pid>" restored in place of "<dir>".
-  fs::create_directories(fin.string() + ".old-3" + dead);
-  touch(fin.string() + ".old-3" + dead + "/run.json", "{\"mine\": 1}");
+  fs::create_directories(fin.string() + ".old-" + dead_d);
+  touch(fin.string() + ".old-" + dead_d + "/run.json", "{\"mine\": 1}");
   make_clfdtd_output(fin.string() + ".tmp-" + std::to_string(::getppid()), "alive");  // running
   // A commit without rename-exchange killed between its two renames: the previous output is in
   // "<dir>.old-<pid>" and "<dir>" is missing.
@@ -388,21 +391,21 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
     CAPTURE(all);
     // What the killed run wrote becomes the partial output ("<dir>.partial" was free).
     CHECK(all.find("as '" + fin.string() + ".partial'") != std::string::npos);
-    CHECK(all.find("removed '" + fin.string() + ".tmp-1" + dead + "'") != std::string::npos);
+    CHECK(all.find("removed '" + fin.string() + ".tmp-" + dead_a + "'") != std::string::npos);
     CHECK(all.find("restored the previous output") != std::string::npos);
-    CHECK(all.find("left '" + fin.string() + ".tmp-" + dead + "0' alone") != std::string::npos);
-    CHECK(all.find("left '" + fin.string() + ".tmp-2" + dead + "' alone") != std::string::npos);
-    CHECK(all.find("left '" + fin.string() + ".old-3" + dead + "' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".tmp-" + dead_b + "' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".tmp-" + dead_c + "' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".old-" + dead_d + "' alone") != std::string::npos);
     CHECK(dir.take_notes().empty());
   }
   CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead));
   CHECK(slurp(fin.string() + ".partial/probes.csv") == "killed run");
-  CHECK_FALSE(fs::exists(fin.string() + ".tmp-1" + dead));
+  CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead_a));
   CHECK_FALSE(fs::exists(fin.string() + ".old-" + dead));
   CHECK(slurp(fin / "probes.csv") == "previous");
-  CHECK(slurp(fin.string() + ".tmp-" + dead + "0/sub/data") == "x");
-  CHECK(slurp(fin.string() + ".tmp-2" + dead + "/probes.csv") == "user data");
-  CHECK(slurp(fin.string() + ".old-3" + dead + "/run.json") == "{\"mine\": 1}");
+  CHECK(slurp(fin.string() + ".tmp-" + dead_b + "/sub/data") == "x");
+  CHECK(slurp(fin.string() + ".tmp-" + dead_c + "/probes.csv") == "user data");
+  CHECK(slurp(fin.string() + ".old-" + dead_d + "/run.json") == "{\"mine\": 1}");
   CHECK(fs::exists(fin.string() + ".tmp-" + std::to_string(::getppid())));
   fs::remove_all(root);
 }

@@ -2,6 +2,7 @@
 // simply not recognised as ours.
 #include "output/output_marker.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -69,11 +70,28 @@ bool is_top_level_name(const std::string& name) {
 
 }  // namespace
 
+// The step of the last whole row of a probes.csv ("step,time_s,..."), -1 when there is none.
+long last_probe_step(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  long last = -1;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    if (in.eof()) break;  // a last line without its newline was cut off mid-write
+    char* end = nullptr;
+    const long step = std::strtol(line.c_str(), &end, 10);
+    if (end != line.c_str() && *end == ',') last = step;
+  }
+  return last;
+}
+
 bool mark_abandoned_report(const fs::path& dir, const std::string& reason) {
   nlohmann::json j = read_report(dir / "run.json");
   if (!j.is_object() || j.value("status", std::string()) != "running") return false;
   j["status"] = "failed";
   j["reason"] = reason;
+  // What the run reached, as far as its probes.csv shows (rows are written in batches).
+  if (const long step = last_probe_step(dir / "probes.csv"); step > 0) j["steps_done"] = step;
   try {
     replace_text_file((dir / "run.json").string(),
                       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

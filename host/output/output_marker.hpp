@@ -29,8 +29,9 @@ std::vector<std::string> foreign_entries(const std::filesystem::path& dir, std::
 bool holds_only_clfdtd_files(const std::filesystem::path& dir);
 
 // A killed run's folder, found by a later run: its run.json, still "status": "running", becomes
-// "failed" with `reason` (replaced whole). Nothing else is touched; false when there was no such
-// report or it could not be rewritten.
+// "failed" with `reason`, and steps_done the last step of its probes.csv where it has whole rows
+// (replaced whole). Nothing else is touched; false when there was no such report or it could not
+// be rewritten.
 bool mark_abandoned_report(const std::filesystem::path& dir, const std::string& reason);
 
 }  // namespace clfdtd

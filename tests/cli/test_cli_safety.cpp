@@ -395,6 +395,15 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   CHECK(found["reason"].get<std::string>().find("ended without finishing (killed or crashed; process " +
                                                 std::to_string(killed.pid) + " no longer exists") !=
         std::string::npos);
+  // steps_done: the last whole row of its probes.csv (0 when none was flushed yet).
+  {
+    const std::string text = read_text(dir + ".partial/probes.csv");
+    const std::size_t end = text.rfind('\n');                      // the last whole line ends here
+    const std::size_t begin = text.rfind('\n', end == 0 ? 0 : end - 1);  // after the header's?
+    const bool rows = end != std::string::npos && begin != std::string::npos;
+    const long last = rows ? std::stol(text.substr(begin + 1)) : 0;
+    CHECK(found["steps_done"].get<long>() == last);
+  }
   // A second killed run's folder: "<dir>.partial" is taken, so it is removed.
   Child again = start_long_run(dir);
   ::kill(again.pid, SIGKILL);

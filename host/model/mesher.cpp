@@ -63,11 +63,11 @@ bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double,
 }
 
 // Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object,
-// and appends to `surface` the samples that may lie on its surface (both ends of each z run, and
-// the whole run where it lies in a face).
+// and, where `surface` is given, appends the samples its surface passes through (ends of z runs,
+// or the whole run where it lies in a face).
 void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
-           std::vector<std::uint8_t>& ids, std::vector<std::size_t>& surface) {
+           std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
@@ -89,17 +89,18 @@ void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>
       int k1 = last[2] - 1;
       while (k1 > k0 && !inside(k1)) --k1;
       std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
+      if (!surface) continue;
       // Convex: where an inner sample of the run lies on the surface, the whole run does; else
       // only its ends may.
       const int mid = k0 + (k1 - k0) / 2;
       inside(mid);
       if (mid != k0 && mid != k1 && on_surface(obj, p, d, 2)) {
-        for (int k = k0; k <= k1; ++k) surface.push_back(row + k);
+        for (int k = k0; k <= k1; ++k) surface->push_back(row + k);
         continue;
       }
       for (int k : {k0, k1}) {  // the same sample twice when k0 == k1: duplicates are dropped
         inside(k);
-        if (on_surface(obj, p, d, 3)) surface.push_back(row + k);
+        if (on_surface(obj, p, d, 3)) surface->push_back(row + k);
       }
     }
   }
@@ -145,7 +146,7 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 // rectangle and a sphere a disc.
 void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
-                 std::vector<std::uint8_t>& ids, std::vector<std::size_t>& surface) {
+                 std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
   std::array<int, 2> first{}, last{};
   for (int a = 0; a < 2; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
@@ -158,7 +159,7 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
       if (!shape_contains(obj, p)) continue;
       const std::size_t at = static_cast<std::size_t>(i) * stride + j;
       ids[at] = id;
-      if (on_surface(obj, p, d, 2)) surface.push_back(at);
+      if (surface && on_surface(obj, p, d, 2)) surface->push_back(at);
     }
   }
 }
@@ -352,9 +353,9 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
     std::vector<std::size_t> surface;
     for (std::size_t o = 0; o < objects.size(); ++o) {
       if (layout.plane) {
-        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, surface);
+        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface);
       } else {
-        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, surface);
+        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
       }
     }
     m.unmixed_samples += average_surfaces(objects, obj_ids, table, comp, g, layout, surface, ids);
@@ -367,16 +368,14 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
 
   // Cell centres (model.vti) keep the objects' own materials, boundaries inclusive.
   m.cell_centre.assign(static_cast<std::size_t>(g.cells()), MaterialTable::kVacuum);
-  std::vector<std::size_t> unused;
   for (std::size_t o = 0; o < objects.size(); ++o) {
     if (layout.plane) {
       paint_plane(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d,
-                  static_cast<std::size_t>(g.n[1]), m.cell_centre, unused);
+                  static_cast<std::size_t>(g.n[1]), m.cell_centre, nullptr);
     } else {
       paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
-            m.cell_centre, unused);
+            m.cell_centre, nullptr);
     }
-    unused.clear();
   }
   return m;
 }

@@ -24,6 +24,7 @@
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
 #include "output/monitor_files.hpp"
+#include "output/port_files.hpp"
 #include "output/output_dir.hpp"
 #include "output/output_marker.hpp"
 #include "output/run_report.hpp"
@@ -282,6 +283,12 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
             report.monitors);
       else
         read_dft_monitors(model, *backend);
+      if (lead && !model.ports.empty()) {
+        const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
+        if (outputs)
+          for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields()))
+            std::fprintf(stderr, "warning: %s\n", w.c_str());
+      }
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.
     if (auto* ranks = dynamic_cast<parallel::DistributedBackend*>(backend.get())) {
@@ -344,6 +351,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   for (const MonitorReport& m : report.monitors)
     std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
                 out->final_path().c_str(), m.file.c_str());
+  for (const PortModel& p : model.ports)
+    std::printf("port       %s (%g ohm): %s/ports/%s.csv\n", p.name.c_str(), p.resistance_ohm,
+                out->final_path().c_str(), p.name.c_str());
   // Cylindrical: every mode's (r, z) cells count, as in run.json's mcells_per_s.
   std::printf("done       %ld steps in %.3f s of time loop, %.1f %s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,

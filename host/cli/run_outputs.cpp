@@ -1,6 +1,7 @@
 // RunOutputs: see run_outputs.hpp.
 #include "cli/run_outputs.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,7 +15,7 @@ namespace clfdtd::cli {
 
 RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model, int phi_samples)
     : dir_(dir), model_(model), phi_samples_(phi_samples) {
-  if (!model.probes.empty())
+  if (model.probes.csv_samples() > 0)
     csv_ = std::make_unique<ProbeCsvWriter>(dir + "/probes.csv", model.probes, model.grid.dt,
                                             model.cylindrical());
   if (!model.snapshot_steps.empty() && vtk_available()) {
@@ -30,6 +31,8 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model, int
       if (phi_samples_ > 0) pvd_3d_ = std::make_unique<PvdWriter>(dir + "/fields_3d.pvd");
     }
   }
+  port_e_.assign(model.ports.size(),
+                 std::vector<double>(static_cast<std::size_t>(std::max(0L, model.grid.steps)) + 1, 0.0));
   if (model.energy) {
     const std::string path = dir + "/energy.csv";
     energy_.reset(std::fopen(path.c_str(), "w"));
@@ -90,6 +93,14 @@ void RunOutputs::energy_rows(const std::vector<EnergyRow>& rows) {
 
 void RunOutputs::probe_rows(long first_step, int count, const std::vector<double>& values) {
   if (csv_) csv_->write_rows(first_step, count, values);
+  const std::size_t stride = model_.probes.samples.size();
+  for (std::size_t k = 0; k < model_.ports.size(); ++k)
+    for (int slot = 0; slot < count; ++slot) {
+      const long step = first_step + slot;
+      const std::size_t at = static_cast<std::size_t>(slot) * stride + model_.ports[k].probe_sample;
+      if (step >= 0 && static_cast<std::size_t>(step) < port_e_[k].size() && at < values.size())
+        port_e_[k][static_cast<std::size_t>(step)] = values[at];
+    }
 }
 
 void RunOutputs::snapshot(long step, const std::array<std::vector<float>, 6>& fields) {

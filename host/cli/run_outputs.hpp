@@ -28,6 +28,8 @@ public:
   void energy_rows(const std::vector<EnergyRow>& rows) override;
   void mode_rows(int monitor, const std::vector<long>& steps,
                  const std::vector<double>& values) override;
+  // Each port's E at steps 0 .. steps as recorded so far (model/ports.hpp; zero where not yet).
+  const std::vector<std::vector<double>>& port_fields() const { return port_e_; }
 
 private:
   struct FileCloser {
@@ -42,6 +44,7 @@ private:
   std::unique_ptr<PvdWriter> pvd_3d_;    // cylindrical with phi_samples > 0
   std::unique_ptr<std::FILE, FileCloser> energy_;  // energy.csv, only with output.energy
   std::vector<std::unique_ptr<std::FILE, FileCloser>> modes_;  // per monitor; null unless modes
+  std::vector<std::vector<double>> port_e_;  // per port
 };
 
 }  // namespace clfdtd::cli

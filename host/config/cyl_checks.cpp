@@ -96,6 +96,8 @@ void check_cyl_config(const RunConfig& cfg) {
   check_objects(cfg);
   for (const auto& s : cfg.sources) {
     const std::string sec = "source." + s.name;
+    if (s.kind == SourceKind::Port)
+      fail(cfg, sec + ".type", "dipole or current in a cylindrical model (ports are 3D only)");
     check_point(cfg, sec + ".position", s.position);
     if (s.axis != Axis::Z && s.position.x == 0)
       fail(cfg, sec + ".axis",

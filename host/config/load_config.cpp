@@ -526,6 +526,10 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
   }
 }
 
+// The most frequencies one monitor (or port) transforms: each is a device accumulator per sample, and a
+// spectrum finer than this is a post-processing job, not an on-device one.
+constexpr std::size_t kMaxMonitorFrequencies = 1000;
+
 void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
   for (const auto& sec : sections_of(raw, "source")) {
     SourceConfig s;
@@ -550,6 +554,18 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(s.waveform == WaveformKind::GaussianPulse, sec + ".bandwidth",
               "no bandwidth unless waveform = gaussian_pulse");
       s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
+    }
+    const bool port = s.kind == SourceKind::Port;
+    if (r.has(sec + ".resistance")) {
+      r.check(port, sec + ".resistance", "no resistance unless type = port");
+      s.resistance_ohm = r.number(sec + ".resistance", 0);
+    }
+    if (r.has(sec + ".frequencies")) {
+      r.check(port, sec + ".frequencies", "no frequencies unless type = port");
+      s.frequencies_hz = r.numbers(sec + ".frequencies");
+      r.check(s.frequencies_hz.size() <= kMaxMonitorFrequencies, sec + ".frequencies",
+              "at most " + std::to_string(kMaxMonitorFrequencies) + " frequencies (" +
+                  std::to_string(s.frequencies_hz.size()) + " given)");
     }
     cfg.sources.push_back(s);
   }
@@ -596,9 +612,6 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
   }
 }
 
-// The most frequencies one monitor transforms: each is a device accumulator per sample, and a
-// spectrum finer than this is a post-processing job, not an on-device one.
-constexpr std::size_t kMaxMonitorFrequencies = 1000;
 // Names become file names (monitors/<name>.csv, .vti; section names are letters, digits, '_' and
 // '-' only): a file name must stay under the usual 255-byte limit.
 constexpr std::size_t kMaxMonitorName = 200;

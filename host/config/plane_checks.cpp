@@ -52,6 +52,8 @@ void check_plane_config(const RunConfig& cfg) {
            "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
   }
   for (const auto& s : cfg.sources) {
+    if (s.kind == SourceKind::Port)
+      fail(cfg, "source." + s.name + ".type", "dipole or current in a 2D model (ports are 3D only)");
     const bool tm = cfg.grid.mode == PlaneMode::Tm;
     const bool ok = tm ? s.axis == Axis::Z : s.axis != Axis::Z;
     if (!ok) {

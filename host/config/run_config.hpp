@@ -83,7 +83,8 @@ struct ObjectConfig {
   std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
 };
 
-enum class SourceKind { Dipole, Current };
+// Port: a resistive voltage source (a lumped port, docs/PORTS.md) across one E sample.
+enum class SourceKind { Dipole, Current, Port };
 enum class WaveformKind { Gaussian, GaussianPulse, Ricker, Sine };
 
 struct SourceConfig {
@@ -93,9 +94,11 @@ struct SourceConfig {
   Vec3 position;
   WaveformKind waveform = WaveformKind::GaussianPulse;
   double frequency_hz = 0;
-  double amplitude = 1;                       // dipole: C*m; current: A/m^2
+  double amplitude = 1;                       // dipole: C*m; current: A/m^2; port: V
   std::optional<double> delay_s;              // time of the pulse peak; default per waveform
   std::optional<double> bandwidth_hz;         // gaussian_pulse only; default = frequency
+  double resistance_ohm = 50;                 // port only: the source's series resistance
+  std::vector<double> frequencies_hz;         // port only: Z and S11 at these; empty = the band
 };
 
 struct ProbeConfig {

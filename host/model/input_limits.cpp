@@ -105,7 +105,9 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
     if (amplitude * unit <= limit) continue;
     const std::string key = "source." + cfg.sources[i].name + ".amplitude";
     const std::string unit_name =
-        cfg.sources[i].kind == SourceKind::Dipole ? " C*m" : " A/m^2";
+        cfg.sources[i].kind == SourceKind::Dipole ? " C*m"
+        : cfg.sources[i].kind == SourceKind::Port ? " V"
+                                                  : " A/m^2";
     if (!std::isfinite(unit)) fail(cfg, key, "a source whose current table is finite");
     fail(cfg, key,
          "an amplitude in [-" + num(limit / unit) + ", " + num(limit / unit) + "]" + unit_name +

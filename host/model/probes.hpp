@@ -27,6 +27,12 @@ struct ProbeSet {
   std::vector<ProbeModel> probes;
   std::vector<ProbeSample> samples;   // CSV column order: probes in file order, fields in given order
   long first_step = 0, last_step = -1;  // union of the windows (empty when last < first)
+  // The last port_samples samples are the ports' (model/ports.hpp), recorded every step for
+  // ports/<name>.csv and not written to probes.csv, whose rows are then those of the [probe.*]
+  // sections' own union of windows, csv_first_step .. csv_last_step.
+  std::size_t port_samples = 0;
+  long csv_first_step = 0, csv_last_step = -1;
+  std::size_t csv_samples() const { return samples.size() - port_samples; }
   bool empty() const { return samples.empty(); }
   bool active(long step) const { return !samples.empty() && step >= first_step && step <= last_step; }
 };

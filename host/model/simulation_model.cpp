@@ -241,6 +241,8 @@ SimulationModel SimulationModel::build(
   check_source_amplitudes(cfg, m.grid, m.sources);
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
+  m.ports = build_ports(cfg, m.sources, m.grid);
+  add_port_conductivity(cfg, m.ports, m.materials, m.layout, m.ids);
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
     const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),
@@ -252,6 +254,7 @@ SimulationModel SimulationModel::build(
   }
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
+  add_port_samples(m.ports, m.probes, m.grid);
   load_mode_shapes(m.grid, m.layout, m.monitors);
 
   for (long s : cfg.snapshot.steps) {
@@ -276,6 +279,10 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
   bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
+  // A port's V_s table, its E per step as the run records it, and its series (time, V_s, V, I).
+  const std::size_t ports = static_cast<std::size_t>(std::count_if(
+      cfg.sources.begin(), cfg.sources.end(), [](const SourceConfig& s) { return s.kind == SourceKind::Port; }));
+  bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 6 * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats and a copy of

@@ -12,6 +12,7 @@
 #include "model/grid_geometry.hpp"
 #include "model/materials.hpp"
 #include "model/monitors.hpp"
+#include "model/ports.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
 #include "model/upml_profile.hpp"
@@ -29,7 +30,8 @@ struct SimulationModel {
   bool magnetic = false;
   UpmlProfile upml;
   std::vector<SourceModel> sources;
-  ProbeSet probes;
+  ProbeSet probes;                     // the [probe.*] samples, then the ports' E samples
+  std::vector<PortModel> ports;        // the sources of type port, in file order
   std::vector<MonitorModel> monitors;  // [monitor.<name>] in file order (model/monitors.hpp)
   std::vector<long> snapshot_steps;    // sorted, unique, within 0..steps
   bool snapshot_e = true, snapshot_h = true;

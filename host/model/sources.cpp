@@ -48,6 +48,7 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
     } else {
       m.cell = nearest_sample(m.component, s.position, g.n, g.d);
     }
+    const double port_length = g.d[static_cast<int>(s.axis)];  // A = dv / L
     m.j.resize(g.steps > 0 ? static_cast<std::size_t>(g.steps) : 0);
     for (std::size_t k = 0; k < m.j.size(); ++k) {
       const double t = static_cast<double>(k) * g.dt;
@@ -56,6 +57,9 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
           s.kind == SourceKind::Dipole
               // Exact difference of p over the step: the charge deposited sums to p(t_end) / dV.
               ? (waveform_value(s, t + g.dt) - waveform_value(s, t)) / (g.dt * dv)
+          : s.kind == SourceKind::Port
+              // V_s / (R A), A the sample's face across the axis (model/ports.hpp).
+              ? waveform_value(s, t + 0.5 * g.dt) * port_length / (s.resistance_ohm * dv)
               : waveform_value(s, t + 0.5 * g.dt);
       m.j[k] = s.amplitude * unit;
       // Written so that a NaN sticks: the amplitude check then refuses the source.

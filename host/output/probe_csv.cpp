@@ -2,6 +2,7 @@
 // (9 significant digits round-trip a float) and is much faster than iostreams for long runs.
 #include "output/probe_csv.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -25,7 +26,12 @@ std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool c
 
 ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt,
                                bool cylindrical)
-    : path_(path), samples_(probes.samples), probes_(probes.probes), dt_(dt) {
+    : path_(path),
+      samples_(probes.samples.begin(),
+               probes.samples.begin() + static_cast<long>(probes.csv_samples())),
+      probes_(probes.probes), stride_(probes.samples.size()),
+      only_window_(probes.port_samples > 0), first_step_(probes.csv_first_step),
+      last_step_(probes.csv_last_step), dt_(dt) {
   for (const ProbeSample& s : samples_)
     if (s.probe < 0 || static_cast<std::size_t>(s.probe) >= probes_.size())
       throw std::invalid_argument("probe CSV: sample refers to probe " + std::to_string(s.probe) +
@@ -46,19 +52,20 @@ ProbeCsvWriter::~ProbeCsvWriter() {
 
 void ProbeCsvWriter::write_rows(long first_step, int count, const std::vector<double>& values) {
   const std::size_t n = samples_.size();
-  if (count < 0 || values.size() < static_cast<std::size_t>(count) * n)
+  if (count < 0 || values.size() < static_cast<std::size_t>(count) * stride_)
     throw std::invalid_argument("probe CSV: " + std::to_string(values.size()) + " values for " +
-                                std::to_string(count) + " rows of " + std::to_string(n) + " samples");
+                                std::to_string(count) + " rows of " + std::to_string(stride_) + " samples");
   bool ok = true;
   for (int slot = 0; slot < count && ok; ++slot) {
     const long step = first_step + slot;
+    if (only_window_ && (step < first_step_ || step > last_step_)) continue;  // for a port only
     ok = std::fprintf(file_, "%ld,%.9g", step, static_cast<double>(step) * dt_) >= 0;
     for (std::size_t s = 0; s < n && ok; ++s) {
       const ProbeModel& p = probes_[samples_[s].probe];
       if (step < p.n1 || step > p.n2)
         ok = std::fputc(',', file_) != EOF;
       else
-        ok = std::fprintf(file_, ",%.9g", values[static_cast<std::size_t>(slot) * n + s]) >= 0;
+        ok = std::fprintf(file_, ",%.9g", values[static_cast<std::size_t>(slot) * stride_ + s]) >= 0;
     }
     ok = ok && std::fputc('\n', file_) != EOF;
   }

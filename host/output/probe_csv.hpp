@@ -1,4 +1,5 @@
-// probes.csv: one row per recorded time step, one column per probe sample (ProbeSet::samples order).
+// probes.csv: one row per step of the [probe.*] sections' windows, one column per sample of theirs
+// (ProbeSet::samples order; the ports' samples after them are not written here).
 //   step,time_s,<probe>.<field>,...
 // time_s = step * dt in seconds. E columns are in V/m at that time; H columns are in A/m at
 // time_s - dt/2 (leapfrog: step s holds H at (s - 1/2) dt). A cell is empty where the step lies
@@ -37,6 +38,9 @@ private:
   std::string path_;
   std::vector<ProbeSample> samples_;
   std::vector<ProbeModel> probes_;
+  std::size_t stride_;               // samples per step in the values (the ports' after these)
+  bool only_window_;                 // with ports: only the rows of first_step_ .. last_step_
+  long first_step_, last_step_;
   double dt_;
   std::FILE* file_ = nullptr;
 };

@@ -4,7 +4,8 @@
   mpi_runs.py <clfdtd> <work dir> <test_communicator_mpi> [mpiexec]
 
 1. tests/data/mpi_split.ini in one process, then under mpirun -np 2 and -np 3 (3: an uneven split
-   along z): every output (probes.csv, energy.csv, monitors/*.csv, monitors/*.vti, every snapshot)
+   along z): every output (probes.csv, energy.csv, monitors/*.csv, monitors/*.vti, ports/*.csv,
+   every snapshot)
    equal to the one-process run's within 1e-6 of each series' maximum; run.json names the ranks
    and boxes; the ranks other than 0 print nothing.
 2. Bad input under mpirun -np 2 (a decomposition that does not fit, a 2D model): exit 2, one
@@ -130,8 +131,8 @@ def compare_runs(one_dir, many_dir, label, ranks, parts):
         else:
             continue
         compared += 1
-    # probes, energy, flux, farfield, dft plane, model, 2 snapshots
-    if compared < 8:
+    # probes, energy, flux, farfield, dft plane, model, 2 snapshots, the port's two files
+    if compared < 10:
         problems.append(f"{label}: only {compared} output files compared: {sorted(f1)}")
     report = json.load(open(os.path.join(many_dir, "run.json")))
     if report.get("status") != "completed" or report.get("ranks") != ranks:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
-monitor_dft.ini, cavity_modes.ini and a 2D model with a farfield monitor (a tm line source over a
+monitor_dft.ini, cavity_modes.ini, dipole_impedance.ini (a port: port_feed.png) and a 2D model with a farfield monitor (a tm line source over a
 PEC wall; the 2D file has theta = 90 on every row and no directions behind the wall): it prints
 exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png per frequency, 3D: four
 panels, 2D: one polar plot; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
@@ -76,6 +76,7 @@ def main():
         ("monitor_dft", 200, ["--field", "Ez", "--part", "re"],
          {f"plane_Ez_re_{f}GHz.png": (320, 260) for f in ("1", "1.5", "2")}),
         ("cavity_modes", 400, [], {"modes.png": (600, 250)}),
+        ("dipole_impedance", 400, [], {"port_feed.png": (500, 200)}),
     ]
     done = {}
     for k, (model, steps, extra, want) in enumerate(cases):
@@ -102,7 +103,7 @@ def main():
             colours = colour_count(img)
             if colours < 20:
                 problems.append(f"{model}: {name} has {colours} colours (blank?)")
-    bad = [([done["monitor_flux"], "--monitor", "nope"], "no monitor 'nope'"),
+    bad = [([done["monitor_flux"], "--monitor", "nope"], "no monitor or port 'nope'"),
            ([done["monitor_dft"], "--field", "Hz"], "no field 'Hz'"),
            ([scratch], "cannot read a run report")]
     for args, text in bad:

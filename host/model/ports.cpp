@@ -1,0 +1,182 @@
+// Lumped ports: see ports.hpp and docs/PORTS.md.
+#include "model/ports.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "model/input_limits.hpp"
+
+namespace clfdtd {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// sum_n x[n] e^(-i 2 pi f (n + 1/2) dt) dt, by a rotating phasor (double: the drift over 1e7
+// steps stays near 1e-9).
+std::complex<double> transform(const std::vector<double>& x, double f, double dt) {
+  const std::complex<double> step = std::polar(1.0, -2 * kPi * f * dt);
+  std::complex<double> w = std::polar(1.0, -kPi * f * dt), sum = 0;
+  for (std::size_t n = 0; n < x.size(); ++n) {
+    sum += x[n] * w;
+    w *= step;
+    if ((n & 1023) == 1023) w /= std::abs(w);
+  }
+  return sum * dt;
+}
+}  // namespace
+
+std::vector<double> source_band(const std::vector<double>& v_source, double dt, double f_max,
+                                int n, double fraction) {
+  // Only the part of the table that carries the pulse: a Gaussian's long zero tail costs time
+  // and adds nothing.
+  double peak = 0;
+  for (double v : v_source) peak = std::max(peak, std::fabs(v));
+  if (!(peak > 0) || !(f_max > 0) || n < 1) return {};
+  std::size_t first = 0, last = v_source.size();
+  while (first < last && std::fabs(v_source[first]) < 1e-9 * peak) ++first;
+  while (last > first && std::fabs(v_source[last - 1]) < 1e-9 * peak) --last;
+  const std::vector<double> pulse(v_source.begin() + static_cast<long>(first),
+                                  v_source.begin() + static_cast<long>(last));
+  constexpr int kSearch = 500;
+  std::vector<double> mag(kSearch + 1, 0.0);
+  for (int k = 1; k <= kSearch; ++k) mag[k] = std::abs(transform(pulse, f_max * k / kSearch, dt));
+  const double top = *std::max_element(mag.begin(), mag.end());
+  int lo = kSearch, hi = 1;
+  for (int k = 1; k <= kSearch; ++k)
+    if (mag[k] >= fraction * top) {
+      lo = std::min(lo, k);
+      hi = std::max(hi, k);
+    }
+  if (lo > hi) return {};
+  // Each edge found to 1e-6 of the search step between the grid points around it.
+  const double level = fraction * top, step = f_max / kSearch;
+  auto edge = [&](double inside, double outside) {
+    for (int it = 0; it < 20; ++it) {
+      const double mid = 0.5 * (inside + outside);
+      (std::abs(transform(pulse, mid, dt)) >= level ? inside : outside) = mid;
+    }
+    return inside;
+  };
+  const double f_lo = lo == 1 ? step / 10 : edge(lo * step, (lo - 1) * step);
+  const double f_hi = hi == kSearch ? f_max : edge(hi * step, (hi + 1) * step);
+  std::vector<double> out;
+  for (int k = 0; k < n; ++k)
+    out.push_back(n == 1 || f_hi <= f_lo ? f_lo : f_lo + (f_hi - f_lo) * k / (n - 1));
+  return out;
+}
+
+std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<SourceModel>& sources,
+                                   const GridGeometry& g) {
+  std::vector<PortModel> ports;
+  const double cutoff = grid_cutoff_frequency_hz(cfg, g);
+  for (std::size_t i = 0; i < cfg.sources.size() && i < sources.size(); ++i) {
+    const SourceConfig& c = cfg.sources[i];
+    if (c.kind != SourceKind::Port) continue;
+    const SourceModel& s = sources[i];
+    PortModel p;
+    p.name = c.name;
+    p.component = s.component;
+    p.cell = s.cell;
+    const int a = static_cast<int>(s.component);  // Ex, Ey, Ez: the axis
+    p.length_m = g.d[a];
+    p.area_m2 = g.d[(a + 1) % 3] * g.d[(a + 2) % 3];
+    p.resistance_ohm = c.resistance_ohm;
+    p.v_source.reserve(s.j.size());
+    for (double j : s.j) p.v_source.push_back(j * p.resistance_ohm * p.area_m2);
+    for (const PortModel& q : ports)
+      if (q.component == p.component && q.cell == p.cell)
+        throw cfg.error_at("source." + c.name + ".position",
+                           "a sample no other port drives (port '" + q.name +
+                               "' drives the same " + component_name(p.component) + " sample)");
+    for (double f : c.frequencies_hz)
+      if (f > cutoff)
+        throw cfg.error_at("source." + c.name + ".frequencies",
+                           "frequencies in (0, " + num(cutoff) +
+                               "] Hz, the highest a wave on this grid can have (asin(courant) / "
+                               "(pi dt)), got " + num(f));
+    p.frequencies_hz = c.frequencies_hz.empty() ? source_band(p.v_source, g.dt, cutoff)
+                                                : c.frequencies_hz;
+    ports.push_back(std::move(p));
+  }
+  return ports;
+}
+
+void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& ports,
+                           MaterialTable& table, const FieldLayout& layout,
+                           std::array<std::vector<std::uint8_t>, 6>& ids) {
+  for (const PortModel& p : ports) {
+    std::vector<std::uint8_t>& id = ids[static_cast<int>(p.component)];
+    const std::size_t at = layout.index(p.cell[0], p.cell[1], p.cell[2]);
+    const MaterialEntry& e = table.entry(id[at]);
+    const double sigma = e.sigma + p.length_m / (p.resistance_ohm * p.area_m2);
+    const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
+    if (mixed < 0)
+      throw cfg.error_at("source." + p.name + ".type",
+                         "room in the material table for the port's conductivity (256 entries, "
+                         "the surface mixtures included, are taken)");
+    id[at] = static_cast<std::uint8_t>(mixed);
+  }
+}
+
+void add_port_samples(std::vector<PortModel>& ports, ProbeSet& probes, const GridGeometry& g) {
+  if (ports.empty()) return;
+  if (probes.port_samples == 0) {
+    probes.csv_first_step = probes.first_step;
+    probes.csv_last_step = probes.last_step;
+  }
+  for (PortModel& p : ports) {
+    ProbeModel m;
+    m.name = "port " + p.name;
+    m.n1 = 0;
+    m.n2 = g.steps;
+    ProbeSample s;
+    s.probe = static_cast<int>(probes.probes.size());
+    s.component = p.component;
+    s.cell = p.cell;
+    s.position_m = sample_position(p.component, p.cell, g.d);
+    probes.probes.push_back(m);
+    p.probe_sample = probes.samples.size();
+    probes.samples.push_back(s);
+    ++probes.port_samples;
+    probes.first_step = 0;  // a port records every step
+    probes.last_step = g.steps;
+  }
+}
+
+PortSeries port_series(const PortModel& port, const std::vector<double>& e, double dt) {
+  PortSeries s;
+  s.dt = dt;
+  const std::size_t n = std::min(port.v_source.size(), e.empty() ? 0 : e.size() - 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double v = -0.5 * (e[k] + e[k + 1]) * port.length_m;
+    s.time_s.push_back((static_cast<double>(k) + 0.5) * dt);
+    s.source_v.push_back(port.v_source[k]);
+    s.voltage_v.push_back(v);
+    s.current_a.push_back((port.v_source[k] - v) / port.resistance_ohm);
+  }
+  return s;
+}
+
+std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s) {
+  std::vector<PortPoint> out;
+  const double dt = s.dt;
+  for (double f : port.frequencies_hz) {
+    const std::complex<double> v = transform(s.voltage_v, f, dt), i = transform(s.current_a, f, dt);
+    PortPoint p;
+    p.frequency_hz = f;
+    p.z = v / i;
+    p.s11 = (p.z - port.resistance_ohm) / (p.z + port.resistance_ohm);
+    p.delivered = 0.5 * std::real(v * std::conj(i));
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,71 @@
+// Lumped ports (docs/PORTS.md): a voltage source V_s(t) in series with a resistance R across one E
+// sample, the feed of an antenna or a circuit. The sample of length L (its cell along the port's
+// axis) and face A (across it) carries the port's conductivity L / (R A) on top of its material
+// and the current density V_s / (R A), which with the semi-implicit update give the circuit
+//   I = (V_s - V) / R,   V = -L (E^n + E^(n+1)) / 2   at (n + 1/2) dt,
+// V the voltage from the sample's low end to its high end. From these the run writes the input
+// impedance Z = V / I and S11 = (Z - R) / (Z + R) (e^(j omega t) convention: X < 0 is capacitive).
+#pragma once
+#include <array>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/field_layout.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/materials.hpp"
+#include "model/probes.hpp"
+#include "model/sources.hpp"
+
+namespace clfdtd {
+
+struct PortModel {
+  std::string name;
+  Component component = Component::Ez;
+  std::array<int, 3> cell{};
+  double length_m = 0, area_m2 = 0, resistance_ohm = 50;
+  std::vector<double> v_source;        // V_s at (s + 1/2) dt, s = 0 .. steps-1, V
+  std::vector<double> frequencies_hz;  // of ports/<name>.csv
+  std::size_t probe_sample = 0;        // ProbeSet::samples index of its E (after the user's)
+};
+
+// The ports among the sources (their tables already built), with their frequencies: the given
+// ones, or 201 over the band where the source's spectrum is at least 1/e of its peak (-8.7 dB;
+// gaussian_pulse: frequency +- bandwidth / 2).
+// Throws ConfigError for a frequency past the grid's cutoff and for two ports on one sample.
+std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<SourceModel>& sources,
+                                   const GridGeometry& g);
+
+// Gives each port's sample the port's conductivity on top of its material (a mixture entry).
+// Throws ConfigError when the material table is full.
+void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& ports,
+                           MaterialTable& table, const FieldLayout& layout,
+                           std::array<std::vector<std::uint8_t>, 6>& ids);
+
+// Appends each port's E sample to the probes (recorded every step, not written to probes.csv)
+// and notes its index in the port.
+void add_port_samples(std::vector<PortModel>& ports, ProbeSet& probes, const GridGeometry& g);
+
+// The port's circuit at (n + 1/2) dt, n = 0 .. steps-1, from its E at steps 0 .. steps.
+struct PortSeries {
+  double dt = 0;
+  std::vector<double> time_s, source_v, voltage_v, current_a;
+};
+PortSeries port_series(const PortModel& port, const std::vector<double>& e, double dt);
+
+struct PortPoint {
+  double frequency_hz = 0;
+  std::complex<double> z, s11;
+  // 1/2 Re(V(f) conj(I(f))), J s: what the port delivers into the model, in the flux monitor's
+  // measure (output/monitor_files.hpp), so that the two compare directly.
+  double delivered = 0;
+};
+std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s);
+
+// The default frequencies: n points from where |V_s(f)| first reaches `fraction` of its peak to
+// where it last does, searched in (0, f_max].
+std::vector<double> source_band(const std::vector<double>& v_source, double dt, double f_max,
+                                int n = 201, double fraction = 0.36787944117144233);
+
+}  // namespace clfdtd

@@ -1,0 +1,179 @@
+// Lumped ports (model/ports.hpp): the port's conductivity at its sample, its current table, its
+// E sample after the probes', the circuit it gives, and what the loader and the model refuse.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+#include "model/ports.hpp"
+#include "model/simulation_model.hpp"
+#include "model/waveforms.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+// 20 x 20 x 20 cells of 1 x 1 x 0.8 cm, 4 UPML layers, a port across an Ez sample.
+const std::string kModel = R"(
+[grid]
+size = 0.2 0.2 0.16
+cell_size = 0.01 0.01 0.008
+[time]
+steps = 200                    # the whole pulse (the default band is its spectrum's)
+[boundary]
+type = upml
+layers = 4
+[material.lossy]
+eps_r = 2
+sigma = 0.5
+[object.block]
+shape = box
+center = 0.1 0.1 0.035
+size = 0.2 0.2 0.07
+material = lossy
+[source.feed]
+type = port
+axis = z
+position = 0.1 0.1 0.084
+waveform = gaussian_pulse
+frequency = 2e9
+amplitude = 3
+resistance = 25
+[probe.p]
+position = 0.1 0.1 0.1
+fields = Ez Hx
+steps = 10 20
+)";
+
+SimulationModel build(const std::string& text, const std::vector<std::string>& args = {}) {
+  return SimulationModel::build(load_config_text(text, "port.ini", args));
+}
+
+std::string refusal(const std::string& text, const std::vector<std::string>& args = {}) {
+  try {
+    build(text, args);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a port: conductivity L / (R A) at its sample, J = V_s / (R A), its E recorded last") {
+  const SimulationModel m = build(kModel);
+  REQUIRE(m.ports.size() == 1);
+  const PortModel& p = m.ports[0];
+  CHECK(p.name == "feed");
+  CHECK(p.component == Component::Ez);
+  CHECK(p.cell == std::array<int, 3>{10, 10, 10});  // Ez at z = (k + 1/2) 0.008: 0.084 -> k = 10
+  CHECK(p.length_m == doctest::Approx(0.008));
+  CHECK(p.area_m2 == doctest::Approx(1e-4));
+  const double sigma_port = 0.008 / (25 * 1e-4);  // 3.2 S/m
+  const MaterialEntry& e = m.materials.entry(m.id(Component::Ez)[m.layout.index(10, 10, 10)]);
+  CHECK(e.eps_r == 1);
+  CHECK(e.sigma == doctest::Approx(sigma_port));
+  // Its neighbours keep vacuum.
+  CHECK(m.id(Component::Ez)[m.layout.index(10, 10, 11)] == MaterialTable::kVacuum);
+  CHECK(m.id(Component::Ez)[m.layout.index(11, 10, 10)] == MaterialTable::kVacuum);
+
+  // J = V_s / (R A) at (s + 1/2) dt; V_s = amplitude w(t).
+  REQUIRE(m.sources.size() == 1);
+  REQUIRE(p.v_source.size() == 200);
+  const SourceConfig& sc = load_config_text(kModel, "port.ini", {}).sources[0];
+  for (long s : {0L, 13L, 199L}) {
+    const double v = 3 * waveform_value(sc, (s + 0.5) * m.grid.dt);
+    CHECK(p.v_source[s] == doctest::Approx(v));
+    CHECK(m.sources[0].j[s] == doctest::Approx(v / (25 * 1e-4)));
+  }
+
+  // The probe's two samples go to probes.csv; the port's E follows them and records every step.
+  CHECK(m.probes.samples.size() == 3);
+  CHECK(m.probes.port_samples == 1);
+  CHECK(m.probes.csv_samples() == 2);
+  CHECK(p.probe_sample == 2);
+  CHECK(m.probes.samples[2].cell == p.cell);
+  CHECK(m.probes.samples[2].component == Component::Ez);
+  CHECK(m.probes.first_step == 0);
+  CHECK(m.probes.last_step == 200);
+  CHECK(m.probes.csv_first_step == 10);
+  CHECK(m.probes.csv_last_step == 20);
+
+  // The default frequencies: 201 over the pulse's band, frequency +- bandwidth / 2 (bandwidth
+  // = frequency = 2 GHz here), where its spectrum falls to 1/e of its peak.
+  REQUIRE(p.frequencies_hz.size() == 201);
+  CHECK(p.frequencies_hz.front() == doctest::Approx(1e9).epsilon(0.005));
+  CHECK(p.frequencies_hz.back() == doctest::Approx(3e9).epsilon(0.005));
+  CHECK(p.frequencies_hz[100] == doctest::Approx(2e9).epsilon(0.005));
+}
+
+TEST_CASE("a port on a lossy material adds its conductivity to the material's") {
+  const SimulationModel m = build(kModel, {"--source.feed.position=0.1 0.1 0.06"});
+  const PortModel& p = m.ports.at(0);
+  const MaterialEntry& e = m.materials.entry(m.id(Component::Ez)[m.layout.index(p.cell[0], p.cell[1], p.cell[2])]);
+  CHECK(e.eps_r == 2);
+  CHECK(e.sigma == doctest::Approx(0.5 + 0.008 / (25 * 1e-4)));
+}
+
+TEST_CASE("the port circuit: V = -L (E^n + E^(n+1)) / 2, I = (V_s - V) / R, Z = V / I") {
+  PortModel p;
+  p.length_m = 0.01;
+  p.resistance_ohm = 50;
+  p.v_source = {1.0, 2.0, -1.0};
+  const PortSeries s = port_series(p, {0.0, -100.0, -300.0, 50.0}, 1e-12);
+  REQUIRE(s.voltage_v.size() == 3);
+  CHECK(s.time_s[1] == doctest::Approx(1.5e-12));
+  CHECK(s.voltage_v[0] == doctest::Approx(0.5));
+  CHECK(s.voltage_v[1] == doctest::Approx(2.0));
+  CHECK(s.voltage_v[2] == doctest::Approx(1.25));
+  CHECK(s.current_a[0] == doctest::Approx(0.5 / 50));
+  CHECK(s.current_a[1] == doctest::Approx(0.0));
+  CHECK(s.current_a[2] == doctest::Approx(-2.25 / 50));
+
+  // A resistive load R_L: V = V_s R_L / (R + R_L) at every step gives Z = R_L, S11 = (R_L - R)/(R_L + R),
+  // and delivers 1/2 |V|^2 / R_L.
+  PortModel q;
+  q.length_m = 0.01;
+  q.resistance_ohm = 50;
+  q.frequencies_hz = {1e9, 3e9};
+  PortSeries r;
+  r.dt = 1e-11;
+  for (int n = 0; n < 400; ++n) {
+    const double t = (n + 0.5) * r.dt;
+    const double vs = std::exp(-std::pow((t - 1e-9) / 2e-10, 2)) * std::sin(2 * 3.14159265358979 * 2e9 * t);
+    r.time_s.push_back(t);
+    r.source_v.push_back(vs);
+    r.voltage_v.push_back(vs * 150 / 200);
+    r.current_a.push_back((vs - vs * 150 / 200) / 50);
+  }
+  const auto points = port_spectrum(q, r);
+  REQUIRE(points.size() == 2);
+  for (const PortPoint& pt : points) {
+    CHECK(pt.z.real() == doctest::Approx(150));
+    CHECK(std::abs(pt.z.imag()) < 1e-9);
+    CHECK(pt.s11.real() == doctest::Approx(0.5));
+    CHECK(pt.delivered > 0);
+  }
+}
+
+TEST_CASE("ports: what the loader and the model refuse") {
+  // Keys of ports only.
+  std::string text = kModel;
+  text.replace(text.find("type = port"), 11, "type = current");
+  CHECK(refusal(text).find("no resistance unless type = port") != std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.frequencies=1e9 1e11"}).find("frequencies in (0,") !=
+        std::string::npos);
+  // On PEC, in the UPML, two on one sample.
+  CHECK(refusal(kModel + "[object.wire]\nshape = box\ncenter = 0.1 0.1 0.08\nsize = 0.1 0.1 0.04\nmaterial = pec\n")
+            .find("a position off PEC") != std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.position=0.1 0.1 0.01"}).find("outside the UPML") !=
+        std::string::npos);
+  CHECK(refusal(kModel + "[source.twin]\ntype = port\nposition = 0.1 0.1 0.084\nfrequency = 1e9\n")
+            .find("a sample no other port drives") != std::string::npos);
+  // 3D only.
+  CHECK(refusal("[grid]\nsize = 0.2 0.2\ncell_size = 0.01\n[time]\nsteps = 10\n[source.s]\ntype = port\n"
+                "position = 0.1 0.1\nfrequency = 1e9\n")
+            .find("ports are 3D only") != std::string::npos);
+}

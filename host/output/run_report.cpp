@@ -38,10 +38,17 @@ RunReport report_from_model(const SimulationModel& m) {
   r.dt_s = m.grid.dt;
   r.cell_updates_per_step = cell_updates_per_step(m);
   r.steps = m.grid.steps;
-  for (const ProbeSample& s : m.probes.samples)
+  // The probes.csv columns; the ports' samples after them are reported as ports.
+  for (std::size_t k = 0; k < m.probes.csv_samples(); ++k) {
+    const ProbeSample& s = m.probes.samples[k];
     r.probes.push_back({m.probes.probes.at(s.probe).name,
                         r.cylindrical ? cyl_component_name(s.component) : component_name(s.component),
                         s.position_m, s.phi_rad * 180 / 3.14159265358979323846});
+  }
+  for (const PortModel& p : m.ports)
+    r.ports.push_back({p.name, component_name(p.component),
+                       sample_position(p.component, p.cell, m.grid.d), p.resistance_ohm,
+                       p.frequencies_hz});
   r.monitors = monitor_reports(m);
   return r;
 }
@@ -72,6 +79,15 @@ void write_run_json(const std::string& path, const RunReport& r) {
     if (!m.radiated_power.empty()) entry["radiated_power_J_s"] = m.radiated_power;
     monitors.push_back(entry);
   }
+  json ports = json::array();
+  for (const PortReport& p : r.ports)
+    ports.push_back({{"name", p.name},
+                     {"field", p.field},
+                     {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}},
+                     {"resistance_ohm", p.resistance_ohm},
+                     {"frequencies_hz", p.frequencies_hz},
+                     {"file", p.file()},
+                     {"time_file", p.time_file()}});
   json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},
@@ -94,6 +110,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"device_bytes", r.device_bytes},
       {"probes", probes},
       {"monitors", monitors},
+      {"ports", ports},
       {"dims", r.dims},
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
       {"ranks", r.ranks},

@@ -22,6 +22,16 @@ struct ProbeReport {
   double phi_deg = 0; // cylindrical: the probe's angle, degrees
 };
 
+// One lumped port (model/ports.hpp): its files, relative to the output folder, and where it sits.
+struct PortReport {
+  std::string name, field;     // field: "Ex", "Ey" or "Ez", the sample the port drives
+  Vec3 position_m;             // where that sample sits
+  double resistance_ohm = 50;
+  std::vector<double> frequencies_hz;
+  std::string file() const { return "ports/" + name + ".csv"; }
+  std::string time_file() const { return "ports/" + name + ".time.csv"; }
+};
+
 // One device of the run (Backend::device_parts).
 struct DeviceReport {
   std::string description;  // Backend::device_description() of that device
@@ -58,6 +68,7 @@ struct RunReport {
   std::size_t device_bytes = 0;
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
   std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
+  std::vector<PortReport> ports;     // one per source of type port, file order
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
   std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))
@@ -83,7 +94,8 @@ long long cell_updates_per_step(const SimulationModel& m);
 RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
-// "coordinates" ("cartesian" | "cylindrical") always, "ranks" and "decomposition" ({"parts": [PX,
+// "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
+// resistance_ohm, frequencies_hz, file, time_file; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
 // each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a

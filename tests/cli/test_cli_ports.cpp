@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_helpers.hpp"
 
 using namespace clfdtd_test;
@@ -62,6 +64,22 @@ TEST_CASE("a port in vacuum: the radiation resistance of a short element, and al
   CHECK(series[1][0] == doctest::Approx(3 * series[0][0]));
   for (const auto& row : series) CHECK(row[3] == doctest::Approx((row[1] - row[2]) / 50).epsilon(1e-6));
   CHECK_FALSE(std::filesystem::exists(dir + "/probes.csv"));
+
+  // run.json: the port with its files and sample; no probe entry for the port's E.
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  CHECK(report["probes"].empty());
+  REQUIRE(report["ports"].size() == 1);
+  const auto& port = report["ports"][0];
+  CHECK(port["name"] == "feed");
+  CHECK(port["field"] == "Ez");
+  CHECK(port["resistance_ohm"].get<double>() == 50);
+  CHECK(port["file"] == "ports/feed.csv");
+  CHECK(port["time_file"] == "ports/feed.time.csv");
+  CHECK(port["frequencies_hz"].size() == 3);
+  CHECK(port["position_m"][2].get<double>() == doctest::Approx(0.196));  // Ez at (k + 1/2) dz
+  const auto files = report["files"].dump();
+  CHECK(files.find("ports/feed.csv") != std::string::npos);
+  CHECK(files.find("ports/feed.time.csv") != std::string::npos);
 }
 
 TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-off series warns") {
@@ -77,6 +95,9 @@ TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-of
   CHECK(rows.front()[0] == 10);
   CHECK(rows.back()[0] == 20);
   CHECK(csv_rows(read_text(dir + "/ports/feed.time.csv"), header).size() == 120);
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  REQUIRE(report["probes"].size() == 1);
+  CHECK(report["probes"][0]["name"] == "near");
   CHECK(r.out.find("warning: port 'feed': its current in the last 5% of the run is still") !=
         std::string::npos);
 }

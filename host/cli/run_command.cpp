@@ -286,7 +286,8 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       if (lead && !model.ports.empty()) {
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)
-          for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields()))
+          for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields(),
+                                                       result.steps_done))
             std::fprintf(stderr, "warning: %s\n", w.c_str());
       }
     }

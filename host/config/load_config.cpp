@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -530,7 +531,18 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
 // spectrum finer than this is a post-processing job, not an on-device one.
 constexpr std::size_t kMaxMonitorFrequencies = 1000;
 
+// Names become file names (monitors/<name>.csv, .vti, ports/<name>.csv; section names are letters, digits, '_' and
+// '-' only): a file name must stay under the usual 255-byte limit.
+constexpr std::size_t kMaxMonitorName = 200;
+
+// A lower-case copy of a name: files that differ by case only are one on some file systems.
+std::string lower_case(std::string name) {
+  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
+}
+
 void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  std::map<std::string, std::string> port_names;  // lower case -> as written
   for (const auto& sec : sections_of(raw, "source")) {
     SourceConfig s;
     s.name = sec.substr(sec.find('.') + 1);
@@ -556,6 +568,15 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
     }
     const bool port = s.kind == SourceKind::Port;
+    if (port) {
+      r.check(s.name.size() <= kMaxMonitorName, sec,
+              "a port name of at most " + std::to_string(kMaxMonitorName) +
+                  " characters (it names the output file)");
+      auto [other, fresh] = port_names.emplace(lower_case(s.name), s.name);
+      if (!fresh)
+        r.fail(sec, "a port name that differs from '" + other->second +
+                        "' by more than case (both name the file ports/" + s.name + ".csv)");
+    }
     if (r.has(sec + ".resistance")) {
       r.check(port, sec + ".resistance", "no resistance unless type = port");
       s.resistance_ohm = r.number(sec + ".resistance", 0);
@@ -612,9 +633,6 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
   }
 }
 
-// Names become file names (monitors/<name>.csv, .vti; section names are letters, digits, '_' and
-// '-' only): a file name must stay under the usual 255-byte limit.
-constexpr std::size_t kMaxMonitorName = 200;
 
 // The corners of monitor.<name>.box: inside the domain, low before high, and the shape its type
 // needs (flux, dft: a plane with one zero extent or a closed box; farfield: a closed box).
@@ -682,9 +700,7 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
             "a monitor name of at most " + std::to_string(kMaxMonitorName) +
                 " characters (it names the output file)");
     // monitors/A.csv and monitors/a.csv are one file on a case-insensitive file system.
-    std::string lower = m.name;
-    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    auto [other, fresh] = lower_names.emplace(lower, m.name);
+    auto [other, fresh] = lower_names.emplace(lower_case(m.name), m.name);
     if (!fresh)
       r.fail(sec, "a monitor name that differs from '" + other->second +
                       "' by more than case (both name the file monitors/" + m.name + ".csv)");

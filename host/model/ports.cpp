@@ -90,10 +90,12 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
     p.resistance_ohm = c.resistance_ohm;
     p.v_source.reserve(s.j.size());
     for (double j : s.j) p.v_source.push_back(j * p.resistance_ohm * p.area_m2);
-    for (const PortModel& q : ports)
-      if (q.component == p.component && q.cell == p.cell)
+    // Another source's current on the sample would flow through the gap beside the port's own,
+    // and I = (V_s - V) / R would no longer be the gap's current.
+    for (std::size_t k = 0; k < sources.size(); ++k)
+      if (k != i && sources[k].component == p.component && sources[k].cell == p.cell)
         throw cfg.error_at("source." + c.name + ".position",
-                           "a sample no other port drives (port '" + q.name +
+                           "a sample no other source drives (source '" + sources[k].name +
                                "' drives the same " + component_name(p.component) + " sample)");
     for (double f : c.frequencies_hz)
       if (f > cutoff)
@@ -101,11 +103,33 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
                            "frequencies in (0, " + num(cutoff) +
                                "] Hz, the highest a wave on this grid can have (asin(courant) / "
                                "(pi dt)), got " + num(f));
-    p.frequencies_hz = c.frequencies_hz.empty() ? source_band(p.v_source, g.dt, cutoff)
-                                                : c.frequencies_hz;
+    p.driven = std::any_of(p.v_source.begin(), p.v_source.end(), [](double v) { return v != 0; });
+    p.frequencies_hz = c.frequencies_hz;
+    if (p.frequencies_hz.empty() && p.driven) p.frequencies_hz = source_band(p.v_source, g.dt, cutoff);
     ports.push_back(std::move(p));
   }
+  // An undriven port (amplitude 0, a load that receives) takes the first driven port's band.
+  const PortModel* first_driven = nullptr;
+  std::size_t driven = 0;
+  for (const PortModel& p : ports)
+    if (p.driven && driven++ == 0) first_driven = &p;
+  for (PortModel& p : ports) {
+    if (p.driven) continue;
+    if (p.frequencies_hz.empty()) {
+      if (!first_driven)
+        throw cfg.error_at("source." + p.name + ".frequencies",
+                           "frequencies for a port with amplitude 0 when no port is driven (such "
+                           "a port takes a driven port's band)");
+      p.frequencies_hz = first_driven->frequencies_hz;
+    }
+    // S21 needs one incident wave: the one driven port's.
+    if (driven == 1) p.s21_from = static_cast<int>(first_driven - ports.data());
+  }
   return ports;
+}
+
+std::complex<double> port_transform(const std::vector<double>& x, double f, double dt) {
+  return transform(x, f, dt);
 }
 
 void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& ports,
@@ -164,13 +188,21 @@ PortSeries port_series(const PortModel& port, const std::vector<double>& e, doub
   return s;
 }
 
-std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s) {
+std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s,
+                                     const PortModel* incident) {
   std::vector<PortPoint> out;
   const double dt = s.dt;
   for (double f : port.frequencies_hz) {
     const std::complex<double> v = transform(s.voltage_v, f, dt), i = transform(s.current_a, f, dt);
     PortPoint p;
     p.frequency_hz = f;
+    p.v = v;
+    p.i = i;
+    if (incident) {
+      // b = (V - R I) / (2 sqrt(R)) = V / sqrt(R) here (V_s = 0), a = V_s / (2 sqrt(R_1)).
+      const std::complex<double> vs = transform(incident->v_source, f, dt);
+      p.s21 = 2.0 * v / vs * std::sqrt(incident->resistance_ohm / port.resistance_ohm);
+    }
     p.z = v / i;
     p.s11 = (p.z - port.resistance_ohm) / (p.z + port.resistance_ohm);
     p.delivered = 0.5 * std::real(v * std::conj(i));

@@ -28,12 +28,15 @@ struct PortModel {
   std::vector<double> v_source;        // V_s at (s + 1/2) dt, s = 0 .. steps-1, V
   std::vector<double> frequencies_hz;  // of ports/<name>.csv
   std::size_t probe_sample = 0;        // ProbeSet::samples index of its E (after the user's)
+  bool driven = true;                  // some V_s != 0; else a load that receives
+  int s21_from = -1;                   // undriven, with exactly one driven port: that port's index
 };
 
 // The ports among the sources (their tables already built), with their frequencies: the given
 // ones, or 201 over the band where the source's spectrum is at least 1/e of its peak (-8.7 dB;
-// gaussian_pulse: frequency +- bandwidth / 2).
-// Throws ConfigError for a frequency past the grid's cutoff and for two ports on one sample.
+// gaussian_pulse: frequency +- bandwidth / 2); an undriven port (amplitude 0) takes the first
+// driven port's. Throws ConfigError for a frequency past the grid's cutoff, for a sample another
+// source drives too, and for an undriven port without frequencies when no port is driven.
 std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<SourceModel>& sources,
                                    const GridGeometry& g);
 
@@ -56,12 +59,20 @@ PortSeries port_series(const PortModel& port, const std::vector<double>& e, doub
 
 struct PortPoint {
   double frequency_hz = 0;
+  std::complex<double> v, i;  // V(f), I(f): V s, A s
   std::complex<double> z, s11;
+  // Undriven ports with one driven port: S21 = b / a_incident = 2 V / V_s1 sqrt(R_1 / R).
+  std::complex<double> s21;
   // 1/2 Re(V(f) conj(I(f))), J s: what the port delivers into the model, in the flux monitor's
   // measure (output/monitor_files.hpp), so that the two compare directly.
   double delivered = 0;
 };
-std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s);
+// incident: for an undriven port, the one driven port (S21), else null.
+std::vector<PortPoint> port_spectrum(const PortModel& port, const PortSeries& s,
+                                     const PortModel* incident = nullptr);
+
+// sum_n x[n] exp(-i 2 pi f (n + 1/2) dt) dt: the transform of a series at half steps.
+std::complex<double> port_transform(const std::vector<double>& x, double f, double dt);
 
 // The default frequencies: n points from where |V_s(f)| first reaches `fraction` of its peak to
 // where it last does, searched in (0, f_max].

@@ -279,10 +279,11 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
   bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
-  // A port's V_s table, its E per step as the run records it, and its series (time, V_s, V, I).
+  // Per port and step: its V_s table, its E as the run records it and the copy the files are
+  // made from, its series (time, V_s, V, I) and the text of ports/<name>.time.csv (~70 B a row).
   const std::size_t ports = static_cast<std::size_t>(std::count_if(
       cfg.sources.begin(), cfg.sources.end(), [](const SourceConfig& s) { return s.kind == SourceKind::Port; }));
-  bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 6 * sizeof(double);
+  bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 16 * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats and a copy of

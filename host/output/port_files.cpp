@@ -32,6 +32,23 @@ std::string spectrum_csv(const std::vector<PortPoint>& points) {
   return text;
 }
 
+// An undriven port: what it receives, and S21 from the one driven port when there is one.
+std::string received_csv(const std::vector<PortPoint>& points, bool s21) {
+  std::string text = "frequency_hz,v_re_V_s,v_im_V_s,i_re_A_s,i_im_A_s,received_J_s";
+  text += s21 ? ",s21_re,s21_im,s21_db\n" : "\n";
+  for (const PortPoint& p : points) {
+    char buf[320];
+    int n = std::snprintf(buf, sizeof buf, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", p.frequency_hz,
+                          p.v.real(), p.v.imag(), p.i.real(), p.i.imag(), -p.delivered);
+    if (s21 && n > 0 && n < static_cast<int>(sizeof buf))
+      std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n), ",%.9g,%.9g,%.6g",
+                    p.s21.real(), p.s21.imag(), 20 * std::log10(std::abs(p.s21)));
+    text += buf;
+    text += "\n";
+  }
+  return text;
+}
+
 std::string series_csv(const PortSeries& s) {
   std::string text = "time_s,source_V,voltage_V,current_A\n";
   for (std::size_t n = 0; n < s.time_s.size(); ++n)
@@ -53,7 +70,8 @@ double tail_share(const std::vector<double>& current) {
 }  // namespace
 
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
-                                          const std::vector<std::vector<double>>& e_series) {
+                                          const std::vector<std::vector<double>>& e_series,
+                                          long steps_done) {
   std::vector<std::string> warnings;
   if (m.ports.empty()) return warnings;
   std::error_code ec;
@@ -61,15 +79,28 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
   if (ec) throw OutputError("create", dir + "/ports", ec.message());
   for (std::size_t k = 0; k < m.ports.size(); ++k) {
     const PortModel& port = m.ports[k];
-    const PortSeries s = port_series(port, e_series.at(k), m.grid.dt);
+    // Only the steps the run did: E at steps 0 .. steps_done.
+    const std::vector<double>& all = e_series.at(k);
+    const std::size_t kept = std::min(all.size(), static_cast<std::size_t>(std::max(0L, steps_done)) + 1);
+    const std::vector<double> e(all.begin(), all.begin() + static_cast<long>(kept));
+    const PortSeries s = port_series(port, e, m.grid.dt);
     write_text_file(dir + "/ports/" + port.name + ".time.csv", series_csv(s));
-    write_text_file(dir + "/ports/" + port.name + ".csv", spectrum_csv(port_spectrum(port, s)));
+    const PortModel* incident = port.s21_from >= 0 ? &m.ports.at(static_cast<std::size_t>(port.s21_from)) : nullptr;
+    const std::vector<PortPoint> points = port_spectrum(port, s, incident);
+    write_text_file(dir + "/ports/" + port.name + ".csv",
+                    port.driven ? spectrum_csv(points) : received_csv(points, incident != nullptr));
+    if (steps_done < m.grid.steps) {
+      warnings.push_back("port '" + port.name + "': the run stopped at step " +
+                         std::to_string(steps_done) + " of " + std::to_string(m.grid.steps) +
+                         ", so its spectrum comes from the steps done");
+      continue;
+    }
     const double tail = tail_share(s.current_a);
     if (tail > 1e-3) {
       char share[32];
       std::snprintf(share, sizeof share, "%.2g%%", 100 * tail);
       warnings.push_back("port '" + port.name + "': its current in the last 5% of the run is still " +
-                         share + " of its peak, so Z and S11 come from a cut-off series; run " +
+                         share + " of its peak, so its spectrum comes from a cut-off series; run " +
                          "longer (time.steps) until it dies down");
     }
   }

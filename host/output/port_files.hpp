@@ -1,6 +1,9 @@
 // The files of the lumped ports (model/ports.hpp, docs/PORTS.md), written at the end of a run
 // into <output dir>/ports/:
 //   <name>.csv       frequency_hz,z_re_ohm,z_im_ohm,s11_re,s11_im,s11_db,delivered_J_s
+//                    (a port with amplitude 0, which only receives: frequency_hz,v_re_V_s,
+//                    v_im_V_s,i_re_A_s,i_im_A_s,received_J_s, and s21_re,s21_im,s21_db from the
+//                    driven port when the run has exactly one)
 //   <name>.time.csv  time_s,source_V,voltage_V,current_A     (at (n + 1/2) dt, n = 0 .. steps-1)
 // Port names have no dot, so the two names never meet.
 #pragma once
@@ -11,10 +14,12 @@
 
 namespace clfdtd {
 
-// e_series[k]: port k's E at steps 0 .. steps (as recorded). Returns one warning line per port
-// whose current had not died down by the last step (its spectrum is that of a cut-off series).
-// Throws OutputError on a write failure.
+// e_series[k]: port k's E at steps 0 .. steps as recorded; only steps 0 .. steps_done are used
+// (a stopped run). Returns one warning line per port whose spectrum comes from a stopped run or
+// whose current had not died down by the last step (a cut-off series). Throws OutputError on a
+// write failure.
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
-                                          const std::vector<std::vector<double>>& e_series);
+                                          const std::vector<std::vector<double>>& e_series,
+                                          long steps_done);
 
 }  // namespace clfdtd

@@ -131,3 +131,36 @@ TEST_CASE("models/dipole_impedance.ini: a half-wave dipole resonates near 0.94 G
   for (const auto& row : z) best = std::min(best, row[5]);
   CHECK(best < -12);  // seen: -15.2 dB against 50 ohm
 }
+
+TEST_CASE("two ports on one wire: each driven in turn, S21 = S12 (reciprocity) across 50 and 100 ohm") {
+  const std::string a = scratch_dir("two_ports_a"), b = scratch_dir("two_ports_b");
+  auto r = run_clfdtd("run tests/data/two_ports.ini --quiet --output.dir=" + a);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("run tests/data/two_ports.ini --quiet --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--output.dir=" + b);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  std::string header;
+  const auto s11 = csv_rows(read_text(a + "/ports/a.csv"), header);
+  const auto s21 = csv_rows(read_text(a + "/ports/b.csv"), header);
+  CHECK(header == "frequency_hz,v_re_V_s,v_im_V_s,i_re_A_s,i_im_A_s,received_J_s,s21_re,s21_im,s21_db");
+  const auto s12 = csv_rows(read_text(b + "/ports/a.csv"), header);
+  const auto s22 = csv_rows(read_text(b + "/ports/b.csv"), header);
+  REQUIRE(s11.size() == 5);
+  REQUIRE(s21.size() == 5);
+  REQUIRE(s12.size() == 5);
+  REQUIRE(s22.size() == 5);
+  for (std::size_t k = 0; k < 5; ++k) {
+    INFO("f = " << s21[k][0] << " Hz: S21 = " << s21[k][6] << " + j" << s21[k][7] << ", S12 = "
+                << s12[k][6] << " + j" << s12[k][7]);
+    // Seen: equal to 1e-8. Without the factor sqrt(R_driven / R) they would differ by a factor 2.
+    const double mag = std::hypot(s21[k][6], s21[k][7]);
+    CHECK(mag > 0.1);  // a strong coupling, so the check means something (seen: 0.40 .. 0.57)
+    CHECK(std::hypot(s21[k][6] - s12[k][6], s21[k][7] - s12[k][7]) < 1e-4 * mag);
+    // A passive two-port that radiates: |S11|^2 + |S21|^2 < 1, and the same from port b.
+    CHECK(s11[k][3] * s11[k][3] + s11[k][4] * s11[k][4] + mag * mag < 1);
+    CHECK(s22[k][3] * s22[k][3] + s22[k][4] * s22[k][4] + mag * mag < 1);
+    // The undriven port receives 1/2 |V|^2 / R, and I = -V / R through its resistance.
+    CHECK(s21[k][5] == doctest::Approx(0.5 * (s21[k][1] * s21[k][1] + s21[k][2] * s21[k][2]) / 100));
+    CHECK(s21[k][3] == doctest::Approx(-s21[k][1] / 100));
+  }
+}

@@ -171,9 +171,25 @@ TEST_CASE("ports: what the loader and the model refuse") {
   CHECK(refusal(kModel, {"--source.feed.position=0.1 0.1 0.01"}).find("outside the UPML") !=
         std::string::npos);
   CHECK(refusal(kModel + "[source.twin]\ntype = port\nposition = 0.1 0.1 0.084\nfrequency = 1e9\n")
-            .find("a sample no other port drives") != std::string::npos);
+            .find("a sample no other source drives (source 'twin'") != std::string::npos);
+  // Port names name files: at most 200 characters, and not two that differ by case only.
+  CHECK(refusal(kModel + "[source." + std::string(201, 'p') + "]\ntype = port\nposition = 0.1 0.12 0.084\nfrequency = 1e9\n")
+            .find("a port name of at most 200 characters") != std::string::npos);
+  CHECK(refusal(kModel + "[source.FEED]\ntype = port\nposition = 0.1 0.12 0.084\nfrequency = 1e9\n")
+            .find("a port name that differs from 'feed' by more than case") != std::string::npos);
   // 3D only.
   CHECK(refusal("[grid]\nsize = 0.2 0.2\ncell_size = 0.01\n[time]\nsteps = 10\n[source.s]\ntype = port\n"
                 "position = 0.1 0.1\nfrequency = 1e9\n")
             .find("ports are 3D only") != std::string::npos);
+}
+
+TEST_CASE("ports: another source on the sample, and an undriven port with nothing to take a band from") {
+  CHECK(refusal(kModel + "[source.extra]\ntype = current\nposition = 0.1 0.1 0.084\nfrequency = 1e9\n")
+            .find("a sample no other source drives (source 'extra'") != std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.amplitude=0"})
+            .find("frequencies for a port with amplitude 0 when no port is driven") != std::string::npos);
+  const SimulationModel m = build(kModel, {"--source.feed.amplitude=0", "--source.feed.frequencies=1e9 2e9"});
+  CHECK_FALSE(m.ports.at(0).driven);
+  CHECK(m.ports.at(0).s21_from == -1);
+  CHECK(m.ports.at(0).frequencies_hz.size() == 2);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
-monitor_dft.ini, cavity_modes.ini, dipole_impedance.ini (a port: port_feed.png) and a 2D model with a farfield monitor (a tm line source over a
+monitor_dft.ini, cavity_modes.ini, dipole_impedance.ini (a port: port_feed.png), tests/data/two_ports.ini (a receiving port's S21) and a 2D model with a farfield monitor (a tm line source over a
 PEC wall; the 2D file has theta = 90 on every row and no directions behind the wall): it prints
 exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png per frequency, 3D: four
 panels, 2D: one polar plot; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
@@ -77,6 +77,8 @@ def main():
          {f"plane_Ez_re_{f}GHz.png": (320, 260) for f in ("1", "1.5", "2")}),
         ("cavity_modes", 400, [], {"modes.png": (600, 250)}),
         ("dipole_impedance", 400, [], {"port_feed.png": (500, 200)}),
+        (os.path.join(ROOT, "tests", "data", "two_ports.ini"), 300, [],
+         {"port_a.png": (500, 200), "port_b.png": (250, 200)}),
     ]
     done = {}
     for k, (model, steps, extra, want) in enumerate(cases):

@@ -1,0 +1,88 @@
+// ports/<name>.csv and .time.csv (output/port_files.hpp): a stopped run's files keep to the steps
+// done and say so; an undriven port writes what it received and S21 from the driven one.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "config/load_config.hpp"
+#include "model/simulation_model.hpp"
+#include "output/port_files.hpp"
+
+using namespace clfdtd;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTwoPorts = R"(
+[grid]
+size = 0.2 0.2 0.2
+cell_size = 0.01
+[time]
+steps = 300
+[boundary]
+layers = 4
+[source.tx]
+type = port
+position = 0.08 0.1 0.105
+frequency = 2e9
+[source.rx]
+type = port
+position = 0.12 0.1 0.105
+frequency = 2e9
+amplitude = 0
+resistance = 100
+)";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+long lines(const std::string& text) {
+  long n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("port files: a stopped run keeps to its steps; an undriven port receives") {
+  const SimulationModel m = SimulationModel::build(load_config_text(kTwoPorts, "ports.ini", {}));
+  REQUIRE(m.ports.size() == 2);
+  CHECK(m.ports[0].driven);
+  CHECK_FALSE(m.ports[1].driven);
+  CHECK(m.ports[1].s21_from == 0);
+  CHECK(m.ports[1].frequencies_hz == m.ports[0].frequencies_hz);  // the driven port's band
+
+  // E at steps 0 .. 300: a made-up ringing that is zero from step 200 on.
+  std::vector<std::vector<double>> e(2, std::vector<double>(301, 0.0));
+  for (int s = 0; s < 120; ++s) {
+    e[0][s] = -std::sin(0.2 * s) * std::exp(-0.02 * s);
+    e[1][s] = 0.1 * e[0][s];
+  }
+  const fs::path dir = fs::temp_directory_path() / ("clfdtd_port_files_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+
+  auto warnings = write_port_files(dir.string(), m, e, 150);
+  CHECK(lines(slurp((dir / "ports/tx.time.csv").string())) == 1 + 150);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].find("port 'tx': the run stopped at step 150 of 300") != std::string::npos);
+  const std::string rx = slurp((dir / "ports/rx.csv").string());
+  CHECK(rx.rfind("frequency_hz,v_re_V_s,v_im_V_s,i_re_A_s,i_im_A_s,received_J_s,s21_re,s21_im,s21_db\n", 0) == 0);
+  CHECK(lines(rx) == 1 + static_cast<long>(m.ports[1].frequencies_hz.size()));
+  CHECK(slurp((dir / "ports/tx.csv").string()).rfind("frequency_hz,z_re_ohm,", 0) == 0);
+
+  // The whole run: no warning for these series (the current has died down by the end).
+  warnings = write_port_files(dir.string(), m, e, 300);
+  CHECK(warnings.empty());
+  CHECK(lines(slurp((dir / "ports/tx.time.csv").string())) == 1 + 300);
+  fs::remove_all(dir);
+}

@@ -98,6 +98,16 @@ TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-of
   const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
   REQUIRE(report["probes"].size() == 1);
   CHECK(report["probes"][0]["name"] == "near");
+  // The probe's values are its own, not the port's: the same run with the probe over every step.
+  const std::string whole = scratch_dir("port_probes_whole");
+  const auto w = run_clfdtd(
+      "run tests/data/port_in_vacuum.ini --quiet --time.steps=120 --probe.near.position=\"0.26 0.24 "
+      "0.196\" --probe.near.fields=Ez --output.dir=" + whole);
+  REQUIRE_MESSAGE(w.code == 0, w.out);
+  const auto all = csv_rows(read_text(whole + "/probes.csv"), header);
+  REQUIRE(all.size() == 121);
+  for (const auto& row : rows) CHECK(row[2] == all.at(static_cast<std::size_t>(row[0]))[2]);
+  CHECK(rows.back()[2] != 0);
   CHECK(r.out.find("warning: port 'feed': its current in the last 5% of the run is still") !=
         std::string::npos);
 }

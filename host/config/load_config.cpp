@@ -535,10 +535,21 @@ constexpr std::size_t kMaxMonitorFrequencies = 1000;
 // '-' only): a file name must stay under the usual 255-byte limit.
 constexpr std::size_t kMaxMonitorName = 200;
 
-// A lower-case copy of a name: files that differ by case only are one on some file systems.
-std::string lower_case(std::string name) {
-  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return name;
+// A name that names <folder>/<name>.csv: short enough for a file name, and not one that differs
+// from an earlier one (`seen`: lower case -> as written) by case only, as those are one file on a
+// case-insensitive file system.
+void check_file_name(const Reader& r, const std::string& sec, const std::string& name,
+                     const std::string& what, const std::string& folder,
+                     std::map<std::string, std::string>& seen) {
+  r.check(name.size() <= kMaxMonitorName, sec,
+          "a " + what + " name of at most " + std::to_string(kMaxMonitorName) +
+              " characters (it names the output file)");
+  std::string lower = name;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  auto [other, fresh] = seen.emplace(lower, name);
+  if (!fresh)
+    r.fail(sec, "a " + what + " name that differs from '" + other->second +
+                    "' by more than case (both name the file " + folder + "/" + name + ".csv)");
 }
 
 void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
@@ -568,15 +579,7 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
     }
     const bool port = s.kind == SourceKind::Port;
-    if (port) {
-      r.check(s.name.size() <= kMaxMonitorName, sec,
-              "a port name of at most " + std::to_string(kMaxMonitorName) +
-                  " characters (it names the output file)");
-      auto [other, fresh] = port_names.emplace(lower_case(s.name), s.name);
-      if (!fresh)
-        r.fail(sec, "a port name that differs from '" + other->second +
-                        "' by more than case (both name the file ports/" + s.name + ".csv)");
-    }
+    if (port) check_file_name(r, sec, s.name, "port", "ports", port_names);
     if (r.has(sec + ".resistance")) {
       r.check(port, sec + ".resistance", "no resistance unless type = port");
       s.resistance_ohm = r.number(sec + ".resistance", 0);
@@ -696,14 +699,7 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
   for (const auto& sec : sections_of(raw, "monitor")) {
     MonitorConfig m;
     m.name = sec.substr(sec.find('.') + 1);
-    r.check(m.name.size() <= kMaxMonitorName, sec,
-            "a monitor name of at most " + std::to_string(kMaxMonitorName) +
-                " characters (it names the output file)");
-    // monitors/A.csv and monitors/a.csv are one file on a case-insensitive file system.
-    auto [other, fresh] = lower_names.emplace(lower_case(m.name), m.name);
-    if (!fresh)
-      r.fail(sec, "a monitor name that differs from '" + other->second +
-                      "' by more than case (both name the file monitors/" + m.name + ".csv)");
+    check_file_name(r, sec, m.name, "monitor", "monitors", lower_names);
     r.require(sec + ".type");
     m.kind = static_cast<MonitorKind>(r.word(sec + ".type", 0));
     const std::string type = type_names[static_cast<int>(m.kind)];

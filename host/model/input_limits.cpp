@@ -100,6 +100,15 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
   const double limit = kMaxStepField * std::min(1.0, smallest_cell(g));  // V/m per step
   const double field_per_j = g.dt / kEps0;  // V/m added by 1 A/m^2 in one step (vacuum)
   for (std::size_t i = 0; i < sources.size() && i < cfg.sources.size(); ++i) {
+    const SourceConfig& c = cfg.sources[i];
+    if (c.kind == SourceKind::Port) {  // its conductivity L / (R A) (model/ports.hpp)
+      const int a = static_cast<int>(c.axis);
+      const double sigma = g.d[a] / (c.resistance_ohm * g.d[(a + 1) % 3] * g.d[(a + 2) % 3]);
+      if (!std::isfinite(sigma))
+        fail(cfg, "source." + c.name + ".resistance",
+             "a resistance whose conductivity L / (R A) over the sample is finite, got " +
+                 num(c.resistance_ohm) + " ohm");
+    }
     const double amplitude = std::fabs(cfg.sources[i].amplitude);
     const double unit = sources[i].peak_j_per_amplitude * field_per_j;
     if (amplitude * unit <= limit) continue;

@@ -140,6 +140,10 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
     const std::size_t at = layout.index(p.cell[0], p.cell[1], p.cell[2]);
     const MaterialEntry& e = table.entry(id[at]);
     const double sigma = e.sigma + p.length_m / (p.resistance_ohm * p.area_m2);
+    if (!std::isfinite(sigma))
+      throw cfg.error_at("source." + p.name + ".resistance",
+                         "a resistance whose conductivity L / (R A) over the sample is finite, got " +
+                             num(p.resistance_ohm) + " ohm");
     const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
     if (mixed < 0)
       throw cfg.error_at("source." + p.name + ".type",

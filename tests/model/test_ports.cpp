@@ -193,3 +193,10 @@ TEST_CASE("ports: another source on the sample, and an undriven port with nothin
   CHECK(m.ports.at(0).s21_from == -1);
   CHECK(m.ports.at(0).frequencies_hz.size() == 2);
 }
+
+TEST_CASE("ports: a resistance so small that its conductivity overflows is refused") {
+  CHECK(refusal(kModel, {"--source.feed.resistance=1e-320", "--source.feed.amplitude=0",
+                         "--source.feed.frequencies=1e9"})
+            .find("a resistance whose conductivity L / (R A) over the sample is finite") !=
+        std::string::npos);
+}

@@ -9,6 +9,7 @@
 
 #include "errors.hpp"
 #include "output/text_file.hpp"
+#include "output/touchstone.hpp"
 
 namespace clfdtd {
 
@@ -67,7 +68,29 @@ double tail_share(const std::vector<double>& current) {
   return peak > 0 ? tail / peak : 0;
 }
 
+// S11 of the one driven port as a one-port Touchstone file: with every other port terminated in
+// its resistance, that is the network's S11.
+std::string s1p_text(const PortModel& port, const std::vector<PortPoint>& points) {
+  NetworkData d;
+  d.port_names = {port.name};
+  d.reference_ohm = {port.resistance_ohm};
+  d.comments = {"clfdtd " CLFDTD_VERSION ": S11 of port " + port.name + " (" +
+                    std::to_string(points.size()) + " frequencies), reference " +
+                    touchstone_number(port.resistance_ohm) + " ohm"};
+  for (const PortPoint& p : points) {
+    d.frequencies_hz.push_back(p.frequency_hz);
+    d.s.push_back({p.s11});
+  }
+  return touchstone_text(d);
+}
+
 }  // namespace
+
+bool sole_driven_port(const SimulationModel& m, std::size_t k) {
+  std::size_t driven = 0;
+  for (const PortModel& p : m.ports) driven += p.driven ? 1 : 0;
+  return driven == 1 && m.ports.at(k).driven;
+}
 
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
                                           const std::vector<std::vector<double>>& e_series,
@@ -89,6 +112,8 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
     const std::vector<PortPoint> points = port_spectrum(port, s, incident);
     write_text_file(dir + "/ports/" + port.name + ".csv",
                     port.driven ? spectrum_csv(points) : received_csv(points, incident != nullptr));
+    if (sole_driven_port(m, k))
+      write_text_file(dir + "/ports/" + port.name + ".s1p", s1p_text(port, points));
     if (steps_done < m.grid.steps) {
       warnings.push_back("port '" + port.name + "': the run stopped at step " +
                          std::to_string(steps_done) + " of " + std::to_string(m.grid.steps) +

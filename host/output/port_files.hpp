@@ -5,6 +5,8 @@
 //                    v_im_V_s,i_re_A_s,i_im_A_s,received_J_s, and s21_re,s21_im,s21_db from the
 //                    driven port when the run has exactly one)
 //   <name>.time.csv  time_s,source_V,voltage_V,current_A     (at (n + 1/2) dt, n = 0 .. steps-1)
+//   <name>.s1p       S11 as a Touchstone file, for the run's one driven port only (output/
+//                    touchstone.hpp); `clfdtd sparams` joins such runs into an N-port file
 // Port names have no dot, so the two names never meet.
 #pragma once
 #include <string>
@@ -13,6 +15,9 @@
 #include "model/simulation_model.hpp"
 
 namespace clfdtd {
+
+// Whether port k is the only driven port of the model (it then gets a .s1p).
+bool sole_driven_port(const SimulationModel& m, std::size_t k);
 
 // e_series[k]: port k's E at steps 0 .. steps as recorded; only steps 0 .. steps_done are used
 // (a stopped run). Returns one warning line per port whose spectrum comes from a stopped run or

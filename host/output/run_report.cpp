@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "output/output_marker.hpp"
+#include "output/port_files.hpp"
 #include "output/text_file.hpp"
 
 namespace clfdtd {
@@ -45,10 +46,12 @@ RunReport report_from_model(const SimulationModel& m) {
                         r.cylindrical ? cyl_component_name(s.component) : component_name(s.component),
                         s.position_m, s.phi_rad * 180 / 3.14159265358979323846});
   }
-  for (const PortModel& p : m.ports)
+  for (std::size_t k = 0; k < m.ports.size(); ++k) {
+    const PortModel& p = m.ports[k];
     r.ports.push_back({p.name, component_name(p.component),
                        sample_position(p.component, p.cell, m.grid.d), p.resistance_ohm,
-                       p.frequencies_hz});
+                       p.frequencies_hz, p.driven, sole_driven_port(m, k)});
+  }
   r.monitors = monitor_reports(m);
   return r;
 }
@@ -86,8 +89,11 @@ void write_run_json(const std::string& path, const RunReport& r) {
                      {"position_m", {p.position_m.x, p.position_m.y, p.position_m.z}},
                      {"resistance_ohm", p.resistance_ohm},
                      {"frequencies_hz", p.frequencies_hz},
+                     {"driven", p.driven},
                      {"file", p.file()},
                      {"time_file", p.time_file()}});
+  for (std::size_t k = 0; k < r.ports.size(); ++k)
+    if (r.ports[k].sole_driven) ports[k]["touchstone_file"] = r.ports[k].touchstone_file();
   json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},

@@ -28,8 +28,11 @@ struct PortReport {
   Vec3 position_m;             // where that sample sits
   double resistance_ohm = 50;
   std::vector<double> frequencies_hz;
+  bool driven = true;          // false: amplitude 0, a load that receives
+  bool sole_driven = false;    // the run's one driven port: it also gets touchstone_file()
   std::string file() const { return "ports/" + name + ".csv"; }
   std::string time_file() const { return "ports/" + name + ".time.csv"; }
+  std::string touchstone_file() const { return "ports/" + name + ".s1p"; }
 };
 
 // One device of the run (Backend::device_parts).
@@ -95,7 +98,8 @@ RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
-// resistance_ohm, frequencies_hz, file, time_file; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
+// resistance_ohm, frequencies_hz, driven, file, time_file, and touchstone_file for the one driven
+// port; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
 // each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a

@@ -1,5 +1,6 @@
 // ports/<name>.csv and .time.csv (output/port_files.hpp): a stopped run's files keep to the steps
-// done and say so; an undriven port writes what it received and S21 from the driven one.
+// done and say so; an undriven port writes what it received and S21 from the driven one; the one
+// driven port gets a .s1p.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -79,10 +80,36 @@ TEST_CASE("port files: a stopped run keeps to its steps; an undriven port receiv
   CHECK(rx.rfind("frequency_hz,v_re_V_s,v_im_V_s,i_re_A_s,i_im_A_s,received_J_s,s21_re,s21_im,s21_db\n", 0) == 0);
   CHECK(lines(rx) == 1 + static_cast<long>(m.ports[1].frequencies_hz.size()));
   CHECK(slurp((dir / "ports/tx.csv").string()).rfind("frequency_hz,z_re_ohm,", 0) == 0);
+  // The one driven port's S11 as a Touchstone file too; the port that receives has none.
+  const std::string s1p = slurp((dir / "ports/tx.s1p").string());
+  CHECK(s1p.find("\n# HZ S RI R 50\n") != std::string::npos);
+  CHECK(lines(s1p) == 2 + static_cast<long>(m.ports[0].frequencies_hz.size()));
+  CHECK_FALSE(fs::exists(dir / "ports/rx.s1p"));
+  CHECK(sole_driven_port(m, 0));
+  CHECK_FALSE(sole_driven_port(m, 1));
 
   // The whole run: no warning for these series (the current has died down by the end).
   warnings = write_port_files(dir.string(), m, e, 300);
   CHECK(warnings.empty());
   CHECK(lines(slurp((dir / "ports/tx.time.csv").string())) == 1 + 300);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("port files: no Touchstone file where two ports are driven") {
+  std::string text = kTwoPorts;
+  text.replace(text.find("amplitude = 0"), 13, "amplitude = 1");
+  const SimulationModel m = SimulationModel::build(load_config_text(text, "ports.ini", {}));
+  REQUIRE(m.ports.size() == 2);
+  CHECK_FALSE(sole_driven_port(m, 0));
+  CHECK_FALSE(sole_driven_port(m, 1));
+  std::vector<std::vector<double>> e(2, std::vector<double>(301, 0.0));
+  for (int s = 0; s < 120; ++s) e[0][s] = e[1][s] = -std::sin(0.2 * s) * std::exp(-0.02 * s);
+  const fs::path dir = fs::temp_directory_path() / ("clfdtd_port_files2_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_port_files(dir.string(), m, e, 300);
+  CHECK(fs::exists(dir / "ports/tx.csv"));
+  CHECK_FALSE(fs::exists(dir / "ports/tx.s1p"));
+  CHECK_FALSE(fs::exists(dir / "ports/rx.s1p"));
   fs::remove_all(dir);
 }

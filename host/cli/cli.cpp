@@ -30,6 +30,8 @@ const char* kUsage =
     "  clfdtd devices         the devices this machine offers (OpenCL; CUDA in a CUDA build)\n"
     "  clfdtd bench [--tune] [--device=X] [--n=512] ...   speed of the standard problems per\n"
     "                         device, backend and kernel variant (clfdtd bench --help)\n"
+    "  clfdtd sparams <run folder> ... --output=<file.sNp>   the S-matrix of a model's ports\n"
+    "                         from one run per port, as a Touchstone file (docs/PORTS.md)\n"
     "  clfdtd --help | --version\n"
     "\n"
     "exit codes: 0 done, 1 internal error (a bug: please report it), 2 bad input (nothing written),\n"
@@ -113,6 +115,7 @@ int dispatch(int argc, char** argv) {
   }
   if (cmd == "devices") return devices_command();
   if (cmd == "bench") return bench_command(args);
+  if (cmd == "sparams") return sparams_command(args);
   if (cmd == "run") {
     if (wants_help(args)) {
       std::printf("%s\n%s", kRunUsage, help_text().c_str());

@@ -15,4 +15,8 @@ int devices_command();
 // Benchmarks and the auto-tuner (bench_command.cpp); `args` are the tokens after "bench".
 int bench_command(const std::vector<std::string>& args);
 
+// The S-matrix of a model's lumped ports from one run per port, as a Touchstone file
+// (sparams_command.cpp); `args` are the tokens after "sparams".
+int sparams_command(const std::vector<std::string>& args);
+
 }  // namespace clfdtd::cli

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,30 @@ namespace {
 
 constexpr double kC0 = 299792458.0;
 constexpr double kPi = 3.14159265358979323846;
+
+// A Touchstone file's data lines (not the comments, the option line or the 2.0 keywords), with a
+// line that continues a row (it starts with a space) joined to the row before.
+std::vector<std::string> touchstone_rows(const std::string& text) {
+  std::vector<std::string> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '!' || line[0] == '#' || line[0] == '[') continue;
+    if (line[0] == ' ' && !rows.empty())
+      rows.back() += line;
+    else
+      rows.push_back(line);
+  }
+  return rows;
+}
+
+std::vector<double> numbers(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<double> v;
+  double x;
+  while (in >> x) v.push_back(x);
+  return v;
+}
 
 }  // namespace
 
@@ -75,11 +100,25 @@ TEST_CASE("a port in vacuum: the radiation resistance of a short element, and al
   CHECK(port["resistance_ohm"].get<double>() == 50);
   CHECK(port["file"] == "ports/feed.csv");
   CHECK(port["time_file"] == "ports/feed.time.csv");
+  CHECK(port["touchstone_file"] == "ports/feed.s1p");
+  CHECK(port["driven"] == true);
   CHECK(port["frequencies_hz"].size() == 3);
   CHECK(port["position_m"][2].get<double>() == doctest::Approx(0.196));  // Ez at (k + 1/2) dz
   const auto files = report["files"].dump();
   CHECK(files.find("ports/feed.csv") != std::string::npos);
   CHECK(files.find("ports/feed.time.csv") != std::string::npos);
+  CHECK(files.find("ports/feed.s1p") != std::string::npos);
+
+  // The .s1p holds the CSV's S11, to its nine digits.
+  const std::vector<std::string> s1p = touchstone_rows(read_text(dir + "/ports/feed.s1p"));
+  REQUIRE(s1p.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::vector<double> v = numbers(s1p[k]);
+    REQUIRE(v.size() == 3);
+    CHECK(v[0] == doctest::Approx(z[k][0]).epsilon(1e-9));
+    CHECK(v[1] == doctest::Approx(z[k][3]).epsilon(1e-8));
+    CHECK(v[2] == doctest::Approx(z[k][4]).epsilon(1e-8));
+  }
 }
 
 TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-off series warns") {
@@ -173,4 +212,54 @@ TEST_CASE("two ports on one wire: each driven in turn, S21 = S12 (reciprocity) a
     CHECK(s21[k][5] == doctest::Approx(0.5 * (s21[k][1] * s21[k][1] + s21[k][2] * s21[k][2]) / 100));
     CHECK(s21[k][3] == doctest::Approx(-s21[k][1] / 100));
   }
+
+  // clfdtd sparams joins the two runs: Touchstone 2.0 (the references differ), the columns by
+  // the driven port whatever the order of the folders, the values those of the CSVs.
+  const std::string s2p = scratch_dir("two_ports_s") + ".s2p";
+  std::filesystem::remove(s2p);
+  r = run_clfdtd("sparams " + b + " " + a + " --output=" + s2p);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("sparams    2 ports (a 50 ohm, b 100 ohm), 5 frequencies: " + s2p) != std::string::npos);
+  const std::string text = read_text(s2p);
+  CHECK(text.find("[Version] 2.0\n") == 0);
+  CHECK(text.find("\n[Reference] 50 100\n") != std::string::npos);
+  CHECK(text.find("\n[Two-Port Data Order] 21_12\n") != std::string::npos);
+  const std::vector<std::string> rows = touchstone_rows(text);
+  REQUIRE(rows.size() == 5);
+  for (std::size_t k = 0; k < 5; ++k) {
+    const std::vector<double> v = numbers(rows[k]);
+    REQUIRE(v.size() == 9);  // f, S11, S21, S12, S22
+    CHECK(v[0] == doctest::Approx(s11[k][0]).epsilon(1e-9));
+    CHECK(v[1] == doctest::Approx(s11[k][3]).epsilon(1e-8));
+    CHECK(v[2] == doctest::Approx(s11[k][4]).epsilon(1e-8));
+    CHECK(v[3] == doctest::Approx(s21[k][6]).epsilon(1e-8));
+    CHECK(v[4] == doctest::Approx(s21[k][7]).epsilon(1e-8));
+    CHECK(v[5] == doctest::Approx(s12[k][6]).epsilon(1e-8));
+    CHECK(v[6] == doctest::Approx(s12[k][7]).epsilon(1e-8));
+    CHECK(v[7] == doctest::Approx(s22[k][3]).epsilon(1e-8));
+    CHECK(v[8] == doctest::Approx(s22[k][4]).epsilon(1e-8));
+  }
+
+  // What it refuses (exit 2), the existing file untouched: the same port twice, a file that
+  // exists, a name whose extension does not give the port count.
+  r = run_clfdtd("sparams " + a + " " + a + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("it drives port 'a', as ") != std::string::npos);
+  r = run_clfdtd("sparams " + a + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("no run drives port 'b'") != std::string::npos);
+  r = run_clfdtd("sparams " + a + " " + b + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("exists; --overwrite replaces it") != std::string::npos);
+  CHECK(read_text(s2p) == text);
+  r = run_clfdtd("sparams " + a + " " + b + " --output=" + s2p + ".txt");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("a name ending in .s2p for 2 ports") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s2p + ".txt"));
+  r = run_clfdtd("sparams " + a + " " + b + " --output " + s2p + " --overwrite");
+  CHECK(r.code == 0);
+  r = run_clfdtd("sparams " + a + " " + b);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--output=<file.sNp> is missing") != std::string::npos);
+  std::filesystem::remove(s2p);
 }

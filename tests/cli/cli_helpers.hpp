@@ -59,7 +59,9 @@ inline std::vector<std::vector<double>> csv_rows(const std::string& text, std::s
     std::vector<double> row;
     std::istringstream cells(line);
     std::string cell;
-    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
+    // strtod, not stod: a source's far tail is written down to subnormal values (4e-320), which
+    // stod refuses as out of range.
+    while (std::getline(cells, cell, ',')) row.push_back(std::strtod(cell.c_str(), nullptr));
     rows.push_back(row);
   }
   return rows;

@@ -5,8 +5,10 @@ PEC wall; the 2D file has theta = 90 on every row and no directions behind the w
 exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png per frequency, 3D: four
 panels, 2D: one polar plot; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
 inches x dpi) with more than a few colours inside (not blank), and the picked frequency alone with
---frequency. Bad input exits 2 with a message: an unknown monitor, a field the file lacks, a run
-folder without run.json.
+--frequency; and Touchstone files (clfdtd sparams's two-port of the two_ports.ini runs, a run's
+.s1p, a three-port written here) as sparams_<stem>.png. Bad input exits 2 with a message: an
+unknown monitor, a field the file lacks, a run folder without run.json, a Touchstone file with a
+line that is not numbers or in another format than HZ S RI.
 
 Usage: tests/tools/plot_monitor_png.py <clfdtd program> <scratch folder>   (run from the root)
 """
@@ -105,18 +107,60 @@ def main():
             colours = colour_count(img)
             if colours < 20:
                 problems.append(f"{model}: {name} has {colours} colours (blank?)")
-    bad = [([done["monitor_flux"], "--monitor", "nope"], "no monitor or port 'nope'"),
+    # Touchstone files: the two-port of clfdtd sparams (version 2.0: 50 and 100 ohm), the run's
+    # .s1p, and a three-port written here (version 1.1, rows on lines of their own).
+    two = os.path.join(ROOT, "tests", "data", "two_ports.ini")
+    run_b = os.path.join(scratch, "two_ports_b")
+    r = run([binary, "run", two, "--time.steps=300", f"--output.dir={run_b}", "--quiet",
+             "--source.a.amplitude=0", "--source.b.amplitude=1"])
+    s2p = os.path.join(scratch, "two_ports.s2p")
+    if r.returncode == 0:
+        r = run([binary, "sparams", done[two], run_b, f"--output={s2p}"])
+    if r.returncode != 0:
+        sys.exit(f"FAIL: the second two-port run or clfdtd sparams exited {r.returncode}:\n"
+                 f"{r.stdout}{r.stderr}")
+    s3p = os.path.join(scratch, "three.s3p")
+    with open(s3p, "w") as f:
+        f.write("! made up\n# HZ S RI R 50\n")
+        for k, fr in enumerate((1e9, 1.5e9, 2e9)):
+            rows = [[0.5 - 0.1 * k if i == j else 0.1 + 0.05 * (i + j) for j in range(3)]
+                    for i in range(3)]
+            f.write(f"{fr:g}" + "\n".join(" " + " ".join(f"{v:g} 0.01" for v in row)
+                                        for row in rows) + "\n")
+    files = [(s2p, {"sparams_two_ports.png": (500, 200)}),
+             (os.path.join(done[two], "ports", "a.s1p"), {"sparams_a.png": (500, 200)}),
+             (s3p, {"sparams_three.png": (500, 200)})]
+    for k, (path, want) in enumerate(files):
+        png_dir = os.path.join(scratch, f"touchstone{k}")
+        r = run([TOOL, path, "--out", png_dir, "--dpi", str(DPI)])
+        printed = sorted(os.path.basename(p) for p in r.stdout.split())
+        if r.returncode != 0 or printed != sorted(want):
+            problems.append(f"{path}: exit {r.returncode}, printed {printed}: {r.stderr}")
+            continue
+        for name, size in want.items():
+            img = open_png(os.path.join(png_dir, name), size, problems, f"{path}: {name}")
+            if img is not None and colour_count(img) < 20:
+                problems.append(f"{path}: {name} is blank")
+    garbage = os.path.join(scratch, "garbage.s2p")
+    with open(garbage, "w") as f:
+        f.write("# HZ S RI R 50\n1e9 0.5 x\n")
+    magnitude = os.path.join(scratch, "magnitude.s1p")
+    with open(magnitude, "w") as f:
+        f.write("# GHZ S MA R 50\n1 0.5 10\n")
+    bad = [([garbage], "a data line that is not numbers"),
+           ([magnitude], "expected the option line '# HZ S RI R <ohm>'"),
+           ([done["monitor_flux"], "--monitor", "nope"], "no monitor or port 'nope'"),
            ([done["monitor_dft"], "--field", "Hz"], "no field 'Hz'"),
            ([scratch], "cannot read a run report")]
     for args, text in bad:
         r = run([TOOL] + args + ["--out", os.path.join(scratch, "bad")])
         if r.returncode != 2 or text not in r.stderr:
-            problems.append(f"{args[1:]}: exit {r.returncode}, stderr '{r.stderr.strip()}', "
+            problems.append(f"{args}: exit {r.returncode}, stderr '{r.stderr.strip()}', "
                             f"expected 2 and '{text}'")
     for p in problems:
         print("FAIL", p)
     if not problems:
-        print(f"ok: {len(cases)} plot runs and {len(bad)} refusals")
+        print(f"ok: {len(cases)} plot runs, {len(files)} Touchstone files and {len(bad)} refusals")
     return 1 if problems else 0
 
 

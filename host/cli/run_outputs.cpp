@@ -94,13 +94,21 @@ void RunOutputs::energy_rows(const std::vector<EnergyRow>& rows) {
 void RunOutputs::probe_rows(long first_step, int count, const std::vector<double>& values) {
   if (csv_) csv_->write_rows(first_step, count, values);
   const std::size_t stride = model_.probes.samples.size();
-  for (std::size_t k = 0; k < model_.ports.size(); ++k)
+  // A port's E: the mean over its samples (model/ports.hpp).
+  for (std::size_t k = 0; k < model_.ports.size(); ++k) {
+    const std::vector<std::size_t>& samples = model_.ports[k].probe_samples;
     for (int slot = 0; slot < count; ++slot) {
       const long step = first_step + slot;
-      const std::size_t at = static_cast<std::size_t>(slot) * stride + model_.ports[k].probe_sample;
-      if (step >= 0 && static_cast<std::size_t>(step) < port_e_[k].size() && at < values.size())
-        port_e_[k][static_cast<std::size_t>(step)] = values[at];
+      if (step < 0 || static_cast<std::size_t>(step) >= port_e_[k].size() || samples.empty())
+        continue;
+      double sum = 0;
+      for (std::size_t sample : samples) {
+        const std::size_t at = static_cast<std::size_t>(slot) * stride + sample;
+        if (at < values.size()) sum += values[at];
+      }
+      port_e_[k][static_cast<std::size_t>(step)] = sum / static_cast<double>(samples.size());
     }
+  }
 }
 
 void RunOutputs::snapshot(long step, const std::array<std::vector<float>, 6>& fields) {

@@ -584,6 +584,24 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(port, sec + ".resistance", "no resistance unless type = port");
       s.resistance_ohm = r.number(sec + ".resistance", 0);
     }
+    if (r.has(sec + ".size")) {
+      r.check(port, sec + ".size", "no size unless type = port");
+      // 2D and cylindrical models refuse ports (plane_checks, cyl_checks): only 3D reads it.
+      if (!cylindrical(cfg.grid) && cfg.grid.dims == 3) {
+        const Vec3 size = model_vec(r, sec + ".size", 3);
+        const Vec3& domain = cfg.grid.size_m;
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+          r.check(size[a] >= 0, sec + ".size", "extents >= 0 m, got " + fmt(size[a]));
+          inside = inside && s.position[a] - 0.5 * size[a] >= -1e-12 * domain[a] &&
+                   s.position[a] + 0.5 * size[a] <= domain[a] * (1 + 1e-12);
+        }
+        r.check(inside, sec + ".size",
+                "a box about the position inside the domain [0, " + fmt(domain.x) + "] x [0, " +
+                    fmt(domain.y) + "] x [0, " + fmt(domain.z) + "] m");
+        s.size_m = size;
+      }
+    }
     if (r.has(sec + ".frequencies")) {
       r.check(port, sec + ".frequencies", "no frequencies unless type = port");
       s.frequencies_hz = r.numbers(sec + ".frequencies");

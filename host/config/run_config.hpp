@@ -99,6 +99,7 @@ struct SourceConfig {
   std::optional<double> bandwidth_hz;         // gaussian_pulse only; default = frequency
   double resistance_ohm = 50;                 // port only: the source's series resistance
   std::vector<double> frequencies_hz;         // port only: Z and S11 at these; empty = the band
+  std::optional<Vec3> size_m;                 // port only: a box of samples (model/port_box.hpp)
 };
 
 struct ProbeConfig {

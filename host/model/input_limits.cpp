@@ -6,6 +6,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "model/port_box.hpp"
 #include "model/upml_profile.hpp"
 #include "model/waveforms.hpp"
 
@@ -34,7 +35,17 @@ double smallest_cell(const GridGeometry& g) {
 }  // namespace
 
 void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
-  const long sources = std::max<long>(1, static_cast<long>(cfg.sources.size()));
+  // A port's box first: each of its samples carries a source table of its own.
+  for (const SourceConfig& s : cfg.sources) {
+    if (s.kind != SourceKind::Port || !s.size_m || g.cylindrical || g.dims != 3) continue;
+    const PortBox box = port_box(s, g);
+    if (box.cells.empty())
+      fail(cfg, "source." + s.name + ".size",
+           "a box of at most " + std::to_string(kMaxPortSamples) + " E samples, got " +
+               std::to_string(box.along) + " along the axis x " + std::to_string(box.across) +
+               " across it");
+  }
+  const long sources = std::max<long>(1, static_cast<long>(source_samples(cfg.sources, g)));
   const long max_steps = kMaxRunSteps / sources;
   if (g.steps <= max_steps) return;
   const std::string why =

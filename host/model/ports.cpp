@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "model/input_limits.hpp"
+#include "model/port_box.hpp"
 
 namespace clfdtd {
 
@@ -84,19 +85,31 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
     p.name = c.name;
     p.component = s.component;
     p.cell = s.cell;
+    p.cells = {s.cell};
+    if (c.size_m && !g.cylindrical && g.dims == 3) {
+      const PortBox box = port_box(c, g);
+      p.cells = box.cells;
+      p.along = box.along;
+      p.across = box.across;
+    }
     const int a = static_cast<int>(s.component);  // Ex, Ey, Ez: the axis
-    p.length_m = g.d[a];
-    p.area_m2 = g.d[(a + 1) % 3] * g.d[(a + 2) % 3];
+    p.length_m = g.d[a] * static_cast<double>(p.along);
+    p.area_m2 = g.d[(a + 1) % 3] * g.d[(a + 2) % 3] * static_cast<double>(p.across);
     p.resistance_ohm = c.resistance_ohm;
     p.v_source.reserve(s.j.size());
     for (double j : s.j) p.v_source.push_back(j * p.resistance_ohm * p.area_m2);
     // Another source's current on the sample would flow through the gap beside the port's own,
     // and I = (V_s - V) / R would no longer be the gap's current.
+    // (The port's own samples past its first are sources of its name: model/sources.hpp.)
     for (std::size_t k = 0; k < sources.size(); ++k)
-      if (k != i && sources[k].component == p.component && sources[k].cell == p.cell)
-        throw cfg.error_at("source." + c.name + ".position",
-                           "a sample no other source drives (source '" + sources[k].name +
-                               "' drives the same " + component_name(p.component) + " sample)");
+      if (sources[k].name != p.name && sources[k].component == p.component &&
+          std::find(p.cells.begin(), p.cells.end(), sources[k].cell) != p.cells.end())
+        throw cfg.error_at(
+            "source." + c.name + (c.size_m ? ".size" : ".position"),
+            std::string(p.cells.size() > 1 ? "samples" : "a sample") +
+                " no other source drives (source '" + sources[k].name + "' drives " +
+                (p.cells.size() > 1 ? "one of its " : "the same ") +
+                component_name(p.component) + " samples)");
     for (double f : c.frequencies_hz)
       if (f > cutoff)
         throw cfg.error_at("source." + c.name + ".frequencies",
@@ -128,6 +141,39 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
   return ports;
 }
 
+std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
+                                           const MaterialTable& table, const FieldLayout& layout,
+                                           const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                           const GridGeometry& g) {
+  std::vector<std::string> out;
+  for (const PortModel& p : ports) {
+    if (p.cells.size() < 2) continue;  // one sample: a gap as docs/PORTS.md checks it in vacuum
+    const int a = static_cast<int>(p.component);
+    const std::vector<std::uint8_t>& id = ids[a];
+    // An end touches a conductor where the sample beyond it along the axis is PEC, or where the
+    // end is the domain's wall.
+    auto conductor_beyond = [&](std::array<int, 3> cell, int step) {
+      cell[a] += step;
+      if (cell[a] < 0 || cell[a] >= g.n[a]) return true;
+      return table.entry(id[layout.index(cell[0], cell[1], cell[2])]).pec;
+    };
+    long floating = 0;
+    for (std::size_t c = 0; c < p.cells.size(); c += static_cast<std::size_t>(p.along)) {
+      const std::array<int, 3>& first = p.cells[c];
+      const std::array<int, 3>& last = p.cells[c + static_cast<std::size_t>(p.along) - 1];
+      if (!conductor_beyond(first, -1) || !conductor_beyond(last, +1)) ++floating;
+    }
+    if (floating > 0)
+      out.push_back("port '" + p.name + "': " + std::to_string(floating) + " of its " +
+                    std::to_string(p.across) + " sample columns end on no conductor (the " +
+                    component_name(p.component) + " sample beyond an end is not PEC): such a box "
+                    "is a resistor spread through space that loses power inside itself, which "
+                    "its Z counts; let its end faces touch conductors, as a feed between a strip "
+                    "and its ground does (docs/PORTS.md)");
+  }
+  return out;
+}
+
 std::complex<double> port_transform(const std::vector<double>& x, double f, double dt) {
   return transform(x, f, dt);
 }
@@ -137,19 +183,21 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
                            std::array<std::vector<std::uint8_t>, 6>& ids) {
   for (const PortModel& p : ports) {
     std::vector<std::uint8_t>& id = ids[static_cast<int>(p.component)];
-    const std::size_t at = layout.index(p.cell[0], p.cell[1], p.cell[2]);
-    const MaterialEntry& e = table.entry(id[at]);
-    const double sigma = e.sigma + p.length_m / (p.resistance_ohm * p.area_m2);
-    if (!std::isfinite(sigma))
-      throw cfg.error_at("source." + p.name + ".resistance",
-                         "a resistance whose conductivity L / (R A) over the sample is finite, got " +
-                             num(p.resistance_ohm) + " ohm");
-    const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
-    if (mixed < 0)
-      throw cfg.error_at("source." + p.name + ".type",
-                         "room in the material table for the port's conductivity (256 entries, "
-                         "the surface mixtures included, are taken)");
-    id[at] = static_cast<std::uint8_t>(mixed);
+    for (const std::array<int, 3>& cell : p.cells) {
+      const std::size_t at = layout.index(cell[0], cell[1], cell[2]);
+      const MaterialEntry& e = table.entry(id[at]);
+      const double sigma = e.sigma + p.length_m / (p.resistance_ohm * p.area_m2);
+      if (!std::isfinite(sigma))
+        throw cfg.error_at("source." + p.name + ".resistance",
+                           "a resistance whose conductivity L / (R A) over the sample is finite, got " +
+                               num(p.resistance_ohm) + " ohm");
+      const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
+      if (mixed < 0)
+        throw cfg.error_at("source." + p.name + ".type",
+                           "room in the material table for the port's conductivity (256 entries, "
+                           "the surface mixtures included, are taken)");
+      id[at] = static_cast<std::uint8_t>(mixed);
+    }
   }
 }
 
@@ -164,15 +212,18 @@ void add_port_samples(std::vector<PortModel>& ports, ProbeSet& probes, const Gri
     m.name = "port " + p.name;
     m.n1 = 0;
     m.n2 = g.steps;
-    ProbeSample s;
-    s.probe = static_cast<int>(probes.probes.size());
-    s.component = p.component;
-    s.cell = p.cell;
-    s.position_m = sample_position(p.component, p.cell, g.d);
+    p.probe_samples.clear();
+    for (const std::array<int, 3>& cell : p.cells) {
+      ProbeSample s;
+      s.probe = static_cast<int>(probes.probes.size());
+      s.component = p.component;
+      s.cell = cell;
+      s.position_m = sample_position(p.component, cell, g.d);
+      p.probe_samples.push_back(probes.samples.size());
+      probes.samples.push_back(s);
+      ++probes.port_samples;
+    }
     probes.probes.push_back(m);
-    p.probe_sample = probes.samples.size();
-    probes.samples.push_back(s);
-    ++probes.port_samples;
     probes.first_step = 0;  // a port records every step
     probes.last_step = g.steps;
   }

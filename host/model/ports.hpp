@@ -5,6 +5,9 @@
 //   I = (V_s - V) / R,   V = -L (E^n + E^(n+1)) / 2   at (n + 1/2) dt,
 // V the voltage from the sample's low end to its high end. From these the run writes the input
 // impedance Z = V / I and S11 = (Z - R) / (Z + R) (e^(j omega t) convention: X < 0 is capacitive).
+// A port over a box (model/port_box.hpp) spreads the same over its samples: L and A are the
+// box's (a column's length, the columns' faces together), every sample gets L / (R A) and
+// V_s / (R A), and E is the mean over the samples; the relation holds for those means.
 #pragma once
 #include <array>
 #include <complex>
@@ -23,11 +26,14 @@ namespace clfdtd {
 struct PortModel {
   std::string name;
   Component component = Component::Ez;
-  std::array<int, 3> cell{};
+  std::array<int, 3> cell{};           // its first sample
+  std::vector<std::array<int, 3>> cells;  // every sample: `along` in series in `across` columns
+  long along = 1, across = 1;
+  // The gap's length and face: one sample's, or along x a cell's length and across x its face.
   double length_m = 0, area_m2 = 0, resistance_ohm = 50;
   std::vector<double> v_source;        // V_s at (s + 1/2) dt, s = 0 .. steps-1, V
   std::vector<double> frequencies_hz;  // of ports/<name>.csv
-  std::size_t probe_sample = 0;        // ProbeSet::samples index of its E (after the user's)
+  std::vector<std::size_t> probe_samples;  // ProbeSet::samples indices of its E (after the user's)
   bool driven = true;                  // some V_s != 0; else a load that receives
   int s21_from = -1;                   // undriven, with exactly one driven port: that port's index
 };
@@ -46,11 +52,19 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
                            MaterialTable& table, const FieldLayout& layout,
                            std::array<std::vector<std::uint8_t>, 6>& ids);
 
-// Appends each port's E sample to the probes (recorded every step, not written to probes.csv)
-// and notes its index in the port.
+// A warning for each port over a box whose sample columns do not all end on conductors (PEC or
+// the domain's wall) at both ends.
+std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
+                                           const MaterialTable& table, const FieldLayout& layout,
+                                           const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                           const GridGeometry& g);
+
+// Appends each port's E samples to the probes (recorded every step, not written to probes.csv)
+// and notes their indices in the port.
 void add_port_samples(std::vector<PortModel>& ports, ProbeSet& probes, const GridGeometry& g);
 
-// The port's circuit at (n + 1/2) dt, n = 0 .. steps-1, from its E at steps 0 .. steps.
+// The port's circuit at (n + 1/2) dt, n = 0 .. steps-1, from its E at steps 0 .. steps (the mean
+// over its samples).
 struct PortSeries {
   double dt = 0;
   std::vector<double> time_s, source_v, voltage_v, current_a;

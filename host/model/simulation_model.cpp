@@ -13,6 +13,7 @@
 #include "model/dft_decimation.hpp"
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
+#include "model/port_box.hpp"
 #include "model/cyl_mesher.hpp"
 #include "model/mesher.hpp"
 #include "model/monitor_build.hpp"
@@ -242,6 +243,8 @@ SimulationModel SimulationModel::build(
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
   m.ports = build_ports(cfg, m.sources, m.grid);
+  for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid))
+    m.warnings.push_back(std::move(w));
   add_port_conductivity(cfg, m.ports, m.materials, m.layout, m.ids);
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
@@ -277,7 +280,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   std::size_t bytes = id_arrays * cells + static_cast<std::size_t>(g.cells());  // ids
   // The sources' J per step, in double, and the float copy a device engine uploads from
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
-  bytes += cfg.sources.size() * static_cast<std::size_t>(std::max(0L, g.steps)) *
+  bytes += source_samples(cfg.sources, g) * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
   // Per port and step: its V_s table, its E as the run records it and the copy the files are
   // made from, its series (time, V_s, V, I) and the text of ports/<name>.time.csv (~70 B a row).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/field_layout.hpp"
+#include "model/port_box.hpp"
 #include "model/waveforms.hpp"
 
 namespace clfdtd {
@@ -37,6 +38,7 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
   out.reserve(cfg.size());
   // Cylindrical: the table is that of a point source in a cell dr dr dz (mode_factor spreads it).
   const double dv = g.cylindrical ? g.d[0] * g.d[0] * g.d[2] : g.d[0] * g.d[1] * g.d[2];
+  std::vector<SourceModel> port_samples;  // a port box's samples past its first, appended last
   for (const auto& s : cfg) {
     SourceModel m;
     m.name = s.name;
@@ -48,7 +50,13 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
     } else {
       m.cell = nearest_sample(m.component, s.position, g.n, g.d);
     }
-    const double port_length = g.d[static_cast<int>(s.axis)];  // A = dv / L
+    // A port's box: the current V_s / R spreads over its columns' faces, A = across dv / L.
+    PortBox box;
+    if (s.kind == SourceKind::Port && s.size_m && !g.cylindrical && g.dims == 3) {
+      box = port_box(s, g);
+      if (!box.cells.empty()) m.cell = box.cells.front();
+    }
+    const double port_length = g.d[static_cast<int>(s.axis)] / static_cast<double>(box.across);
     m.j.resize(g.steps > 0 ? static_cast<std::size_t>(g.steps) : 0);
     for (std::size_t k = 0; k < m.j.size(); ++k) {
       const double t = static_cast<double>(k) * g.dt;
@@ -65,8 +73,15 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
       // Written so that a NaN sticks: the amplitude check then refuses the source.
       if (!(std::fabs(unit) <= m.peak_j_per_amplitude)) m.peak_j_per_amplitude = std::fabs(unit);
     }
+    for (std::size_t k = 1; k < box.cells.size(); ++k) {
+      SourceModel extra = m;
+      extra.cell = box.cells[k];
+      port_samples.push_back(std::move(extra));
+    }
     out.push_back(std::move(m));
   }
+  // After every configured source, so that out[i] stays cfg[i]'s (its first sample).
+  for (SourceModel& extra : port_samples) out.push_back(std::move(extra));
   return out;
 }
 

@@ -34,7 +34,9 @@ struct SourceModel {
 std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Component c,
                                                    const std::array<int, 3>& cell, double phi_rad);
 
-// Cylindrical models take the position as r, phi (degrees), z and fill mode_factor.
+// Cylindrical models take the position as r, phi (degrees), z and fill mode_factor. out[i] is
+// cfg[i]'s source; a port over a box of samples (source.<name>.size) is there by its first
+// sample, and its other samples follow all of cfg's, each a source of the port's name and table.
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
 
 }  // namespace clfdtd

@@ -48,9 +48,13 @@ RunReport report_from_model(const SimulationModel& m) {
   }
   for (std::size_t k = 0; k < m.ports.size(); ++k) {
     const PortModel& p = m.ports[k];
-    r.ports.push_back({p.name, component_name(p.component),
-                       sample_position(p.component, p.cell, m.grid.d), p.resistance_ohm,
-                       p.frequencies_hz, p.driven, sole_driven_port(m, k)});
+    Vec3 centre{0, 0, 0};
+    for (const auto& cell : p.cells) {
+      const Vec3 at = sample_position(p.component, cell, m.grid.d);
+      for (int a = 0; a < 3; ++a) centre[a] += at[a] / static_cast<double>(p.cells.size());
+    }
+    r.ports.push_back({p.name, component_name(p.component), centre, p.resistance_ohm,
+                       p.frequencies_hz, p.driven, sole_driven_port(m, k), p.along, p.across});
   }
   r.monitors = monitor_reports(m);
   return r;
@@ -90,6 +94,8 @@ void write_run_json(const std::string& path, const RunReport& r) {
                      {"resistance_ohm", p.resistance_ohm},
                      {"frequencies_hz", p.frequencies_hz},
                      {"driven", p.driven},
+                     {"samples_along", p.samples_along},
+                     {"samples_across", p.samples_across},
                      {"file", p.file()},
                      {"time_file", p.time_file()}});
   for (std::size_t k = 0; k < r.ports.size(); ++k)

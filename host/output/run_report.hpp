@@ -25,11 +25,12 @@ struct ProbeReport {
 // One lumped port (model/ports.hpp): its files, relative to the output folder, and where it sits.
 struct PortReport {
   std::string name, field;     // field: "Ex", "Ey" or "Ez", the sample the port drives
-  Vec3 position_m;             // where that sample sits
+  Vec3 position_m;             // where that sample sits (a box of samples: their centre)
   double resistance_ohm = 50;
   std::vector<double> frequencies_hz;
   bool driven = true;          // false: amplitude 0, a load that receives
   bool sole_driven = false;    // the run's one driven port: it also gets touchstone_file()
+  long samples_along = 1, samples_across = 1;  // the box of samples (source.<name>.size)
   std::string file() const { return "ports/" + name + ".csv"; }
   std::string time_file() const { return "ports/" + name + ".time.csv"; }
   std::string touchstone_file() const { return "ports/" + name + ".s1p"; }
@@ -98,8 +99,8 @@ RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
-// resistance_ohm, frequencies_hz, driven, file, time_file, and touchstone_file for the one driven
-// port; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
+// resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
+// touchstone_file for the one driven port; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
 // each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a

@@ -93,7 +93,7 @@ TEST_CASE("a port: conductivity L / (R A) at its sample, J = V_s / (R A), its E 
   CHECK(m.probes.samples.size() == 3);
   CHECK(m.probes.port_samples == 1);
   CHECK(m.probes.csv_samples() == 2);
-  CHECK(p.probe_sample == 2);
+  CHECK(p.probe_samples == std::vector<std::size_t>{2});
   CHECK(m.probes.samples[2].cell == p.cell);
   CHECK(m.probes.samples[2].component == Component::Ez);
   CHECK(m.probes.first_step == 0);
@@ -198,5 +198,95 @@ TEST_CASE("ports: a resistance so small that its conductivity overflows is refus
   CHECK(refusal(kModel, {"--source.feed.resistance=1e-320", "--source.feed.amplitude=0",
                          "--source.feed.frequencies=1e9"})
             .find("a resistance whose conductivity L / (R A) over the sample is finite") !=
+        std::string::npos);
+}
+
+TEST_CASE("ports over a box: samples in series and in parallel, each with the box's conductivity "
+          "and current, recorded together") {
+  // 3 node lines across x (0.09 .. 0.11) x 1 in y, and 2 cells along z (0.084 +- 0.008).
+  const SimulationModel m = build(kModel, {"--source.feed.size=0.02 0 0.016"});
+  REQUIRE(m.ports.size() == 1);
+  const PortModel& p = m.ports[0];
+  CHECK(p.along == 2);
+  CHECK(p.across == 3);
+  REQUIRE(p.cells.size() == 6);
+  // Column by column, each along z: x nodes 9, 10, 11; z cells 10, 11 (0.076 and 0.092 round
+  // to the planes 0.08 and 0.096).
+  CHECK(p.cells[0] == std::array<int, 3>{9, 10, 10});
+  CHECK(p.cells[1] == std::array<int, 3>{9, 10, 11});
+  CHECK(p.cells[5] == std::array<int, 3>{11, 10, 11});
+  CHECK(p.length_m == doctest::Approx(2 * 0.008));
+  CHECK(p.area_m2 == doctest::Approx(3 * 0.01 * 0.01));
+  // Every sample: the lossy block's 0.5 S/m is below z = 0.07, so vacuum plus L / (R A).
+  for (const auto& cell : p.cells) {
+    const MaterialEntry& e =
+        m.materials.entry(m.id(Component::Ez)[m.layout.index(cell[0], cell[1], cell[2])]);
+    CHECK(e.sigma == doctest::Approx(0.016 / (25 * 3e-4)));
+  }
+  // One source per sample: the configured one first (its first sample), the other five after
+  // every configured source, each with the same table J = V_s / (R A_box).
+  REQUIRE(m.sources.size() == 6);
+  for (const SourceModel& s : m.sources) {
+    CHECK(s.name == "feed");
+    CHECK(s.j == m.sources[0].j);
+  }
+  CHECK(m.sources[0].cell == p.cells[0]);
+  for (std::size_t k = 0; k < p.v_source.size(); k += 7)
+    CHECK(m.sources[0].j[k] * 25 * 3e-4 == doctest::Approx(p.v_source[k]));
+  // Recorded after the probe's two samples, all six.
+  REQUIRE(p.probe_samples.size() == 6);
+  CHECK(p.probe_samples.front() == 2);
+  CHECK(m.probes.port_samples == 6);
+  CHECK(m.probes.samples[p.probe_samples[3]].cell == p.cells[3]);
+  // Both ends of every column are in vacuum: the model warns.
+  bool warned = false;
+  for (const std::string& w : m.warnings)
+    warned = warned || w.find("port 'feed': 3 of its 3 sample columns end on no conductor") == 0;
+  CHECK(warned);
+
+  // An extent of 0 keeps the nearest sample on that axis: size 0 0 0 is the one sample.
+  const SimulationModel one = build(kModel, {"--source.feed.size=0 0 0"});
+  CHECK(one.ports[0].cells == std::vector<std::array<int, 3>>{{10, 10, 10}});
+  CHECK(one.sources.size() == 1);
+  CHECK(one.warnings.empty());
+  // The same source voltage V_s (3 V peak) whatever the box.
+  REQUIRE(one.ports[0].v_source.size() == p.v_source.size());
+  for (std::size_t k = 0; k < p.v_source.size(); ++k)
+    CHECK(p.v_source[k] == doctest::Approx(one.ports[0].v_source[k]));
+}
+
+TEST_CASE("ports over a box: columns between conductors do not warn") {
+  // PEC plates above and below a 2-cell gap: every column ends on PEC.
+  const std::string plates = kModel +
+                             "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n"
+                             "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.076\nsize = 0.06 0.06 0.008\nmaterial = pec\n";
+  const SimulationModel m = build(plates, {"--source.feed.size=0.02 0.02 0.016"});
+  CHECK(m.ports[0].across == 9);
+  for (const std::string& w : m.warnings) CHECK(w.find("end on no conductor") == std::string::npos);
+}
+
+TEST_CASE("ports over a box: what is refused") {
+  std::string text = kModel;
+  text.replace(text.find("type = port"), 11, "type = current");
+  text.erase(text.find("resistance = 25"), 15);
+  CHECK(refusal(text, {"--source.feed.size=0 0 0.016"}).find("no size unless type = port") !=
+        std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.size=0 0.4 0"}).find("a box about the position inside the domain") !=
+        std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.size=0 0 -0.01"}).find("source.feed.size") != std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.size=0 0"}).find("source.feed.size") != std::string::npos);
+  // Into the UPML (4 cells: z < 0.032) and onto PEC.
+  CHECK(refusal(kModel, {"--source.feed.size=0 0 0.12"}).find("outside the UPML") != std::string::npos);
+  CHECK(refusal(kModel + "[object.wire]\nshape = box\ncenter = 0.1 0.1 0.1\nsize = 0.005 0.005 0.01\nmaterial = pec\n",
+                {"--source.feed.size=0 0 0.04"})
+            .find("a position off PEC") != std::string::npos);
+  // More than 1000 samples: 11 x 11 columns of 10.
+  CHECK(refusal(kModel, {"--source.feed.size=0.1 0.1 0.08"})
+            .find("a box of at most 1000 E samples, got 10 along the axis x 121 across it") !=
+        std::string::npos);
+  // Another source on one of its samples.
+  CHECK(refusal(kModel + "[source.extra]\ntype = current\nposition = 0.11 0.1 0.09\nfrequency = 1e9\n",
+                {"--source.feed.size=0.02 0 0.016"})
+            .find("samples no other source drives (source 'extra' drives one of its Ez samples)") !=
         std::string::npos);
 }

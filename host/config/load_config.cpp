@@ -608,6 +608,11 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(s.frequencies_hz.size() <= kMaxMonitorFrequencies, sec + ".frequencies",
               "at most " + std::to_string(kMaxMonitorFrequencies) + " frequencies (" +
                   std::to_string(s.frequencies_hz.size()) + " given)");
+      // Touchstone files list frequencies in increasing order, each once.
+      for (std::size_t k = 1; k < s.frequencies_hz.size(); ++k)
+        r.check(s.frequencies_hz[k] > s.frequencies_hz[k - 1], sec + ".frequencies",
+                "frequencies in increasing order, each once (" + fmt(s.frequencies_hz[k]) +
+                    " follows " + fmt(s.frequencies_hz[k - 1]) + ")");
     }
     cfg.sources.push_back(s);
   }

@@ -50,7 +50,10 @@ void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
   if (g.steps <= max_steps) return;
   const std::string why =
       sources > 1 ? " (steps x " + std::to_string(sources) +
-                        " sources <= 2147483647: the kernels index the source table with 32-bit "
+                        (static_cast<std::size_t>(sources) > cfg.sources.size()
+                             ? " source samples (each sample of a port's box counts)"
+                             : " sources") +
+                        " <= 2147483647: the kernels index the source table with 32-bit "
                         "integers)"
                   : " (the kernels count steps with 32-bit integers)";
   if (cfg.time.steps) {

@@ -16,7 +16,9 @@ PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
   if (s.kind == SourceKind::Port && s.size_m) {
     for (int b = 0; b < 3; ++b) {
       const double half = 0.5 * (*s.size_m)[b];
-      if (!(half > 0)) continue;
+      // Under half a cell across the axis: the nearest node line, as the keys' text says (the
+      // two faces rounded apart could straddle a midpoint and give two).
+      if (!(half > 0) || (b != a && 2 * half < 0.5 * g.d[b])) continue;
       const long first = std::lround((s.position[b] - half) / g.d[b]);
       const long last = std::lround((s.position[b] + half) / g.d[b]);
       // Along the axis the samples lie between the planes (cells first .. last - 1); across it

@@ -96,8 +96,13 @@ void check_layers(const RunConfig& cfg, const GridGeometry& g) {
 }
 
 void check_sources(const RunConfig& cfg, const SimulationModel& m) {
-  for (const auto& s : m.sources) {
-    const std::string key = "source." + s.name + ".position";
+  for (std::size_t i = 0; i < m.sources.size(); ++i) {
+    const SourceModel& s = m.sources[i];
+    // A port's box (its samples past the first follow the configured sources): the box, not
+    // the position, reaches into the UPML or onto PEC.
+    const bool box = i >= cfg.sources.size() || cfg.sources[i].size_m.has_value();
+    const std::string key = "source." + s.name + (box ? ".size" : ".position");
+    const std::string what = box ? "a box whose samples lie " : "a position ";
     const auto& c = s.cell;
     const std::string where =
         std::string(name_in(m.grid, s.component)) + " sample (" + std::to_string(c[0]) + ", " +
@@ -111,10 +116,10 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
                "-directed source (its nearest " + where + " is on the axis, r = 0)");
     }
     if (m.upml.in_pml(c[0], c[1], c[2], m.grid.n)) {
-      fail(cfg, key, "a position outside the UPML layers (the driven " + where + " is in them)");
+      fail(cfg, key, what + "outside the UPML layers (the driven " + where + " is in them)");
     }
     if (m.id(s.component)[m.layout.index(c[0], c[1], c[2])] == MaterialTable::kPec) {
-      fail(cfg, key, "a position off PEC (the driven " + where + " is PEC, a wall or a conductor)");
+      fail(cfg, key, what + "off PEC (the driven " + where + " is PEC, a wall or a conductor)");
     }
     // The wave engine advances the frame with Yee's update, which takes J, not its difference.
     if (m.equation == Equation::Wave && m.upml.in_wave_frame(c[0], c[1], m.grid.n)) {
@@ -280,6 +285,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   std::size_t bytes = id_arrays * cells + static_cast<std::size_t>(g.cells());  // ids
   // The sources' J per step, in double, and the float copy a device engine uploads from
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
+  // A port's box counts each sample.
   bytes += source_samples(cfg.sources, g) * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
   // Per port and step: its V_s table, its E as the run records it and the copy the files are

@@ -25,6 +25,14 @@ struct PortColumns {
   std::vector<std::complex<double>> s;  // S11 of a driven port, S21 of one that receives
 };
 
+// Equal to the digits run.json keeps: default bands come from each port's own source table.
+bool same_frequencies(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::fabs(a[k] - b[k]) > 1e-12 * std::fabs(b[k])) return false;
+  return true;
+}
+
 struct RunPorts {
   std::string dir;
   std::vector<PortColumns> ports;
@@ -135,7 +143,7 @@ RunPorts read_run(const std::string& dir) {
     throw bad(dir, "the run drives " + std::to_string(driven) +
                        " ports: each run must drive one, with amplitude = 0 on the others");
   for (const PortColumns& p : run.ports)
-    if (p.frequencies_hz != run.ports.front().frequencies_hz)
+    if (!same_frequencies(p.frequencies_hz, run.ports.front().frequencies_hz))
       throw bad(dir, "port '" + p.name + "' has other frequencies than port '" +
                          run.ports.front().name + "': give every port the same `frequencies`");
   return run;
@@ -155,7 +163,7 @@ void check_same_ports(const RunPorts& first, const RunPorts& run) {
     if (run.ports[k].resistance_ohm != first.ports[k].resistance_ohm)
       throw bad(run.dir, "port '" + run.ports[k].name + "' has another resistance than in " +
                              first.dir);
-    if (run.ports[k].frequencies_hz != first.ports[k].frequencies_hz)
+    if (!same_frequencies(run.ports[k].frequencies_hz, first.ports[k].frequencies_hz))
       throw bad(run.dir, "port '" + run.ports[k].name + "' has other frequencies than in " +
                              first.dir);
   }

@@ -244,6 +244,12 @@ TEST_CASE("ports over a box: samples in series and in parallel, each with the bo
     warned = warned || w.find("port 'feed': 3 of its 3 sample columns end on no conductor") == 0;
   CHECK(warned);
 
+  // Across the axis an extent under half a cell is the nearest node line, even where its two
+  // faces would round to two (0.4 cell about x = 0.105, between the lines 0.10 and 0.11).
+  const SimulationModel thin = build(kModel, {"--source.feed.position=0.105 0.1 0.084",
+                                              "--source.feed.size=0.004 0 0.016"});
+  CHECK(thin.ports[0].across == 1);
+  CHECK(thin.ports[0].along == 2);
   // An extent of 0 keeps the nearest sample on that axis: size 0 0 0 is the one sample.
   const SimulationModel one = build(kModel, {"--source.feed.size=0 0 0"});
   CHECK(one.ports[0].cells == std::vector<std::array<int, 3>>{{10, 10, 10}});
@@ -275,11 +281,19 @@ TEST_CASE("ports over a box: what is refused") {
         std::string::npos);
   CHECK(refusal(kModel, {"--source.feed.size=0 0 -0.01"}).find("source.feed.size") != std::string::npos);
   CHECK(refusal(kModel, {"--source.feed.size=0 0"}).find("source.feed.size") != std::string::npos);
-  // Into the UPML (4 cells: z < 0.032) and onto PEC.
-  CHECK(refusal(kModel, {"--source.feed.size=0 0 0.12"}).find("outside the UPML") != std::string::npos);
+  // Into the UPML (4 cells: z < 0.032) and onto PEC: the box is named, not the position.
+  CHECK(refusal(kModel, {"--source.feed.size=0 0 0.12"})
+            .find("'source.feed.size': a box whose samples lie outside the UPML layers") !=
+        std::string::npos);
   CHECK(refusal(kModel + "[object.wire]\nshape = box\ncenter = 0.1 0.1 0.1\nsize = 0.005 0.005 0.01\nmaterial = pec\n",
                 {"--source.feed.size=0 0 0.04"})
-            .find("a position off PEC") != std::string::npos);
+            .find("'source.feed.size': a box whose samples lie off PEC") != std::string::npos);
+  // Frequencies out of order, or twice: a Touchstone file lists them increasing, once each.
+  CHECK(refusal(kModel, {"--source.feed.frequencies=2e9 1e9"})
+            .find("frequencies in increasing order, each once (1e+09 follows 2e+09)") !=
+        std::string::npos);
+  CHECK(refusal(kModel, {"--source.feed.frequencies=1e9 1e9"}).find("increasing order") !=
+        std::string::npos);
   // More than 1000 samples: 11 x 11 columns of 10.
   CHECK(refusal(kModel, {"--source.feed.size=0.1 0.1 0.08"})
             .find("a box of at most 1000 E samples, got 10 along the axis x 121 across it") !=

@@ -37,7 +37,6 @@ double smallest_cell(const GridGeometry& g) {
 void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
   // A port's box first: each of its samples carries a source table of its own.
   for (const SourceConfig& s : cfg.sources) {
-    if (s.kind != SourceKind::Port || !s.size_m || g.cylindrical || g.dims != 3) continue;
     const PortBox box = port_box(s, g);
     if (box.cells.empty())
       fail(cfg, "source." + s.name + ".size",

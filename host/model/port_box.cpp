@@ -13,7 +13,7 @@ PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
   const Component c = static_cast<Component>(a);  // Ex, Ey, Ez share Axis order
   const std::array<int, 3> nearest = nearest_sample(c, s.position, g.n, g.d);
   std::array<int, 3> lo = nearest, count{1, 1, 1};
-  if (s.kind == SourceKind::Port && s.size_m) {
+  if (s.kind == SourceKind::Port && s.size_m && g.dims == 3 && !g.cylindrical) {
     for (int b = 0; b < 3; ++b) {
       const double half = 0.5 * (*s.size_m)[b];
       // Under half a cell across the axis: the nearest node line, as the keys' text says (the
@@ -51,13 +51,10 @@ PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
 
 std::size_t source_samples(const std::vector<SourceConfig>& sources, const GridGeometry& g) {
   std::size_t n = 0;
-  for (const SourceConfig& s : sources)
-    if (s.kind == SourceKind::Port && s.size_m && g.dims == 3 && !g.cylindrical) {
-      const PortBox box = port_box(s, g);
-      n += static_cast<std::size_t>(box.along) * static_cast<std::size_t>(box.across);
-    } else {
-      ++n;
-    }
+  for (const SourceConfig& s : sources) {
+    const PortBox box = port_box(s, g);  // one sample unless a port's box
+    n += static_cast<std::size_t>(box.along) * static_cast<std::size_t>(box.across);
+  }
   return n;
 }
 

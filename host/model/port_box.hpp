@@ -24,7 +24,7 @@ struct PortBox {
 // A port source's samples. Along the axis: the cells between the box's two end planes (each
 // rounded to the nearest grid plane; at least one cell). Across it: every node line from the
 // box's low face to its high face, rounded the same way. Without a size (or where an extent is
-// zero): the sample nearest the position, as any source. Cartesian 3D only.
+// zero), and for any other source or a 2D or cylindrical model: the sample nearest the position.
 PortBox port_box(const SourceConfig& s, const GridGeometry& g);
 
 // How many E samples the model's sources drive: one each, a port's box its own count.

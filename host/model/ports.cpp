@@ -85,13 +85,10 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
     p.name = c.name;
     p.component = s.component;
     p.cell = s.cell;
-    p.cells = {s.cell};
-    if (c.size_m && !g.cylindrical && g.dims == 3) {
-      const PortBox box = port_box(c, g);
-      p.cells = box.cells;
-      p.along = box.along;
-      p.across = box.across;
-    }
+    const PortBox box = port_box(c, g);
+    p.cells = box.cells;
+    p.along = box.along;
+    p.across = box.across;
     const int a = static_cast<int>(s.component);  // Ex, Ey, Ez: the axis
     p.length_m = g.d[a] * static_cast<double>(p.along);
     p.area_m2 = g.d[(a + 1) % 3] * g.d[(a + 2) % 3] * static_cast<double>(p.across);

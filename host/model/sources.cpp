@@ -52,7 +52,7 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
     }
     // A port's box: the current V_s / R spreads over its columns' faces, A = across dv / L.
     PortBox box;
-    if (s.kind == SourceKind::Port && s.size_m && !g.cylindrical && g.dims == 3) {
+    if (s.kind == SourceKind::Port && s.size_m) {
       box = port_box(s, g);
       if (!box.cells.empty()) m.cell = box.cells.front();
     }

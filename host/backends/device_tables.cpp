@@ -27,21 +27,27 @@ void push_cell_entry(std::vector<std::int32_t>& table, int component, std::size_
   table.push_back(e[1]);
 }
 
-MergedSources merge_sources(const SimulationModel& m) {
+MergedSources merge_sources(const SimulationModel& m, const SourceCellFilter& keep) {
   MergedSources out;
-  std::map<std::pair<int, std::size_t>, std::vector<double>> sums;
-  for (const auto& s : m.sources) {
+  // The sources of each driven sample, in (component, index) order; their J is summed straight
+  // into the float table, so a long run holds no second per-step copy (model_host_bytes).
+  std::map<std::pair<int, std::size_t>, std::vector<std::size_t>> groups;
+  for (std::size_t n = 0; n < m.sources.size(); ++n) {
+    const SourceModel& s = m.sources[n];
     out.steps = static_cast<long>(s.j.size());
-    const auto key = std::make_pair(static_cast<int>(s.component),
-                                    m.layout.index(s.cell[0], s.cell[1], s.cell[2]));
-    auto& sum = sums[key];
-    sum.resize(s.j.size(), 0.0);
-    for (std::size_t t = 0; t < s.j.size(); ++t) sum[t] += s.j[t];
+    if (keep && !keep(s.cell)) continue;
+    groups[{static_cast<int>(s.component), m.layout.index(s.cell[0], s.cell[1], s.cell[2])}].push_back(n);
   }
   if (out.steps == 0) return out;
-  for (const auto& [key, sum] : sums) {
+  const std::size_t steps = static_cast<std::size_t>(out.steps);
+  out.j.reserve(groups.size() * steps);
+  for (const auto& [key, members] : groups) {
     push_cell_entry(out.cells, key.first, key.second);
-    out.j.insert(out.j.end(), sum.begin(), sum.end());
+    for (std::size_t t = 0; t < steps; ++t) {
+      double sum = 0;
+      for (std::size_t n : members) sum += m.sources[n].j[t];
+      out.j.push_back(static_cast<float>(sum));
+    }
   }
   return out;
 }

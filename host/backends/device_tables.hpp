@@ -2,6 +2,7 @@
 // model in the layouts the kernels in cl_kernels/ read.
 #pragma once
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +27,9 @@ struct MergedSources {
   std::vector<float> j;             // [src * steps + s]
   long steps = 0;
 };
-MergedSources merge_sources(const SimulationModel& m);
+// `keep`, where given, picks the sources by their cell (i, j, k): a region's own table.
+using SourceCellFilter = std::function<bool(const std::array<int, 3>&)>;
+MergedSources merge_sources(const SimulationModel& m, const SourceCellFilter& keep = {});
 
 // One axis profile as float4 entries (a, b, cp, cm) per cell index (the kernels' int_* / half_*).
 std::vector<float> profile_table(const AxisProfile& p);

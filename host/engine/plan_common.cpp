@@ -66,24 +66,11 @@ struct RegionSources {
   int count = 0;
 };
 RegionSources region_sources(const PlanInputs& in, const RowBox& r) {
-  const MergedSources all = merge_sources(in.m);
-  const auto& L = in.m.layout;
-  const std::size_t nzp = L.nzp(), steps = static_cast<std::size_t>(all.steps);
-  std::vector<std::int32_t> cells;
-  std::vector<float> j;
-  for (std::size_t n = 0; 2 * n < all.cells.size(); ++n) {
-    // cell_entry: {component + 8 * (index % 4), index / 4}
-    const std::size_t index = static_cast<std::size_t>(all.cells[2 * n + 1]) * 4 +
-                              static_cast<std::size_t>(all.cells[2 * n] >> 3);
-    const std::size_t row = index / nzp;
-    const int i = static_cast<int>(row / static_cast<std::size_t>(L.ny));
-    const int jr = static_cast<int>(row % static_cast<std::size_t>(L.ny));
-    if (i < r.i0 || i >= r.i1 || jr < r.j0 || jr >= r.j1) continue;
-    cells.push_back(all.cells[2 * n]);
-    cells.push_back(all.cells[2 * n + 1]);
-    j.insert(j.end(), all.j.begin() + static_cast<long>(n * steps),
-             all.j.begin() + static_cast<long>((n + 1) * steps));
-  }
+  const MergedSources src = merge_sources(in.m, [&](const std::array<int, 3>& c) {
+    return c[0] >= r.i0 && c[0] < r.i1 && c[1] >= r.j0 && c[1] < r.j1;
+  });
+  const std::vector<std::int32_t>& cells = src.cells;
+  const std::vector<float>& j = src.j;
   RegionSources out;
   out.count = static_cast<int>(cells.size() / 2);
   if (out.count == 0) return out;

@@ -2,6 +2,8 @@
 // for a machine-read file; non-finite numbers come out as null.
 #include "output/run_report.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "output/output_marker.hpp"
@@ -62,6 +64,12 @@ RunReport report_from_model(const SimulationModel& m) {
 
 void write_run_json(const std::string& path, const RunReport& r) {
   using nlohmann::json;
+  // A monitor's or port's file by name while the run goes on; once it has ended, only a file it
+  // wrote (a non-finite or failed run has none of them): null otherwise.
+  const auto written = [&](const std::string& file) -> json {
+    if (r.files && !std::binary_search(r.files->begin(), r.files->end(), file)) return nullptr;
+    return file;
+  };
   json probes = json::array();
   for (const ProbeReport& p : r.probes) {
     probes.push_back({{"name", p.name}, {"field", p.field},
@@ -75,7 +83,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
   }
   json monitors = json::array();
   for (const MonitorReport& m : r.monitors) {
-    json entry = {{"name", m.name}, {"type", m.type}, {"file", m.file}};
+    json entry = {{"name", m.name}, {"type", m.type}, {"file", written(m.file)}};
     if (m.type == "modes") {
       entry["modes"] = m.modes;
     } else {
@@ -96,10 +104,10 @@ void write_run_json(const std::string& path, const RunReport& r) {
                      {"driven", p.driven},
                      {"samples_along", p.samples_along},
                      {"samples_across", p.samples_across},
-                     {"file", p.file()},
-                     {"time_file", p.time_file()}});
+                     {"file", written(p.file())},
+                     {"time_file", written(p.time_file())}});
   for (std::size_t k = 0; k < r.ports.size(); ++k)
-    if (r.ports[k].sole_driven) ports[k]["touchstone_file"] = r.ports[k].touchstone_file();
+    if (r.ports[k].sole_driven) ports[k]["touchstone_file"] = written(r.ports[k].touchstone_file());
   json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},

@@ -45,7 +45,7 @@ struct DeviceReport {
 struct RunReport {
   std::string status = "completed";  // "running" | "completed" | "non-finite" | "interrupted" | "failed"
   std::string reason;                // why it stopped early, one line ("" when completed)
-  // Every file the run wrote into its folder but run.json (OutputDir::written_files), set when it
+  // Every file the run wrote into its folder but run.json (OutputDir::written_files, sorted), set when it
   // ends; unset while it runs. clfdtd replaces a folder only when it holds nothing else.
   std::optional<std::vector<std::string>> files;
   std::string backend;               // "opencl", "reference", "cuda"

@@ -65,7 +65,7 @@ def cavity_picture(run_dir, png):
     R, L = 0.1, 0.15  # models/cyl_cavity.ini
     fmax = 2.6e9
     fig, ax = plt.subplots(figsize=(8, 4.2), dpi=100)
-    for name, colour in (("p.Ez", "tab:blue"), ("p.Hz", "tab:red")):
+    for name, colour in (("p.Ez_V_per_m", "tab:blue"), ("p.Hz_A_per_m", "tab:red")):
         x = table[:, header.index(name)]
         n = len(x)
         spec = np.abs(np.fft.rfft(x * np.hanning(n), 16 * n))

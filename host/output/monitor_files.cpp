@@ -22,8 +22,9 @@ std::string number(double v) {
   return buf;
 }
 
-std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux) {
-  std::string text = "frequency_hz,flux\n";
+// The transform's product is in J s; a 2D model's per metre of depth.
+std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d) {
+  std::string text = two_d ? "frequency_hz,flux_J_s_per_m\n" : "frequency_hz,flux_J_s\n";
   for (std::size_t f = 0; f < freqs.size(); ++f)
     text += number(freqs[f]) + "," + number(flux[f]) + "\n";
   return text;
@@ -88,13 +89,13 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
     }
     if (m.cylindrical()) {  // flux only (config/cyl_checks)
       reports[i].flux = cyl_surface_flux(mon, m.grid, dft);
-      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux));
+      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux, false));
       continue;
     }
     const SurfaceFields surface = sample_surface(mon, m.grid, dft);
     if (mon.kind == MonitorKind::Flux) {
       reports[i].flux = surface_flux(surface);
-      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux));
+      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux, m.two_d()));
     } else {
       const FarFieldPattern p = surface.two_d
                                     ? near_to_far_2d(surface, mon.phi_step_deg)

@@ -14,7 +14,8 @@ namespace clfdtd {
 std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool cylindrical) {
   const ProbeSample& s = probes.samples.at(sample);
   const std::string raw = probes.probes.at(s.probe).name + "." +
-                          (cylindrical ? cyl_component_name(s.component) : component_name(s.component));
+                          (cylindrical ? cyl_component_name(s.component) : component_name(s.component)) +
+                          (is_electric(s.component) ? "_V_per_m" : "_A_per_m");
   if (raw.find_first_of(",\"\r\n") == std::string::npos) return raw;
   std::string q = "\"";
   for (char ch : raw) {

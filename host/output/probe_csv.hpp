@@ -1,11 +1,11 @@
 // probes.csv: one row per step of the [probe.*] sections' windows, one column per sample of theirs
 // (ProbeSet::samples order; the ports' samples after them are not written here).
-//   step,time_s,<probe>.<field>,...
+//   step,time_s,<probe>.<field>_<unit>,...   e.g. a.Ez_V_per_m, a.Hx_A_per_m
 // time_s = step * dt in seconds. E columns are in V/m at that time; H columns are in A/m at
 // time_s - dt/2 (leapfrog: step s holds H at (s - 1/2) dt). A cell is empty where the step lies
 // outside that probe's n1..n2 window. The header line is the only non-data line, so the file loads
-// directly into spreadsheets, pandas or ParaView's CSV reader; units are documented, not embedded.
-// Cylindrical models name the cylindrical components (<probe>.Er, .Ephi, .Ez, .Hr, .Hphi, .Hz):
+// directly into spreadsheets, pandas or ParaView's CSV reader; each column's name ends in its unit.
+// Cylindrical models name the cylindrical components (<probe>.Er_V_per_m, .Ephi, .Ez, .Hr, .Hphi, .Hz):
 // the physical field at the probe's (r, phi, z), sum over modes of Re(F_m e^{i m phi}).
 #pragma once
 #include <cstdio>
@@ -45,8 +45,9 @@ private:
   std::FILE* file_ = nullptr;
 };
 
-// "<probe>.<field>", quoted as CSV requires when the probe name holds a comma, quote or newline;
-// <field> is Ex .. Hz, or Er .. Hz for a cylindrical model.
+// "<probe>.<field>_<unit>", quoted as CSV requires when the probe name holds a comma, quote or
+// newline; <field> is Ex .. Hz, or Er .. Hz for a cylindrical model; <unit> V_per_m (E) or
+// A_per_m (H).
 std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool cylindrical = false);
 
 }  // namespace clfdtd

@@ -26,8 +26,8 @@ TEST_CASE("the cylindrical example models run, shortened, with per-mode and 3D s
     const char* columns;
     std::vector<int> modes;
   };
-  for (const Case& c : {Case{"cyl_cavity", "step,time_s,p.Er,p.Ephi,p.Ez,p.Hr,p.Hphi,p.Hz\n", {0, 1, 2}},
-                        Case{"cyl_lens", "step,time_s,behind.Er,behind.Ephi,behind.Hphi,side.Er,side.Ez,side.Hphi\n", {1}}}) {
+  for (const Case& c : {Case{"cyl_cavity", "step,time_s,p.Er_V_per_m,p.Ephi_V_per_m,p.Ez_V_per_m,p.Hr_A_per_m,p.Hphi_A_per_m,p.Hz_A_per_m\n", {0, 1, 2}},
+                        Case{"cyl_lens", "step,time_s,behind.Er_V_per_m,behind.Ephi_V_per_m,behind.Hphi_A_per_m,side.Er_V_per_m,side.Ez_V_per_m,side.Hphi_A_per_m\n", {1}}}) {
     CAPTURE(c.name);
     const std::string dir = scratch_dir(c.name);
     const auto r = run_clfdtd(std::string("run models/") + c.name + ".ini --time.steps=40 " +
@@ -85,7 +85,7 @@ TEST_CASE("the reference backend writes the same cylindrical outputs") {
   const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
   CHECK(report["status"] == "completed");
   CHECK(report["backend"] == "reference");
-  CHECK(read_text(dir + "/probes.csv").rfind("step,time_s,p.Er,p.Ephi,p.Ez,p.Hr,p.Hphi,p.Hz\n", 0) == 0);
+  CHECK(read_text(dir + "/probes.csv").rfind("step,time_s,p.Er_V_per_m,p.Ephi_V_per_m,p.Ez_V_per_m,p.Hr_A_per_m,p.Hphi_A_per_m,p.Hz_A_per_m\n", 0) == 0);
 #ifdef CLFDTD_HAVE_VTK
   for (const char* f : {"fields_10_m0.vti", "fields_10_m1.vti", "fields_10_m2.vti", "fields_10_3d.vts"})
     CHECK_MESSAGE(fs::exists(dir + "/snapshots/" + f), f);

@@ -1,5 +1,5 @@
 // End-to-end: a cylindrical model with a flux monitor runs on the reference and the OpenCL
-// engine and writes monitors/<name>.csv (frequency_hz,flux, as a 3D flux monitor) with the
+// engine and writes monitors/<name>.csv (frequency_hz,flux_J_s, as a 3D flux monitor) with the
 // flux in run.json; a dft monitor in a cylindrical model is refused (exit 2) naming its key.
 #include <doctest/doctest.h>
 
@@ -38,7 +38,7 @@ TEST_CASE("a cylindrical flux monitor writes monitors/<name>.csv and run.json's 
     if (r.out.find("no OpenCL device found") != std::string::npos) continue;
     REQUIRE_MESSAGE(r.code == 0, r.out);
     const std::string csv = read_text(dir + "/monitors/box.csv");
-    CHECK(csv.rfind("frequency_hz,flux\n", 0) == 0);
+    CHECK(csv.rfind("frequency_hz,flux_J_s\n", 0) == 0);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
     const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
     const auto& mon = report["monitors"][0];

@@ -23,7 +23,7 @@ constexpr double kPi = 3.14159265358979323846;
 std::vector<std::pair<double, double>> probe_series(const std::string& dir) {
   std::string header;
   const auto rows = csv_rows(read_text(dir + "/probes.csv"), header);
-  REQUIRE_MESSAGE(header == "step,time_s,behind.Ey", header);
+  REQUIRE_MESSAGE(header == "step,time_s,behind.Ey_V_per_m", header);
   std::vector<std::pair<double, double>> s;
   for (const auto& r : rows)
     if (r.size() == 3) s.push_back({r[1], r[2]});

@@ -20,7 +20,7 @@ TEST_CASE("clfdtd run writes flux, farfield and dft monitors and lists them in r
 
   std::string header;
   const auto flux = csv_rows(read_text(dir + "/monitors/box.csv"), header);
-  CHECK(header == "frequency_hz,flux");
+  CHECK(header == "frequency_hz,flux_J_s");
   REQUIRE(flux.size() == 3);
   for (const auto& row : flux) CHECK(row[1] > 0);
 

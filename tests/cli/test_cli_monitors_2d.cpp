@@ -68,7 +68,7 @@ TEST_CASE("clfdtd run: 2D flux, farfield and dft monitors, plane engine and refe
     REQUIRE_MESSAGE(r.code == 0, r.out);
     std::string header;
     const auto flux = csv_rows(read_text(out + "/monitors/box.csv"), header);
-    CHECK(header == "frequency_hz,flux");
+    CHECK(header == "frequency_hz,flux_J_s_per_m");
     REQUIRE(flux.size() == 2);
     for (const auto& row : flux) CHECK(row[1] > 0);
     flux_by_backend.push_back(flux[1][1]);

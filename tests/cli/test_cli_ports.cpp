@@ -130,7 +130,7 @@ TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-of
   REQUIRE_MESSAGE(r.code == 0, r.out);
   std::string header;
   const auto rows = csv_rows(read_text(dir + "/probes.csv"), header);
-  CHECK(header == "step,time_s,near.Ez");
+  CHECK(header == "step,time_s,near.Ez_V_per_m");
   REQUIRE(rows.size() == 11);
   CHECK(rows.front()[0] == 10);
   CHECK(rows.back()[0] == 20);

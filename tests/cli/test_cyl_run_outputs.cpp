@@ -119,7 +119,7 @@ TEST_CASE("cylindrical run outputs: probes.csv names Er .. Hz, the loop reads ev
     run_time_loop(m, backend, sink, nullptr, quiet());
   }
   const std::string csv = clfdtd_test::read_text(dir + "/probes.csv");
-  CHECK(csv.rfind("step,time_s,p.Er,p.Ephi,p.Hphi\n", 0) == 0);
+  CHECK(csv.rfind("step,time_s,p.Er_V_per_m,p.Ephi_V_per_m,p.Hphi_A_per_m\n", 0) == 0);
   // E of both slots at steps 0 and 4, no H (snapshot.h = false).
   std::set<std::array<long, 3>> expected;
   for (long n : {0L, 4L})

@@ -212,9 +212,9 @@ TEST_CASE("probes.csv of a cylindrical model: columns <probe>.Er .. <probe>.Hz")
   }
   probes.first_step = 0;
   probes.last_step = 5;
-  CHECK(probe_column_name(probes, 1, true) == "p.Ephi");
-  CHECK(probe_column_name(probes, 4, true) == "p.Hphi");
-  CHECK(probe_column_name(probes, 1) == "p.Ey");  // Cartesian models keep x, y, z
+  CHECK(probe_column_name(probes, 1, true) == "p.Ephi_V_per_m");
+  CHECK(probe_column_name(probes, 4, true) == "p.Hphi_A_per_m");
+  CHECK(probe_column_name(probes, 1) == "p.Ey_V_per_m");  // Cartesian models keep x, y, z
   const fs::path dir = scratch("csv");
   {
     ProbeCsvWriter w((dir / "probes.csv").string(), probes, 1e-12, true);
@@ -222,7 +222,7 @@ TEST_CASE("probes.csv of a cylindrical model: columns <probe>.Er .. <probe>.Hz")
   std::ifstream in(dir / "probes.csv");
   std::string header;
   std::getline(in, header);
-  CHECK(header == "step,time_s,p.Er,p.Ephi,p.Ez,p.Hr,p.Hphi,p.Hz");
+  CHECK(header == "step,time_s,p.Er_V_per_m,p.Ephi_V_per_m,p.Ez_V_per_m,p.Hr_A_per_m,p.Hphi_A_per_m,p.Hz_A_per_m");
   fs::remove_all(dir);
 }
 

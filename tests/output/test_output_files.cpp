@@ -60,13 +60,13 @@ TEST_CASE("ProbeCsvWriter: header, rows and empty cells outside a probe's window
   const ProbeSet ps = two_probes();
   {
     ProbeCsvWriter w(path, ps, 0.5e-9);
-    CHECK(slurp(path) == "step,time_s,a.Ez,a.Hx,b.Ex\n");  // written and flushed at once
+    CHECK(slurp(path) == "step,time_s,a.Ez_V_per_m,a.Hx_A_per_m,b.Ex_V_per_m\n");  // written and flushed at once
     // Steps 1..3: values[slot*3 + sample].
     const std::vector<double> v{1.5, -2.0, 9.0, 0.125, 1e-7, 3.0, 1.0 / 3.0, 0.0, -4.25};
     w.write_rows(1, 3, v);
     // Flushed after each call: readable while the writer is still open.
     CHECK(slurp(path) ==
-          "step,time_s,a.Ez,a.Hx,b.Ex\n"
+          "step,time_s,a.Ez_V_per_m,a.Hx_A_per_m,b.Ex_V_per_m\n"
           "1,5e-10,1.5,-2,\n"
           "2,1e-09,0.125,1e-07,3\n"
           "3,1.5e-09,0.333333333,0,-4.25\n");
@@ -82,8 +82,8 @@ TEST_CASE("ProbeCsvWriter: header, rows and empty cells outside a probe's window
 TEST_CASE("ProbeCsvWriter: names needing CSV quoting, and an unwritable path") {
   ProbeSet ps = two_probes();
   ps.probes[0].name = "x,\"y\"";
-  CHECK(probe_column_name(ps, 0) == "\"x,\"\"y\"\".Ez\"");
-  CHECK(probe_column_name(ps, 2) == "b.Ex");
+  CHECK(probe_column_name(ps, 0) == "\"x,\"\"y\"\".Ez_V_per_m\"");
+  CHECK(probe_column_name(ps, 2) == "b.Ex_V_per_m");
   CHECK_THROWS_AS(ProbeCsvWriter("/nonexistent_dir_clfdtd/p.csv", ps, 1e-12), std::runtime_error);
 }
 

@@ -98,6 +98,20 @@ class Context:
         return os.path.join(self.plots_dir, name)
 
 
+def probe_column(probe, field_name):
+    """probes.csv's column of one probe sample: '<probe>.<field>_<unit>' (V_per_m for E, A_per_m
+    for H)."""
+    return f"{probe}.{field_name}_{'V' if field_name.startswith('E') else 'A'}_per_m"
+
+
+def flux_column(cols):
+    """A flux monitor CSV's flux column: flux_J_s (3D, cylindrical) or flux_J_s_per_m (2D)."""
+    for name in ("flux_J_s", "flux_J_s_per_m"):
+        if name in cols:
+            return cols[name]
+    raise KeyError("no flux_J_s or flux_J_s_per_m column")
+
+
 class Run:
     """The outputs of one clfdtd run."""
 

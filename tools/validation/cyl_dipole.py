@@ -11,7 +11,7 @@ run.json, E at the step's time and H half a step earlier.
 
 import numpy as np
 
-from .common import C0, CaseResult, fmt_pct, ini_vector, read_ini
+from .common import C0, CaseResult, fmt_pct, ini_vector, probe_column, read_ini
 from .dipole import dipole_field
 
 MODEL = "cyl_dipole.ini"
@@ -87,7 +87,7 @@ def case_cyl_dipole(ctx):
             tt = t if kind == "E" else t - 0.5 * run.dt
             e, h = dipole_field(rvec, tt, amp, f0, bw)
             exact = (e if kind == "E" else h)[axis]
-            got = cols[f"{name}.{p['field']}"]
+            got = cols[probe_column(name, p['field'])]
             scale = 1.0 if kind == "E" else C0 * 4e-7 * np.pi
             num2 += np.sum((scale * (got - exact)) ** 2)
             den2 += np.sum((scale * exact) ** 2)

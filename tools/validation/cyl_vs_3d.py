@@ -20,7 +20,7 @@ What the difference may be:
 
 import numpy as np
 
-from .common import C0, CaseResult, fmt_pct, ini_vector, read_ini
+from .common import C0, CaseResult, fmt_pct, ini_vector, probe_column, read_ini
 from . import gpu_timing
 from .dipole import dipole_field
 
@@ -65,7 +65,7 @@ and how well the two solvers agree on it: the measured figure the bracket bounds
 def series(run, name, comp, kind):
     cols = run.probes()
     t = cols["time_s"] - (0.5 * run.dt if kind == "H" else 0.0)
-    return t, cols[f"{name}.{comp}"]
+    return t, cols[probe_column(name, comp)]
 
 
 def resample(t_from, x_from, t_to):

@@ -16,7 +16,7 @@ E at the step's time and H half a step earlier (probes.csv: H is sampled at (n -
 
 import numpy as np
 
-from .common import C0, EPS0, CaseResult, fmt_pct, ini_vector, read_ini
+from .common import C0, EPS0, CaseResult, fmt_pct, ini_vector, probe_column, read_ini
 
 MODEL = "dipole.ini"
 FAR_CELLS = 10.0  # probes at least this far from the source are "far" (the bounded ones)
@@ -109,7 +109,7 @@ def case_dipole(ctx):
             tt = t if kind == "E" else t - 0.5 * run.dt
             e, h = dipole_field(rvec, tt, amp, f0, bw)
             exact = (e if kind == "E" else h)[axis]
-            got = cols[f"{name}.{p['field']}"]
+            got = cols[probe_column(name, p['field'])]
             # E and H in one norm: H scaled by eta0 so both weigh alike.
             scale = 1.0 if kind == "E" else C0 * 4e-7 * np.pi
             num2 += np.sum((scale * (got - exact)) ** 2)

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from .common import C0, MU0, CaseResult, ini_vector, read_csv, read_ini
+from .common import C0, MU0, CaseResult, flux_column, ini_vector, read_csv, read_ini
 from .dipole import gaussian_pulse
 
 DIPOLE_MODEL = "monitor_dipole.ini"
@@ -46,7 +46,7 @@ def read_flux(run, name):
     flux_J_s must hold the same numbers."""
     entry = monitor_entry(run, name)
     cols = read_csv(os.path.join(run.dir, entry["file"]))
-    freqs, flux = cols["frequency_hz"], cols["flux"]
+    freqs, flux = cols["frequency_hz"], flux_column(cols)
     listed = np.array(entry["flux_J_s"], dtype=float)
     if listed.shape != flux.shape or not np.allclose(listed, flux, rtol=1e-6, atol=0):
         raise RuntimeError(f"{run.dir}: run.json flux_J_s of '{name}' differs from {entry['file']}")

@@ -17,7 +17,7 @@ strength: the one-cell current is the line current). r is measured between the p
 
 import numpy as np
 
-from .common import C0, MU0, CaseResult, ini_vector, read_ini
+from .common import C0, MU0, CaseResult, ini_vector, probe_column, read_ini
 from .dipole import gaussian_pulse
 
 MODEL = "plane_line.ini"
@@ -65,8 +65,8 @@ def case_plane_line(ctx):
     radius = {}
     for p in run.report["probes"]:
         radius[p["name"]] = np.linalg.norm(np.array(p["position_m"])[:2] - src)
-    peak = max(np.abs(cols[f"{n}.Ez"]).max() for n in radius)
-    tail = max(np.abs(cols[f"{n}.Ez"][-50:]).max() for n in radius) / peak
+    peak = max(np.abs(cols[probe_column(n, "Ez")]).max() for n in radius)
+    tail = max(np.abs(cols[probe_column(n, "Ez")][-50:]).max() for n in radius) / peak
     lines = ["| direction | r1, r2 (cells) | f (GHz) | \\|ratio\\| / \\|H0 ratio\\| - 1 | "
              "phase error (deg) | Yee k: phase error (deg) | \\|Ez(r2)\\| / formula - 1 | "
              "phase vs formula (deg) |", "|---|---|---|---|---|---|---|---|"]
@@ -76,7 +76,7 @@ def case_plane_line(ctx):
         r1, r2 = radius[near], radius[far]
         unit = (np.array([p["position_m"] for p in run.report["probes"] if p["name"] == far][0])[:2]
                 - src) / r2
-        e1, e2 = cols[f"{near}.Ez"], cols[f"{far}.Ez"]
+        e1, e2 = cols[probe_column(near, "Ez")], cols[probe_column(far, "Ez")]
         curves[(near, far)] = (e1, e2)
         for f in FREQS:
             k = 2 * np.pi * f / C0

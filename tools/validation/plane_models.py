@@ -26,7 +26,7 @@ except ImportError:
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     raise
 
-from validation.common import Context, ini_vector, read_ini  # noqa: E402
+from validation.common import Context, ini_vector, probe_column, read_ini  # noqa: E402
 
 SCAN_FULL = np.arange(0.2, 1.0001, 0.025)  # source x positions of the B-scan (m)
 SCAN_SHORT = np.array([0.3, 0.6])
@@ -94,7 +94,7 @@ def picture_scatter(ctx, out, short):
     outline(ax1, ini)
     cols = run.probes()
     for probe in ("front", "inside", "shadow"):
-        ax2.plot(cols["time_s"] * 1e9, cols[f"{probe}.Ez"], lw=0.9, label=probe)
+        ax2.plot(cols["time_s"] * 1e9, cols[probe_column(probe, "Ez")], lw=0.9, label=probe)
     ax2.set_xlabel("t (ns)")
     ax2.set_ylabel("Ez (V/m)")
     ax2.set_title("probes: in front of the disc, inside it, in its shadow", fontsize=9)
@@ -140,7 +140,7 @@ def picture_gpr(ctx, out, short):
                        f"--source.tx.position={tx[0] + shift:.6g} {tx[1]:.6g}",
                        f"--probe.rx.position={rx[0] + shift:.6g} {rx[1]:.6g}"])
         cols = run.probes()
-        traces.append(cols["rx.Ez"])
+        traces.append(cols[probe_column("rx", "Ez")])
         xs.append(0.5 * (tx[0] + rx[0]) + shift)
         t = cols["time_s"]
     data = np.array(traces)

@@ -17,7 +17,7 @@ also compared with the same model under Yee tm: the two must agree to float roun
 
 import numpy as np
 
-from .common import CaseResult, ini_vector, read_ini
+from .common import CaseResult, ini_vector, probe_column, read_ini
 
 MODEL = "plane_upml.ini"
 INTERIOR = 20  # cells per side (plane_upml.ini)
@@ -47,7 +47,7 @@ def moved(ini, offset_m, size_m):
 def probe_e(run, comps):
     cols = run.probes()
     names = sorted({p["name"] for p in run.report["probes"]})
-    return {n: np.stack([cols[f"{n}.{c}"] for c in comps]) for n in names}
+    return {n: np.stack([cols[probe_column(n, c)] for c in comps]) for n in names}
 
 
 def window_steps(ctx):

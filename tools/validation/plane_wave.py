@@ -11,7 +11,7 @@ double-precision reference engine against the device's float run.
 
 import numpy as np
 
-from .common import CaseResult
+from .common import CaseResult, probe_column
 
 MODEL = "plane_wave_equiv.ini"
 BOUND = 1e-5  # max |Ez_wave - Ez_yee| / max |Ez_yee| per probe
@@ -20,7 +20,7 @@ BOUND = 1e-5  # max |Ez_wave - Ez_yee| / max |Ez_yee| per probe
 def series(run):
     cols = run.probes()
     names = sorted({p["name"] for p in run.report["probes"]})
-    return {n: cols[f"{n}.Ez"] for n in names}
+    return {n: cols[probe_column(n, "Ez")] for n in names}
 
 
 def worst_difference(a, b):

@@ -11,7 +11,7 @@ the window and the probes, in dB.
 
 import numpy as np
 
-from .common import CaseResult, ini_vector, read_ini
+from .common import CaseResult, ini_vector, probe_column, read_ini
 
 MODEL = "upml.ini"
 INTERIOR = 20  # cells per side (upml.ini)
@@ -31,7 +31,7 @@ def moved(ini, offset_m, size_m):
 def probe_e(run):
     cols = run.probes()
     names = sorted({p["name"] for p in run.report["probes"]})
-    return {n: np.stack([cols[f"{n}.{c}"] for c in ("Ex", "Ey", "Ez")]) for n in names}
+    return {n: np.stack([cols[probe_column(n, c)] for c in ("Ex", "Ey", "Ez")]) for n in names}
 
 
 def case_upml(ctx):

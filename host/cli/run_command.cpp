@@ -111,6 +111,17 @@ std::string nonfinite_text(const LoopResult& r) {
   return text;
 }
 
+// Holds space for the last run.json, so that a run whose disk fills up still says so in its
+// report: twice the first run.json (the last adds flux values and the like), 64 B per planned
+// snapshot file in "files" (a cylindrical model's: one per mode and the 3D one), and 64 KiB.
+void reserve_final_report(OutputDir& out, const RunConfig& cfg, const SimulationModel& model) {
+  std::error_code ec;
+  const auto first = std::filesystem::file_size(out.file("run.json"), ec);
+  const std::size_t per_step = 64 * (model.grid.modes.size() + 2);
+  out.reserve_space((ec ? 0 : 2 * static_cast<std::size_t>(first)) + (64u << 10) +
+                    per_step * cfg.snapshot.steps.size());
+}
+
 // A run that did not complete: its report says why, its folder becomes "<dir>.partial". Returns
 // where the outputs are; never throws (the caller is already reporting a failure).
 std::string keep_partial(OutputDir& out, RunReport& report, const std::string& status,
@@ -118,6 +129,7 @@ std::string keep_partial(OutputDir& out, RunReport& report, const std::string& s
   report.status = status;
   report.reason = reason;
   report.files = out.written_files();
+  out.release_reserve();  // where the disk filled up, the space for this run.json
   try {
     write_run_json(out.file("run.json"), report);
   } catch (const std::exception& e) {
@@ -251,6 +263,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         report.status = "running";
         try {
           write_run_json(out->file("run.json"), report);  // first: it marks the folder as clfdtd's
+          reserve_final_report(*out, cfg, model);
           if (vtk_available()) write_model_vti(out->file("model.vti"), model);
           sink = std::make_unique<RunOutputs>(out->path(), model, cfg.snapshot.phi_samples);
         } catch (const std::exception& e) {
@@ -307,6 +320,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       if (result.finite && !result.stopped) {
         report.status = "completed";
         report.files = out->written_files();
+        out->release_reserve();
         write_run_json(out->file("run.json"), report);
         out->commit();
         set_second_signal_line("the run had completed: its output is in '" + out->final_path() + "'");

@@ -262,6 +262,7 @@ OutputDir::OutputDir(const std::string& final_dir, const OutputPolicy& policy) :
 }
 
 OutputDir::~OutputDir() {
+  release_reserve();
   if (lock_fd_ < 0) return;
   ::unlink(lock_path_.c_str());  // before close: whoever opened it meanwhile sees it gone, retries
   ::close(lock_fd_);
@@ -387,7 +388,8 @@ std::vector<std::string> OutputDir::written_files() const {
     std::error_code entry_ec;  // one entry's trouble does not end the listing
     if (it->symlink_status(entry_ec).type() != fs::file_type::regular || entry_ec) continue;
     std::string rel = it->path().lexically_relative(root).generic_string();
-    if (rel != "run.json" && rel != "run.json.part") files.push_back(std::move(rel));
+    if (rel != "run.json" && rel != "run.json.part" && rel != kReserveFile)
+      files.push_back(std::move(rel));
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -438,6 +440,27 @@ void OutputDir::commit() {
   if (ec)
     notes_.push_back("could not remove the previous output, now in '" + previous +
                      "': " + ec.message() + "; remove it by hand");
+}
+
+bool OutputDir::reserve_space(std::size_t bytes) {
+  release_reserve();
+  const std::string path = file(kReserveFile);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  ::close(fd);
+  if (err != 0) {
+    ::unlink(path.c_str());
+    return false;
+  }
+  reserved_ = true;
+  return true;
+}
+
+void OutputDir::release_reserve() {
+  if (!reserved_) return;
+  reserved_ = false;
+  ::unlink(file(kReserveFile).c_str());
 }
 
 std::string OutputDir::keep_partial() {

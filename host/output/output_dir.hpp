@@ -14,6 +14,7 @@
 // file system has it); a run that did not complete calls keep_partial(), which moves it to
 // "<dir>.partial" and leaves "<dir>" as it was.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,14 @@ public:
   // commit(), path() equals final_path(). Throws OutputError; a second call is a no-op.
   void commit();
 
+  // Space for the run's last run.json on a file system that fills during the run: a file
+  // "run.json.reserve" of `bytes` in path(), allocated now (posix_fallocate) and removed by
+  // release_reserve() just before that write. Best effort: false (nothing left behind) where the
+  // space is not there or the file system cannot allocate it.
+  bool reserve_space(std::size_t bytes);
+  // Removes the reserve (never throws; a no-op without one).
+  void release_reserve();
+
   // For a run that did not complete: moves the temporary folder to "<dir>.partial" (replacing an
   // older one only when it is a clfdtd output of nothing but a run's files, else to
   // "<dir>.partial-<pid>") and returns where it
@@ -74,6 +83,7 @@ private:
   OutputPolicy policy_;
   int lock_fd_ = -1;
   bool committed_ = false;
+  bool reserved_ = false;
   std::vector<std::string> notes_;
 };
 

@@ -62,6 +62,7 @@ bool is_snapshot_name(const std::string& name) {
 // The folder's own files: those of every version; the cylindrical series per mode and in 3D.
 bool is_top_level_name(const std::string& name) {
   static const std::set<std::string> kFiles{"model.vti",     "run.json",          "run.json.part",
+                                            kReserveFile,
                                             "probes.csv",    "energy.csv",        "fields.pvd",
                                             "fields.pvd.part", "fields_3d.pvd", "fields_3d.pvd.part"};
   return kFiles.count(name) > 0 || digits_between(name, "fields_m", ".pvd") ||
@@ -90,6 +91,8 @@ bool mark_abandoned_report(const fs::path& dir, const std::string& reason) {
   if (!j.is_object() || j.value("status", std::string()) != "running") return false;
   j["status"] = "failed";
   j["reason"] = reason;
+  std::error_code ec;
+  fs::remove(dir / kReserveFile, ec);  // the space it held is for this rewrite
   // What the run reached, as far as its probes.csv shows (rows are written in batches).
   if (const long step = last_probe_step(dir / "probes.csv"); step > 0) j["steps_done"] = step;
   try {

@@ -10,6 +10,8 @@
 namespace clfdtd {
 
 inline constexpr const char* kProgramName = "clfdtd";  // run.json's "program"
+// Space a running run holds for its last run.json (OutputDir::reserve_space); never in "files".
+inline constexpr const char* kReserveFile = "run.json.reserve";
 
 // A folder (not a link to one) holding a clfdtd run.json: one with "program": "clfdtd", or, from
 // versions before that key, one with clfdtd's "cells" and "steps_planned" keys beside a model.vti.
@@ -19,7 +21,7 @@ bool is_clfdtd_output(const std::filesystem::path& dir);
 // it, "" for a folder that cannot be read, or the folder itself when it is not a real folder. A run
 // lists what it wrote in its run.json ("files", every file but run.json itself); a folder whose
 // run.json has no such list (a run killed before it ended, or a version before the list) may hold
-// only names a run writes: model.vti, run.json, probes.csv, energy.csv, fields.pvd, fields_m<m>.pvd,
+// only names a run writes: model.vti, run.json, run.json.reserve, probes.csv, energy.csv, fields.pvd, fields_m<m>.pvd,
 // fields_3d.pvd (and their .part), snapshots/ with fields_<step>.vti, fields_<step>_m<m>.vti and
 // fields_<step>_3d.vts, and monitors/ with the files its run.json's "monitors" name. Empty:
 // nothing there is foreign (an empty folder counts).
@@ -30,8 +32,8 @@ bool holds_only_clfdtd_files(const std::filesystem::path& dir);
 
 // A killed run's folder, found by a later run: its run.json, still "status": "running", becomes
 // "failed" with `reason`, and steps_done the last step of its probes.csv where it has whole rows
-// (replaced whole). Nothing else is touched; false when there was no such report or it could not
-// be rewritten.
+// (replaced whole), after removing the run's run.json.reserve. Nothing else is touched; false
+// when there was no such report or it could not be rewritten.
 bool mark_abandoned_report(const std::filesystem::path& dir, const std::string& reason);
 
 }  // namespace clfdtd

@@ -143,19 +143,29 @@ TEST_CASE("a name too long for the file system: exit 5 naming the path") {
   CHECK(lines[0].find(dir) != std::string::npos);
 }
 
-// A real full disk, where the test may mount a small tmpfs (root, outside most containers' limits).
-TEST_CASE("a full file system: exit 5, 'No space left on device' and the path, previous output kept") {
+// A 1 MiB tmpfs mounted at a scratch folder, for a real full disk (root, outside most
+// containers' limits); "" with a message where it cannot be mounted (the caller skips).
+namespace {
+std::string mounted_tmpfs_1m(const std::string& tag) {
   if (::geteuid() != 0) {
     MESSAGE("skipped: mounting a small tmpfs needs root");
-    return;
+    return "";
   }
-  const std::string mnt = scratch_dir("tmpfs");
+  const std::string mnt = scratch_dir(tag);
   fs::create_directories(mnt);
   if (std::system(("mount -t tmpfs -o size=1m clfdtd_test " + mnt + " 2>/dev/null").c_str()) != 0) {
     MESSAGE("skipped: cannot mount a tmpfs here");
     fs::remove_all(mnt);
-    return;
+    return "";
   }
+  return mnt;
+}
+}  // namespace
+
+// A real full disk, where the test may mount a small tmpfs (root, outside most containers' limits).
+TEST_CASE("a full file system: exit 5, 'No space left on device' and the path, previous output kept") {
+  const std::string mnt = mounted_tmpfs_1m("tmpfs");
+  if (mnt.empty()) return;
   const std::string dir = mnt + "/out";
   const auto first = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
   CHECK_MESSAGE(first.code == 0, first.out);
@@ -166,6 +176,28 @@ TEST_CASE("a full file system: exit 5, 'No space left on device' and the path, p
   CHECK_MESSAGE(r.out.find("No space left on device") != std::string::npos, r.out);
   CHECK_MESSAGE(r.out.find("VTK") == std::string::npos, r.out);
   CHECK(report_of(dir)["status"] == "completed");  // the previous output is whole
+  CHECK(std::system(("umount " + mnt).c_str()) == 0);
+  fs::remove_all(mnt);
+}
+
+// A file system that fills during the run: the space the run held for its last run.json
+// (run.json.reserve) lets that report say "failed" and why, instead of staying at "running".
+TEST_CASE("a file system that fills during the run: the partial run.json says failed, and why") {
+  const std::string mnt = mounted_tmpfs_1m("tmpfs_fills");
+  if (mnt.empty()) return;
+  const std::string dir = mnt + "/out";
+  // pec_cavity's 24000 cells: a snapshot (~1.4 MB) does not fit beside model.vti in 1 MiB.
+  const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --snapshot.steps=2 --output.dir=" +
+                            dir + " --quiet");
+  CHECK_MESSAGE(r.code == 5, r.out);
+  CHECK_MESSAGE(r.out.find("No space left on device") != std::string::npos, r.out);
+  CHECK_FALSE(fs::exists(dir));
+  REQUIRE(fs::exists(dir + ".partial/run.json"));
+  const auto report = report_of(dir + ".partial");
+  CHECK(report["status"] == "failed");
+  CHECK(report["reason"].get<std::string>().find("No space left on device") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir + ".partial/run.json.reserve"));
+  for (const auto& f : report["files"]) CHECK(f.get<std::string>() != "run.json.reserve");
   CHECK(std::system(("umount " + mnt).c_str()) == 0);
   fs::remove_all(mnt);
 }

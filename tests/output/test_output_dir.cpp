@@ -216,6 +216,36 @@ TEST_CASE("OutputDir: written_files lists what the run wrote, run.json aside") {
   fs::remove_all(root);
 }
 
+TEST_CASE("OutputDir: the space held for the last run.json is never listed and goes when released") {
+  const fs::path root = scratch("reserve");
+  {
+    OutputDir dir((root / "out").string());
+    touch(dir.file("run.json"), "{\"program\": \"clfdtd\", \"status\": \"running\"}\n");
+    REQUIRE(dir.reserve_space(40000));
+    const fs::path reserve = fs::path(dir.path()) / "run.json.reserve";
+    CHECK(fs::file_size(reserve) == 40000);
+    CHECK(dir.written_files().empty());
+    CHECK(holds_only_clfdtd_files(dir.path()));  // a killed run's folder stays recognisable
+    dir.release_reserve();
+    CHECK_FALSE(fs::exists(reserve));
+    dir.release_reserve();  // a second release is a no-op
+    REQUIRE(dir.reserve_space(100));
+    CHECK(fs::exists(reserve));
+    touch(dir.file("probes.csv"), "1");
+    dir.commit();
+    CHECK(fs::exists(root / "out" / "run.json.reserve"));  // the caller releases before its last write
+  }
+  // The destructor releases what the caller did not.
+  CHECK_FALSE(fs::exists(root / "out" / "run.json.reserve"));
+  // A killed run's report is marked failed, and its reserve goes with that rewrite.
+  touch(root / "out" / "run.json", "{\"program\": \"clfdtd\", \"status\": \"running\"}\n");
+  touch(root / "out" / "run.json.reserve", std::string(1000, '\0'));
+  CHECK(mark_abandoned_report(root / "out", "killed"));
+  CHECK_FALSE(fs::exists(root / "out" / "run.json.reserve"));
+  CHECK(slurp(root / "out" / "run.json").find("\"failed\"") != std::string::npos);
+  fs::remove_all(root);
+}
+
 TEST_CASE("check_output_path: '.', '..', '/', the home folder and folders holding the cwd or model never") {
   const fs::path root = scratch("never");
   const OutputPolicy force{true, ""};

@@ -129,8 +129,9 @@ void DeviceEngine::check_slot(const char* what, int slot) const {
 
 void DeviceEngine::sample_probes(int slot) {
   if (nsamples_ == 0) return;
-  run_deferred_steps();
   check_slot("probe", slot);
+  if (sample_deferred_probes(slot)) return;
+  run_deferred_steps();
   launch(probes_, slot);
 }
 
@@ -177,7 +178,7 @@ void DeviceEngine::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
 }
 
 void DeviceEngine::accumulate_dft(long step) {
-  if (!monitors_) return;
+  if (!monitors_ || !monitors_->dft_due(step)) return;  // a deferred step may stay deferred
   run_deferred_steps();
   monitors_->accumulate_dft(step);
 }

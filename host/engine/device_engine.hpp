@@ -129,6 +129,9 @@ protected:
   // Runs the steps a derived engine deferred (tblock pairs steps), before anything reads the
   // fields or waits for the device: the samplers, finish() and timed_steps() call it.
   virtual void run_deferred_steps() {}
+  // Records the probe samples of the step a derived engine deferred, without running it, into
+  // batch slot `slot`; false where it cannot (then the step runs first and the samples are read).
+  virtual bool sample_deferred_probes(int /*slot*/) { return false; }
   // What the derived destructor calls before its buffers go: finish(), errors swallowed.
   void wait_before_release() noexcept;
 

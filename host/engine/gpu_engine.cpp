@@ -117,6 +117,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
       }
     }
   }
+  if (pair_) predict_ = plan_probe_prediction(in);
   const Samplers samplers = plan_samplers(in);
   take_samplers(samplers.probes, samplers.finite, samplers.energy, *fields_);
   start_monitors(monitor_inputs(in));
@@ -144,13 +145,15 @@ std::string GpuEngine::kernel_variant() const {
 }
 
 std::size_t GpuEngine::device_bytes(const SimulationModel& m) const {
-  // tblock: onepass's buffers, plus its source index (an int per row (i, j) and per source).
+  // tblock: onepass's buffers, plus its source index (an int per row (i, j) and per source) and
+  // where it predicts probe samples, their source rows (an int per sample).
   if (variant_ == KernelVariant::TBlock) {
     const auto& L = m.layout;
     const std::size_t index = (static_cast<std::size_t>(L.nx) * L.ny + 1 +
                                std::max<std::size_t>(1, m.sources.size())) * sizeof(std::int32_t);
     return variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) +
-           (pair_ ? index + tblock_shell_aux_bytes(m) : 0);
+           (pair_ ? index + tblock_shell_aux_bytes(m) : 0) +
+           (predict_ ? m.probes.samples.size() * sizeof(std::int32_t) : 0);
   }
   return variant_device_bytes(m, variant_, kProbeBatchSteps);
 }
@@ -197,6 +200,16 @@ void GpuEngine::single_step(long s) {
     run_step_stages(plan_, s);
   parity_ ^= 1;
   if (variant_ == KernelVariant::TBlock) ++single_steps_;
+}
+
+bool GpuEngine::sample_deferred_probes(int slot) {
+  if (!predict_ || deferred_ < 0) return false;
+  // The samples of step deferred_ + 1 from the current fields (step deferred_), which the pair
+  // reads but does not write (it writes the other set).
+  predict_->stage.kernel[static_cast<std::size_t>(parity_)].set(predict_->step_arg,
+                                                                static_cast<int>(deferred_));
+  launch(predict_->stage, slot);
+  return true;
 }
 
 void GpuEngine::run_deferred_steps() {

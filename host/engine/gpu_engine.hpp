@@ -41,7 +41,9 @@ public:
   // reads the fields first (a sampler, read_field, finish, timed_steps' end) runs a deferred step
   // alone (the onepass plan), so every state a caller can see is exact. A grid too small for an
   // owned box past the PML (plan.hpp TBlockPass), or a device without room for the shell's second
-  // auxiliaries, steps with the onepass plan throughout.
+  // auxiliaries, steps with the onepass plan throughout. Probe samples of the step inside a pair
+  // are computed from the step before (plan.hpp plan_probe_prediction) instead of running it
+  // alone, where no sample sits at or beside a PML cell.
   void step(long s) override;
   void read_field(Component c, std::vector<float>& out) override;
   bool one_pass() const override {
@@ -65,6 +67,8 @@ public:
   const Stage* pair_stage() const { return pair_ ? &pair_->pass : nullptr; }
   // tblock: the pass, and with UPML the shell's launches (from either set of auxiliaries).
   const TBlockPass* pair() const { return pair_ ? &*pair_ : nullptr; }
+  // tblock: whether probe samples inside a pair are predicted (plan_probe_prediction).
+  bool predicts_probes() const { return predict_.has_value(); }
   // Steps run two at a time and one at a time so far (tblock; 0 otherwise).
   long paired_steps() const { return paired_steps_; }
   long single_steps() const { return single_steps_; }
@@ -73,6 +77,7 @@ public:
 
 protected:
   void run_deferred_steps() override;
+  bool sample_deferred_probes(int slot) override;
 
 private:
   void single_step(long s);
@@ -85,6 +90,7 @@ private:
   bool split_ = false;
   StepPlan edge_plan_, rest_plan_;
   std::optional<TBlockPass> pair_;
+  std::optional<ProbePredictStage> predict_;  // tblock with probes (sample_deferred_probes)
   std::string unpaired_why_;  // tblock without pairs: why (kernel_variant says it)
   int aux_set_ = 0;           // tblock with UPML: which set holds the auxiliaries (plan.hpp)
   long deferred_ = -1;  // tblock: the step deferred by step() (-1: none)

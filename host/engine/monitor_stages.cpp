@@ -148,6 +148,12 @@ std::size_t MonitorRunner::mode_position(int monitor) const {
   return buf_.modes.size();
 }
 
+bool MonitorRunner::dft_due(long step) const {
+  for (const DftMonitorBuffers& b : buf_.dft)
+    if (step % std::max(1, m_.monitors[static_cast<std::size_t>(b.monitor)].dft_every) == 0) return true;
+  return false;
+}
+
 void MonitorRunner::accumulate_dft(long step) {
   for (std::size_t d = 0; d < buf_.dft.size(); ++d) {
     const MonitorModel& mon = m_.monitors[static_cast<std::size_t>(buf_.dft[d].monitor)];

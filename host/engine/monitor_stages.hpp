@@ -56,6 +56,8 @@ public:
       : MonitorRunner(monitor_inputs(in), batch_steps, std::move(launch)) {}
 
   void accumulate_dft(long step);
+  // Whether accumulate_dft(step) reads the fields (a flux, dft or farfield monitor samples step).
+  bool dft_due(long step) const;
   void read_dft(int monitor, std::vector<std::complex<double>>& out);
   void sample_modes(int monitor, int slot);
   void read_mode_batch(int monitor, int slots, std::vector<double>& out);

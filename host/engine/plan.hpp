@@ -208,4 +208,15 @@ struct Samplers {
 };
 Samplers plan_samplers(const PlanInputs& in);
 
+// tblock's probe samples of the step inside a pair (probe_predict.cl): predict_probes over the
+// current fields, value = batch slot, and the step index s at `step_arg`. Unset where the model
+// has no probe samples or one of them cannot be predicted (probe_prediction.hpp): then a sampled
+// step runs alone.
+struct ProbePredictStage {
+  Stage stage;
+  unsigned step_arg = 0;
+  device::Buffer sample_source;  // per sample: its merged source's row in the J table, or -1
+};
+std::optional<ProbePredictStage> plan_probe_prediction(const PlanInputs& in);
+
 }  // namespace clfdtd::engine

@@ -57,6 +57,7 @@ public:
     return *this << 0;
   }
   int value_arg() const { return value_arg_; }
+  unsigned next() const { return n_; }  // the index the next argument takes
 
 private:
   device::Kernel& k_;

@@ -24,6 +24,8 @@ public:
       : probes_(probes), cylindrical_(cylindrical), backend_(backend), sink_(sink),
         capacity_(backend.probe_batch_steps()) {}
 
+  // record(step) reads the batch back (waiting for the device).
+  bool reads_at(long step) const { return probes_.active(step) && slots_ + 1 == capacity_; }
   void record(long step) {
     if (!probes_.active(step)) return;
     if (slots_ == 0) first_step_ = step;
@@ -76,6 +78,7 @@ public:
   EnergyBatcher(bool enabled, Backend& backend, LoopSink& sink)
       : enabled_(enabled), backend_(backend), sink_(sink), capacity_(backend.probe_batch_steps()) {}
 
+  bool reads_at(long /*step*/) const { return enabled_ && slots_ + 1 == capacity_; }
   void record(long step) {
     if (!enabled_) return;
     if (slots_ == 0) first_step_ = step;
@@ -122,6 +125,9 @@ public:
       : monitor_(monitor), every_(std::max(1L, mon.every)), backend_(backend), sink_(sink),
         capacity_(backend.probe_batch_steps()) {}
 
+  bool reads_at(long step) const {
+    return step % every_ == 0 && static_cast<int>(steps_.size()) + 1 == capacity_;
+  }
   void record(long step) {
     if (step % every_ != 0) return;
     backend_.sample_modes(monitor_, static_cast<int>(steps_.size()));
@@ -199,6 +205,12 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
   // waits for the queued steps, which would otherwise count as output time.
   auto outputs_at = [&](long step) {
     if (dft) backend.accumulate_dft(step);
+    // A read-back waits for the steps still queued on the device: that wait is the steps' time,
+    // not the output's, so it is taken here, outside the output's clock.
+    const bool snapshot = next_snapshot != model.snapshot_steps.end() && *next_snapshot == step;
+    bool reads = snapshot || probes.reads_at(step) || energy.reads_at(step);
+    for (const ModeBatcher& b : modes) reads = reads || b.reads_at(step);
+    if (reads) backend.finish();
     const auto t0 = Clock::now();
     probes.record(step);
     energy.record(step);

@@ -9,6 +9,7 @@
 
 #include "engine/engine_suite.hpp"
 #include "engine/plan.hpp"
+#include "engine/probe_prediction.hpp"
 #include "engine/variant_choice.hpp"
 
 using namespace clfdtd;
@@ -21,8 +22,9 @@ constexpr double kD = 1e-3;  // cell size, m
 // 13 x 11 x 10 cells (nz4 = 3 with 2 padding lanes) in PEC walls: a glass ball, a lossy box, a
 // PEC plate, a magnetic box when `magnetic`; a dipole (Ez), a current (Ex) at the z end of a
 // float4 and a current (Ex) on the first plane.
-// With `probe`, a probe of Ex and Hz.
-SimulationModel pec_model(long steps, bool magnetic, bool probe = false) {
+// With `probe`, a probe of Ex and Hz; `extra` probes after it.
+SimulationModel pec_model(long steps, bool magnetic, bool probe = false,
+                          const std::vector<ProbeConfig>& extra = {}) {
   RunConfig cfg = box_config({13, 11, 10}, kD, steps, BoundaryType::Pec);
   cfg.materials = {material("glass", 4, 1, 0), material("lossy", 2, 1, 0.5)};
   if (magnetic) cfg.materials.push_back(material("ferrite", 1.5, 2, 0));
@@ -37,6 +39,7 @@ SimulationModel pec_model(long steps, bool magnetic, bool probe = false) {
                  point_source("edge", SourceKind::Current, Axis::X, cells(0.5, 2, 8, kD),
                               WaveformKind::Sine, 30e9, 2e7)};
   if (probe) cfg.probes = {point_probe("p", cells(4, 3, 2, kD), {Component::Ex, Component::Hz})};
+  cfg.probes.insert(cfg.probes.end(), extra.begin(), extra.end());
   return SimulationModel::build(cfg);
 }
 
@@ -280,7 +283,8 @@ namespace {
 // across the owned box's low x edge, a lossy block in the x-high PML and its band, a PEC plate in
 // the y-high margin, a magnetic box inside when `magnetic`; sources on the first plane past the
 // x-low PML, in the margin, in the band, deep in the owned box and at its z edge.
-SimulationModel upml_model(std::array<int, 3> n, std::array<int, 6> layers, long steps, bool magnetic) {
+SimulationModel upml_model(std::array<int, 3> n, std::array<int, 6> layers, long steps, bool magnetic,
+                           const std::vector<ProbeConfig>& probes = {}) {
   RunConfig cfg = box_config(n, kD, steps, BoundaryType::Upml);
   cfg.boundary.layers = layers;
   cfg.materials = {material("glass", 2.5, 1, 0), material("lossy", 2, 1, 0.5)};
@@ -301,6 +305,7 @@ SimulationModel upml_model(std::array<int, 3> n, std::array<int, 6> layers, long
                    WaveformKind::Sine, 40e9, 2e-13),
       point_source("zedge", SourceKind::Current, Axis::Y, cells(n[0] / 2.0 + 1, 9, 4 * 3 + 0.5, kD),
                    WaveformKind::Sine, 50e9, 2e7)};
+  cfg.probes = probes;
   return SimulationModel::build(cfg);
 }
 
@@ -429,11 +434,76 @@ TEST_CASE("tblock vs reference: probes every step, and a UPML grid too small to 
     CHECK(u->kernel_variant().find("(onepass steps: grid too small)") != std::string::npos);
     compare_with_reference(*u, upml);
     CHECK(u->paired_steps() == 0);
-    // Probes on a PEC model: sampled after every step, so no pairs.
+    // Probes on a PEC model, sampled after every step: the samples inside a pair are predicted
+    // (probe_predict.cl), so the steps still pair.
     const auto p = tblock(api, pec);
-    compare_with_reference(*p, pec);  // its ProbeRecorder reads the fields after every step
-    CHECK(p->paired_steps() == 0);
-    CHECK(p->single_steps() == 12);
+    CHECK(p->predicts_probes());
+    compare_with_reference(*p, pec);  // its ProbeRecorder samples after every step
+    CHECK(p->paired_steps() == 12);
+    CHECK(p->single_steps() == 0);
+  }
+}
+
+TEST_CASE("tblock: probe samples inside a pair predicted, at a source's own sample too") {
+  // Beside the Ex/Hz probe: one on the dipole's own Ez sample (its J enters the prediction), one
+  // at each corner of the grid (neighbours past the walls), one in the magnetic box.
+  const std::vector<ProbeConfig> extra = {
+      point_probe("src", cells(6.2, 5.1, 4.3, kD), {Component::Ez, Component::Hx, Component::Ey}),
+      point_probe("corner", cells(0, 0, 0, kD), {Component::Ex, Component::Hy, Component::Ez}),
+      point_probe("far", cells(12.9, 10.9, 9.9, kD), {Component::Hz, Component::Ex, Component::Ey}),
+      point_probe("core", cells(4, 8, 7, kD), {Component::Hx, Component::Ez})};
+  for (const auto& [magnetic, steps] : {std::pair{false, 13L}, std::pair{true, 16L}}) {
+    INFO("magnetic " << magnetic << ", steps " << steps);
+    const SimulationModel m = pec_model(steps, magnetic, true, extra);
+    const auto rows = engine::predictable_sample_sources(m);
+    REQUIRE(rows.has_value());
+    REQUIRE(rows->size() == m.probes.samples.size());
+    for (std::size_t n = 0; n < rows->size(); ++n) {
+      const ProbeSample& s = m.probes.samples[n];
+      const bool dipole_sample = m.probes.probes[static_cast<std::size_t>(s.probe)].name == "src" &&
+                                 s.component == Component::Ez;
+      CHECK(((*rows)[n] >= 0) == dipole_sample);
+    }
+    for (device::Api api : engine_apis()) {
+      INFO("api " << std::string(device::api_name(api)));
+      for (const auto& wg : std::vector<std::optional<std::array<int, 3>>>{
+               std::nullopt, std::array<int, 3>{3, 2, 1}}) {
+        const auto e = tblock(api, m, wg);
+        REQUIRE(e->predicts_probes());
+        compare_with_reference(*e, m);
+        CHECK(e->paired_steps() == steps / 2 * 2);
+        CHECK(e->single_steps() == steps % 2);
+      }
+    }
+  }
+}
+
+TEST_CASE("tblock with UPML: probes predicted away from the PML; a sample beside it steps singly") {
+  // layers x 2/3, y 0/2, z 1/2 on 22 x 20 x 40: a probe deep inside and one on the first cell
+  // past the x-low PML, then one at or beside the x-high PML (its first cell is i = 19).
+  const std::vector<ProbeConfig> inside = {
+      point_probe("deep", cells(11, 10, 20, kD), {Component::Ez, Component::Hx}),
+      point_probe("edge", cells(3.6, 5, 8, kD), {Component::Ey, Component::Hz})};
+  std::vector<ProbeConfig> near_pml = inside;
+  near_pml.push_back(point_probe("near", cells(18.6, 10, 20, kD), {Component::Hy}));
+  const SimulationModel a = upml_model({22, 20, 40}, {2, 3, 0, 2, 1, 2}, 10, false, inside);
+  const SimulationModel b = upml_model({22, 20, 40}, {2, 3, 0, 2, 1, 2}, 10, false, near_pml);
+  REQUIRE(engine::predictable_sample_sources(a).has_value());
+  std::string why;
+  CHECK_FALSE(engine::predictable_sample_sources(b, &why).has_value());
+  CHECK(why.find("PML") != std::string::npos);
+  for (device::Api api : engine_apis()) {
+    INFO("api " << std::string(device::api_name(api)));
+    const auto ea = tblock(api, a);
+    REQUIRE(ea->pair_stage() != nullptr);
+    CHECK(ea->predicts_probes());
+    compare_with_reference(*ea, a);
+    CHECK(ea->paired_steps() == 10);
+    const auto eb = tblock(api, b);
+    CHECK_FALSE(eb->predicts_probes());
+    compare_with_reference(*eb, b);
+    CHECK(eb->paired_steps() == 0);
+    CHECK(eb->single_steps() == 10);
   }
 }
 

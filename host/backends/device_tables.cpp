@@ -27,17 +27,22 @@ void push_cell_entry(std::vector<std::int32_t>& table, int component, std::size_
   table.push_back(e[1]);
 }
 
-MergedSources merge_sources(const SimulationModel& m, const SourceCellFilter& keep) {
-  MergedSources out;
-  // The sources of each driven sample, in (component, index) order; their J is summed straight
-  // into the float table, so a long run holds no second per-step copy (model_host_bytes).
-  std::map<std::pair<int, std::size_t>, std::vector<std::size_t>> groups;
+SourceGroups source_groups(const SimulationModel& m, const SourceCellFilter& keep) {
+  SourceGroups groups;
   for (std::size_t n = 0; n < m.sources.size(); ++n) {
     const SourceModel& s = m.sources[n];
-    out.steps = static_cast<long>(s.j.size());
     if (keep && !keep(s.cell)) continue;
     groups[{static_cast<int>(s.component), m.layout.index(s.cell[0], s.cell[1], s.cell[2])}].push_back(n);
   }
+  return groups;
+}
+
+MergedSources merge_sources(const SimulationModel& m, const SourceCellFilter& keep) {
+  MergedSources out;
+  // Their J is summed straight into the float table, so a long run holds no second per-step copy
+  // (model_host_bytes).
+  if (!m.sources.empty()) out.steps = static_cast<long>(m.sources.back().j.size());
+  const SourceGroups groups = source_groups(m, keep);
   if (out.steps == 0) return out;
   const std::size_t steps = static_cast<std::size_t>(out.steps);
   out.j.reserve(groups.size() * steps);

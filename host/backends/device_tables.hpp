@@ -3,6 +3,8 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <map>
+#include <utility>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +31,10 @@ struct MergedSources {
 };
 // `keep`, where given, picks the sources by their cell (i, j, k): a region's own table.
 using SourceCellFilter = std::function<bool(const std::array<int, 3>&)>;
+// The rows of merge_sources' table: per driven sample (component, cell index), in that order,
+// the indices of m.sources that drive it.
+using SourceGroups = std::map<std::pair<int, std::size_t>, std::vector<std::size_t>>;
+SourceGroups source_groups(const SimulationModel& m, const SourceCellFilter& keep = {});
 MergedSources merge_sources(const SimulationModel& m, const SourceCellFilter& keep = {});
 
 // One axis profile as float4 entries (a, b, cp, cm) per cell index (the kernels' int_* / half_*).

@@ -148,16 +148,19 @@ std::size_t MonitorRunner::mode_position(int monitor) const {
   return buf_.modes.size();
 }
 
+bool MonitorRunner::samples(std::size_t d, long step) const {
+  return step % std::max(1, m_.monitors[static_cast<std::size_t>(buf_.dft[d].monitor)].dft_every) == 0;
+}
+
 bool MonitorRunner::dft_due(long step) const {
-  for (const DftMonitorBuffers& b : buf_.dft)
-    if (step % std::max(1, m_.monitors[static_cast<std::size_t>(b.monitor)].dft_every) == 0) return true;
+  for (std::size_t d = 0; d < buf_.dft.size(); ++d)
+    if (samples(d, step)) return true;
   return false;
 }
 
 void MonitorRunner::accumulate_dft(long step) {
   for (std::size_t d = 0; d < buf_.dft.size(); ++d) {
-    const MonitorModel& mon = m_.monitors[static_cast<std::size_t>(buf_.dft[d].monitor)];
-    if (step % std::max(1, mon.dft_every) != 0) continue;
+    if (!samples(d, step)) continue;
     auto& steps = ring_steps_[d];
     launch_(stages_.gather[d], static_cast<long>(steps.size()));
     steps.push_back(step);

@@ -65,6 +65,7 @@ public:
 
 private:
   void flush_dft(std::size_t d);  // accumulates monitor d's filled ring slots
+  bool samples(std::size_t d, long step) const;  // DFT monitor d transforms `step` (every D-th)
   std::size_t dft_position(int monitor) const;
   std::size_t mode_position(int monitor) const;
 

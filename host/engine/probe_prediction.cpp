@@ -1,8 +1,9 @@
 // Probe samples the tblock variant predicts: see probe_prediction.hpp.
 #include "engine/probe_prediction.hpp"
 
-#include <set>
-#include <utility>
+#include <iterator>
+
+#include "backends/device_tables.hpp"
 
 namespace clfdtd::engine {
 
@@ -21,10 +22,7 @@ std::optional<std::vector<std::int32_t>> predictable_sample_sources(const Simula
       }
     }
   }
-  // merge_sources' rows: one per driven (component, index), in that order.
-  std::set<std::pair<int, std::size_t>> driven;
-  for (const SourceModel& s : m.sources)
-    driven.insert({static_cast<int>(s.component), m.layout.index(s.cell[0], s.cell[1], s.cell[2])});
+  const SourceGroups driven = source_groups(m);  // merge_sources' rows, in its order
   std::vector<std::int32_t> rows;
   rows.reserve(m.probes.samples.size());
   for (const ProbeSample& s : m.probes.samples) {

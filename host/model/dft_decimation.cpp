@@ -1,5 +1,6 @@
 // The sources' band and the monitors' DFT decimation (dft_decimation.hpp).
 #include "model/dft_decimation.hpp"
+#include "model/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,12 +13,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kTrimFraction = 1e-9;  // of a table's sum of |J|: the ends left out
-
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // The samples of one table that carry its spectrum: [first, last].
 struct Span {
@@ -105,7 +100,7 @@ SourceBand source_band(const std::vector<SourceModel>& sources, double dt) {
   while (top > 0 && spectrum[top] <= kSourceBandLevel * peak) --top;
   if (top == M) {
     band.limited = false;
-    band.why = "the sources' spectrum is above " + num(kSourceBandLevel) +
+    band.why = "the sources' spectrum is above " + number_text(kSourceBandLevel) +
                " of its peak up to 1 / (2 dt) (a source switched on or off abruptly)";
     return band;
   }
@@ -145,9 +140,9 @@ void choose_dft_decimation(const RunConfig& cfg, const std::vector<SourceModel>&
     const std::string head = "monitor '" + m.name + "': decimation " + std::to_string(given);
     if (band.limited && rate > band.top_hz + top) continue;
     if (band.limited) {
-      warnings.push_back(head + " samples at " + num(rate) +
-                         " Hz, not above the sources' top frequency " + num(band.top_hz) +
-                         " Hz plus the monitor's " + num(top) +
+      warnings.push_back(head + " samples at " + number_text(rate) +
+                         " Hz, not above the sources' top frequency " + number_text(band.top_hz) +
+                         " Hz plus the monitor's " + number_text(top) +
                          " Hz: frequencies alias onto the monitor's (the automatic choice is " +
                          std::to_string(automatic) + ")");
     } else if (given > 1) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "model/number_text.hpp"
 #include "model/port_box.hpp"
 #include "model/upml_profile.hpp"
 #include "model/waveforms.hpp"
@@ -15,13 +16,6 @@ namespace clfdtd {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-std::string num(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
   throw cfg.error_at(key, what);
@@ -61,9 +55,9 @@ void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
   }
   const double wanted = *cfg.time.duration_s / g.dt;
   fail(cfg, "time.duration",
-       "a duration in (0, " + num(static_cast<double>(max_steps) * g.dt) + "] s, at most " +
-           std::to_string(max_steps) + " steps of dt = " + num(g.dt) + " s" + why + ", got " +
-           num(*cfg.time.duration_s) + " s = " + num(std::ceil(wanted)) + " steps");
+       "a duration in (0, " + number_text(static_cast<double>(max_steps) * g.dt, 3) + "] s, at most " +
+           std::to_string(max_steps) + " steps of dt = " + number_text(g.dt, 3) + " s" + why + ", got " +
+           number_text(*cfg.time.duration_s, 3) + " s = " + number_text(std::ceil(wanted), 3) + " steps");
 }
 
 void check_upml_conductivity(const RunConfig& cfg, const GridGeometry& g) {
@@ -71,9 +65,9 @@ void check_upml_conductivity(const RunConfig& cfg, const GridGeometry& g) {
   const double max = kSigmaMaxFactor * optimal_sigma_max(cfg.boundary.grading, smallest_cell(g));
   if (*cfg.boundary.sigma_max <= max) return;
   fail(cfg, "boundary.sigma_max",
-       "a conductivity in [0, " + num(max) + "] S/m on this grid (" + std::to_string(static_cast<int>(kSigmaMaxFactor)) +
-           " x the default 0.8 (m+1) / (eta0 d) = " + num(max / kSigmaMaxFactor) + " S/m), got " +
-           num(*cfg.boundary.sigma_max));
+       "a conductivity in [0, " + number_text(max, 3) + "] S/m on this grid (" + std::to_string(static_cast<int>(kSigmaMaxFactor)) +
+           " x the default 0.8 (m+1) / (eta0 d) = " + number_text(max / kSigmaMaxFactor, 3) + " S/m), got " +
+           number_text(*cfg.boundary.sigma_max, 3));
 }
 
 double grid_cutoff_frequency_hz(const RunConfig& cfg, const GridGeometry& g) {
@@ -85,10 +79,10 @@ void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
   for (const auto& s : cfg.sources) {
     if (s.frequency_hz <= cutoff) continue;
     fail(cfg, "source." + s.name + ".frequency",
-         "a frequency in (0, " + num(cutoff) +
+         "a frequency in (0, " + number_text(cutoff, 3) +
              "] Hz, the highest a wave on this grid can have (asin(courant) / (pi dt)); refine the "
              "grid (grid.max_frequency, grid.cell_size) for higher ones, got " +
-             num(s.frequency_hz));
+             number_text(s.frequency_hz, 3));
   }
 }
 
@@ -98,13 +92,13 @@ void check_source_delays(const RunConfig& cfg) {
     if (delay * s.frequency_hz <= kMaxDelayPeriods) continue;
     if (s.delay_s) {
       fail(cfg, "source." + s.name + ".delay",
-           "a delay in [0, " + num(kMaxDelayPeriods / s.frequency_hz) +
-               "] s, 1e10 periods of the source frequency, got " + num(*s.delay_s));
+           "a delay in [0, " + number_text(kMaxDelayPeriods / s.frequency_hz, 3) +
+               "] s, 1e10 periods of the source frequency, got " + number_text(*s.delay_s, 3));
     }
     fail(cfg, "source." + s.name + ".bandwidth",
-         "a bandwidth of at least " + num(8 / (kPi * kMaxDelayPeriods) * s.frequency_hz) +
+         "a bandwidth of at least " + number_text(8 / (kPi * kMaxDelayPeriods) * s.frequency_hz, 3) +
              " Hz: the default delay 8 / (pi bandwidth) must stay within 1e10 periods of the "
-             "source frequency, got " + num(s.bandwidth_hz.value_or(s.frequency_hz)));
+             "source frequency, got " + number_text(s.bandwidth_hz.value_or(s.frequency_hz), 3));
   }
 }
 
@@ -120,7 +114,7 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
       if (!std::isfinite(sigma))
         fail(cfg, "source." + c.name + ".resistance",
              "a resistance whose conductivity L / (R A) over the sample is finite, got " +
-                 num(c.resistance_ohm) + " ohm");
+                 number_text(c.resistance_ohm, 3) + " ohm");
     }
     const double amplitude = std::fabs(cfg.sources[i].amplitude);
     const double unit = sources[i].peak_j_per_amplitude * field_per_j;
@@ -132,9 +126,9 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
                                                   : " A/m^2";
     if (!std::isfinite(unit)) fail(cfg, key, "a source whose current table is finite");
     fail(cfg, key,
-         "an amplitude in [-" + num(limit / unit) + ", " + num(limit / unit) + "]" + unit_name +
+         "an amplitude in [-" + number_text(limit / unit, 3) + ", " + number_text(limit / unit, 3) + "]" + unit_name +
              " on this grid: the field it adds in one step, |J| dt / eps0, must stay <= " +
-             num(limit) + " V/m (float fields), got " + num(cfg.sources[i].amplitude));
+             number_text(limit, 3) + " V/m (float fields), got " + number_text(cfg.sources[i].amplitude, 3));
   }
 }
 

@@ -11,6 +11,7 @@
 #include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
+#include "model/number_text.hpp"
 #include "monitors/mode_file.hpp"
 
 namespace clfdtd {
@@ -23,12 +24,6 @@ const char* axis_name(const GridGeometry& g, int a) { return (g.cylindrical ? kC
 
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
   throw cfg.error_at(key, what);
-}
-
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
 }
 
 // Clips the region's cells to [0, n) per axis; false when nothing is left.
@@ -57,7 +52,7 @@ void check_extents(const RunConfig& cfg, const MonitorConfig& c, const GridGeome
     if (c.box_lo[a] == c.box_hi[a] || lo[a] < hi[a]) continue;
     fail(cfg, "monitor." + c.name + ".box",
          std::string("a box whose ") + axis_name(g, a) + " extent spans at least one cell (" +
-             num(g.d[a]) + " m) or is zero: " + num(c.box_lo[a]) + " to " + num(c.box_hi[a]) +
+             number_text(g.d[a]) + " m) or is zero: " + number_text(c.box_lo[a]) + " to " + number_text(c.box_hi[a]) +
              " m both round to node " + std::to_string(lo[a]));
   }
 }
@@ -67,9 +62,9 @@ void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridG
   for (double f : c.frequencies_hz) {
     if (f <= cutoff) continue;
     fail(cfg, "monitor." + c.name + ".frequencies",
-         "frequencies in (0, " + num(cutoff) +
+         "frequencies in (0, " + number_text(cutoff) +
              "] Hz, the highest a wave on this grid can have (asin(courant) / (pi dt)), got " +
-             num(f));
+             number_text(f));
   }
 }
 
@@ -105,7 +100,7 @@ void warn_faces_in_upml(const MonitorModel& m, const GridGeometry& g,
     });
     if (!in_upml) continue;
     faces += std::string(count++ ? ", " : "") + face_label(f, nfaces, g) + " (" + axis_name(g, f.axis) +
-             " = " + num(f.plane * g.d[f.axis]) + " m)";
+             " = " + number_text(f.plane * g.d[f.axis]) + " m)";
   }
   if (count == 0) return;
   const std::string what = nfaces == 1 ? "its " : count == 1 ? "its face " : "its faces ";
@@ -142,12 +137,12 @@ void check_plane_monitor(const RunConfig& cfg, const MonitorConfig& c, const std
   if (c.kind == MonitorKind::FarField && zero > 0)
     fail(cfg, sec + ".box",
          "a rectangle x0 y0 x1 y1 with no zero extent for a 2D farfield monitor (the transform "
-         "needs a contour around the sources), got " + num(c.box_lo.x) + " " + num(c.box_lo.y) +
-             " " + num(c.box_hi.x) + " " + num(c.box_hi.y) + " m");
+         "needs a contour around the sources), got " + number_text(c.box_lo.x) + " " + number_text(c.box_lo.y) +
+             " " + number_text(c.box_hi.x) + " " + number_text(c.box_hi.y) + " m");
   if (c.kind == MonitorKind::Flux && zero > 1)
     fail(cfg, sec + ".box",
          "a line (one zero extent) or a rectangle (none) in the x-y plane for a 2D flux monitor, "
-         "got the point " + num(c.box_lo.x) + " " + num(c.box_lo.y) + " m");
+         "got the point " + number_text(c.box_lo.x) + " " + number_text(c.box_lo.y) + " m");
   if (c.kind == MonitorKind::FarField && cfg.given(sec + ".theta_step"))
     fail(cfg, sec + ".theta_step",
          "no theta_step for a 2D farfield monitor (its pattern is in the x-y plane, theta = 90 "

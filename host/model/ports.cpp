@@ -6,18 +6,13 @@
 #include <sstream>
 
 #include "model/input_limits.hpp"
+#include "model/number_text.hpp"
 #include "model/port_box.hpp"
 
 namespace clfdtd {
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
-
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // sum_n x[n] e^(-i 2 pi f (n + 1/2) dt) dt, by a rotating phasor (double: the drift over 1e7
 // steps stays near 1e-9).
@@ -110,9 +105,9 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
     for (double f : c.frequencies_hz)
       if (f > cutoff)
         throw cfg.error_at("source." + c.name + ".frequencies",
-                           "frequencies in (0, " + num(cutoff) +
+                           "frequencies in (0, " + number_text(cutoff) +
                                "] Hz, the highest a wave on this grid can have (asin(courant) / "
-                               "(pi dt)), got " + num(f));
+                               "(pi dt)), got " + number_text(f));
     p.driven = std::any_of(p.v_source.begin(), p.v_source.end(), [](double v) { return v != 0; });
     p.frequencies_hz = c.frequencies_hz;
     if (p.frequencies_hz.empty() && p.driven) p.frequencies_hz = source_band(p.v_source, g.dt, cutoff);
@@ -187,7 +182,7 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
       if (!std::isfinite(sigma))
         throw cfg.error_at("source." + p.name + ".resistance",
                            "a resistance whose conductivity L / (R A) over the sample is finite, got " +
-                               num(p.resistance_ohm) + " ohm");
+                               number_text(p.resistance_ohm) + " ohm");
       const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
       if (mixed < 0)
         throw cfg.error_at("source." + p.name + ".type",

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "errors.hpp"
+#include "model/number_text.hpp"
 
 #ifdef CLFDTD_HAVE_VTK
 #include <vtkDataArray.h>
@@ -49,15 +50,8 @@ std::string cells_text(const std::array<int, 3>& n) {
   return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
 }
 
-std::string num(double v) {
-  std::ostringstream s;
-  s.precision(9);
-  s << v;
-  return s.str();
-}
-
 std::string spacing_text(const std::array<double, 3>& d) {
-  return num(d[0]) + " " + num(d[1]) + " " + num(d[2]);
+  return number_text(d[0], 9) + " " + number_text(d[1], 9) + " " + number_text(d[2], 9);
 }
 
 // While alive, VTK's messages (which it would print as multi-line dumps on stderr) go to
@@ -229,7 +223,7 @@ void copy_mode(const T* in, const std::array<int, 3>& n, const FieldLayout& layo
         for (int c = 0; c < 3; ++c) {
           const double v = in[c];
           if (!(std::abs(v) <= limit))
-            fail(path, key, "finite float values in " + name + ", found " + num(v) +
+            fail(path, key, "finite float values in " + name + ", found " + number_text(v, 9) +
                                 " (component " + "xyz"[c] + ") in cell " + std::to_string(i) +
                                 " " + std::to_string(j) + " " + std::to_string(l));
           out[c * padded + layout.index(i, j, l)] = static_cast<float>(v);

@@ -53,11 +53,15 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
     std::string orders;
     for (int order : g.modes) orders += " " + std::to_string(order);
     std::printf("cell size  %.6g (r) x %.6g (z) m\n", g.d[0], g.d[2]);
-    std::printf("grid       %d (r) x %d (z) cells, modes%s (%ld cells x %zu modes)\n", g.n[0],
-                g.n[2], orders.c_str(), g.cells(), g.modes.size());
+    std::printf("grid       %d (r) x %d (z) cells, modes%s (%ld cells x %zu modes): %.6g (r) x %.6g (z) m\n",
+                g.n[0], g.n[2], orders.c_str(), g.cells(), g.modes.size(), g.n[0] * g.d[0],
+                g.n[2] * g.d[2]);
   } else {
     std::printf("cell size  %.6g x %.6g x %.6g m\n", g.d[0], g.d[1], g.d[2]);
-    std::printf("grid       %d x %d x %d cells (%ld cells)\n", g.n[0], g.n[1], g.n[2], g.cells());
+    std::printf("grid       %d x %d x %d cells (%ld cells): %.6g x %.6g", g.n[0], g.n[1], g.n[2],
+                g.cells(), g.n[0] * g.d[0], g.n[1] * g.d[1]);
+    if (g.dims == 3) std::printf(" x %.6g", g.n[2] * g.d[2]);
+    std::printf(" m\n");
   }
   std::printf("time step  %.6g s (%.3g of the Courant limit), %ld steps, %.6g s simulated\n", g.dt,
               g.dt / g.courant_limit_dt(), g.steps, g.dt * static_cast<double>(g.steps));

@@ -206,8 +206,23 @@ public:
     auto s = raw_.sections.find(key);
     if (s == raw_.sections.end()) s = raw_.sections.find(key.substr(0, key.rfind('.')));
     if (s == raw_.sections.end()) throw ConfigError(raw_.file, 0, key, expected);
-    // A section that only the command line named is the command line's fault.
-    throw ConfigError(s->second > 0 ? raw_.file : "", s->second, key, expected);
+    // A section that only the command line named is the command line's fault, and often a
+    // misspelt name of one the file has.
+    if (s->second > 0) throw ConfigError(raw_.file, s->second, key, expected);
+    throw ConfigError("", 0, key, expected + new_section_hint(s->first));
+  }
+  // "; the command line names a new [source.fed] (did you mean [source.feed]?)" when the file
+  // has a section of that kind within two edits of it.
+  std::string new_section_hint(const std::string& section) const {
+    const auto dot = section.find('.');
+    if (dot == std::string::npos) return "";
+    const std::string kind = section.substr(0, dot + 1);
+    std::vector<std::string> names;
+    for (const auto& [sec, line] : raw_.sections)
+      if (line > 0 && sec.compare(0, kind.size(), kind) == 0) names.push_back(sec.substr(kind.size()));
+    const std::string near = closest_name(section.substr(dot + 1), names);
+    if (near.empty()) return "";
+    return "; the command line names a new [" + section + "] (did you mean [" + kind + near + "]?)";
   }
   // Fails with `expected` and the value as given unless `ok`.
   void check(bool ok, const std::string& key, const std::string& expected) const {

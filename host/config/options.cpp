@@ -43,7 +43,7 @@ std::vector<OptionSpec> make_table() {
   return {
       // [grid]: patent steps 1-1-1 (cell size) and 1-1-2 (time step).
       {"grid.size", V::Number, {2, 3}, {}, "m", "required",
-       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included); two numbers x y make a 2D model in the x-y plane (docs/TWO_D.md), whose positions, centres and sizes then take two numbers too. Cylindrical: R Z, the radius from the axis and the axial extent (docs/CYLINDRICAL.md).",
+       "Domain extent x y z, outer PEC wall to outer PEC wall (UPML layers included), rounded to whole cells (the run's header prints the grid's extent, and a warning says when it differs by more than 1%); two numbers x y make a 2D model in the x-y plane (docs/TWO_D.md), whose positions, centres and sizes then take two numbers too. Cylindrical: R Z, the radius from the axis and the axial extent (docs/CYLINDRICAL.md).",
        kLength},
       {"grid.coordinates", V::Word, {1}, {"cartesian", "cylindrical"}, "", "cartesian",
        "cylindrical: a body of revolution about the z axis, solved as angular modes exp(i m phi), each a 2D (r, z) problem (docs/CYLINDRICAL.md); grid.size is then R Z, positions r phi z (phi in degrees), boundary.layers r_hi z_lo z_hi.",
@@ -57,7 +57,7 @@ std::vector<OptionSpec> make_table() {
        "2D only: maxwell (the Yee update) or wave (the scalar wave equation for Ez, tm only: a third less memory; no H, so no energy, flux or farfield).",
        Range{}},
       {"grid.max_frequency", V::Number, {1}, {}, "Hz", "required unless grid.cell_size",
-       "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength.",
+       "Highest frequency to resolve; cell size = c / max_frequency / cells_per_wavelength, the wavelength in vacuum (in a material of index n = sqrt(eps_r mu_r) a wavelength spans n times fewer cells; a warning says when a source's band gets fewer than 5).",
        closed(1, 1e17)},
       {"grid.cell_size", V::Number, {1, 2, 3}, {}, "m", "derived from max_frequency",
        "Explicit cell size: one value for cubic (2D: square) cells, or dx dy dz (2D: dx dy; cylindrical: dr dz).",
@@ -407,6 +407,20 @@ const OptionSpec* find_option(const std::string& key) {
     if (match) return &spec;
   }
   return nullptr;
+}
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_d = name.size() <= 4 ? 2 : 3;  // short names: one edit, or "new" means "near"
+  for (const auto& n : names) {
+    if (n == name || name.size() > 40) continue;
+    const std::size_t d = edit_distance(name, n);
+    if (d < best_d) {
+      best_d = d;
+      best = n;
+    }
+  }
+  return best;
 }
 
 std::string closest_key(const std::string& key) {

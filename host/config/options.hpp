@@ -55,6 +55,10 @@ const OptionSpec* find_option(const std::string& key);
 // or "" when nothing is close.
 std::string closest_key(const std::string& key);
 
+// Of `names`, the one closest to `name` within two edits (one for names of up to four letters;
+// the first of equals), or "": the "did you mean" of a misspelt section or material name.
+std::string closest_name(const std::string& name, const std::vector<std::string>& names);
+
 // "" when `section` ("grid", "material.glass") is a valid section name, else what was expected.
 std::string section_problem(const std::string& section);
 

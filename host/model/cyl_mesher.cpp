@@ -11,17 +11,21 @@ namespace {
 // Writes `id` at every sample (offsets off_r, off_z in cells, z stride `stride`) that lies in the
 // body of revolution. The shapes are tested at the point (r, 0, z): with the object's centre at
 // (r_c, 0, z_c) and a box's size (dr, 0, dz) the 3D tests become the ring, the sphere and the
-// z-axis cylinder about the axis (shapes.hpp).
-void paint_rz(const ObjectConfig& obj, std::uint8_t id, double off_r, double off_z,
+// z-axis cylinder about the axis (shapes.hpp). Returns how many samples it wrote.
+std::size_t paint_rz(const ObjectConfig& obj, std::uint8_t id, double off_r, double off_z,
               const GridGeometry& g, std::size_t stride, std::vector<std::uint8_t>& ids) {
   Vec3 p;
+  std::size_t written = 0;
   for (int i = 0; i < g.n[0]; ++i) {
     p.x = (i + off_r) * g.d[0];
     for (int k = 0; k < g.n[2]; ++k) {
       p.z = (k + off_z) * g.d[2];
-      if (shape_contains(obj, p)) ids[static_cast<std::size_t>(i) * stride + k] = id;
+      if (!shape_contains(obj, p)) continue;
+      ids[static_cast<std::size_t>(i) * stride + k] = id;
+      ++written;
     }
   }
+  return written;
 }
 
 }  // namespace
@@ -34,12 +38,13 @@ MeshedIds mesh_cyl_objects(const std::vector<ObjectConfig>& objects, const Mater
   const std::uint8_t pec = MaterialTable::kPec;
   const std::size_t nzp = layout.nzp();
   MeshedIds m;
+  m.object_samples.assign(objects.size(), 0);
   for (Component comp : components) {
     auto& ids = m.component[static_cast<int>(comp)];
     ids.assign(layout.cells(), MaterialTable::kVacuum);
     const auto off = yee_offset(comp);  // [0]: r, [2]: z; the phi offset has no meaning here
     for (std::size_t o = 0; o < objects.size(); ++o)
-      paint_rz(objects[o], obj_ids[o], off[0], off[2], g, nzp, ids);
+      m.object_samples[o] += paint_rz(objects[o], obj_ids[o], off[0], off[2], g, nzp, ids);
     if (!is_electric(comp)) continue;
     for (int i = 0; i < layout.nx; ++i) {
       const std::size_t row = layout.index(i, 0, 0);

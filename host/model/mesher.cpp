@@ -64,14 +64,15 @@ bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double,
 
 // Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object,
 // and, where `surface` is given, appends the samples its surface passes through (ends of z runs,
-// or the whole run where it lies in a face).
-void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+// or the whole run where it lies in a face). Returns how many samples it wrote.
+std::size_t paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
            std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
   Vec3 p;
+  std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
     p.x = (i + off[0]) * d[0];
     for (int j = first[1]; j < last[1]; ++j) {
@@ -89,6 +90,7 @@ void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>
       int k1 = last[2] - 1;
       while (k1 > k0 && !inside(k1)) --k1;
       std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
+      written += static_cast<std::size_t>(k1 - k0 + 1);
       if (!surface) continue;
       // Convex: where an inner sample of the run lies on the surface, the whole run does; else
       // only its ends may.
@@ -104,6 +106,7 @@ void paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>
       }
     }
   }
+  return written;
 }
 
 // The outer PEC wall: tangential E on the low planes, and every E padding cell (k >= nz).
@@ -143,8 +146,8 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 
 // Writes `id` at every sample of one plane grid (offset `off`, row stride `stride`) whose in-plane
 // point lies in the object: the object is cut by the plane z = its centre, so a box is a
-// rectangle and a sphere a disc.
-void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+// rectangle and a sphere a disc. Returns how many samples it wrote.
+std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
                  std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
@@ -152,6 +155,7 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
   for (int a = 0; a < 2; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
   Vec3 p;
   p.z = obj.center.z;
+  std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
     p.x = (i + off[0]) * d[0];
     for (int j = first[1]; j < last[1]; ++j) {
@@ -159,9 +163,11 @@ void paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<doub
       if (!shape_contains(obj, p)) continue;
       const std::size_t at = static_cast<std::size_t>(i) * stride + j;
       ids[at] = id;
+      ++written;
       if (surface && on_surface(obj, p, d, 2)) surface->push_back(at);
     }
   }
+  return written;
 }
 
 // The material at p by the objects' order: the last of `near` (indices into objects, ascending)
@@ -347,16 +353,16 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
   }
 
   MeshedIds m;
+  m.object_samples.assign(objects.size(), 0);
   for (Component comp : components) {
     auto& ids = m.component[static_cast<int>(comp)];
     ids.assign(layout.cells(), MaterialTable::kVacuum);
     std::vector<std::size_t> surface;
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      if (layout.plane) {
-        paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface);
-      } else {
-        paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
-      }
+      m.object_samples[o] +=
+          layout.plane
+              ? paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
+              : paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
     }
     m.unmixed_samples += average_surfaces(objects, obj_ids, table, comp, g, layout, surface, ids);
     if (layout.plane) {

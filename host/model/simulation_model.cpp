@@ -16,7 +16,9 @@
 #include "model/port_box.hpp"
 #include "model/cyl_mesher.hpp"
 #include "model/mesher.hpp"
+#include "model/model_warnings.hpp"
 #include "model/monitor_build.hpp"
+#include "model/number_text.hpp"
 
 namespace clfdtd {
 
@@ -87,10 +89,15 @@ void check_layers(const RunConfig& cfg, const GridGeometry& g) {
     if (g.cylindrical && a == 1) continue;  // no layers along phi
     const int lo = cfg.boundary.layers[2 * a], hi = cfg.boundary.layers[2 * a + 1];
     if (lo + hi >= g.n[a]) {
+      // A cell derived from grid.max_frequency may be the culprit (a frequency in GHz).
+      const std::string cell =
+          cfg.grid.cell_size_m ? "cells of " + number_text(g.d[a]) + " m"
+                               : "cells of " + number_text(g.d[a]) + " m from grid.max_frequency = " +
+                                     number_text(cfg.grid.max_frequency_hz) + " Hz";
       fail(cfg, "boundary.layers",
-           std::string("UPML layers along ") + axis_name(g, a) + " (" + std::to_string(lo) + " + " +
-               std::to_string(hi) + ") thinner than the " + std::to_string(g.n[a]) +
-               " cells of the domain");
+           std::string("UPML layers along ") + axis_name(g, a) +
+               " that leave cells between them: " + std::to_string(lo) + " + " + std::to_string(hi) +
+               " layers fill all " + std::to_string(g.n[a]) + " cells of the domain (" + cell + ")");
     }
   }
 }
@@ -206,6 +213,7 @@ SimulationModel SimulationModel::build(
   }
   check_grid(cfg, m.grid);
   check_layers(cfg, m.grid);
+  add_extent_warnings(cfg, m.grid, m.warnings);
   check_step_count(cfg, m.grid);
   check_upml_conductivity(cfg, m.grid);
   check_source_frequencies(cfg, m.grid);
@@ -225,12 +233,15 @@ SimulationModel SimulationModel::build(
   // instead of ending under the kernel's OOM killer.
   check_host_memory(model_host_bytes(cfg, m.grid, m.magnetic, m.monitors),
                     "the model (material ids, source tables, model.vti, snapshot and monitor buffers)");
+  std::vector<std::size_t> object_samples;
   try {
     MeshedIds meshed = m.cylindrical()
                            ? mesh_cyl_objects(cfg.objects, m.materials, m.grid, m.layout,
                                               meshed_components(cfg, m.magnetic))
                            : mesh_objects(cfg.objects, m.materials, m.grid, m.layout,
                                           meshed_components(cfg, m.magnetic));
+    add_object_warnings(cfg, meshed.object_samples, m.warnings);
+    object_samples = std::move(meshed.object_samples);
     for (int c = 0; c < 6; ++c) m.ids[c] = std::move(meshed.component[c]);
     m.cell_ids = std::move(meshed.cell_centre);
     if (meshed.unmixed_samples > 0)
@@ -245,6 +256,7 @@ SimulationModel SimulationModel::build(
   m.upml = build_upml_profile(cfg.boundary, m.grid);
   m.sources = build_sources(cfg.sources, m.grid);
   check_source_amplitudes(cfg, m.grid, m.sources);
+  add_source_warnings(cfg, m.grid, object_samples, m.warnings);
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
   m.ports = build_ports(cfg, m.sources, m.grid);
@@ -262,6 +274,7 @@ SimulationModel SimulationModel::build(
   }
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
+  add_probe_warnings(m.probes, m.upml, m.grid, m.warnings);
   add_port_samples(m.ports, m.probes, m.grid);
   load_mode_shapes(m.grid, m.layout, m.monitors);
 

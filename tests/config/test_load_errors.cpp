@@ -108,6 +108,12 @@ TEST_CASE("command-line mistakes say 'command line' and line 0") {
   check_error(error_of(kGood, {"--material.pec.eps_r=2"}), "", 0, "material.pec",
               "other than the built-in pec and vacuum");
   check_error(error_of(kGood, {"--probe.new.fields=Ex"}), "", 0, "probe.new.position", "required");
+  // A new section whose name is a near miss of the file's is most likely a misspelt override.
+  check_error(error_of(kGood, {"--source.fed.amplitude=2"}), "", 0, "source.fed.position",
+              "required; the command line names a new [source.fed] (did you mean [source.feed]?)");
+  check_error(error_of(kGood, {"--probe.nearr.fields=Ex"}), "", 0, "probe.nearr.position",
+              "(did you mean [probe.near]?)");
+  CHECK(error_of(kGood, {"--probe.new.fields=Ex"}).expected().find("did you mean") == std::string::npos);
 }
 
 TEST_CASE("without a file every required key must come from the command line") {

@@ -100,7 +100,7 @@ TEST_CASE("a closed flux box: six faces, x then y then z, low (normal -1) before
   std::size_t points = 0;
   for (const auto& r : mon.regions) points += r.count();
   CHECK(mon.points() == points);
-  CHECK(m.warnings.empty());
+  CHECK(warnings_of(m).empty());
 }
 
 TEST_CASE("a flux plane: one face at the zero extent, normal +axis") {
@@ -139,7 +139,7 @@ TEST_CASE("faces on the outer wall: regions clipped to the grid, on_pec_wall wit
   CHECK(same_region(high[0], Component::Hy, {19, 0, 0}, {20, 20, 20}));
   CHECK(same_region(high[1], Component::Hz, {19, 0, 0}, {20, 20, 20}));
   CHECK(mon.regions.size() == 18);  // 3 low faces x 4 + 3 high faces x 2
-  CHECK(m.warnings.empty());        // no UPML anywhere
+  CHECK(warnings_of(m).empty());        // no UPML anywhere
 }
 
 TEST_CASE("on_pec_wall needs 0 UPML layers on that face; a face in the layers is a warning") {
@@ -149,14 +149,14 @@ TEST_CASE("on_pec_wall needs 0 UPML layers on that face; a face in the layers is
   REQUIRE(m.monitors.at(0).faces.size() == 6);
   CHECK(m.monitors[0].faces[0].on_pec_wall);  // x-low at x = 0
   for (int f = 1; f < 6; ++f) CHECK_FALSE(m.monitors[0].faces[f].on_pec_wall);
-  CHECK(m.warnings.empty());
+  CHECK(warnings_of(m).empty());
   // The same box with layers at x = 0: its x-low face lies in them.
   cfg.boundary.layers = {5, 5, 5, 5, 5, 5};
   m = SimulationModel::build(cfg);
   CHECK_FALSE(m.monitors.at(0).faces[0].on_pec_wall);
   // Every face but x-high reaches x < 5 cells (the x-low face, and the others' tangential span).
-  REQUIRE(m.warnings.size() == 1);
-  CHECK(m.warnings[0] ==
+  REQUIRE(warnings_of(m).size() == 1);
+  CHECK(warnings_of(m)[0] ==
         "monitor 'm': its faces x-low (x = 0 m), y-low (y = 0.06 m), y-high (y = 0.14 m), z-low "
         "(z = 0.06 m), z-high (z = 0.14 m) read fields inside the UPML layers; the far-field "
         "transform assumes free space there (keep the box at least one cell clear of the layers)");
@@ -166,27 +166,27 @@ TEST_CASE("on_pec_wall needs 0 UPML layers on that face; a face in the layers is
 TEST_CASE("UPML warning: a box on the layers' inner edge reads H inside them, one cell in does not") {
   RunConfig cfg = with_monitor(MonitorKind::Flux, {0.05, 0.05, 0.05}, {0.15, 0.15, 0.15});
   SimulationModel m = SimulationModel::build(cfg);
-  REQUIRE(m.warnings.size() == 1);  // one line per monitor
-  CHECK(m.warnings[0].find("its faces x-low (x = 0.05 m), x-high (x = 0.15 m), y-low") !=
+  REQUIRE(warnings_of(m).size() == 1);  // one line per monitor
+  CHECK(warnings_of(m)[0].find("its faces x-low (x = 0.05 m), x-high (x = 0.15 m), y-low") !=
         std::string::npos);
-  CHECK(m.warnings[0].find(", z-high (z = 0.15 m) read fields inside the UPML layers; the flux "
+  CHECK(warnings_of(m)[0].find(", z-high (z = 0.15 m) read fields inside the UPML layers; the flux "
                            "there is not the free-space one") != std::string::npos);
   // x from 0.05 m: only the x-low face reads H inside (cell 4); the other faces start at node 5.
   cfg.monitors[0].box_lo = Vec3{0.05, 0.06, 0.06};
   cfg.monitors[0].box_hi = Vec3{0.14, 0.14, 0.14};
   m = SimulationModel::build(cfg);
-  REQUIRE(m.warnings.size() == 1);
-  CHECK(m.warnings[0].find("its face x-low (x = 0.05 m) reads fields inside") != std::string::npos);
+  REQUIRE(warnings_of(m).size() == 1);
+  CHECK(warnings_of(m)[0].find("its face x-low (x = 0.05 m) reads fields inside") != std::string::npos);
   cfg.monitors[0].box_lo = Vec3{0.06, 0.06, 0.06};
   cfg.monitors[0].box_hi = Vec3{0.14, 0.14, 0.14};
   m = SimulationModel::build(cfg);
-  CHECK(m.warnings.empty());
+  CHECK(warnings_of(m).empty());
   // A plane across the whole domain crosses the side layers.
   cfg.monitors[0].box_lo = Vec3{0, 0, 0.1};
   cfg.monitors[0].box_hi = Vec3{0.2, 0.2, 0.1};
   m = SimulationModel::build(cfg);
-  REQUIRE(m.warnings.size() == 1);
-  CHECK(m.warnings[0].find("its plane (z = 0.1 m) reads fields inside") != std::string::npos);
+  REQUIRE(warnings_of(m).size() == 1);
+  CHECK(warnings_of(m)[0].find("its plane (z = 0.1 m) reads fields inside") != std::string::npos);
 }
 
 TEST_CASE("dft: one region per component in config order, a zero extent takes one cell") {
@@ -198,7 +198,7 @@ TEST_CASE("dft: one region per component in config order, a zero extent takes on
   CHECK(same_region(mon.regions[0], Component::Ez, {5, 6, 19}, {15, 9, 20}));  // lo = n: cell n-1
   CHECK(same_region(mon.regions[1], Component::Hx, {5, 6, 19}, {15, 9, 20}));
   CHECK(mon.points() == 2 * 10 * 3);
-  CHECK(m.warnings.empty());  // only flux and farfield faces are checked against the UPML
+  CHECK(warnings_of(m).empty());  // only flux and farfield faces are checked against the UPML
   // A box: every axis lo .. hi - 1; a plane at z = 0.1: the cell at index 10.
   const auto box = dft_regions({5, 6, 7}, {15, 9, 8}, m.grid.n, {Component::Hz});
   REQUIRE(box.size() == 1);

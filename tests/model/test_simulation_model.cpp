@@ -64,8 +64,8 @@ TEST_CASE("build assembles grid, ids, UPML, sources, probes and snapshots") {
   CHECK(m.sources[0].j.size() == 50);
   CHECK(m.probes.samples.size() == 2);
   CHECK(m.snapshot_steps == std::vector<long>{0, 10, 40, 50});
-  REQUIRE(m.warnings.size() == 1);
-  CHECK(m.warnings[0].find("snapshot step 999 is past the run's last step 50") != std::string::npos);
+  REQUIRE(warnings_of(m).size() == 1);
+  CHECK(warnings_of(m)[0].find("snapshot step 999 is past the run's last step 50") != std::string::npos);
   CHECK(m.snapshot_e);
   CHECK_FALSE(m.snapshot_h);
 }
@@ -80,8 +80,8 @@ TEST_CASE("steps past the run: cut with a warning when the command line shortene
   cfg.probes.push_back(p);
   cfg.time.from_command_line = true;
   const SimulationModel m = SimulationModel::build(cfg);
-  REQUIRE(m.warnings.size() == 1);
-  CHECK(m.warnings[0] == "probe 'p' window 10..80 is past the run's last step 50 (the command line "
+  REQUIRE(warnings_of(m).size() == 1);
+  CHECK(warnings_of(m)[0] == "probe 'p' window 10..80 is past the run's last step 50 (the command line "
                          "shortened the run): cut to 10..50");
   CHECK(m.probes.last_step == 50);
   // The file's own length: the file contradicts itself.

@@ -1,0 +1,159 @@
+#include "model/model_warnings.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/options.hpp"
+#include "model/number_text.hpp"
+#include "model/waveforms.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+const char* kAxisName[] = {"x", "y", "z"};
+const char* kCylAxisName[] = {"r", "phi", "z"};
+
+const MaterialConfig* find_material(const RunConfig& cfg, const std::string& name) {
+  for (const auto& m : cfg.materials)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+const char* waveform_name(WaveformKind w) {
+  switch (w) {
+    case WaveformKind::Gaussian: return "gaussian";
+    case WaveformKind::GaussianPulse: return "gaussian_pulse";
+    case WaveformKind::Ricker: return "ricker";
+    case WaveformKind::Sine: return "sine";
+  }
+  return "";
+}
+
+}  // namespace
+
+double waveform_top_hz(const SourceConfig& s) {
+  const double f = s.frequency_hz;
+  const double sqrt_ln10 = std::sqrt(std::log(10.0));
+  switch (s.waveform) {
+    case WaveformKind::Gaussian: return f * sqrt_ln10;  // |W| ~ exp(-(f'/f)^2)
+    case WaveformKind::GaussianPulse:                     // |W| ~ exp(-(2 (f' - f) / bandwidth)^2)
+      return f + 0.5 * sqrt_ln10 * s.bandwidth_hz.value_or(f);
+    case WaveformKind::Ricker: return 2.2122 * f;  // x^2 exp(1 - x^2) = 0.1, x = f'/f
+    case WaveformKind::Sine: return f;
+  }
+  return f;
+}
+
+void add_object_warnings(const RunConfig& cfg, const std::vector<std::size_t>& object_samples,
+                         std::vector<std::string>& warnings) {
+  for (std::size_t o = 0; o < cfg.objects.size() && o < object_samples.size(); ++o) {
+    if (object_samples[o] > 0) continue;
+    warnings.push_back("object '" + cfg.objects[o].name +
+                       "' holds no field sample, so it is not in the model: it falls between the "
+                       "samples (make it at least a cell across, or the cells smaller)");
+  }
+  std::vector<std::string> referenced;
+  for (const auto& obj : cfg.objects) referenced.push_back(obj.material);
+  for (const auto& m : cfg.materials) {
+    if (std::find(referenced.begin(), referenced.end(), m.name) != referenced.end()) continue;
+    const std::string near = closest_name(m.name, referenced);
+    warnings.push_back("material '" + m.name + "' is used by no object" +
+                       (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  }
+}
+
+void add_extent_warnings(const RunConfig& cfg, const GridGeometry& g, std::vector<std::string>& warnings) {
+  for (int a = 0; a < g.dims; ++a) {
+    if (g.cylindrical && a == 1) continue;  // phi is no grid axis
+    const double asked = cfg.grid.size_m[a];
+    const double extent = g.n[a] * g.d[a];
+    if (!(std::fabs(extent - asked) > kExtentTolerance * asked)) continue;
+    const char* axis = g.cylindrical ? kCylAxisName[a] : kAxisName[a];
+    warnings.push_back(std::string("grid.size along ") + axis + " is " + number_text(asked) +
+                       " m, " + number_text(asked / g.d[a], 4) + " cells of " + number_text(g.d[a]) +
+                       " m: the grid has " + std::to_string(g.n[a]) + " cells, " +
+                       number_text(extent) + " m, and its outer walls lie there");
+  }
+}
+
+void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
+                         const std::vector<std::size_t>& object_samples,
+                         std::vector<std::string>& warnings) {
+  const bool driven = std::any_of(cfg.sources.begin(), cfg.sources.end(),
+                                  [](const SourceConfig& s) { return s.amplitude != 0; });
+  if (!driven) {
+    warnings.push_back(cfg.sources.empty()
+                           ? "the model has no source: every field stays zero"
+                           : "every source's amplitude is 0: every field stays zero");
+    return;
+  }
+  const double run_end = g.dt * static_cast<double>(g.steps);
+  for (const auto& s : cfg.sources) {
+    if (s.amplitude == 0) continue;
+    // |w| (at most about 1, waveforms.hpp) every step of a run up to 4e6 steps; a longer one
+    // every steps / 4e6 steps and every step within 2000 of the pulse's centre (or the end).
+    const double delay = s.delay_s.value_or(default_delay_s(s));
+    const long stride = std::max(1L, g.steps / 4000000);
+    const long centre = std::min(g.steps, static_cast<long>(std::min(delay / g.dt, 1e18)));
+    double largest = 0;
+    auto look = [&](long n) { largest = std::max(largest, std::fabs(waveform_value(s, g.dt * n))); };
+    for (long n = 0; n <= g.steps && largest < kSilentSourceLevel; n += stride) look(n);
+    for (long n = std::max(0L, centre - 2000); stride > 1 && n <= std::min(g.steps, centre + 2000); ++n) look(n);
+    if (largest >= kSilentSourceLevel) continue;
+    warnings.push_back("source '" + s.name + "' stays below " + number_text(kSilentSourceLevel) +
+                       " of its peak for the whole run (" + number_text(largest, 3) +
+                       " at most): its " + waveform_name(s.waveform) + " at " +
+                       number_text(s.frequency_hz, 4) + " Hz " +
+                       (s.waveform == WaveformKind::Sine ? "switches on" : "peaks") + " at t = " +
+                       number_text(delay, 4) + " s, and the run ends at " + number_text(run_end, 4) +
+                       " s (is the frequency in Hz? if so, raise time.steps or lower the delay)");
+  }
+
+  // The slowest wave among the materials that reached the grid, and the coarsest cell.
+  double index = 1;
+  std::string slowest;
+  for (std::size_t o = 0; o < cfg.objects.size() && o < object_samples.size(); ++o) {
+    if (object_samples[o] == 0) continue;
+    const MaterialConfig* m = find_material(cfg, cfg.objects[o].material);
+    if (!m || m->pec) continue;
+    const double n = std::sqrt(m->eps_r * m->mu_r);
+    if (n > index) {
+      index = n;
+      slowest = m->name;
+    }
+  }
+  double coarsest = 0;
+  for (int a = 0; a < g.dims; ++a)
+    if (!(g.cylindrical && a == 1)) coarsest = std::max(coarsest, g.d[a]);
+  for (const auto& s : cfg.sources) {
+    if (s.amplitude == 0) continue;
+    const double top = waveform_top_hz(s);
+    const double cells = kC0 / (top * index * coarsest);
+    if (!(cells < kFewestCellsPerWavelength)) continue;
+    warnings.push_back("source '" + s.name + "' carries frequencies up to " + number_text(top, 3) +
+                       " Hz (a tenth of its spectrum's peak), where a wavelength " +
+                       (slowest.empty() ? std::string("in vacuum")
+                                        : "in material '" + slowest + "' (n = " + number_text(index, 3) + ")") +
+                       " spans " + number_text(cells, 2) + " cells of " + number_text(coarsest) +
+                       " m: numerical dispersion distorts those frequencies (10 or more cells per "
+                       "wavelength is usual; grid.max_frequency sizes the cells for vacuum)");
+  }
+}
+
+void add_probe_warnings(const ProbeSet& probes, const UpmlProfile& upml, const GridGeometry& g,
+                        std::vector<std::string>& warnings) {
+  if (!upml.enabled()) return;
+  std::vector<bool> warned(probes.probes.size(), false);
+  for (std::size_t i = 0; i < probes.csv_samples(); ++i) {
+    const ProbeSample& s = probes.samples[i];
+    const auto p = static_cast<std::size_t>(s.probe);
+    if (p >= warned.size() || warned[p] || !upml.in_pml(s.cell[0], s.cell[1], s.cell[2], g.n)) continue;
+    warned[p] = true;
+    warnings.push_back("probe '" + probes.probes[p].name +
+                       "' samples inside the UPML layers, where the fields are absorbed and "
+                       "are not free space's");
+  }
+}
+
+}  // namespace clfdtd

@@ -5,6 +5,8 @@ bandwidth printed on each bar. Tuner rows (several work-groups of one variant) c
 best; OpenCL and CUDA rows of one GPU share its chart; the title names driver and commits.
 
 usage: tools/bench_chart.py results.csv [--out DIR] [--n N]
+--out: default out/bench of the checkout (git-ignored), whatever the current folder; the charts
+of docs/bench: --out docs/bench.
 """
 import argparse
 import csv
@@ -27,7 +29,9 @@ def variant_family(v):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv")
-    ap.add_argument("--out", default="docs/bench")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--out", default=os.path.join(root, "out", "bench"),
+                    help="folder for the PNGs (default out/bench of the checkout)")
     ap.add_argument("--n", type=int, default=0, help="only rows of this cube size (default: largest)")
     a = ap.parse_args()
     with open(a.csv, newline="") as f:

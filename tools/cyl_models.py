@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Runs the cylindrical example models and draws the README's pictures of them.
 
-  tools/cyl_models.py --bin build/clfdtd [--backend reference] [--out docs/img] [--work /tmp/cyl_models]
+  tools/cyl_models.py --bin build/clfdtd [--backend reference] [--out DIR] [--work /tmp/cyl_models]
                       [--steps N]
+
+--out: the PNGs' folder, default out/cyl_models of the checkout (git-ignored); the README's
+pictures: --out docs/img. The models are the checkout's (models/ next to tools/), whatever the
+current folder; --bin, --out and --work relative to the current folder. A run that fails: its
+message, then one line naming it, exit 1.
 
 --steps N shortens both runs to N steps, with the lens snapshots at N/2 and N and 12 angles (a
 quick check of the script: tests/tools/cyl_models_png.py; the README's pictures take the models'
@@ -21,7 +26,19 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-import matplotlib
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+try:  # as tools/slice: a python3 on PATH without numpy (pyenv, venv) -> the system one
+    import matplotlib
+    import numpy  # noqa: F401
+    import scipy  # noqa: F401
+except ImportError:
+    if os.path.exists("/usr/bin/python3") and \
+            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    sys.exit("tools/cyl_models.py: needs numpy, scipy and matplotlib "
+             "(apt-get install python3-numpy python3-scipy python3-matplotlib)")
+
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -50,10 +67,22 @@ def read_vtk_xml(path):
     return root, arrays
 
 
+class RunFailed(Exception):
+    pass
+
+
 def run(binary, model, out_dir, backend, extra=()):
-    subprocess.run([binary, "run", model, "--output.dir=" + out_dir, "--quiet",
-                    "--output.overwrite=true"] + (["--backend=" + backend] if backend else []) +
-                   list(extra), check=True)
+    """clfdtd run ROOT/models/<model>; its own messages go to the terminal; RunFailed if it fails."""
+    cmd = [binary, "run", os.path.join(ROOT, "models", model), "--output.dir=" + out_dir,
+           "--quiet", "--output.overwrite=true"] + \
+        (["--backend=" + backend] if backend else []) + list(extra)
+    try:
+        code = subprocess.run(cmd).returncode
+    except OSError as e:
+        raise RunFailed(f"cannot run {binary} ({e.strerror}; pass the clfdtd program as --bin)")
+    if code != 0:
+        raise RunFailed(f"clfdtd run models/{model} failed (exit {code}; its message is above): "
+                        + " ".join(cmd))
 
 
 def cavity_picture(run_dir, png):
@@ -136,7 +165,9 @@ def lens_picture(run_dir, png):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", required=True, help="the clfdtd program")
-    ap.add_argument("--out", default="docs/img", help="folder for the PNGs")
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "cyl_models"),
+                    help="folder for the PNGs (default out/cyl_models of the checkout; the "
+                         "README's pictures: --out docs/img)")
     ap.add_argument("--work", default="/tmp/cyl_models", help="folder for the runs")
     ap.add_argument("--backend", default="", help="device.backend (reference, opencl, cuda)")
     ap.add_argument("--steps", type=int, default=0,
@@ -147,11 +178,16 @@ def main():
     short = [f"--time.steps={args.steps}"] if args.steps else []
     os.makedirs(args.out, exist_ok=True)
     cavity, lens = os.path.join(args.work, "cyl_cavity"), os.path.join(args.work, "cyl_lens")
-    run(args.bin, "models/cyl_cavity.ini", cavity, args.backend, short + (
-        ["--snapshot.steps=" + str(args.steps), "--snapshot.phi_samples=0"] if args.steps else []))
-    run(args.bin, "models/cyl_lens.ini", lens, args.backend, short + (
-        [f"--snapshot.steps={args.steps // 2},{args.steps}", "--snapshot.phi_samples=12"]
-        if args.steps else []))
+    try:
+        run(args.bin, "cyl_cavity.ini", cavity, args.backend, short + (
+            ["--snapshot.steps=" + str(args.steps), "--snapshot.phi_samples=0"] if args.steps
+            else []))
+        run(args.bin, "cyl_lens.ini", lens, args.backend, short + (
+            [f"--snapshot.steps={args.steps // 2},{args.steps}", "--snapshot.phi_samples=12"]
+            if args.steps else []))
+    except RunFailed as e:
+        print(f"tools/cyl_models.py: {e}", file=sys.stderr)
+        return 1
     for path in (os.path.join(args.out, "cyl_cavity_spectrum.png"),
                  os.path.join(args.out, "cyl_lens.png")):
         (cavity_picture if "cavity" in path else lens_picture)(cavity if "cavity" in path else lens, path)

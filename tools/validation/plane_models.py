@@ -2,8 +2,13 @@
 """Runs the 2D example models (models/plane_*.ini) and draws their README pictures
 (docs/img/plane_*.png) from the runs' own outputs: snapshots (.vti) and probes.csv.
 
-  tools/validation/plane_models.py --bin build/clfdtd                # full runs -> docs/img/
+  tools/validation/plane_models.py --bin build/clfdtd                # full runs -> out/plane_models/png/
+  tools/validation/plane_models.py --bin build/clfdtd --out docs/img # ... the README's pictures
   tools/validation/plane_models.py --bin build/clfdtd --short --out DIR --work DIR  # ctest
+
+--out defaults to out/plane_models/png and --work to out/plane_models of the checkout (git-ignored),
+whatever the current folder; docs/img only when asked for. A run that fails: one line naming it and
+the program's output, exit 1.
 
 plane_gpr.ini is one trace; the B-scan picture runs it at SCAN positions along the surface (source
 and receiver moved together) and stacks the receiver traces.
@@ -184,15 +189,24 @@ def main():
     matplotlib.use("Agg")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"))
-    ap.add_argument("--work", default=os.path.join(ROOT, "out", "plane_models"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "out", "plane_models", "png"),
+                    help="folder for the PNGs (default out/plane_models/png of the checkout; the "
+                         "README's pictures: --out docs/img)")
+    ap.add_argument("--work", default=os.path.join(ROOT, "out", "plane_models"),
+                    help="folder for the runs (default out/plane_models of the checkout)")
     ap.add_argument("--short", action="store_true", help="short runs (ctest): 300-500 steps")
     ap.add_argument("--model", action="append", choices=list(PICTURES))
     ap.add_argument("--backend", choices=["opencl", "cuda", "reference"], default=None)
     args = ap.parse_args()
+    if not os.access(os.path.abspath(args.bin), os.X_OK):
+        sys.exit(f"tools/validation/plane_models.py: {args.bin} is not an executable (build "
+                 "clfdtd, or pass --bin)")
     ctx = Context(os.path.abspath(args.bin), args.work, args.short, None, ROOT, args.backend)
     for name in args.model or list(PICTURES):
-        path = PICTURES[name](ctx, args.out, args.short)
+        try:
+            path = PICTURES[name](ctx, args.out, args.short)
+        except RuntimeError as e:  # Context.run: "clfdtd failed (exit N): command\noutput"
+            sys.exit(f"tools/validation/plane_models.py: {name}: {e}")
         if not os.path.getsize(path):
             sys.exit(f"{path}: empty picture")
     return 0

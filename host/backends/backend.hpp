@@ -3,8 +3,10 @@
 // Implemented by the reference backends and by the device engines, which all derive from
 // engine::DeviceEngine (OpenCL or CUDA alike, docs/ARCHITECTURE.md).
 #pragma once
+#include <array>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +121,12 @@ public:
   virtual std::size_t device_bytes(const SimulationModel& m) const {
     return m.device_bytes(probe_batch_steps(), one_pass());
   }
+  // True for the reference engines, which compute in host memory: device_bytes() then counts
+  // the host memory of their double-precision fields and tables.
+  virtual bool in_host_memory() const { return false; }
+  // The work-group the kernels run with (x, y, z; z4 for tile and onepass), where the engine has
+  // one: device.workgroup adapted to the variant and the device's limits.
+  virtual std::optional<std::array<int, 3>> workgroup_used() const { return std::nullopt; }
 
 private:
   [[noreturn]] void monitors_unsupported() const {

@@ -213,7 +213,19 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   if (lead) {
     std::printf("device     %s [%s, %s]\n", backend->device_description().c_str(),
                 backend->name().c_str(), backend->kernel_variant().c_str());
-    std::printf("memory     %s on the device%s\n", mib(device_bytes).c_str(),
+    const auto wg = backend->workgroup_used();
+    if (cfg.device.workgroup && wg && *wg != *cfg.device.workgroup) {
+      const auto& asked = *cfg.device.workgroup;
+      const std::string kernel = backend->kernel_variant();
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "warning: device.workgroup %d %d %d runs as %d x %d x %d: what the %s variant "
+                   "and the device allow\n",
+                   asked[0], asked[1], asked[2], (*wg)[0], (*wg)[1], (*wg)[2],
+                   kernel.substr(0, kernel.find(' ')).c_str());
+    }
+    std::printf("memory     %s %s%s\n", mib(device_bytes).c_str(),
+                backend->in_host_memory() ? "in host memory (double precision)" : "on the device",
                 comm.distributed() ? " of rank 0" : "");
     if (!model.snapshot_steps.empty() && !vtk_available())
       std::printf("note       this build has no VTK (-DCLFDTD_VTK=OFF): snapshots are not written\n");

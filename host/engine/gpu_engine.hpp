@@ -56,6 +56,7 @@ public:
   std::size_t device_bytes(const SimulationModel& m) const override;
 
   KernelVariant variant() const { return variant_; }  // Tile, OnePass, Rows or TBlock, never Auto
+  std::optional<std::array<int, 3>> workgroup_used() const override { return workgroup(); }
   // workgroup(): x, y, z (z4 for tile and onepass)
   // One step's stages (tblock: the onepass plan of its single steps).
   const StepPlan& plan() const { return plan_; }

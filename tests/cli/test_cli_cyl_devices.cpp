@@ -97,4 +97,25 @@ TEST_CASE("a 3D run's summary and rate are unchanged: cells, Mcells/s, one devic
   REQUIRE(report["devices"].size() == 1);
   CHECK(report["devices"][0]["device"] == report["device"]);
   CHECK_FALSE(report["devices"][0].contains("modes"));
+  // The reference engine's fields are doubles in host memory, and the line says so.
+  const auto bytes = report["device_bytes"].get<double>();
+  CHECK(bytes >= 6 * sizeof(double) * report["cell_updates_per_step"].get<double>());
+  CHECK_MESSAGE(r.out.find("memory     " + std::to_string(static_cast<unsigned long long>(bytes)) +
+                           " bytes (1.1 MiB) in host memory (double precision)") != std::string::npos,
+                r.out);
+}
+
+TEST_CASE("a device.workgroup the variant cannot take as given is adapted with a warning") {
+  const std::string dir = scratch_dir("workgroup_adapted");
+  auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=rows --workgroup=2,2,30 "
+                      "--output.dir=" + dir);
+  if (r.out.find("no OpenCL device found") != std::string::npos) return;
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK_MESSAGE(r.out.find("warning: device.workgroup 2 2 30 runs as 2 x 2 x 1: what the rows variant "
+                           "and the device allow") != std::string::npos,
+                r.out);
+  r = run_clfdtd("run models/pec_cavity.ini --time.steps=5 --variant=rows --workgroup=2,2,1 "
+                 "--output.dir=" + dir + " --output.overwrite=true");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("device.workgroup") == std::string::npos);
 }

@@ -72,6 +72,7 @@ public:
 
   // The bytes this engine holds (complex double fields, psi, batches): what it allocates.
   std::size_t device_bytes(const SimulationModel& m) const override;
+  bool in_host_memory() const override { return true; }
 
   // Not part of Backend: mode slot q's complex double state of component c over the layout
   // (m.layout.index(i, 0, k)), and setting it (initial fields for tests).

@@ -64,6 +64,7 @@ public:
 
   // The bytes this engine holds (double fields, auxiliaries, batches): what it allocates.
   std::size_t device_bytes(const SimulationModel& m) const override;
+  bool in_host_memory() const override { return true; }
 
   // Not part of Backend: the double-precision state over the plane layout (m.layout.index(i, j, 0)),
   // for tests. Components the model does not carry are empty; with the wave equation Ez is u and

@@ -376,4 +376,16 @@ void ReferenceBackend::read_mode_batch(int monitor, int slots, std::vector<doubl
   out.assign(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
+std::size_t ReferenceBackend::device_bytes(const SimulationModel& m) const {
+  std::size_t values = batches_.probe_values();
+  for (const auto& f : f_) values += f.size();
+  for (const auto* set : {&aux_d_, &aux_b_})
+    for (const auto& f : *set) values += f.size();
+  // With output.energy, the H copy and the energy slots are allocated at the first sample.
+  if (m.energy) values += 3 * m.layout.cells();
+  for (const auto& sums : dft_) values += 2 * sums.size();
+  for (const auto& batch : mode_batch_) values += batch.size();
+  return values * sizeof(double) + (m.energy ? kProbeBatchSteps * sizeof(EnergyTerms) : 0);
+}
+
 }  // namespace clfdtd

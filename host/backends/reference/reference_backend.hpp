@@ -31,6 +31,8 @@ public:
     return "host CPU (double precision reference)";
   }
   std::string kernel_variant() const override { return "double loops"; }
+  std::size_t device_bytes(const SimulationModel& m) const override;
+  bool in_host_memory() const override { return true; }
 
   void step(long s) override;
 

@@ -123,7 +123,8 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"cell_size_m", {r.cell_size_m[0], r.cell_size_m[1], r.cell_size_m[2]}},
       {"dt_s", r.dt_s},
       {"steps_planned", r.steps},
-      {"steps_done", r.steps_done},
+      // Not known while the run goes on: a run killed then never says how far it got.
+      {"steps_done", r.status == "running" ? json(nullptr) : json(r.steps_done)},
       {"loop_time_s", r.loop_seconds},
       {"cell_updates_per_step", r.cell_updates_per_step},
       {"mcells_per_s", r.mcells_per_s},

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -263,6 +264,42 @@ TEST_CASE("two ports on one wire: each driven in turn, S21 = S12 (reciprocity) a
   CHECK(r.code == 2);
   CHECK(r.out.find("--output=<file.sNp> is missing") != std::string::npos);
   std::filesystem::remove(s2p);
+
+  // The two runs differ in the sources' amplitudes alone: one structure, one fingerprint.
+  const auto ja = nlohmann::json::parse(read_text(a + "/run.json"));
+  const auto jb = nlohmann::json::parse(read_text(b + "/run.json"));
+  REQUIRE(ja["geometry_fingerprint"].is_string());
+  CHECK(ja["geometry_fingerprint"].get<std::string>().rfind("fnv1a64:", 0) == 0);
+  CHECK(ja["geometry_fingerprint"] == jb["geometry_fingerprint"]);
+  // A user review: a shorter run, or one with a piece of the wire moved, joined with exit 0
+  // (|S21 - S12| 0.2). Refused now (exit 2), the folder and the difference named, nothing written.
+  const std::string shorter = scratch_dir("two_ports_b_short"), moved = scratch_dir("two_ports_b_moved");
+  r = run_clfdtd("run tests/data/two_ports.ini --quiet --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--time.steps=400 --output.dir=" + shorter);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("run tests/data/two_ports.ini --quiet --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--object.upper.center=\"0.16 0.15 0.28\" --output.dir=" + moved);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(nlohmann::json::parse(read_text(moved + "/run.json"))["geometry_fingerprint"] !=
+        ja["geometry_fingerprint"]);
+  r = run_clfdtd("sparams " + a + " " + shorter + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(shorter + ": it is not a run of the structure of " + a +
+                           ": time.steps 400 here, 1400 there") != std::string::npos, r.out);
+  r = run_clfdtd("sparams " + a + " " + moved + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(moved + ": it is not a run of the structure of " + a +
+                           ": the meshed structure") != std::string::npos, r.out);
+  CHECK_FALSE(std::filesystem::exists(s2p));
+  // A run.json of an earlier version, without the fingerprint: refused, saying to re-run.
+  auto old = jb;
+  old.erase("geometry_fingerprint");
+  std::ofstream(b + "/run.json") << old.dump(2);
+  r = run_clfdtd("sparams " + a + " " + b + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(b + "/run.json: it has no geometry_fingerprint") != std::string::npos, r.out);
+  CHECK(r.out.find("re-run it with this version") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s2p));
 }
 
 TEST_CASE("models/coupled_dipoles.ini: the joined S-matrix is symmetric, and its Z21 is the "

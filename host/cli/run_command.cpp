@@ -259,6 +259,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         set_second_signal_line(out->where());
         print_notes(*out);
         report = report_from_model(model);
+        report.warnings = model.warnings;
         report.backend = backend->name();
         report.device = backend->device_description();
         for (const Backend::DevicePart& part : backend->device_parts())
@@ -336,8 +337,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)
           for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields(),
-                                                       result.steps_done))
+                                                       result.steps_done)) {
             std::fprintf(stderr, "warning: %s\n", w.c_str());
+            report.warnings.push_back(w);
+          }
       }
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.

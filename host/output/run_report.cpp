@@ -194,6 +194,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"version", CLFDTD_VERSION},
       {"status", r.status},
       {"reason", r.reason},
+      {"warnings", r.warnings},
       {"backend", r.backend},
       {"device", r.device},
       {"devices", devices},

@@ -45,6 +45,10 @@ struct DeviceReport {
 struct RunReport {
   std::string status = "completed";  // "running" | "completed" | "non-finite" | "interrupted" | "failed"
   std::string reason;                // why it stopped early, one line ("" when completed)
+  // What the run warned of on stderr ("warning: ..."), one line each: the model's (a shortened
+  // run's dropped snapshots, a port box that floats, ...) and the end's (a port whose series has
+  // not died down: port_files.hpp).
+  std::vector<std::string> warnings;
   // Every file the run wrote into its folder but run.json (OutputDir::written_files, sorted), set when it
   // ends; unset while it runs. clfdtd replaces a folder only when it holds nothing else.
   std::optional<std::vector<std::string>> files;
@@ -113,7 +117,8 @@ RunReport report_from_model(const SimulationModel& m);
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
 // resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
-// touchstone_file for the one driven port; empty without ports) always, "geometry_fingerprint", "ranks" and "decomposition" ({"parts": [PX,
+// touchstone_file for the one driven port; empty without ports) always, "warnings" (a list, empty
+// without) always, "geometry_fingerprint", "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
 // each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a

@@ -86,6 +86,21 @@ void apply_test_nan_hook(SimulationModel& m) {
   m.sources.front().j[static_cast<std::size_t>(step)] = std::numeric_limits<double>::quiet_NaN();
 }
 
+// The second Ctrl-C's line follows the output as OutputDir moves it, each move under a hold, so
+// the line never names a folder as it was a moment before (signals.hpp).
+class SecondSignalLine final : public OutputDir::MoveObserver {
+public:
+  void begin_move() override { hold_.emplace(); }
+  void end_move(const char* stage, const std::string& where) override {
+    set_second_signal_line(where);
+    hold_.reset();  // a second signal that came meanwhile ends the process here, with that line
+    if (stage) signal_stage(stage);
+  }
+
+private:
+  std::optional<SecondSignalHold> hold_;
+};
+
 void print_notes(OutputDir& out) {
   for (const std::string& note : out.take_notes()) std::fprintf(stderr, "clfdtd: %s\n", note.c_str());
 }
@@ -139,9 +154,9 @@ std::string keep_partial(OutputDir& out, RunReport& report, const std::string& s
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clfdtd: %s\n", e.what());
   }
+  signal_stage("report-written");
   try {
     out.keep_partial();
-    set_second_signal_line("this run's partial output is in '" + out.path() + "'");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clfdtd: %s\n", e.what());
   }
@@ -247,6 +262,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
 
   // Rank 0's output folder, its run.json and model.vti: a failure there ends every rank.
   std::unique_ptr<OutputDir> out;
+  SecondSignalLine second_signal_line;
   RunReport report;
   std::unique_ptr<LoopSink> sink;
   if (const int code = agree_on_failure(comm, [&] {
@@ -255,12 +271,11 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
           return;
         }
         out = std::make_unique<OutputDir>(cfg.output.dir, policy);
-        set_second_signal_line("the previous output is untouched; what this run wrote is in '" +
-                               out->path() + "', which the next run on '" + out->final_path() +
-                               "' moves to '" + out->final_path() +
-                               ".partial' (or removes, where that name is taken)");
+        out->set_observer(&second_signal_line);
+        set_second_signal_line(out->where());
         print_notes(*out);
         report = report_from_model(model);
+        report.warnings = model.warnings;
         report.backend = backend->name();
         report.device = backend->device_description();
         for (const Backend::DevicePart& part : backend->device_parts())
@@ -291,17 +306,39 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
 
   LoopResult result;
   long steps_reached = 0;  // for the partial run.json of a loop that ends in an exception
+  // From the moment the loop sees the stop signal until run.json says how far it got: a second
+  // signal meanwhile waits for that report (a few milliseconds), so a run stopped twice still
+  // reports its steps_done.
+  std::optional<SecondSignalHold> stopping;
   try {
     // Patent step 4: the time loop.
     ProgressLine progress(cfg.quiet || !lead);
     LoopOptions options;
     // With ranks, the stop signal is agreed at the loop's sync interval: an allreduce per step
     // would cost more than the signal is worth.
-    options.stop_requested = agreed_stop(comm, options.sync_interval_steps);
+    options.stop_requested = [&stopping, lead,
+                              stop = agreed_stop(comm, options.sync_interval_steps)]() {
+      const bool now = stop();
+      if (now && lead && !stopping) stopping.emplace();
+      return now;
+    };
     options.steps_reached = &steps_reached;
     result = run_time_loop(model, *backend, *sink,
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
+    if (lead && result.stopped) {
+      report.status = "interrupted";
+      report.reason = std::string("interrupted by ") +
+                      (stop_signal() ? signal_name(stop_signal()) : "a stop signal on another rank") +
+                      " at step " + std::to_string(result.steps_done) + " of " +
+                      std::to_string(model.grid.steps);
+      report.steps_done = result.steps_done;
+      report.loop_seconds = result.loop_seconds;
+      write_run_json(out->file("run.json"), report);
+      stopping.reset();
+      signal_stage("stopped");
+    }
+    if (lead) signal_stage("loop-end");
     // The transforms so far are worth keeping also when the run was stopped; non-finite fields
     // would only give non-finite transforms.
     if (result.finite) {
@@ -316,8 +353,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)
           for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields(),
-                                                       result.steps_done))
+                                                       result.steps_done)) {
             std::fprintf(stderr, "warning: %s\n", w.c_str());
+            report.warnings.push_back(w);
+          }
       }
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.
@@ -339,10 +378,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         out->release_reserve();
         write_run_json(out->file("run.json"), report);
         out->commit();
-        set_second_signal_line("the run had completed: its output is in '" + out->final_path() + "'");
       }
     }
   } catch (const std::exception& e) {
+    stopping.reset();  // a second signal that came meanwhile ends the process here
     if (lead) {
       if (report.status == "running") report.steps_done = steps_reached;
       report_incomplete(*out, report, e.what());
@@ -356,7 +395,6 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
 
   // Patent steps 5 and 6: the backend (device memory) goes first, then the model (host memory).
   backend.reset();
-  const char* signal = stop_signal() ? signal_name(stop_signal()) : "a stop signal on another rank";
   if (!result.finite) {
     if (!lead) return 3;
     const std::string what = nonfinite_text(result);
@@ -369,9 +407,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   }
   if (result.stopped) {
     if (!lead) return 6;
-    const std::string what = std::string("interrupted by ") + signal + " at step " +
-                             std::to_string(result.steps_done) + " of " +
-                             std::to_string(model.grid.steps);
+    const std::string what = report.reason;  // set when the loop stopped
     const std::string where = keep_partial(*out, report, "interrupted", what);
     std::fprintf(stderr, "clfdtd: %s; the partial output is in '%s'; %s\n", what.c_str(),
                  where.c_str(), previous_output_text(*out).c_str());

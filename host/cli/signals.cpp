@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -51,17 +52,37 @@ const char kAgainPlain[] = "\nclfdtd: interrupted again: exiting at once (exit 6
 std::atomic<const char*> g_again{kAgainPlain};
 static_assert(std::atomic<const char*>::is_always_lock_free, "the line pointer must be lock-free");
 
-extern "C" void on_stop_signal(int sig) {
-  if (g_in_setup.load()) exit_in_setup(sig);
-  int none = 0;
-  if (g_signal.compare_exchange_strong(none, sig)) return;
-  if (sig == SIGPIPE) return;  // every write to the closed pipe raises it again: not a second ask
+// SecondSignalHold's state: whether the main thread is moving the output (held), a second signal
+// came meanwhile (pending), or a second signal is ending the process (exiting). Handler and main
+// thread change it by compare-exchange only, so exactly one of them decides what happens to a
+// second signal: the handler ends the process at once (free), or leaves that to the hold's end.
+enum HoldState : int { kFree = 0, kHeld = 1, kPending = 2, kExiting = 3 };
+std::atomic<int> g_hold{kFree};
+int g_hold_depth = 0;  // the main thread's nesting; only it reads or writes this
+static_assert(std::atomic<int>::is_always_lock_free, "the hold state must be lock-free");
+
+[[noreturn]] void exit_again() {
   const char* line = g_again.load();
   std::size_t len = 0;
   while (len < kLineBytes && line[len] != 0) ++len;
   const ssize_t ignored = ::write(STDERR_FILENO, line, len);
   (void)ignored;
   ::_exit(6);
+}
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_in_setup.load()) exit_in_setup(sig);
+  int none = 0;
+  if (g_signal.compare_exchange_strong(none, sig)) return;
+  if (sig == SIGPIPE) return;  // every write to the closed pipe raises it again: not a second ask
+  for (;;) {
+    int state = g_hold.load();
+    if (state == kPending || state == kExiting) return;  // already decided
+    const int next = state == kFree ? kExiting : kPending;
+    if (!g_hold.compare_exchange_strong(state, next)) continue;  // the main thread moved: again
+    if (next == kPending) return;  // the hold's end exits, with the line of what it moved
+    exit_again();
+  }
 }
 
 }  // namespace
@@ -83,6 +104,33 @@ StopSignals::StopSignals() {
 
 void StopSignals::defer() { g_in_setup.store(false); }
 
+SecondSignalHold::SecondSignalHold() {
+  if (g_hold_depth++ > 0) return;
+  int state = kFree;
+  while (!g_hold.compare_exchange_strong(state, kHeld)) {
+    // kExiting: a handler in another thread is ending the process with the current line; moving
+    // now would make that line wrong. Wait for the end.
+    if (state == kExiting)
+      for (;;) ::pause();
+    state = kFree;
+  }
+}
+
+SecondSignalHold::~SecondSignalHold() {
+  if (--g_hold_depth > 0) return;
+  int state = kHeld;
+  if (g_hold.compare_exchange_strong(state, kFree)) return;
+  g_hold.store(kExiting);  // kPending: a second signal came while the output moved
+  exit_again();
+}
+
+void signal_stage(const char* stage) {
+  const char* wanted = std::getenv("CLFDTD_TEST_SIGNAL_AT");
+  if (!wanted) return;
+  const std::string list = std::string(",") + wanted + ",";
+  if (list.find(std::string(",") + stage + ",") != std::string::npos) ::raise(SIGINT);
+}
+
 void set_second_signal_line(const std::string& what) {
   std::string line = "\nclfdtd: interrupted again: exiting at once (exit 6); " + what + "\n";
   if (line.size() >= kLineBytes) line = line.substr(0, kLineBytes - 5) + "...\n";
@@ -95,6 +143,8 @@ void set_second_signal_line(const std::string& what) {
 
 StopSignals::~StopSignals() {
   g_in_setup.store(false);
+  g_hold.store(kFree);
+  g_hold_depth = 0;
   g_again.store(kAgainPlain);
   for (int i = 0; i < kCount; ++i)
     if (g_installed[i]) {

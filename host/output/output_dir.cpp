@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <system_error>
@@ -29,7 +30,8 @@ namespace fs = std::filesystem;
 namespace clfdtd {
 namespace {
 
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string in_quotes(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
 // "'a', 'b'" for foreign_entries' paths ("" stands for a folder that could not be read).
 std::string listed(const std::vector<std::string>& names) {
@@ -158,6 +160,25 @@ std::string read_small(int fd) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
+// Removes a clfdtd output folder so that what is left at any moment is still recognisably
+// clfdtd's: first all but its run.json, then run.json (`halfway` runs just before), then the
+// folder, empty by then. A process that ends meanwhile leaves a folder the next run removes.
+std::error_code remove_output_folder(const fs::path& dir, const std::function<void()>& halfway = {}) {
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename() != "run.json") entries.push_back(it->path());
+  if (ec) return ec;
+  for (const fs::path& p : entries) {
+    fs::remove_all(p, ec);
+    if (ec) return ec;
+  }
+  if (halfway) halfway();
+  fs::remove(dir / "run.json", ec);
+  if (!ec) fs::remove(dir, ec);
+  return ec;
+}
+
 constexpr const char* kLockTag = "clfdtd ";  // a lock file holds "clfdtd <pid>\n"
 
 // Creates the lock file `path` already holding `content`: written under a name of this process,
@@ -205,15 +226,15 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
   const fs::file_type type = type_at(p);
   if (type == fs::file_type::not_found) return;
   if (type == fs::file_type::symlink)
-    throw OutputRefusedError("output.dir " + quoted(p) +
+    throw OutputRefusedError("output.dir " + in_quotes(p) +
                              " is a symbolic link, which clfdtd never replaces: give the folder "
                              "it points to, or another output.dir");
   if (type != fs::file_type::directory)
-    throw OutputRefusedError("output.dir " + quoted(p) +
+    throw OutputRefusedError("output.dir " + in_quotes(p) +
                              (type == fs::file_type::regular ? " is a file" : " is not a folder") +
                              "; clfdtd never replaces a file: choose another output.dir");
   if (const std::string role = protected_role(p, policy); !role.empty())
-    throw OutputRefusedError("output.dir " + quoted(p) + " is " + role +
+    throw OutputRefusedError("output.dir " + in_quotes(p) + " is " + role +
                              ", which clfdtd never replaces: choose a folder of its own");
   if (policy.overwrite || empty_folder(p)) return;
   if (is_clfdtd_output(p)) {
@@ -224,12 +245,12 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
     const bool more = foreign.size() > 3;
     if (more) foreign.pop_back();
     throw OutputRefusedError(
-        "output.dir " + quoted(p) + " holds an earlier clfdtd output and also what that run did "
+        "output.dir " + in_quotes(p) + " holds an earlier clfdtd output and also what that run did "
         "not write (" + listed(foreign) + (more ? ", ..." : "") +
         "); clfdtd replaces the folder as a whole, so it is not replaced: move those elsewhere, "
         "choose another output.dir, or set output.overwrite = true to delete them too");
   }
-  throw OutputRefusedError("output.dir " + quoted(p) +
+  throw OutputRefusedError("output.dir " + in_quotes(p) +
                            " is a folder that clfdtd did not write (it has no clfdtd run.json), "
                            "so it is not replaced: choose another output.dir, or set "
                            "output.overwrite = true to delete what it holds");
@@ -259,6 +280,10 @@ OutputDir::OutputDir(const std::string& final_dir, const OutputPolicy& policy) :
     throw;
   }
   current_ = tmp_;
+  where_ = "the previous output is untouched; what this run wrote is in " + in_quotes(tmp_) +
+           ", which the next run on " + in_quotes(final_) + " keeps as " + in_quotes(final_ + ".partial") +
+           " (or " + in_quotes(final_ + ".partial-" + pid_text()) +
+           ", where that name holds what a run did not write)";
 }
 
 OutputDir::~OutputDir() {
@@ -322,62 +347,174 @@ void OutputDir::lock() {
   }
 }
 
-// Under the lock: what runs of this folder left when they were killed (SIGKILL, power loss).
+// Under the lock: what runs of this folder left when they were killed (SIGKILL, a second
+// Ctrl-C, power loss). Discarded folders go first (their space), then previous outputs to restore,
+// then temporaries oldest first, so that the newest run's output ends as "<dir>.partial".
 void OutputDir::clean_stale() {
   const fs::path fin(final_);
   const fs::path parent = fin.has_parent_path() ? fin.parent_path() : fs::path(".");
   const std::string base = fin.filename().string();
+  enum Kind { kDiscard, kOld, kTmp };
   struct Leftover {
     fs::path path;
     long pid;
-    bool old;  // "<dir>.old-<pid>": a previous output moved aside by a commit without exchange
+    Kind kind;
+    fs::file_time_type written;
   };
   std::vector<Leftover> found;
   std::error_code ec;
   for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    for (const char* tag : {".tmp-", ".old-"}) {
+    const std::pair<const char*, Kind> tags[] = {{".discard-", kDiscard}, {".old-", kOld}, {".tmp-", kTmp}};
+    for (const auto& [tag, kind] : tags) {
       const long pid = pid_suffix(name, base + tag);
-      if (pid > 0 && process_gone(pid)) found.push_back({it->path(), pid, tag[1] == 'o'});
+      if (pid > 0 && process_gone(pid)) {
+        std::error_code time_ec;
+        const fs::file_time_type written = fs::last_write_time(it->path(), time_ec);
+        found.push_back({it->path(), pid, kind, time_ec ? fs::file_time_type::min() : written});
+      }
     }
   }
   if (ec) fail("read", parent, ec);
+  std::sort(found.begin(), found.end(), [](const Leftover& a, const Leftover& b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    if (a.written != b.written) return a.written < b.written;
+    return a.pid < b.pid;
+  });
   for (const Leftover& l : found) {
     const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
-    // A name alone is no proof: only clfdtd's run.json beside nothing but a run's files (or, for
-    // a temporary, an empty folder) is touched.
+    // A name alone is no proof: only clfdtd's run.json beside nothing but a run's files, or an
+    // empty folder (a temporary before its first file, a discarded folder after its last), is
+    // touched.
     std::error_code ec_empty;
-    const bool empty_tmp = !l.old && type_at(l.path) == fs::file_type::directory &&
-                           fs::is_empty(l.path, ec_empty) && !ec_empty;
-    if (!empty_tmp && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
-      notes_.push_back("left " + quoted(l.path) + " alone: its " + gone +
+    const bool empty = l.kind != kOld && type_at(l.path) == fs::file_type::directory &&
+                       fs::is_empty(l.path, ec_empty) && !ec_empty;
+    if (!empty && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
+      notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
                        ", but it is not a clfdtd output holding only a run's files");
       continue;
     }
-    if (l.old && !present(fin)) {
+    if (l.kind == kOld && !present(fin)) {
       if (::rename(l.path.c_str(), final_.c_str()) == 0) {
-        notes_.push_back("restored the previous output " + quoted(fin) + " from " + quoted(l.path) +
+        notes_.push_back("restored the previous output " + in_quotes(fin) + " from " + in_quotes(l.path) +
                          " (the run replacing it was stopped; " + gone + ")");
         continue;
       }
-      notes_.push_back("could not restore the previous output from " + quoted(l.path) + ": " +
+      notes_.push_back("could not restore the previous output from " + in_quotes(l.path) + ": " +
                        std::strerror(errno));
       continue;
     }
-    const std::string partial = final_ + ".partial";
-    if (!l.old && !empty_tmp && !present(partial) &&
-        rename_noreplace(l.path.string(), partial) == 0) {
-      mark_abandoned_report(partial, "the run ended without finishing (killed or crashed; " +
-                                         gone + " when a later run found its folder)");
-      notes_.push_back("kept what a stopped run wrote (" + gone + ") as " + quoted(fs::path(partial)));
+    if (l.kind == kTmp && !empty) {
+      mark_abandoned_report(l.path, "the run ended without finishing (killed or crashed; " + gone +
+                                        " when a later run found its folder)");
+      try {
+        bool replaced = false;
+        const std::string partial =
+            move_to_partial(l.path.string(), std::to_string(l.pid), false, &replaced);
+        notes_.push_back("kept what a stopped run wrote (" + gone + ") as " + in_quotes(partial) +
+                         (replaced ? ", in place of the older partial output there" : ""));
+      } catch (const std::exception& e) {
+        notes_.push_back("left " + in_quotes(l.path) + " (" + gone + ") where it is: " + e.what());
+      }
       continue;
     }
-    fs::remove_all(l.path, ec);
-    if (ec)
-      notes_.push_back("could not remove " + quoted(l.path) + " (" + gone + "): " + ec.message());
+    const std::string what = l.kind == kDiscard ? "an older output that a stopped run was removing"
+                             : l.kind == kOld   ? "a previous output that a stopped run had replaced"
+                                                : "left by a run that was stopped";
+    const std::error_code rm = remove_output_folder(l.path);
+    if (rm)
+      notes_.push_back("could not remove " + in_quotes(l.path) + " (" + gone + "): " + rm.message());
     else
-      notes_.push_back("removed " + quoted(l.path) + ", left by a run that was stopped (" + gone + ")");
+      notes_.push_back("removed " + in_quotes(l.path) + ", " + what + " (" + gone + ")");
   }
+}
+
+std::string OutputDir::discard_path() const { return final_ + ".discard-" + pid_text(); }
+
+bool OutputDir::move(const std::function<bool(std::string& where)>& m, const char* stage) {
+  if (!stage || !observer_) {
+    std::string ignored;
+    const bool ok = m(stage ? where_ : ignored);
+    return ok;
+  }
+  observer_->begin_move();
+  std::string where = where_;
+  const bool ok = m(where);
+  const int err = errno;
+  if (ok) where_ = where;
+  observer_->end_move(ok ? stage : nullptr, where_);
+  errno = err;
+  return ok;
+}
+
+std::string OutputDir::move_to_partial(const std::string& from, const std::string& owner_pid,
+                                       bool observed, bool* replaced) {
+  if (replaced) *replaced = false;
+  const std::string partial = final_ + ".partial";
+  auto stage = [&](const char* name) { return observed ? name : nullptr; };
+  const std::string in_partial = "this run's partial output is in " + in_quotes(partial);
+  if (!present(partial)) {
+    if (!move([&](std::string& where) {
+          if (rename_noreplace(from, partial) != 0) return false;
+          where = in_partial;
+          return true;
+        }, stage("partial-moved")))
+      throw OutputError::from_errno("rename '" + from + "' to", partial, errno);
+    return partial;
+  }
+  const std::string discard = discard_path();
+  if (!is_clfdtd_output(partial) || !holds_only_clfdtd_files(partial) || present(discard)) {
+    // "<dir>.partial" holds what a run did not write: it stays, and so does what it holds.
+    const std::string aside = partial + "-" + owner_pid;
+    if (!move([&](std::string& where) {
+          if (rename_noreplace(from, aside) != 0) return false;
+          where = "this run's partial output is in " + in_quotes(aside);
+          return true;
+        }, stage("partial-moved")))
+      throw OutputError::from_errno("rename '" + from + "' to", aside, errno);
+    return aside;
+  }
+  // The older partial output goes first to a name that says it is being removed: wherever the
+  // process ends from here, the next run knows each folder for what it holds.
+  if (!move([&](std::string& where) {
+        if (rename_noreplace(partial, discard) != 0) return false;
+        where = "the previous output is untouched; what this run wrote is in " + in_quotes(from) +
+                ", which the next run on " + in_quotes(final_) + " keeps as " + in_quotes(partial) +
+                "; that run also removes the older partial output, moved to " + in_quotes(discard);
+        return true;
+      }, stage("partial-aside")))
+    throw OutputError::from_errno("move aside the older partial output", partial, errno);
+  const std::string before = where_;
+  if (!move([&](std::string& where) {
+        if (rename_noreplace(from, partial) != 0) return false;
+        where = in_partial + "; the older partial output, in " + in_quotes(discard) +
+                ", is being removed, and the next run on " + in_quotes(final_) +
+                " removes what is left of it";
+        return true;
+      }, stage("partial-moved"))) {
+    const int err = errno;
+    // The older one goes back: this process may still need the name ".discard-<pid>".
+    move([&](std::string& where) {
+      if (rename_noreplace(discard, partial) != 0) return false;
+      where = before;
+      return true;
+    }, stage("partial-restored"));
+    throw OutputError::from_errno("rename '" + from + "' to", partial, err);
+  }
+  if (replaced) *replaced = true;
+  const std::error_code rm = remove_output_folder(discard, [&] {
+    move([](std::string&) { return true; }, stage("partial-removing"));
+  });
+  if (rm) {
+    notes_.push_back("could not remove the older partial output in " + in_quotes(discard) + ": " +
+                     rm.message() + "; the next run on " + in_quotes(final_) + " removes it");
+  } else {
+    move([&](std::string& where) {
+      where = in_partial;
+      return true;
+    }, stage("partial-done"));
+  }
+  return partial;
 }
 
 std::vector<std::string> OutputDir::written_files() const {
@@ -408,38 +545,71 @@ void OutputDir::commit() {
     // output stays where it is (the caller keeps it as the partial output).
     throw OutputError("replace", final_, std::string("it changed during the run: ") + e.what());
   }
+  const std::string done = "the run had completed: its output is in " + in_quotes(final_);
   if (!present(final_)) {
-    if (rename_noreplace(tmp_, final_) != 0)
+    if (!move([&](std::string& where) {
+          if (rename_noreplace(tmp_, final_) != 0) return false;
+          where = done;
+          return true;
+        }, "commit-moved"))
       throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, errno);
     committed_ = true;
     current_ = final_;
     return;
   }
+  // The previous output ends under a name that says it is being removed, in the same move that
+  // puts this run's in its place.
+  const std::string discard = discard_path();
+  if (present(discard))
+    throw OutputError("move the previous output aside to", discard, "something is already there");
   std::string previous;  // where the previous output is once the new one is in place
-  if (swap_paths(tmp_, final_)) {
-    previous = tmp_;
-  } else {
-    if (!exchange_unsupported(errno))
-      throw OutputError::from_errno("exchange '" + tmp_ + "' with", final_, errno);
-    previous = final_ + ".old-" + pid_text();
-    if (::rename(final_.c_str(), previous.c_str()) != 0)
-      throw OutputError::from_errno("move aside", final_, errno);
-    if (::rename(tmp_.c_str(), final_.c_str()) != 0) {
-      const int err = errno;
-      if (::rename(previous.c_str(), final_.c_str()) != 0)
-        throw OutputError("rename '" + tmp_ + "' to", final_,
-                          std::string(std::strerror(err)) + "; the previous output is in '" +
-                              previous + "'");
-      throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, err);
+  std::string error;     // why the move failed (errno alone cannot say which step)
+  int err = 0;
+  const bool moved = move([&](std::string& where) {
+    if (swap_paths(tmp_, final_)) {
+      previous = rename_noreplace(tmp_, discard) == 0 ? discard : tmp_;
+    } else {
+      err = errno;
+      if (!exchange_unsupported(err)) {
+        error = "exchange '" + tmp_ + "' with";
+        return false;
+      }
+      const std::string old = final_ + ".old-" + pid_text();
+      if (::rename(final_.c_str(), old.c_str()) != 0) {
+        err = errno;
+        error = "move aside";
+        return false;
+      }
+      if (::rename(tmp_.c_str(), final_.c_str()) != 0) {
+        err = errno;
+        error = "rename '" + tmp_ + "' to";
+        if (::rename(old.c_str(), final_.c_str()) != 0)
+          error += " (the previous output is in '" + old + "')";
+        return false;
+      }
+      previous = rename_noreplace(old, discard) == 0 ? discard : old;
     }
-  }
+    where = done;
+    if (previous == discard)
+      where += "; the previous output, in " + in_quotes(discard) + ", is being removed, and the next "
+               "run on " + in_quotes(final_) + " removes what is left of it";
+    return true;
+  }, "commit-moved");
+  if (!moved) throw OutputError::from_errno(error, final_, err);
   committed_ = true;
   current_ = final_;
-  std::error_code ec;
-  fs::remove_all(previous, ec);
-  if (ec)
+  const std::error_code ec = remove_output_folder(previous, [&] {
+    if (previous == discard) move([](std::string&) { return true; }, "commit-removing");
+  });
+  if (ec) {
     notes_.push_back("could not remove the previous output, now in '" + previous +
                      "': " + ec.message() + "; remove it by hand");
+    return;
+  }
+  move([&](std::string& where) {
+    where = done;
+    return true;
+  }, "commit-done");
 }
 
 bool OutputDir::reserve_space(std::size_t bytes) {
@@ -465,32 +635,8 @@ void OutputDir::release_reserve() {
 
 std::string OutputDir::keep_partial() {
   if (committed_) return current_;
-  std::string partial = final_ + ".partial";
-  if (!present(partial)) {
-    if (rename_noreplace(tmp_, partial) != 0)
-      throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
-  } else if (is_clfdtd_output(partial) && holds_only_clfdtd_files(partial)) {
-    if (swap_paths(tmp_, partial)) {
-      std::error_code ec;
-      fs::remove_all(tmp_, ec);  // now the older partial output
-      if (ec) notes_.push_back("could not remove an older partial output in '" + tmp_ + "': " +
-                               ec.message());
-    } else {
-      if (!exchange_unsupported(errno))
-        throw OutputError::from_errno("exchange '" + tmp_ + "' with", partial, errno);
-      std::error_code ec;
-      fs::remove_all(partial, ec);
-      if (ec) fail("remove the older partial output", partial, ec);
-      if (::rename(tmp_.c_str(), partial.c_str()) != 0)
-        throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
-    }
-  } else {
-    partial += "-" + pid_text();  // "<dir>.partial" is someone else's: leave it
-    if (rename_noreplace(tmp_, partial) != 0)
-      throw OutputError::from_errno("rename '" + tmp_ + "' to", partial, errno);
-  }
-  current_ = partial;
-  return partial;
+  current_ = move_to_partial(tmp_, pid_text(), true);
+  return current_;
 }
 
 }  // namespace clfdtd

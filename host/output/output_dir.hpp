@@ -7,14 +7,22 @@
 // directory or the model file. It writes nothing, so it runs before any work.
 //
 // OutputDir then holds the lock "<dir>.lock" (one run per output folder at a time), cleans what
-// dead runs left beside it ("<dir>.tmp-<pid>" becomes "<dir>.partial" where that name is free, else
-// it is removed; "<dir>.old-<pid>" is restored as "<dir>" where "<dir>" is missing; only folders
-// that are clfdtd outputs of nothing but a run's files, or empty temporaries), and creates "<dir>.tmp-<pid>",
-// where every file is written. commit() swaps it in place of "<dir>" (rename-exchange where the
-// file system has it); a run that did not complete calls keep_partial(), which moves it to
-// "<dir>.partial" and leaves "<dir>" as it was.
+// dead runs left beside it, and creates "<dir>.tmp-<pid>", where every file is written. commit()
+// swaps it in place of "<dir>" (rename-exchange where the file system has it); a run that did not
+// complete calls keep_partial(), which moves it to "<dir>.partial" and leaves "<dir>" as it was.
+//
+// Every folder a process leaves when it ends at any moment (SIGKILL, a second Ctrl-C) has a name
+// that says what it holds, so that the next run knows what to do with it:
+//   "<dir>.tmp-<pid>"      what a run wrote: kept as the partial output, as keep_partial() would
+//   "<dir>.old-<pid>"      a previous output moved aside by a commit: restored where "<dir>" is missing
+//   "<dir>.discard-<pid>"  an older output being removed (the previous output a commit replaced, or
+//                          the older partial output a newer one replaced): removed
+// A folder is moved to ".discard-" before any of its files is removed, and its run.json is
+// removed last, so that a folder half removed is still recognisably clfdtd's. Only folders that
+// are clfdtd outputs of nothing but a run's files (or empty) are touched.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +41,20 @@ void check_output_path(const std::string& final_dir, const OutputPolicy& policy)
 
 class OutputDir {
 public:
+  // Follows the folders as they move (commit, keep_partial): each move is made between
+  // begin_move() and end_move(), whose `where` says where this run's output then is and what the
+  // next run on the folder does with what is left (run_command makes it the line a second
+  // Ctrl-C prints, and keeps that signal from ending the process between the move and the line).
+  // `stage` names the point (tests: CLFDTD_TEST_SIGNAL_AT): "partial-moved", "partial-aside" (an
+  // older partial output moved to ".discard-"), "partial-removing" (that folder half removed: its
+  // run.json alone left), "partial-done", "commit-moved", "commit-removing", "commit-done".
+  class MoveObserver {
+  public:
+    virtual ~MoveObserver() = default;
+    virtual void begin_move() = 0;
+    virtual void end_move(const char* stage, const std::string& where) = 0;
+  };
+
   // Runs check_output_path, creates missing parents, takes the lock (OutputRefusedError naming the
   // other run's process when it is held), cleans what dead runs left, creates the temporary folder.
   // File-system failures throw OutputError.
@@ -49,6 +71,10 @@ public:
   // One line per thing done beside the folder since the last call (a stale temporary removed, a
   // previous output restored or left behind), for the caller to print.
   std::vector<std::string> take_notes() { return std::exchange(notes_, {}); }
+  void set_observer(MoveObserver* observer) { observer_ = observer; }
+  // Where this run's output is now and what becomes of it if the process ends here, in words
+  // (the text end_move() last gave; at first: the temporary folder, kept by the next run).
+  const std::string& where() const { return where_; }
 
   // What the run wrote so far: every file under path() but run.json, relative to it ('/'
   // separated, sorted), for run.json's "files" (output_marker.hpp). Never throws: a folder that
@@ -78,6 +104,18 @@ public:
 private:
   void lock();
   void clean_stale();
+  // Moves `from` (this run's temporary folder, or a dead run's) to "<dir>.partial" as
+  // keep_partial() does: an older partial output there that holds only a run's files is moved to
+  // "<dir>.discard-<pid>" and removed; one that holds more stays, and `from` goes to
+  // "<dir>.partial-<owner_pid>". `observed`: keep_partial (the observer hears each move); else
+  // clean_stale. Returns where `from` went (`replaced`: an older partial output was removed for
+  // it); throws OutputError where it could not move.
+  std::string move_to_partial(const std::string& from, const std::string& owner_pid, bool observed,
+                              bool* replaced = nullptr);
+  // A move, made by `m` (true on success, which also sets the sentence saying where the output
+  // then is), between the observer's begin_move and end_move; without `stage` nobody hears of it.
+  bool move(const std::function<bool(std::string& where)>& m, const char* stage);
+  std::string discard_path() const;  // "<dir>.discard-<pid>"
 
   std::string final_, tmp_, current_, lock_path_;
   OutputPolicy policy_;
@@ -85,6 +123,8 @@ private:
   bool committed_ = false;
   bool reserved_ = false;
   std::vector<std::string> notes_;
+  MoveObserver* observer_ = nullptr;
+  std::string where_;
 };
 
 }  // namespace clfdtd

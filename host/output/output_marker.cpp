@@ -93,8 +93,10 @@ bool mark_abandoned_report(const fs::path& dir, const std::string& reason) {
   j["reason"] = reason;
   std::error_code ec;
   fs::remove(dir / kReserveFile, ec);  // the space it held is for this rewrite
-  // What the run reached, as far as its probes.csv shows (rows are written in batches).
-  if (const long step = last_probe_step(dir / "probes.csv"); step > 0) j["steps_done"] = step;
+  // What the run reached, as far as its probes.csv shows (rows are written in batches: the steps
+  // whose results the folder holds); unknown without one.
+  const long step = last_probe_step(dir / "probes.csv");
+  j["steps_done"] = step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr);
   try {
     replace_text_file((dir / "run.json").string(),
                       j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -149,18 +151,20 @@ std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit)
     if (ec) return {""};
     return found;
   }
-  // Without the list: a run's names, and the monitor files its run.json names.
+  // Without the list: a run's names, and the monitor and port files its run.json names.
   std::set<std::string> monitor_files;
-  if (j.is_object() && j.contains("monitors") && j["monitors"].is_array())
-    for (const auto& m : j["monitors"])
-      if (m.is_object() && m.contains("file") && m["file"].is_string())
-        monitor_files.insert(m["file"].get<std::string>());
+  for (const char* list : {"monitors", "ports"})
+    if (j.is_object() && j.contains(list) && j[list].is_array())
+      for (const auto& m : j[list])
+        for (const char* key : {"file", "time_file", "touchstone_file"})
+          if (m.is_object() && m.contains(key) && m[key].is_string())
+            monitor_files.insert(m[key].get<std::string>());
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end && found.size() < limit;
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const bool folder = real_folder(it->path());
-    if (folder && (name == "snapshots" || name == "monitors")) {
+    if (folder && (name == "snapshots" || name == "monitors" || name == "ports")) {
       std::error_code ec2;
       for (fs::directory_iterator s(it->path(), ec2), send;
            !ec2 && s != send && found.size() < limit; s.increment(ec2)) {

@@ -23,7 +23,8 @@ bool is_clfdtd_output(const std::filesystem::path& dir);
 // run.json has no such list (a run killed before it ended, or a version before the list) may hold
 // only names a run writes: model.vti, run.json, run.json.reserve, probes.csv, energy.csv, fields.pvd, fields_m<m>.pvd,
 // fields_3d.pvd (and their .part), snapshots/ with fields_<step>.vti, fields_<step>_m<m>.vti and
-// fields_<step>_3d.vts, and monitors/ with the files its run.json's "monitors" name. Empty:
+// fields_<step>_3d.vts, and monitors/ and ports/ with the files its run.json's "monitors" and
+// "ports" name. Empty:
 // nothing there is foreign (an empty folder counts).
 std::vector<std::string> foreign_entries(const std::filesystem::path& dir, std::size_t limit = 3);
 
@@ -31,8 +32,8 @@ std::vector<std::string> foreign_entries(const std::filesystem::path& dir, std::
 bool holds_only_clfdtd_files(const std::filesystem::path& dir);
 
 // A killed run's folder, found by a later run: its run.json, still "status": "running", becomes
-// "failed" with `reason`, and steps_done the last step of its probes.csv where it has whole rows
-// (replaced whole), after removing the run's run.json.reserve. Nothing else is touched; false
+// "failed" with `reason`, and steps_done the last step of its probes.csv where it has whole rows,
+// else null: not known (replaced whole), after removing the run's run.json.reserve. Nothing else is touched; false
 // when there was no such report or it could not be rewritten.
 bool mark_abandoned_report(const std::filesystem::path& dir, const std::string& reason);
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "errors.hpp"
 #include "output/text_file.hpp"
@@ -57,15 +58,28 @@ std::string series_csv(const PortSeries& s) {
   return text;
 }
 
-// The share of the current's peak still flowing in the last 5% of the series.
-double tail_share(const std::vector<double>& current) {
-  double peak = 0, tail = 0;
-  const std::size_t from = current.size() - current.size() / 20;
-  for (std::size_t n = 0; n < current.size(); ++n) {
-    peak = std::max(peak, std::fabs(current[n]));
-    if (n >= from) tail = std::max(tail, std::fabs(current[n]));
+// How far a series has died down: its largest magnitude over the last 5% of the steps (at least
+// one) against its largest over the whole run.
+struct Tail {
+  double tail = 0, peak = 0;
+  double share() const { return peak > 0 ? tail / peak : 0; }
+};
+
+Tail tail_of(const std::vector<double>& x) {
+  Tail t;
+  if (x.empty()) return t;
+  const std::size_t from = x.size() - std::max<std::size_t>(1, x.size() / 20);
+  for (std::size_t n = 0; n < x.size(); ++n) {
+    t.peak = std::max(t.peak, std::fabs(x[n]));
+    if (n >= from) t.tail = std::max(t.tail, std::fabs(x[n]));
   }
-  return peak > 0 ? tail / peak : 0;
+  return t;
+}
+
+std::string number(const char* format, double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
 }
 
 // S11 of the one driven port as a one-port Touchstone file: with every other port terminated in
@@ -120,14 +134,25 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
                          ", so its spectrum comes from the steps done");
       continue;
     }
-    const double tail = tail_share(s.current_a);
-    if (tail > 1e-3) {
-      char share[32];
-      std::snprintf(share, sizeof share, "%.2g%%", 100 * tail);
-      warnings.push_back("port '" + port.name + "': its current in the last 5% of the run is still " +
-                         share + " of its peak, so its spectrum comes from a cut-off series; run " +
-                         "longer (time.steps) until it dies down");
+    // A series cut off before it has died down gives spectra of the cut (ripples, a wrong
+    // resistance). The voltage and the current each: at a driven port the source's pulse sets
+    // the current's peak, and a gap still ringing at the end shows in its voltage first.
+    std::string late;
+    const std::pair<const char*, const std::vector<double>*> series[] = {
+        {"voltage", &s.voltage_v}, {"current", &s.current_a}};
+    for (const auto& [what, values] : series) {
+      const Tail t = tail_of(*values);
+      if (t.share() <= kPortTailShare) continue;
+      const char* unit = values == &s.voltage_v ? " V" : " A";
+      late += std::string(late.empty() ? "" : ", ") + "its " + what + " " +
+              number("%.3g", 100 * t.share()) + "% of its peak (" + number("%.3g", t.tail) + unit +
+              " of " + number("%.3g", t.peak) + unit + ")";
     }
+    if (!late.empty())
+      warnings.push_back("port '" + port.name + "' has not died down by the end of the run: over "
+                         "its last 5% of steps it still reaches " + late + ", above the 0.1% of a "
+                         "finished series, so its spectrum comes from a cut-off series; raise "
+                         "time.steps (now " + std::to_string(m.grid.steps) + ") until it dies down");
   }
   return warnings;
 }

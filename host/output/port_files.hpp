@@ -19,10 +19,15 @@ namespace clfdtd {
 // Whether port k is the only driven port of the model (it then gets a .s1p).
 bool sole_driven_port(const SimulationModel& m, std::size_t k);
 
+// A port's series has died down when the largest magnitude of its voltage, and of its current,
+// over the last 5% of the steps is at most this share of that series' largest over the run.
+inline constexpr double kPortTailShare = 1e-3;
+
 // e_series[k]: port k's E at steps 0 .. steps as recorded; only steps 0 .. steps_done are used
-// (a stopped run). Returns one warning line per port whose spectrum comes from a stopped run or
-// whose current had not died down by the last step (a cut-off series). Throws OutputError on a
-// write failure.
+// (a stopped run). Returns one warning line per port whose spectrum comes from a stopped run, or
+// whose voltage or current had not died down by the last step (kPortTailShare: a cut-off
+// series), naming the port, the levels reached and time.steps. Throws OutputError on a write
+// failure.
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
                                           const std::vector<std::vector<double>>& e_series,
                                           long steps_done);

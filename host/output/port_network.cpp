@@ -33,10 +33,22 @@ bool same_frequencies(const std::vector<double>& a, const std::vector<double>& b
   return true;
 }
 
+// What must agree between the runs of one S-matrix beside the ports: the grid, the time step, the
+// series' length and the meshed structure (run.json's geometry_fingerprint). Sources' amplitudes
+// may differ; nothing else may.
+struct RunStructure {
+  std::vector<long> cells;
+  std::vector<double> cell_size_m;
+  double dt_s = 0;
+  long steps = 0;
+  std::string fingerprint;
+};
+
 struct RunPorts {
   std::string dir;
   std::vector<PortColumns> ports;
   std::size_t driven = 0;  // index of its one driven port
+  RunStructure structure;
 };
 
 ConfigError bad(const std::string& where, const std::string& what) {
@@ -120,6 +132,17 @@ RunPorts read_run(const std::string& dir) {
     if (status != "completed")
       throw bad(json_path, "the run did not complete (status '" + status +
                                "'): its spectra come from the steps it did; run it to its end");
+    // Written by every run since sparams checks it; a run.json without it cannot say whether the
+    // runs are of one structure.
+    if (!j.contains("geometry_fingerprint") || !j["geometry_fingerprint"].is_string())
+      throw bad(json_path,
+                "it has no geometry_fingerprint (a run of an earlier clfdtd version), so sparams "
+                "cannot check that the runs are of one structure: re-run it with this version");
+    run.structure.cells = j.at("cells").get<std::vector<long>>();
+    run.structure.cell_size_m = j.at("cell_size_m").get<std::vector<double>>();
+    run.structure.dt_s = j.at("dt_s").get<double>();
+    run.structure.steps = j.at("steps_planned").get<long>();
+    run.structure.fingerprint = j["geometry_fingerprint"].get<std::string>();
     for (const nlohmann::json& p : j.at("ports")) {
       PortColumns port;
       port.name = p.at("name").get<std::string>();
@@ -147,6 +170,52 @@ RunPorts read_run(const std::string& dir) {
       throw bad(dir, "port '" + p.name + "' has other frequencies than port '" +
                          run.ports.front().name + "': give every port the same `frequencies`");
   return run;
+}
+
+std::string joined(const std::vector<long>& v, const char* sep) {
+  std::string s;
+  for (long x : v) s += (s.empty() ? "" : sep) + std::to_string(x);
+  return s;
+}
+
+std::string joined(const std::vector<double>& v, const char* sep) {
+  std::string s;
+  for (double x : v) s += (s.empty() ? "" : sep) + touchstone_number(x);
+  return s;
+}
+
+bool same_values(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::fabs(a[k] - b[k]) > 1e-12 * std::fabs(b[k])) return false;
+  return true;
+}
+
+// The runs must be of one structure, grid, time step and length: their S-parameters are columns
+// of one matrix only then. Names every difference.
+void check_same_structure(const RunPorts& first, const RunPorts& run) {
+  const RunStructure &a = run.structure, &b = first.structure;
+  std::vector<std::string> differ;
+  if (a.cells != b.cells)
+    differ.push_back("cells " + joined(a.cells, " x ") + " here, " + joined(b.cells, " x ") + " there");
+  if (!same_values(a.cell_size_m, b.cell_size_m))
+    differ.push_back("cell size " + joined(a.cell_size_m, " x ") + " m here, " +
+                     joined(b.cell_size_m, " x ") + " m there");
+  if (!same_values({a.dt_s}, {b.dt_s}))
+    differ.push_back("time step " + touchstone_number(a.dt_s) + " s here, " +
+                     touchstone_number(b.dt_s) + " s there");
+  if (a.steps != b.steps)
+    differ.push_back("time.steps " + std::to_string(a.steps) + " here, " + std::to_string(b.steps) +
+                     " there (spectra of series of other lengths)");
+  if (a.fingerprint != b.fingerprint)
+    differ.push_back("the meshed structure (objects, materials, boundary or ports: "
+                     "geometry_fingerprint " + a.fingerprint + " here, " + b.fingerprint + " there)");
+  if (differ.empty()) return;
+  std::string list;
+  for (const std::string& d : differ) list += (list.empty() ? "" : "; ") + d;
+  throw bad(run.dir, "it is not a run of the structure of " + first.dir + ": " + list +
+                         ". The runs of one S-matrix differ only in which port is driven "
+                         "(the sources' amplitudes)");
 }
 
 // The runs must describe the same ports: names in the same order, resistances and frequencies.
@@ -180,6 +249,7 @@ NetworkData read_port_network(const std::vector<std::string>& run_dirs) {
   std::map<std::size_t, std::size_t> run_of_port;  // driven port -> run
   for (std::size_t r = 0; r < runs.size(); ++r) {
     check_same_ports(first, runs[r]);
+    check_same_structure(first, runs[r]);
     const auto [at, added] = run_of_port.emplace(runs[r].driven, r);
     if (!added)
       throw bad(runs[r].dir, "it drives port '" + first.ports[runs[r].driven].name + "', as " +

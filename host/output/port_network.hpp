@@ -11,7 +11,9 @@ namespace clfdtd {
 
 // Reads <dir>/run.json and <dir>/ports/*.csv of each run. Throws ConfigError naming the folder
 // and what is wrong: not a finished clfdtd run, no ports, a run that drives no port or several,
-// runs whose ports, resistances or frequencies differ, a port driven in two runs or in none.
+// runs whose ports, resistances or frequencies differ, runs of other cells, cell sizes, time
+// steps, steps or meshed structure (run.json's geometry_fingerprint; a run.json without it, from
+// an earlier version, is refused too), a port driven in two runs or in none.
 NetworkData read_port_network(const std::vector<std::string>& run_dirs);
 
 }  // namespace clfdtd

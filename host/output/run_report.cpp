@@ -3,6 +3,9 @@
 #include "output/run_report.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +29,83 @@ long long cell_updates_per_step(const SimulationModel& m) {
   return m.cylindrical() ? cells * static_cast<long long>(m.grid.modes.size()) : cells;
 }
 
+namespace {
+
+// 64-bit FNV-1a (Fowler, Noll, Vo): offset basis 14695981039346656037, prime 1099511628211.
+class Fnv1a64 {
+public:
+  void bytes(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) {
+      hash_ ^= p[i];
+      hash_ *= 1099511628211ULL;
+    }
+  }
+  template <class T>
+  void value(const T& v) {
+    static_assert(std::is_arithmetic_v<T>, "numbers only");
+    bytes(&v, sizeof v);
+  }
+  // The count first, so that [1, 2] [3] and [1] [2, 3] differ.
+  template <class T>
+  void values(const std::vector<T>& v) {
+    value(static_cast<std::uint64_t>(v.size()));
+    if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
+  }
+  std::uint64_t hash() const { return hash_; }
+
+private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+}  // namespace
+
+std::string geometry_fingerprint(const SimulationModel& m) {
+  Fnv1a64 h;
+  h.value(m.grid.dims);
+  h.value(static_cast<int>(m.two_d() ? m.mode : PlaneMode::Tm));
+  h.value(static_cast<int>(m.two_d() ? m.equation : Equation::Maxwell));
+  h.value(static_cast<int>(m.cylindrical()));
+  h.values(m.grid.modes);
+  for (int a = 0; a < 3; ++a) {
+    h.value(m.grid.n[a]);
+    h.value(m.grid.d[a]);
+  }
+  for (const auto& ids : m.ids) h.values(ids);
+  h.values(m.cell_ids);
+  h.value(static_cast<std::uint64_t>(m.materials.size()));
+  for (std::size_t k = 0; k < m.materials.size(); ++k) {
+    const MaterialEntry& e = m.materials.entry(static_cast<std::uint8_t>(k));
+    h.value(e.eps_r);
+    h.value(e.mu_r);
+    h.value(e.sigma);
+    h.value(static_cast<int>(e.pec));
+  }
+  for (int layers : m.upml.layers) h.value(layers);
+  for (const auto* profiles : {&m.upml.integer, &m.upml.half})
+    for (const AxisProfile& p : *profiles) {
+      h.values(p.a);
+      h.values(p.b);
+      h.values(p.cp);
+      h.values(p.cm);
+    }
+  h.value(static_cast<std::uint64_t>(m.ports.size()));
+  for (const PortModel& p : m.ports) {
+    h.value(static_cast<int>(p.component));
+    h.value(static_cast<std::uint64_t>(p.cells.size()));
+    for (const auto& cell : p.cells)
+      for (int c : cell) h.value(c);
+    h.value(p.along);
+    h.value(p.across);
+    h.value(p.length_m);
+    h.value(p.area_m2);
+    h.value(p.resistance_ohm);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h.hash()));
+  return text;
+}
+
 RunReport report_from_model(const SimulationModel& m) {
   RunReport r;
   r.dims = m.grid.dims;
@@ -39,6 +119,7 @@ RunReport report_from_model(const SimulationModel& m) {
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
+  r.geometry_fingerprint = geometry_fingerprint(m);
   r.cell_updates_per_step = cell_updates_per_step(m);
   r.steps = m.grid.steps;
   // The probes.csv columns; the ports' samples after them are reported as ports.
@@ -113,6 +194,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"version", CLFDTD_VERSION},
       {"status", r.status},
       {"reason", r.reason},
+      {"warnings", r.warnings},
       {"backend", r.backend},
       {"device", r.device},
       {"devices", devices},
@@ -122,8 +204,10 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"cells_total", static_cast<long long>(r.n[0]) * r.n[1] * r.n[2]},
       {"cell_size_m", {r.cell_size_m[0], r.cell_size_m[1], r.cell_size_m[2]}},
       {"dt_s", r.dt_s},
+      {"geometry_fingerprint", r.geometry_fingerprint},
       {"steps_planned", r.steps},
-      {"steps_done", r.steps_done},
+      // Not known while the run goes on: a run killed then never says how far it got.
+      {"steps_done", r.status == "running" ? json(nullptr) : json(r.steps_done)},
       {"loop_time_s", r.loop_seconds},
       {"cell_updates_per_step", r.cell_updates_per_step},
       {"mcells_per_s", r.mcells_per_s},

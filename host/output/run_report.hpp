@@ -45,6 +45,10 @@ struct DeviceReport {
 struct RunReport {
   std::string status = "completed";  // "running" | "completed" | "non-finite" | "interrupted" | "failed"
   std::string reason;                // why it stopped early, one line ("" when completed)
+  // What the run warned of on stderr ("warning: ..."), one line each: the model's (a shortened
+  // run's dropped snapshots, a port box that floats, ...) and the end's (a port whose series has
+  // not died down: port_files.hpp).
+  std::vector<std::string> warnings;
   // Every file the run wrote into its folder but run.json (OutputDir::written_files, sorted), set when it
   // ends; unset while it runs. clfdtd replaces a folder only when it holds nothing else.
   std::optional<std::vector<std::string>> files;
@@ -62,6 +66,9 @@ struct RunReport {
   std::array<int, 3> n{};            // cells along x, y, z
   std::array<double, 3> cell_size_m{};
   double dt_s = 0;
+  // geometry_fingerprint(): the meshed structure, which `clfdtd sparams` requires equal in the
+  // runs it joins.
+  std::string geometry_fingerprint;
   long steps = 0;                    // planned time steps
   long steps_done = 0;
   double loop_seconds = 0;           // wall time of the time loop
@@ -92,6 +99,16 @@ double mcells_per_second(double cell_updates_per_step, long steps_done, double l
 // The cells a step updates: nx ny nz; cylindrical nr nz times the number of modes.
 long long cell_updates_per_step(const SimulationModel& m);
 
+// "fnv1a64:<16 hex digits>": the 64-bit FNV-1a hash of what defines the structure a run meshed,
+// so that runs of one structure can be told from runs of another (`clfdtd sparams`): the kind of
+// grid (dims, 2D field family and equation, cylindrical modes), cells and cell sizes, the material
+// id of every meshed sample and of every cell centre, each material's eps_r, mu_r, sigma and PEC
+// flag, the UPML's layers and profiles, and each port's samples, length, face and resistance.
+// Not the time step or the steps (run.json has them, and sparams names which differs), nor the
+// sources' waveforms and amplitudes, which differ between the runs of one S-matrix. A float is
+// hashed by its bytes: equal models give equal fingerprints on every machine of one byte order.
+std::string geometry_fingerprint(const SimulationModel& m);
+
 // A report with the model's geometry, time step, planned steps, probe sample positions and
 // monitors filled;
 // the caller adds backend, device, timing and status.
@@ -100,7 +117,8 @@ RunReport report_from_model(const SimulationModel& m);
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
 // resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
-// touchstone_file for the one driven port; empty without ports) always, "ranks" and "decomposition" ({"parts": [PX,
+// touchstone_file for the one driven port; empty without ports) always, "warnings" (a list, empty
+// without) always, "geometry_fingerprint", "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists
 // each device as {"device": description} with, for a cylindrical model, its "modes"; "halo" for a

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -148,8 +149,13 @@ TEST_CASE("a port beside probes: probes.csv keeps the probes' own rows; a cut-of
   REQUIRE(all.size() == 121);
   for (const auto& row : rows) CHECK(row[2] == all.at(static_cast<std::size_t>(row[0]))[2]);
   CHECK(rows.back()[2] != 0);
-  CHECK(r.out.find("warning: port 'feed': its current in the last 5% of the run is still") !=
-        std::string::npos);
+  CHECK(r.out.find("warning: port 'feed' has not died down by the end of the run: over its last "
+                   "5% of steps it still reaches") != std::string::npos);
+  CHECK(r.out.find("raise time.steps (now 120) until it dies down") != std::string::npos);
+  // run.json keeps what the run warned of.
+  REQUIRE(report["warnings"].size() == 1);
+  CHECK(report["warnings"][0].get<std::string>().rfind("port 'feed' has not died down", 0) == 0);
+  CHECK(r.out.find("warning: " + report["warnings"][0].get<std::string>()) != std::string::npos);
 }
 
 TEST_CASE("models/dipole_impedance.ini: a half-wave dipole resonates near 0.94 GHz at about 70 ohm") {
@@ -263,6 +269,42 @@ TEST_CASE("two ports on one wire: each driven in turn, S21 = S12 (reciprocity) a
   CHECK(r.code == 2);
   CHECK(r.out.find("--output=<file.sNp> is missing") != std::string::npos);
   std::filesystem::remove(s2p);
+
+  // The two runs differ in the sources' amplitudes alone: one structure, one fingerprint.
+  const auto ja = nlohmann::json::parse(read_text(a + "/run.json"));
+  const auto jb = nlohmann::json::parse(read_text(b + "/run.json"));
+  REQUIRE(ja["geometry_fingerprint"].is_string());
+  CHECK(ja["geometry_fingerprint"].get<std::string>().rfind("fnv1a64:", 0) == 0);
+  CHECK(ja["geometry_fingerprint"] == jb["geometry_fingerprint"]);
+  // A user review: a shorter run, or one with a piece of the wire moved, joined with exit 0
+  // (|S21 - S12| 0.2). Refused now (exit 2), the folder and the difference named, nothing written.
+  const std::string shorter = scratch_dir("two_ports_b_short"), moved = scratch_dir("two_ports_b_moved");
+  r = run_clfdtd("run tests/data/two_ports.ini --quiet --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--time.steps=400 --output.dir=" + shorter);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("run tests/data/two_ports.ini --quiet --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--object.upper.center=\"0.16 0.15 0.28\" --output.dir=" + moved);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(nlohmann::json::parse(read_text(moved + "/run.json"))["geometry_fingerprint"] !=
+        ja["geometry_fingerprint"]);
+  r = run_clfdtd("sparams " + a + " " + shorter + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(shorter + ": it is not a run of the structure of " + a +
+                           ": time.steps 400 here, 1400 there") != std::string::npos, r.out);
+  r = run_clfdtd("sparams " + a + " " + moved + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(moved + ": it is not a run of the structure of " + a +
+                           ": the meshed structure") != std::string::npos, r.out);
+  CHECK_FALSE(std::filesystem::exists(s2p));
+  // A run.json of an earlier version, without the fingerprint: refused, saying to re-run.
+  auto old = jb;
+  old.erase("geometry_fingerprint");
+  std::ofstream(b + "/run.json") << old.dump(2);
+  r = run_clfdtd("sparams " + a + " " + b + " --output=" + s2p);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.out.find(b + "/run.json: it has no geometry_fingerprint") != std::string::npos, r.out);
+  CHECK(r.out.find("re-run it with this version") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s2p));
 }
 
 TEST_CASE("models/coupled_dipoles.ini: the joined S-matrix is symmetric, and its Z21 is the "
@@ -271,9 +313,26 @@ TEST_CASE("models/coupled_dipoles.ini: the joined S-matrix is symmetric, and its
                     open = scratch_dir("coupled_open");
   auto r = run_clfdtd("run models/coupled_dipoles.ini --quiet --output.dir=" + a);
   REQUIRE_MESSAGE(r.code == 0, r.out);
+  // At the model's own steps both ports' series have died down (seen: port b's voltage and current
+  // at 7.2e-4 of their peaks over the last 5%, a's current 1.3e-4): no warning.
+  CHECK_MESSAGE(r.out.find("warning:") == std::string::npos, r.out);
+  CHECK(nlohmann::json::parse(read_text(a + "/run.json"))["warnings"].empty());
   r = run_clfdtd("run models/coupled_dipoles.ini --quiet --source.a.amplitude=0 "
                  "--source.b.amplitude=1 --output.dir=" + b);
   REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK_MESSAGE(r.out.find("warning:") == std::string::npos, r.out);
+  // Cut to 400 steps (a user review: its spectra came from a cut-off series): each port warns,
+  // naming the levels and time.steps, and run.json says so too.
+  const std::string cut = scratch_dir("coupled_cut");
+  r = run_clfdtd("run models/coupled_dipoles.ini --quiet --time.steps=400 --output.dir=" + cut);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  for (const char* port : {"a", "b"}) {
+    CAPTURE(port);
+    CHECK_MESSAGE(r.out.find(std::string("warning: port '") + port +
+                             "' has not died down by the end of the run") != std::string::npos, r.out);
+  }
+  CHECK(r.out.find("raise time.steps (now 400)") != std::string::npos);
+  CHECK(nlohmann::json::parse(read_text(cut + "/run.json"))["warnings"].size() == 2);
   // Port b nearly open: 1 Mohm takes I_b = -V_b / 1e6, so V_b = Z21 I_a to about |Z22| / 1e6.
   r = run_clfdtd("run models/coupled_dipoles.ini --quiet --source.b.resistance=1e6 --output.dir=" +
                  open);

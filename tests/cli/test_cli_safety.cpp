@@ -431,24 +431,32 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   CHECK(found["reason"].get<std::string>().find("ended without finishing (killed or crashed; process " +
                                                 std::to_string(killed.pid) + " no longer exists") !=
         std::string::npos);
-  // steps_done: the last whole row of its probes.csv (0 when none was flushed yet).
+  // steps_done: the last whole row of its probes.csv (null when none was flushed yet).
   {
     const std::string text = read_text(dir + ".partial/probes.csv");
     const std::size_t end = text.rfind('\n');                      // the last whole line ends here
     const std::size_t begin = text.rfind('\n', end == 0 ? 0 : end - 1);  // after the header's?
     const bool rows = end != std::string::npos && begin != std::string::npos;
-    const long last = rows ? std::stol(text.substr(begin + 1)) : 0;
-    CHECK(found["steps_done"].get<long>() == last);
+    if (rows)
+      CHECK(found["steps_done"].get<long>() == std::stol(text.substr(begin + 1)));
+    else
+      CHECK(found["steps_done"].is_null());
   }
-  // A second killed run's folder: "<dir>.partial" is taken, so it is removed.
+  // A second killed run's folder: newer than "<dir>.partial", which holds only a run's files, so
+  // it takes that name, as a run that stops does (the user reruns to see the latest).
   Child again = start_long_run(dir);
   ::kill(again.pid, SIGKILL);
   again.wait();
   const std::string stale2 = dir + ".tmp-" + std::to_string(again.pid);
   const auto r2 = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
   CHECK_MESSAGE(r2.code == 0, r2.out);
-  CHECK_MESSAGE(r2.out.find("removed '" + stale2 + "'") != std::string::npos, r2.out);
+  CHECK_MESSAGE(r2.out.find("kept what a stopped run wrote (process " + std::to_string(again.pid) +
+                            " no longer exists) as '" + dir +
+                            ".partial', in place of the older partial output there") != std::string::npos,
+                r2.out);
   CHECK_FALSE(fs::exists(stale2));
+  CHECK(report_of(dir + ".partial")["reason"].get<std::string>().find(
+            "process " + std::to_string(again.pid) + " no longer exists") != std::string::npos);
   // Killed and not yet reaped (a zombie, as when a shell reruns at once): gone all the same.
   Child zombie = start_long_run(dir);
   ::kill(zombie.pid, SIGKILL);
@@ -458,11 +466,136 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   const auto r3 = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
   zombie.wait();
   CHECK_MESSAGE(r3.code == 0, r3.out);
-  CHECK_MESSAGE(r3.out.find("removed '" + stale3 + "'") != std::string::npos, r3.out);
+  CHECK_MESSAGE(r3.out.find("as '" + dir + ".partial'") != std::string::npos, r3.out);
   CHECK_FALSE(fs::exists(stale3));
+  // "<dir>.partial" holding a file of the user's: kept as it is; the killed run's folder goes to
+  // "<dir>.partial-<pid>" instead of being removed.
+  std::ofstream(dir + ".partial/notes.txt") << "mine";
+  Child fourth = start_long_run(dir);
+  ::kill(fourth.pid, SIGKILL);
+  fourth.wait();
+  const auto r4 = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + dir + " --quiet");
+  CHECK_MESSAGE(r4.code == 0, r4.out);
+  const std::string aside = dir + ".partial-" + std::to_string(fourth.pid);
+  CHECK_MESSAGE(r4.out.find("as '" + aside + "'") != std::string::npos, r4.out);
+  CHECK(fs::exists(aside + "/probes.csv"));
+  CHECK(read_text(dir + ".partial/notes.txt") == "mine");
+  fs::remove(fourth.log);
   fs::remove(killed.log);
   fs::remove(again.log);
   fs::remove(zombie.log);
+}
+
+namespace {
+
+// What is beside `dir` in its folder, by name: "<dir>" itself and every "<dir>.<something>".
+std::vector<std::string> siblings(const std::string& dir) {
+  std::vector<std::string> names;
+  const std::string base = fs::path(dir).filename().string();
+  for (const auto& e : fs::directory_iterator(fs::path(dir).parent_path())) {
+    const std::string name = e.path().filename().string();
+    if (name == base || name.rfind(base + ".", 0) == 0) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The folder a second signal's line names as holding this run's output ("... in '<path>'").
+std::string named_folder(const std::string& out) {
+  const std::string again = "clfdtd: interrupted again: exiting at once (exit 6); ";
+  const std::size_t at = out.find(again);
+  if (at == std::string::npos) return "";
+  const std::string line = out.substr(at, out.find('\n', at) - at);
+  const std::size_t open = line.find(" is in '");
+  if (open == std::string::npos) return "";
+  const std::size_t begin = open + 8, end = line.find('\'', begin);
+  return line.substr(begin, end - begin);
+}
+
+}  // namespace
+
+// A user review: a second Ctrl-C during the first one's cleanup named the older partial output,
+// half removed, as this run's, and left it where no later run would clean it. The second signal
+// comes here at each stage of the cleanup (CLFDTD_TEST_SIGNAL_AT raises it there), with an older
+// partial output and a previous output beside the folder.
+TEST_CASE("a second signal at any stage of the first one's cleanup: the line names this run's "
+          "output, and the next run leaves nothing behind") {
+  for (const std::string stage : {"stopped", "report-written", "partial-aside", "partial-moved",
+                            "partial-removing", "partial-done"}) {
+    CAPTURE(stage);
+    const std::string dir = scratch_dir("second_signal_" + stage);
+    make_previous_output(dir);
+    const std::string previous = read_text(dir + "/run.json");
+    Child older = start_long_run(dir);
+    ::kill(older.pid, SIGINT);
+    REQUIRE(older.wait() == 6);
+    REQUIRE(report_of(dir + ".partial")["steps_planned"] == 2000000);
+
+    // This run plans one step more, so its output is told from the older one by steps_planned.
+    Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=2000001",
+                            "--backend=reference", "--output.dir=" + dir, "--quiet"},
+                           SpawnOptions{RLIM_INFINITY, {std::string("CLFDTD_TEST_SIGNAL_AT=") + stage}});
+    const std::string tmp = dir + ".tmp-" + std::to_string(c.pid);
+    for (int i = 0; i < 3000 && !fs::exists(tmp + "/probes.csv"); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE_MESSAGE(fs::exists(tmp + "/probes.csv"), c.output());
+    ::kill(c.pid, SIGINT);
+    const int code = c.wait();
+    const std::string out = c.output();
+    CHECK_MESSAGE(code == 6, out);
+    const std::string named = named_folder(out);
+    REQUIRE_MESSAGE(!named.empty(), out);
+    // (1) where the line says: this run's output, its run.json saying how far it got.
+    const auto report = report_of(named);
+    CHECK_MESSAGE(report["steps_planned"] == 2000001, out);
+    CHECK(report["status"] == "interrupted");
+    CHECK(report["steps_done"].get<long>() > 0);
+    CHECK(report["reason"].get<std::string>().find("at step " + std::to_string(report["steps_done"].get<long>())) !=
+          std::string::npos);
+    CHECK(read_text(dir + "/run.json") == previous);
+
+    // (2) the next run keeps it as "<dir>.partial" and cleans the rest: nothing else is left.
+    const auto next = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                                 "--output.dir=" + dir + " --quiet");
+    CHECK_MESSAGE(next.code == 0, next.out);
+    const std::string base = fs::path(dir).filename().string();
+    CHECK_MESSAGE(siblings(dir) == std::vector<std::string>({base, base + ".partial"}), next.out);
+    // (3) "<dir>.partial" is this run's, whole.
+    const auto kept = report_of(dir + ".partial");
+    CHECK(kept["steps_planned"] == 2000001);
+    CHECK(kept["steps_done"] == report["steps_done"]);
+    CHECK(fs::exists(dir + ".partial/probes.csv"));
+    CHECK(fs::exists(dir + ".partial/model.vti") == fs::exists(dir + "/model.vti"));
+    fs::remove(older.log);
+    fs::remove(c.log);
+  }
+}
+
+TEST_CASE("a second signal while a completed run replaces the previous output: the line names "
+          "the new output, and the next run removes what is left of the old") {
+  for (const std::string stage : {"commit-moved", "commit-removing", "commit-done"}) {
+    CAPTURE(stage);
+    const std::string dir = scratch_dir("second_signal_" + stage);
+    make_previous_output(dir);
+    // The first signal comes once the loop has ended: the run completes all the same.
+    Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=7", "--backend=reference",
+                            "--output.dir=" + dir, "--quiet"},
+                           SpawnOptions{RLIM_INFINITY, {std::string("CLFDTD_TEST_SIGNAL_AT=loop-end,") + stage}});
+    const int code = c.wait();
+    const std::string out = c.output();
+    CHECK_MESSAGE(code == 6, out);
+    CHECK_MESSAGE(out.find("the run had completed: its output is in '" + dir + "'") != std::string::npos, out);
+    CHECK(named_folder(out) == dir);
+    const auto report = report_of(dir);
+    CHECK(report["status"] == "completed");
+    CHECK(report["steps_planned"] == 7);
+    const auto next = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --backend=reference "
+                                 "--output.dir=" + dir + " --quiet");
+    CHECK_MESSAGE(next.code == 0, next.out);
+    const std::string base = fs::path(dir).filename().string();
+    CHECK_MESSAGE(siblings(dir) == std::vector<std::string>({base}), next.out);
+    fs::remove(c.log);
+  }
 }
 
 // An audit found a user's notes in an earlier output folder deleted by the next run on it.

@@ -92,6 +92,33 @@ TEST_CASE("port files: a stopped run keeps to its steps; an undriven port receiv
   warnings = write_port_files(dir.string(), m, e, 300);
   CHECK(warnings.empty());
   CHECK(lines(slurp((dir / "ports/tx.time.csv").string())) == 1 + 300);
+
+  // A gap still ringing weakly at the end: its voltage has not died down, though against the
+  // source's pulse the current has (the check of the current alone missed it). Both ports warn:
+  // the undriven one's current is its voltage over R.
+  auto ringing = e;
+  for (int s = 200; s <= 300; ++s) {
+    ringing[0][s] = 1e-3 * std::sin(0.2 * s);
+    ringing[1][s] = 0.1 * ringing[0][s];
+  }
+  warnings = write_port_files(dir.string(), m, ringing, 300);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].find("port 'tx' has not died down by the end of the run: over its last 5% of "
+                         "steps it still reaches its voltage ") == 0);
+  CHECK(warnings[0].find("its current") == std::string::npos);
+  CHECK(warnings[0].find("raise time.steps (now 300)") != std::string::npos);
+  CHECK(warnings[1].find("port 'rx' has not died down") == 0);
+  CHECK(warnings[1].find("its voltage ") != std::string::npos);
+  CHECK(warnings[1].find("its current ") != std::string::npos);
+  // The level named: the tail's share of the peak, in % (here 1e-3 of the peak: 0.1%, past the
+  // bound only where the sine's sample comes close to 1).
+  CHECK(warnings[0].find("% of its peak (") != std::string::npos);
+  // Just below the bound: no warning.
+  for (int s = 200; s <= 300; ++s) {
+    ringing[0][s] *= 0.5;
+    ringing[1][s] *= 0.5;
+  }
+  CHECK(write_port_files(dir.string(), m, ringing, 300).empty());
   fs::remove_all(dir);
 }
 

@@ -28,14 +28,25 @@ void write(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// What run.json says of the grid and the structure; "" fingerprint: none (an earlier version's).
+struct FakeStructure {
+  std::string cells = "[90, 60, 80]", cell_size = "[0.005, 0.005, 0.005]";
+  std::string dt = "8.660254037844386e-12", steps = "1600";
+  std::string fingerprint = "fnv1a64:0123456789abcdef";
+};
+
 // A run folder whose port `driven` is driven (-1: none, -2: all); S entries encode (run, port, f).
 fs::path fake_run(const std::string& name, const std::vector<FakePort>& ports, int driven,
-                  const std::string& status = "completed") {
+                  const std::string& status = "completed", const FakeStructure& st = {}) {
   const fs::path dir = fs::temp_directory_path() /
                        ("clfdtd_port_network_" + std::to_string(::getpid())) / name;
   fs::remove_all(dir);
   fs::create_directories(dir / "ports");
-  std::string json = "{\"program\": \"clfdtd\", \"status\": \"" + status + "\", \"ports\": [";
+  std::string json = "{\"program\": \"clfdtd\", \"status\": \"" + status + "\", \"cells\": " +
+                     st.cells + ", \"cell_size_m\": " + st.cell_size + ", \"dt_s\": " + st.dt +
+                     ", \"steps_planned\": " + st.steps + ", \"steps_done\": " + st.steps;
+  if (!st.fingerprint.empty()) json += ", \"geometry_fingerprint\": \"" + st.fingerprint + "\"";
+  json += ", \"ports\": [";
   for (std::size_t k = 0; k < ports.size(); ++k) {
     const FakePort& p = ports[k];
     json += std::string(k ? ", " : "") + "{\"name\": \"" + p.name + "\", \"resistance_ohm\": " +
@@ -125,6 +136,42 @@ TEST_CASE("port network: refusals name the folder and the cause") {
             "port 'b' has other frequencies than port 'a'"));
   CHECK(has(refusal({(fs::path(a) / "ports").string()}), "not a clfdtd run folder (no run.json)"));
   CHECK(has(refusal({fake_run("noports", {}, -1).string()}), "the run has no ports"));
+
+  // Runs of another structure, grid, time step or length (a user review: a 400-step run and a
+  // run with a dipole moved joined with exit 0). Each difference is named.
+  auto structure = [&](const std::string& name, FakeStructure st) {
+    return refusal({a, fake_run(name, two, 1, "completed", st).string()});
+  };
+  FakeStructure st;
+  st.steps = "400";
+  const std::string steps = structure("steps", st);
+  CHECK(has(steps, "it is not a run of the structure of " + a + ": time.steps 400 here, 1600 there"));
+  CHECK(has(steps, "/steps: "));  // the folder named
+  st = {};
+  st.fingerprint = "fnv1a64:0123456789abcdee";
+  CHECK(has(structure("moved", st), "the meshed structure (objects, materials, boundary or ports: "
+                                    "geometry_fingerprint fnv1a64:0123456789abcdee here, "
+                                    "fnv1a64:0123456789abcdef there)"));
+  st = {};
+  st.cells = "[90, 60, 81]";
+  CHECK(has(structure("cells", st), "cells 90 x 60 x 81 here, 90 x 60 x 80 there"));
+  st = {};
+  st.cell_size = "[0.005, 0.005, 0.004]";
+  CHECK(has(structure("cell_size", st), "cell size 0.005 x 0.005 x 0.004 m here"));
+  st = {};
+  st.dt = "8e-12";
+  CHECK(has(structure("dt", st), "time step 8e-12 s here, 8.66025404e-12 s there"));
+  st = {};
+  st.steps = "400";
+  st.dt = "8e-12";
+  const std::string both = structure("both", st);
+  CHECK(has(both, "time step 8e-12 s here"));
+  CHECK(has(both, "; time.steps 400 here"));
+  st = {};
+  st.fingerprint = "";
+  CHECK(has(structure("old_version", st), "old_version/run.json: it has no geometry_fingerprint (a run "
+                                          "of an earlier clfdtd version)"));
+  CHECK(has(structure("old_version", st), "re-run it with this version"));
 
   // A run.json that is not one, and a spectrum whose rows do not match it.
   const std::string broken = fake_run("broken", two, 1).string();

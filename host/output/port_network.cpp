@@ -132,8 +132,10 @@ RunPorts read_run(const std::string& dir) {
     if (status != "completed")
       throw bad(json_path, "the run did not complete (status '" + status +
                                "'): its spectra come from the steps it did; run it to its end");
-    // Written by every run since sparams checks it; a run.json without it cannot say whether the
-    // runs are of one structure.
+    // Written by every run with ports since sparams checks it (null without ports); a run.json
+    // without it cannot say whether the runs are of one structure.
+    if (j.contains("geometry_fingerprint") && j["geometry_fingerprint"].is_null())
+      throw bad(json_path, "the run has no ports");
     if (!j.contains("geometry_fingerprint") || !j["geometry_fingerprint"].is_string())
       throw bad(json_path,
                 "it has no geometry_fingerprint (a run of an earlier clfdtd version), so sparams "

@@ -119,7 +119,9 @@ RunReport report_from_model(const SimulationModel& m) {
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
   r.dt_s = m.grid.dt;
-  r.geometry_fingerprint = geometry_fingerprint(m);
+  // Hashing every id array costs about a second per 1e9 samples: only a model with ports, whose
+  // runs `clfdtd sparams` joins, pays it.
+  if (!m.ports.empty()) r.geometry_fingerprint = geometry_fingerprint(m);
   r.cell_updates_per_step = cell_updates_per_step(m);
   r.steps = m.grid.steps;
   // The probes.csv columns; the ports' samples after them are reported as ports.
@@ -204,7 +206,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"cells_total", static_cast<long long>(r.n[0]) * r.n[1] * r.n[2]},
       {"cell_size_m", {r.cell_size_m[0], r.cell_size_m[1], r.cell_size_m[2]}},
       {"dt_s", r.dt_s},
-      {"geometry_fingerprint", r.geometry_fingerprint},
+      {"geometry_fingerprint", r.geometry_fingerprint.empty() ? json(nullptr) : json(r.geometry_fingerprint)},
       {"steps_planned", r.steps},
       // Not known while the run goes on: a run killed then never says how far it got.
       {"steps_done", r.status == "running" ? json(nullptr) : json(r.steps_done)},

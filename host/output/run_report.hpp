@@ -67,7 +67,7 @@ struct RunReport {
   std::array<double, 3> cell_size_m{};
   double dt_s = 0;
   // geometry_fingerprint(): the meshed structure, which `clfdtd sparams` requires equal in the
-  // runs it joins.
+  // runs it joins; empty (null in run.json) for a model without ports.
   std::string geometry_fingerprint;
   long steps = 0;                    // planned time steps
   long steps_done = 0;

@@ -97,6 +97,7 @@ TEST_CASE("a 3D run's summary and rate are unchanged: cells, Mcells/s, one devic
   REQUIRE(report["devices"].size() == 1);
   CHECK(report["devices"][0]["device"] == report["device"]);
   CHECK_FALSE(report["devices"][0].contains("modes"));
+  CHECK(report["geometry_fingerprint"].is_null());  // no ports: nothing for sparams to join
   // The reference engine's fields are doubles in host memory, and the line says so.
   const auto bytes = report["device_bytes"].get<double>();
   CHECK(bytes >= 6 * sizeof(double) * report["cell_updates_per_step"].get<double>());

@@ -23,6 +23,7 @@
 #include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
+#include "output/dft_convergence.hpp"
 #include "output/monitor_files.hpp"
 #include "output/port_files.hpp"
 #include "output/output_dir.hpp"
@@ -323,6 +324,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       return now;
     };
     options.steps_reached = &steps_reached;
+    DftConvergence settled(model);
+    options.checkpoint_step = settled.checkpoint_step();
+    options.at_checkpoint = [&] { settled.take(*backend); };
     result = run_time_loop(model, *backend, *sink,
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
@@ -345,7 +349,13 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       if (lead)
         write_dft_monitor_files(
             out->path(), model,
-            [&](int i, std::vector<std::complex<double>>& v) { backend->read_dft(i, v); },
+            [&](int i, std::vector<std::complex<double>>& v) {
+              backend->read_dft(i, v);
+              if (const auto w = settled.compare(i, v)) {
+                std::fprintf(stderr, "warning: %s\n", w->c_str());
+                report.warnings.push_back(*w);
+              }
+            },
             report.monitors);
       else
         read_dft_monitors(model, *backend);

@@ -10,6 +10,7 @@
 #include "cli/signals.hpp"
 #include "device/device.hpp"
 #include "errors.hpp"
+#include "output/monitor_files.hpp"
 #include "output/vti_writer.hpp"
 #include "parallel/rank_device.hpp"
 
@@ -104,10 +105,7 @@ void refuse_mpirun_without_mpi() {
 void read_dft_monitors(const SimulationModel& model, Backend& backend) {
   std::vector<std::complex<double>> values;
   for (std::size_t i = 0; i < model.monitors.size(); ++i) {
-    const MonitorModel& mon = model.monitors[i];
-    if (mon.kind == MonitorKind::Modes) continue;
-    if (mon.kind == MonitorKind::Dft && !vtk_available()) continue;
-    backend.read_dft(static_cast<int>(i), values);
+    if (reads_dft_at_end(model.monitors[i])) backend.read_dft(static_cast<int>(i), values);
   }
 }
 

@@ -71,13 +71,16 @@ std::vector<MonitorReport> monitor_reports(const SimulationModel& m) {
   return out;
 }
 
+bool reads_dft_at_end(const MonitorModel& mon) {
+  return mon.kind != MonitorKind::Modes && !(mon.kind == MonitorKind::Dft && !vtk_available());
+}
+
 void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
                              const DftReader& read_dft, std::vector<MonitorReport>& reports) {
   std::vector<std::complex<double>> dft;
   for (std::size_t i = 0; i < m.monitors.size(); ++i) {
     const MonitorModel& mon = m.monitors[i];
-    if (mon.kind == MonitorKind::Modes) continue;
-    if (mon.kind == MonitorKind::Dft && !vtk_available()) continue;  // the run said so up front
+    if (!reads_dft_at_end(mon)) continue;
     std::error_code ec;
     std::filesystem::create_directories(dir + "/monitors", ec);
     if (ec) throw OutputError("create", dir + "/monitors", ec.message());

@@ -33,6 +33,10 @@ std::vector<MonitorReport> monitor_reports(const SimulationModel& m);
 // Reads monitor `index`'s transform (Backend::read_dft).
 using DftReader = std::function<void(int index, std::vector<std::complex<double>>& out)>;
 
+// Whether a run reads monitor `mon`'s transform at its end: flux, farfield, and dft where this
+// build writes .vti (a build without VTK says so up front and skips it).
+bool reads_dft_at_end(const MonitorModel& mon);
+
 // Writes the files of every flux, dft and farfield monitor and fills their entries of `reports`
 // (from monitor_reports). Throws OutputError (exit 5) on a write failure.
 void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,

@@ -252,6 +252,11 @@ LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSin
     backend.step(s);
     const long done = s + 1;
     outputs_at(done);
+    if (done == options.checkpoint_step && options.at_checkpoint) {
+      const auto t0 = Clock::now();
+      options.at_checkpoint();
+      result.output_seconds += seconds_since(t0);
+    }
     if (options.steps_reached) *options.steps_reached = done;
     if (probes.first_nonfinite_step() >= 0) {  // a batch just read back holds NaN or inf
       result.finite = false;

@@ -80,6 +80,10 @@ struct LoopOptions {
   // When set, kept at the steps done whose outputs were taken: what a caller whose loop ended in
   // an exception reports as done (the partial run.json's steps_done).
   long* steps_reached = nullptr;
+  // Called once, after the outputs of step checkpoint_step (a loop stopped before it never
+  // calls it): what the caller reads there to compare with the end (output/dft_convergence.hpp).
+  long checkpoint_step = -1;
+  std::function<void()> at_checkpoint;
 };
 
 LoopResult run_time_loop(const SimulationModel& model, Backend& backend, LoopSink& sink,

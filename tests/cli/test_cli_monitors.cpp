@@ -48,6 +48,27 @@ TEST_CASE("clfdtd run writes flux, farfield and dft monitors and lists them in r
     CHECK(vti.find("Ez_re_0") != std::string::npos);
     CHECK(vti.find("Hx_im_0") != std::string::npos);
   }
+  // Settled by its end: no monitor warns.
+  CHECK_MESSAGE(r.out.find("its transform still moved") == std::string::npos, r.out);
+}
+
+TEST_CASE("a run that ends before the fields die down says which monitors' spectra are cut off") {
+  const std::string dir = scratch_dir("monitors_cut");
+  const Ran r = run_clfdtd("run tests/data/monitors_small.ini --quiet --time.steps=100 --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  for (const char* name : {"box", "pattern"})
+    CHECK_MESSAGE(r.out.find(std::string("warning: monitor '") + name + "': its transform still moved by ") !=
+                      std::string::npos,
+                  r.out);
+  CHECK(r.out.find("over the last 5% of the run (steps 95 to 100)") != std::string::npos);
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  std::size_t cut = 0;
+  for (const auto& w : report["warnings"])
+    cut += w.get<std::string>().find("its transform still moved") != std::string::npos;
+  CHECK(cut >= 2);
+  // A stopped run compares nothing (its checkpoint never came): the interrupted-run tests cover
+  // that path; here the outputs are written in full.
+  CHECK(read_text(dir + "/monitors/box.csv").find("frequency_hz") == 0);
 }
 
 TEST_CASE("a modes monitor writes one row per projected step") {

@@ -1,0 +1,39 @@
+#include "output/dft_convergence.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "output/monitor_files.hpp"
+
+namespace clfdtd {
+
+DftConvergence::DftConvergence(const SimulationModel& m) : m_(m), taken_(m.monitors.size()) {
+  const bool any = std::any_of(m.monitors.begin(), m.monitors.end(), reads_dft_at_end);
+  if (any && m.grid.steps >= 20) step_ = m.grid.steps - m.grid.steps / 20;
+}
+
+void DftConvergence::take(Backend& backend) {
+  for (std::size_t i = 0; i < m_.monitors.size(); ++i)
+    if (reads_dft_at_end(m_.monitors[i])) backend.read_dft(static_cast<int>(i), taken_[i]);
+}
+
+std::optional<std::string> DftConvergence::compare(int monitor,
+                                                   const std::vector<std::complex<double>>& end) const {
+  const auto i = static_cast<std::size_t>(monitor);
+  if (i >= taken_.size() || taken_[i].empty() || taken_[i].size() != end.size()) return std::nullopt;
+  double largest = 0, moved = 0;
+  for (std::size_t k = 0; k < end.size(); ++k) {
+    largest = std::max(largest, std::abs(end[k]));
+    moved = std::max(moved, std::abs(end[k] - taken_[i][k]));
+  }
+  if (!(largest > 0) || moved <= kDftSettledShare * largest) return std::nullopt;
+  char share[32];
+  std::snprintf(share, sizeof share, "%.2g%%", 100 * moved / largest);
+  return "monitor '" + m_.monitors[i].name + "': its transform still moved by " + share +
+         " of its largest value over the last 5% of the run (steps " + std::to_string(step_) + " to " +
+         std::to_string(m_.grid.steps) + "), so the fields had not died down and its spectra come "
+         "from a cut-off series; raise time.steps (now " + std::to_string(m_.grid.steps) + ")";
+}
+
+}  // namespace clfdtd

@@ -307,9 +307,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
 
   LoopResult result;
   long steps_reached = 0;  // for the partial run.json of a loop that ends in an exception
-  // From the moment the loop sees the stop signal until run.json says how far it got: a second
-  // signal meanwhile waits for that report (a few milliseconds), so a run stopped twice still
-  // reports its steps_done.
+  // From the loop's return until run.json says how far it got: a second signal meanwhile waits
+  // for that report (one file's write), so a run stopped twice still reports its steps_done. The
+  // loop's own flush and its wait for the device are not held: a second signal there ends the
+  // run at once, and the next run marks its report (mark_abandoned_report).
   std::optional<SecondSignalHold> stopping;
   try {
     // Patent step 4: the time loop.
@@ -317,12 +318,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     LoopOptions options;
     // With ranks, the stop signal is agreed at the loop's sync interval: an allreduce per step
     // would cost more than the signal is worth.
-    options.stop_requested = [&stopping, lead,
-                              stop = agreed_stop(comm, options.sync_interval_steps)]() {
-      const bool now = stop();
-      if (now && lead && !stopping) stopping.emplace();
-      return now;
-    };
+    options.stop_requested = agreed_stop(comm, options.sync_interval_steps);
     options.steps_reached = &steps_reached;
     DftConvergence settled(model);
     options.checkpoint_step = settled.checkpoint_step();
@@ -331,6 +327,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
                            [&](const LoopProgress& p) { progress.update(p); }, options);
     progress.done();
     if (lead && result.stopped) {
+      stopping.emplace();
       report.status = "interrupted";
       report.reason = std::string("interrupted by ") +
                       (stop_signal() ? signal_name(stop_signal()) : "a stop signal on another rank") +

@@ -125,7 +125,15 @@ bool exchange_unsupported(int err) { return err == EINVAL || err == ENOSYS || er
 
 std::string pid_text() { return std::to_string(static_cast<long>(::getpid())); }
 
-// "<base><tag><digits>": the pid, or -1 for any other name.
+// The largest pid this kernel hands out (/proc/sys/kernel/pid_max; at most 2^22 on Linux).
+long pid_max() {
+  std::ifstream in("/proc/sys/kernel/pid_max");
+  long v = 0;
+  return in >> v && v > 0 ? v : 4194304;
+}
+
+// "<base><tag><digits>": the pid, or -1 for any other name, and for digits no pid can have (a
+// user's dated copy, "out.old-20240101", is not a leftover of ours).
 long pid_suffix(const std::string& name, const std::string& prefix) {
   if (name.size() <= prefix.size() || name.size() > prefix.size() + 9) return -1;
   if (name.compare(0, prefix.size(), prefix) != 0) return -1;
@@ -134,7 +142,7 @@ long pid_suffix(const std::string& name, const std::string& prefix) {
     if (name[i] < '0' || name[i] > '9') return -1;
     pid = pid * 10 + (name[i] - '0');
   }
-  return pid;
+  return pid <= pid_max() ? pid : -1;
 }
 
 // A zombie (killed, not yet reaped by its parent: a shell loop that reruns at once) has ended
@@ -384,10 +392,10 @@ void OutputDir::clean_stale() {
   for (const Leftover& l : found) {
     const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
     // A name alone is no proof: only clfdtd's run.json beside nothing but a run's files, or an
-    // empty folder (a temporary before its first file, a discarded folder after its last), is
-    // touched.
+    // empty temporary (before its first file), is touched. A discarded folder loses its run.json
+    // last, so an empty one is no longer told from a user's and stays.
     std::error_code ec_empty;
-    const bool empty = l.kind != kOld && type_at(l.path) == fs::file_type::directory &&
+    const bool empty = l.kind == kTmp && type_at(l.path) == fs::file_type::directory &&
                        fs::is_empty(l.path, ec_empty) && !ec_empty;
     if (!empty && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
       notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
@@ -463,8 +471,10 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     return partial;
   }
   const std::string discard = discard_path();
-  if (!is_clfdtd_output(partial) || !holds_only_clfdtd_files(partial) || present(discard)) {
-    // "<dir>.partial" holds what a run did not write: it stays, and so does what it holds.
+  if (!is_clfdtd_output(partial) || !holds_only_clfdtd_files(partial) || completed_output(partial) ||
+      present(discard)) {
+    // "<dir>.partial" holds what a run did not write, or a completed run's output (a run whose
+    // output.dir was "<dir>.partial"): it stays, and so does what it holds.
     const std::string aside = partial + "-" + owner_pid;
     if (!move([&](std::string& where) {
           if (rename_noreplace(from, aside) != 0) return false;
@@ -559,9 +569,12 @@ void OutputDir::commit() {
   }
   // The previous output ends under a name that says it is being removed, in the same move that
   // puts this run's in its place.
+  // "<dir>.discard-<pid>" is this process's: an older partial output it could not remove when
+  // it started. Removed now if it can be; else the previous output is removed from the
+  // temporary's name below (rename_noreplace refuses the taken name).
   const std::string discard = discard_path();
-  if (present(discard))
-    throw OutputError("move the previous output aside to", discard, "something is already there");
+  if (present(discard) && is_clfdtd_output(discard) && holds_only_clfdtd_files(discard))
+    remove_output_folder(discard);
   std::string previous;  // where the previous output is once the new one is in place
   std::string error;     // why the move failed (errno alone cannot say which step)
   int err = 0;

@@ -115,6 +115,13 @@ bool is_clfdtd_output(const fs::path& dir) {
   return j.contains("cells") && j.contains("steps_planned") && regular_file(dir / "model.vti");
 }
 
+bool completed_output(const fs::path& dir) {
+  if (!is_clfdtd_output(dir)) return false;
+  const nlohmann::json j = read_report(dir / "run.json");
+  const auto status = j.find("status");
+  return status != j.end() && status->is_string() && *status == "completed";
+}
+
 std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit) {
   std::vector<std::string> found;
   if (!real_folder(dir)) return {dir.string()};

@@ -17,6 +17,9 @@ inline constexpr const char* kReserveFile = "run.json.reserve";
 // versions before that key, one with clfdtd's "cells" and "steps_planned" keys beside a model.vti.
 bool is_clfdtd_output(const std::filesystem::path& dir);
 
+// A clfdtd output whose run.json says the run completed.
+bool completed_output(const std::filesystem::path& dir);
+
 // What in `dir` (a folder, not a link) clfdtd did not write there: up to `limit` paths relative to
 // it, "" for a folder that cannot be read, or the folder itself when it is not a real folder. A run
 // lists what it wrote in its run.json ("files", every file but run.json itself); a folder whose

@@ -486,6 +486,41 @@ TEST_CASE("a temporary folder left by a killed run becomes the partial output of
   fs::remove(zombie.log);
 }
 
+// A review: a user's copies named like our leftovers were removed or taken over. A dated name no
+// pid can have, an empty "<dir>.discard-<pid>" of a process that is gone and a completed output
+// at "<dir>.partial" are the user's: left as they are.
+TEST_CASE("a user's folders named like a run's leftovers stay as they are") {
+  const std::string dir = scratch_dir("user_named");
+  auto run3 = [&](const std::string& out) {
+    const auto r = run_clfdtd("run models/pec_cavity.ini --time.steps=3 --output.dir=" + out + " --quiet");
+    CHECK_MESSAGE(r.code == 0, r.out);
+    return r.out;
+  };
+  run3(dir);
+  fs::copy(dir, dir + ".old-20240101", fs::copy_options::recursive);
+  fs::copy(dir, dir + ".tmp-20240102", fs::copy_options::recursive);
+  const pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ::waitpid(gone, nullptr, 0);
+  const std::string empty_discard = dir + ".discard-" + std::to_string(gone);
+  fs::create_directory(empty_discard);
+  run3(dir + ".partial");  // a completed output the user made at that name
+  Child stopped = start_long_run(dir);
+  ::kill(stopped.pid, SIGINT);
+  const int code = stopped.wait();
+  CHECK_MESSAGE(code == 6, stopped.output());
+  const std::string aside = dir + ".partial-" + std::to_string(stopped.pid);
+  CHECK_MESSAGE(stopped.output().find("'" + aside + "'") != std::string::npos, stopped.output());
+  CHECK(report_of(aside)["status"] == "interrupted");
+  const std::string out = run3(dir);
+  CHECK(report_of(dir + ".partial")["status"] == "completed");
+  CHECK(fs::exists(dir + ".old-20240101/run.json"));
+  CHECK(fs::exists(dir + ".tmp-20240102/run.json"));
+  CHECK(fs::is_directory(empty_discard));
+  CHECK_MESSAGE(out.find("20240101") == std::string::npos, out);
+  fs::remove(stopped.log);
+}
+
 namespace {
 
 // What is beside `dir` in its folder, by name: "<dir>" itself and every "<dir>.<something>".

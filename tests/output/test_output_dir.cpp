@@ -41,9 +41,10 @@ std::string slurp(const fs::path& p) {
 void touch(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 // A folder as a run of this version leaves it: run.json with the program's name.
-void make_clfdtd_output(const fs::path& dir, const std::string& tag) {
+void make_clfdtd_output(const fs::path& dir, const std::string& tag,
+                        const std::string& status = "completed") {
   fs::create_directories(dir);
-  touch(dir / "run.json", "{\"program\": \"clfdtd\", \"status\": \"completed\"}\n");
+  touch(dir / "run.json", "{\"program\": \"clfdtd\", \"status\": \"" + status + "\"}\n");
   touch(dir / "probes.csv", tag);
 }
 
@@ -296,7 +297,7 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   std::string partial;
   {
     OutputDir dir(fin.string());
-    make_clfdtd_output(dir.path(), "first partial");
+    make_clfdtd_output(dir.path(), "first partial", "interrupted");
     partial = dir.keep_partial();
   }
   CHECK(partial == fin.string() + ".partial");
@@ -304,7 +305,7 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   CHECK(slurp(fs::path(partial) / "probes.csv") == "first partial");
   {  // a second one replaces the older partial output, which is clfdtd's
     OutputDir dir(fin.string());
-    make_clfdtd_output(dir.path(), "second partial");
+    make_clfdtd_output(dir.path(), "second partial", "interrupted");
     CHECK(dir.keep_partial() == partial);
   }
   CHECK(slurp(fs::path(partial) / "probes.csv") == "second partial");
@@ -315,7 +316,7 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   touch(fs::path(partial) / "notes.txt", "mine");
   {
     OutputDir dir(fin.string());
-    make_clfdtd_output(dir.path(), "third");
+    make_clfdtd_output(dir.path(), "third", "interrupted");
     CHECK(dir.keep_partial() == partial + "-" + std::to_string(::getpid()));
   }
   CHECK(slurp(fs::path(partial) / "notes.txt") == "mine");
@@ -325,23 +326,23 @@ TEST_CASE("OutputDir: keep_partial leaves the previous output and moves beside i
   // never replaced, piling up as "<dir>.partial-<pid>").
   fs::remove_all(partial);
   fs::remove_all(partial + "-" + std::to_string(::getpid()));
-  make_clfdtd_output(partial, "stopped early");
+  make_clfdtd_output(partial, "stopped early", "interrupted");
   fs::create_directories(fs::path(partial) / "snapshots");
   touch(fs::path(partial) / "run.json", "{\"program\": \"clfdtd\", \"files\": [\"probes.csv\"]}");
   {
     OutputDir dir(fin.string());
-    make_clfdtd_output(dir.path(), "fifth");
+    make_clfdtd_output(dir.path(), "fifth", "interrupted");
     CHECK(dir.keep_partial() == partial);
   }
   CHECK(slurp(fs::path(partial) / "probes.csv") == "fifth");
   // Nor is an older partial output in which the user keeps files of their own.
   fs::remove_all(partial);
   fs::remove_all(partial + "-" + std::to_string(::getpid()));
-  make_clfdtd_output(partial, "older partial");
+  make_clfdtd_output(partial, "older partial", "interrupted");
   touch(fs::path(partial) / "notes.txt", "mine too");
   {
     OutputDir dir(fin.string());
-    make_clfdtd_output(dir.path(), "fourth");
+    make_clfdtd_output(dir.path(), "fourth", "interrupted");
     CHECK(dir.keep_partial() == partial + "-" + std::to_string(::getpid()));
   }
   CHECK(slurp(fs::path(partial) / "notes.txt") == "mine too");

@@ -168,14 +168,16 @@ std::string read_small(int fd) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
-// Removes a clfdtd output folder so that what is left at any moment is still recognisably
-// clfdtd's: first all but its run.json, then run.json (`halfway` runs just before), then the
-// folder, empty by then. A process that ends meanwhile leaves a folder the next run removes.
+// Removes a folder of ours so that what is left at any moment is still recognisably ours: first
+// all but its run.json and staging mark, then run.json (`halfway` runs just before), then the
+// mark, then the folder, empty by then. A process that ends meanwhile leaves a folder the next
+// run removes.
 std::error_code remove_output_folder(const fs::path& dir, const std::function<void()>& halfway = {}) {
   std::error_code ec;
   std::vector<fs::path> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().filename() != "run.json") entries.push_back(it->path());
+    if (it->path().filename() != "run.json" && it->path().filename() != kStagingMark)
+      entries.push_back(it->path());
   if (ec) return ec;
   for (const fs::path& p : entries) {
     fs::remove_all(p, ec);
@@ -183,8 +185,19 @@ std::error_code remove_output_folder(const fs::path& dir, const std::function<vo
   }
   if (halfway) halfway();
   fs::remove(dir / "run.json", ec);
+  if (!ec) fs::remove(dir / kStagingMark, ec);
   if (!ec) fs::remove(dir, ec);
   return ec;
+}
+
+// A folder renamed to its staging name gets this process's mark (the move it is part of holds a
+// second signal until it is there).
+void mark_ours(const std::string& dir) { write_staging_mark(dir, static_cast<long>(::getpid())); }
+
+// A folder that leaves its staging name for a user-facing one loses the mark.
+void unmark(const std::string& dir) {
+  std::error_code ec;
+  fs::remove(fs::path(dir) / kStagingMark, ec);
 }
 
 constexpr const char* kLockTag = "clfdtd ";  // a lock file holds "clfdtd <pid>\n"
@@ -282,6 +295,8 @@ OutputDir::OutputDir(const std::string& final_dir, const OutputPolicy& policy) :
       if (ec) fail("create", tmp_, ec);
       throw OutputError("create", tmp_, "something that is not clfdtd's is already there");
     }
+    if (!write_staging_mark(tmp_, static_cast<long>(::getpid())))
+      throw OutputError::from_errno("write", (fs::path(tmp_) / kStagingMark).string(), errno);
   } catch (...) {
     ::unlink(lock_path_.c_str());
     ::close(lock_fd_);
@@ -391,19 +406,25 @@ void OutputDir::clean_stale() {
   });
   for (const Leftover& l : found) {
     const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
-    // A name alone is no proof: only clfdtd's run.json beside nothing but a run's files, or an
-    // empty temporary (before its first file), is touched. A discarded folder loses its run.json
-    // last, so an empty one is no longer told from a user's and stays.
-    std::error_code ec_empty;
-    const bool empty = l.kind == kTmp && type_at(l.path) == fs::file_type::directory &&
-                       fs::is_empty(l.path, ec_empty) && !ec_empty;
-    if (!empty && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
+    // A name alone is no proof: only a folder with that process's staging mark is ours.
+    if (!staged_by(l.path, l.pid)) {
+      notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
+                       ", but the folder has no staging mark of that process (a copy, or not "
+                       "clfdtd's)");
+      continue;
+    }
+    // A temporary killed before its first file: the mark alone.
+    std::error_code ec_count;
+    const auto count = std::distance(fs::directory_iterator(l.path, ec_count), fs::directory_iterator());
+    const bool bare = l.kind == kTmp && !ec_count && count == 1;
+    if (!bare && l.kind != kDiscard && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
       notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
                        ", but it is not a clfdtd output holding only a run's files");
       continue;
     }
     if (l.kind == kOld && !present(fin)) {
       if (::rename(l.path.c_str(), final_.c_str()) == 0) {
+        unmark(final_);
         notes_.push_back("restored the previous output " + in_quotes(fin) + " from " + in_quotes(l.path) +
                          " (the run replacing it was stopped; " + gone + ")");
         continue;
@@ -412,7 +433,7 @@ void OutputDir::clean_stale() {
                        std::strerror(errno));
       continue;
     }
-    if (l.kind == kTmp && !empty) {
+    if (l.kind == kTmp && !bare) {
       mark_abandoned_report(l.path, "the run ended without finishing (killed or crashed; " + gone +
                                         " when a later run found its folder)");
       try {
@@ -464,6 +485,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   if (!present(partial)) {
     if (!move([&](std::string& where) {
           if (rename_noreplace(from, partial) != 0) return false;
+          unmark(partial);
           where = in_partial;
           return true;
         }, stage("partial-moved")))
@@ -478,6 +500,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     const std::string aside = partial + "-" + owner_pid;
     if (!move([&](std::string& where) {
           if (rename_noreplace(from, aside) != 0) return false;
+          unmark(aside);
           where = "this run's partial output is in " + in_quotes(aside);
           return true;
         }, stage("partial-moved")))
@@ -488,6 +511,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   // process ends from here, the next run knows each folder for what it holds.
   if (!move([&](std::string& where) {
         if (rename_noreplace(partial, discard) != 0) return false;
+        mark_ours(discard);
         where = "the previous output is untouched; what this run wrote is in " + in_quotes(from) +
                 ", which the next run on " + in_quotes(final_) + " keeps as " + in_quotes(partial) +
                 "; that run also removes the older partial output, moved to " + in_quotes(discard);
@@ -497,6 +521,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   const std::string before = where_;
   if (!move([&](std::string& where) {
         if (rename_noreplace(from, partial) != 0) return false;
+        unmark(partial);
         where = in_partial + "; the older partial output, in " + in_quotes(discard) +
                 ", is being removed, and the next run on " + in_quotes(final_) +
                 " removes what is left of it";
@@ -506,6 +531,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     // The older one goes back: this process may still need the name ".discard-<pid>".
     move([&](std::string& where) {
       if (rename_noreplace(discard, partial) != 0) return false;
+      unmark(partial);
       where = before;
       return true;
     }, stage("partial-restored"));
@@ -535,7 +561,7 @@ std::vector<std::string> OutputDir::written_files() const {
     std::error_code entry_ec;  // one entry's trouble does not end the listing
     if (it->symlink_status(entry_ec).type() != fs::file_type::regular || entry_ec) continue;
     std::string rel = it->path().lexically_relative(root).generic_string();
-    if (rel != "run.json" && rel != "run.json.part" && rel != kReserveFile)
+    if (rel != "run.json" && rel != "run.json.part" && rel != kReserveFile && rel != kStagingMark)
       files.push_back(std::move(rel));
   }
   std::sort(files.begin(), files.end());
@@ -559,6 +585,7 @@ void OutputDir::commit() {
   if (!present(final_)) {
     if (!move([&](std::string& where) {
           if (rename_noreplace(tmp_, final_) != 0) return false;
+          unmark(final_);
           where = done;
           return true;
         }, "commit-moved"))
@@ -573,14 +600,15 @@ void OutputDir::commit() {
   // it started. Removed now if it can be; else the previous output is removed from the
   // temporary's name below (rename_noreplace refuses the taken name).
   const std::string discard = discard_path();
-  if (present(discard) && is_clfdtd_output(discard) && holds_only_clfdtd_files(discard))
-    remove_output_folder(discard);
+  if (staged_by(discard, static_cast<long>(::getpid()))) remove_output_folder(discard);
   std::string previous;  // where the previous output is once the new one is in place
   std::string error;     // why the move failed (errno alone cannot say which step)
   int err = 0;
   const bool moved = move([&](std::string& where) {
     if (swap_paths(tmp_, final_)) {
+      unmark(final_);
       previous = rename_noreplace(tmp_, discard) == 0 ? discard : tmp_;
+      mark_ours(previous);
     } else {
       err = errno;
       if (!exchange_unsupported(err)) {
@@ -593,13 +621,17 @@ void OutputDir::commit() {
         error = "move aside";
         return false;
       }
+      mark_ours(old);
       if (::rename(tmp_.c_str(), final_.c_str()) != 0) {
         err = errno;
         error = "rename '" + tmp_ + "' to";
         if (::rename(old.c_str(), final_.c_str()) != 0)
           error += " (the previous output is in '" + old + "')";
+        else
+          unmark(final_);
         return false;
       }
+      unmark(final_);
       previous = rename_noreplace(old, discard) == 0 ? discard : old;
     }
     where = done;

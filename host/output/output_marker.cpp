@@ -62,7 +62,7 @@ bool is_snapshot_name(const std::string& name) {
 // The folder's own files: those of every version; the cylindrical series per mode and in 3D.
 bool is_top_level_name(const std::string& name) {
   static const std::set<std::string> kFiles{"model.vti",     "run.json",          "run.json.part",
-                                            kReserveFile,
+                                            kReserveFile,  kStagingMark,
                                             "probes.csv",    "energy.csv",        "fields.pvd",
                                             "fields.pvd.part", "fields_3d.pvd", "fields_3d.pvd.part"};
   return kFiles.count(name) > 0 || digits_between(name, "fields_m", ".pvd") ||
@@ -115,6 +115,20 @@ bool is_clfdtd_output(const fs::path& dir) {
   return j.contains("cells") && j.contains("steps_planned") && regular_file(dir / "model.vti");
 }
 
+bool write_staging_mark(const fs::path& dir, long pid) {
+  std::ofstream out(dir / kStagingMark, std::ios::trunc);
+  out << "clfdtd " << pid << "\n";
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+bool staged_by(const fs::path& dir, long pid) {
+  if (!real_folder(dir) || !regular_file(dir / kStagingMark)) return false;
+  std::ifstream in(dir / kStagingMark);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text == "clfdtd " + std::to_string(pid) + "\n";
+}
+
 bool completed_output(const fs::path& dir) {
   if (!is_clfdtd_output(dir)) return false;
   const nlohmann::json j = read_report(dir / "run.json");
@@ -131,7 +145,7 @@ std::vector<std::string> foreign_entries(const fs::path& dir, std::size_t limit)
     // The run's own list: each file it names, and the folders holding them; the folders a run
     // creates when it starts, which stay empty when it ends before writing into them; run.json
     // being rewritten.
-    std::set<std::string> files{"run.json", "run.json.part"}, folders{"snapshots", "monitors"};
+    std::set<std::string> files{"run.json", "run.json.part", kStagingMark}, folders{"snapshots", "monitors"};
     for (const auto& f : *listed) {
       if (!f.is_string()) return {"run.json"};
       const fs::path rel(f.get<std::string>());

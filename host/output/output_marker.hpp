@@ -12,6 +12,16 @@ namespace clfdtd {
 inline constexpr const char* kProgramName = "clfdtd";  // run.json's "program"
 // Space a running run holds for its last run.json (OutputDir::reserve_space); never in "files".
 inline constexpr const char* kReserveFile = "run.json.reserve";
+// In each folder a run renames to "<dir>.tmp-<pid>", "<dir>.old-<pid>" or "<dir>.discard-<pid>":
+// "clfdtd <pid>\n", that run's pid. A later run takes such a folder for a leftover of a run that
+// ended only where the mark names the pid in the folder's name: a user's copy named like one
+// ("out.old-12" from `cp -r out out.old-12`) has none, or another pid.
+inline constexpr const char* kStagingMark = ".clfdtd-staging";
+
+// Writes the mark of process `pid` into `dir`; false where it could not.
+bool write_staging_mark(const std::filesystem::path& dir, long pid);
+// `dir` holds the mark of process `pid`.
+bool staged_by(const std::filesystem::path& dir, long pid);
 
 // A folder (not a link to one) holding a clfdtd run.json: one with "program": "clfdtd", or, from
 // versions before that key, one with clfdtd's "cells" and "steps_planned" keys beside a model.vti.

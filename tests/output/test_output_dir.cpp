@@ -399,10 +399,23 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   const std::string dead = std::to_string(dead_pid());
   const std::string dead_a = std::to_string(dead_pid()), dead_b = std::to_string(dead_pid());
   const std::string dead_c = std::to_string(dead_pid()), dead_d = std::to_string(dead_pid());
+  // What a run leaves carries its staging mark (output_marker.hpp), naming its pid.
+  auto mark = [&](const std::string& name, const std::string& pid) {
+    touch(fs::path(fin.string() + name) / kStagingMark, "clfdtd " + pid + "\n");
+  };
   make_clfdtd_output(fin.string() + ".tmp-" + dead, "killed run");
-  fs::create_directories(fin.string() + ".tmp-" + dead_a);  // an empty temporary: also ours
+  mark(".tmp-" + dead, dead);
+  fs::create_directories(fin.string() + ".tmp-" + dead_a);  // the mark alone: also ours
+  mark(".tmp-" + dead_a, dead_a);
   fs::create_directories(fin.string() + ".tmp-" + dead_b + "/sub");  // foreign content: kept
   touch(fin.string() + ".tmp-" + dead_b + "/sub/data", "x");
+  mark(".tmp-" + dead_b, dead_b);
+  // A copy of a clfdtd output under such a name, without the mark or with another pid's: the
+  // user's (a review found `cp -r out out.old-<n>` removed).
+  const std::string dead_e = std::to_string(dead_pid()), dead_f = std::to_string(dead_pid());
+  make_clfdtd_output(fin.string() + ".old-" + dead_e, "user copy");
+  make_clfdtd_output(fin.string() + ".discard-" + dead_f, "user copy");
+  mark(".discard-" + dead_f, dead_e);
   // A run's file names without clfdtd's run.json are no proof: kept (an audit found such a
   // folder of the user's deleted).
   fs::create_directories(fin.string() + ".tmp-" + dead_c);
@@ -414,6 +427,7 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   // A commit without rename-exchange killed between its two renames: the previous output is in
   // "<dir>.old-<pid>" and "<dir>" is missing.
   make_clfdtd_output(fin.string() + ".old-" + dead, "previous");
+  mark(".old-" + dead, dead);
   {
     OutputDir dir(fin.string());
     const auto notes = dir.take_notes();
@@ -427,6 +441,10 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
     CHECK(all.find("left '" + fin.string() + ".tmp-" + dead_b + "' alone") != std::string::npos);
     CHECK(all.find("left '" + fin.string() + ".tmp-" + dead_c + "' alone") != std::string::npos);
     CHECK(all.find("left '" + fin.string() + ".old-" + dead_d + "' alone") != std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".old-" + dead_e + "' alone: its process " + dead_e +
+                   " no longer exists, but the folder has no staging mark of that process") !=
+          std::string::npos);
+    CHECK(all.find("left '" + fin.string() + ".discard-" + dead_f + "' alone") != std::string::npos);
     CHECK(dir.take_notes().empty());
   }
   CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead));
@@ -438,6 +456,11 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   CHECK(slurp(fin.string() + ".tmp-" + dead_c + "/probes.csv") == "user data");
   CHECK(slurp(fin.string() + ".old-" + dead_d + "/run.json") == "{\"mine\": 1}");
   CHECK(fs::exists(fin.string() + ".tmp-" + std::to_string(::getppid())));
+  CHECK(slurp(fin.string() + ".old-" + dead_e + "/probes.csv") == "user copy");
+  CHECK(slurp(fin.string() + ".discard-" + dead_f + "/probes.csv") == "user copy");
+  // The restored output and the kept partial one lose the mark: they are the user's now.
+  CHECK_FALSE(fs::exists(fin / kStagingMark));
+  CHECK_FALSE(fs::exists(fs::path(fin.string() + ".partial") / kStagingMark));
   fs::remove_all(root);
 }
 

@@ -390,10 +390,8 @@ void OutputDir::clean_stale() {
     const std::string name = it->path().filename().string();
     const std::pair<const char*, Kind> tags[] = {{".discard-", kDiscard}, {".old-", kOld}, {".tmp-", kTmp}};
     for (const auto& [tag, kind] : tags) {
-      // Under the lock no other run on this folder is alive, so a folder with its run's mark is
-      // a leftover even where the pid now names another process (pids wrap).
       const long pid = pid_suffix(name, base + tag);
-      if (pid > 0 && (process_gone(pid) || staged_by(it->path(), pid))) {
+      if (pid > 0 && process_gone(pid)) {
         std::error_code time_ec;
         const fs::file_time_type written = fs::last_write_time(it->path(), time_ec);
         found.push_back({it->path(), pid, kind, time_ec ? fs::file_time_type::min() : written});
@@ -407,10 +405,7 @@ void OutputDir::clean_stale() {
     return a.pid < b.pid;
   });
   for (const Leftover& l : found) {
-    const std::string gone = "process " + std::to_string(l.pid) +
-                             (process_gone(l.pid) ? " no longer exists"
-                                                  : " no longer runs on this folder (this run holds "
-                                                    "its lock; the pid is another process's now)");
+    const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
     // A name alone is no proof: only a folder with that process's staging mark is ours.
     if (!staged_by(l.path, l.pid)) {
       notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +

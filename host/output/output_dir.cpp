@@ -190,9 +190,11 @@ std::error_code remove_output_folder(const fs::path& dir, const std::function<vo
   return ec;
 }
 
-// A folder renamed to its staging name gets this process's mark (the move it is part of holds a
-// second signal until it is there).
-void mark_ours(const std::string& dir) { write_staging_mark(dir, static_cast<long>(::getpid())); }
+// This process's mark, before the folder is renamed to its staging name where the folder is
+// already ours or is to be removed, so that no moment finds it under that name unmarked.
+bool mark_ours(const std::string& dir, bool discard = false) {
+  return write_staging_mark(dir, static_cast<long>(::getpid()), discard);
+}
 
 // A folder that leaves its staging name for a user-facing one loses the mark.
 void unmark(const std::string& dir) {
@@ -295,8 +297,11 @@ OutputDir::OutputDir(const std::string& final_dir, const OutputPolicy& policy) :
       if (ec) fail("create", tmp_, ec);
       throw OutputError("create", tmp_, "something that is not clfdtd's is already there");
     }
-    if (!write_staging_mark(tmp_, static_cast<long>(::getpid())))
-      throw OutputError::from_errno("write", (fs::path(tmp_) / kStagingMark).string(), errno);
+    if (!write_staging_mark(tmp_, static_cast<long>(::getpid()))) {
+      const int err = errno;
+      fs::remove_all(tmp_, ec);
+      throw OutputError::from_errno("write", (fs::path(tmp_) / kStagingMark).string(), err);
+    }
   } catch (...) {
     ::unlink(lock_path_.c_str());
     ::close(lock_fd_);
@@ -406,6 +411,15 @@ void OutputDir::clean_stale() {
   });
   for (const Leftover& l : found) {
     const std::string gone = "process " + std::to_string(l.pid) + " no longer exists";
+    // A temporary killed before its mark: an empty folder, nothing to lose.
+    std::error_code ec_empty;
+    if (l.kind == kTmp && type_at(l.path) == fs::file_type::directory && fs::is_empty(l.path, ec_empty) &&
+        !ec_empty) {
+      fs::remove(l.path, ec_empty);
+      notes_.push_back("removed " + in_quotes(l.path) + ", an empty folder left by a run that was "
+                       "stopped (" + gone + ")");
+      continue;
+    }
     // A name alone is no proof: only a folder with that process's staging mark is ours.
     if (!staged_by(l.path, l.pid)) {
       notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
@@ -416,7 +430,9 @@ void OutputDir::clean_stale() {
     // A temporary killed before its first file: the mark alone.
     std::error_code ec_count;
     const auto count = std::distance(fs::directory_iterator(l.path, ec_count), fs::directory_iterator());
-    const bool bare = l.kind == kTmp && !ec_count && count == 1;
+    // A temporary killed before its first file (the mark alone), or the previous output a
+    // commit was removing under the temporary's name: removed, not kept.
+    const bool bare = l.kind == kTmp && ((!ec_count && count == 1) || marked_for_removal(l.path, l.pid));
     if (!bare && l.kind != kDiscard && (!is_clfdtd_output(l.path) || !holds_only_clfdtd_files(l.path))) {
       notes_.push_back("left " + in_quotes(l.path) + " alone: its " + gone +
                        ", but it is not a clfdtd output holding only a run's files");
@@ -510,8 +526,13 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   // The older partial output goes first to a name that says it is being removed: wherever the
   // process ends from here, the next run knows each folder for what it holds.
   if (!move([&](std::string& where) {
-        if (rename_noreplace(partial, discard) != 0) return false;
-        mark_ours(discard);
+        mark_ours(partial, true);
+        if (rename_noreplace(partial, discard) != 0) {
+          const int err = errno;
+          unmark(partial);
+          errno = err;
+          return false;
+        }
         where = "the previous output is untouched; what this run wrote is in " + in_quotes(from) +
                 ", which the next run on " + in_quotes(final_) + " keeps as " + in_quotes(partial) +
                 "; that run also removes the older partial output, moved to " + in_quotes(discard);
@@ -605,23 +626,24 @@ void OutputDir::commit() {
   std::string error;     // why the move failed (errno alone cannot say which step)
   int err = 0;
   const bool moved = move([&](std::string& where) {
+    mark_ours(final_, true);  // the previous output, whatever name it has next
     if (swap_paths(tmp_, final_)) {
       unmark(final_);
       previous = rename_noreplace(tmp_, discard) == 0 ? discard : tmp_;
-      mark_ours(previous);
     } else {
       err = errno;
       if (!exchange_unsupported(err)) {
+        unmark(final_);
         error = "exchange '" + tmp_ + "' with";
         return false;
       }
       const std::string old = final_ + ".old-" + pid_text();
       if (::rename(final_.c_str(), old.c_str()) != 0) {
         err = errno;
+        unmark(final_);
         error = "move aside";
         return false;
       }
-      mark_ours(old);
       if (::rename(tmp_.c_str(), final_.c_str()) != 0) {
         err = errno;
         error = "rename '" + tmp_ + "' to";

@@ -2,6 +2,9 @@
 // simply not recognised as ours.
 #include "output/output_marker.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -115,18 +118,33 @@ bool is_clfdtd_output(const fs::path& dir) {
   return j.contains("cells") && j.contains("steps_planned") && regular_file(dir / "model.vti");
 }
 
-bool write_staging_mark(const fs::path& dir, long pid) {
-  std::ofstream out(dir / kStagingMark, std::ios::trunc);
-  out << "clfdtd " << pid << "\n";
-  out.flush();
-  return static_cast<bool>(out);
+bool write_staging_mark(const fs::path& dir, long pid, bool discard) {
+  const std::string path = (dir / kStagingMark).string();
+  const std::string text = "clfdtd " + std::to_string(pid) + (discard ? " discard" : "") + "\n";
+  // Never through a link: a folder being replaced (output.overwrite) may hold anything.
+  ::unlink(path.c_str());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                  ::fsync(fd) == 0;
+  return ::close(fd) == 0 && ok;
 }
 
-bool staged_by(const fs::path& dir, long pid) {
-  if (!real_folder(dir) || !regular_file(dir / kStagingMark)) return false;
+namespace {
+std::string mark_text(const fs::path& dir) {
+  if (!real_folder(dir) || !regular_file(dir / kStagingMark)) return "";
   std::ifstream in(dir / kStagingMark);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text == "clfdtd " + std::to_string(pid) + "\n";
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+bool staged_by(const fs::path& dir, long pid) {
+  const std::string text = mark_text(dir), head = "clfdtd " + std::to_string(pid);
+  return text == head + "\n" || text == head + " discard\n";
+}
+
+bool marked_for_removal(const fs::path& dir, long pid) {
+  return mark_text(dir) == "clfdtd " + std::to_string(pid) + " discard\n";
 }
 
 bool completed_output(const fs::path& dir) {

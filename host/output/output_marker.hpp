@@ -18,10 +18,13 @@ inline constexpr const char* kReserveFile = "run.json.reserve";
 // ("out.old-12" from `cp -r out out.old-12`) has none, or another pid.
 inline constexpr const char* kStagingMark = ".clfdtd-staging";
 
-// Writes the mark of process `pid` into `dir`; false where it could not.
-bool write_staging_mark(const std::filesystem::path& dir, long pid);
-// `dir` holds the mark of process `pid`.
+// Writes the mark of process `pid` into `dir` ("clfdtd <pid> discard\n" for a folder that is to
+// be removed, not kept), never through a link, synced; false where it could not.
+bool write_staging_mark(const std::filesystem::path& dir, long pid, bool discard = false);
+// `dir` holds a mark of process `pid`.
 bool staged_by(const std::filesystem::path& dir, long pid);
+// `dir` holds process `pid`'s mark of a folder to be removed.
+bool marked_for_removal(const std::filesystem::path& dir, long pid);
 
 // A folder (not a link to one) holding a clfdtd run.json: one with "program": "clfdtd", or, from
 // versions before that key, one with clfdtd's "cells" and "steps_planned" keys beside a model.vti.

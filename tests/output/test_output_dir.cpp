@@ -101,7 +101,26 @@ TEST_CASE("OutputDir: commit replaces an earlier clfdtd output as a whole") {
   CHECK(slurp(fin / "new.txt") == "new run");
   CHECK_FALSE(fs::exists(fin / "stale.txt"));
   CHECK_FALSE(fs::exists(fin / "monitors"));
+  CHECK_FALSE(fs::exists(fin / kStagingMark));  // the committed output is the user's
   CHECK(entries(fin.parent_path()) == 1);  // no .tmp-, .old- or .lock left beside it
+  fs::remove_all(root);
+}
+
+// A review: the staging mark was written with a plain open, through a link a replaced folder
+// (output.overwrite) may hold.
+TEST_CASE("OutputDir: the staging mark is never written through a link") {
+  const fs::path root = scratch("mark_link");
+  const fs::path fin = root / "out";
+  fs::create_directories(fin);
+  touch(root / "elsewhere.txt", "keep me");
+  fs::create_symlink(root / "elsewhere.txt", fin / kStagingMark);
+  {
+    OutputDir dir(fin.string(), OutputPolicy{true, ""});
+    touch(dir.file("x"), "1");
+    dir.commit();
+  }
+  CHECK(slurp(root / "elsewhere.txt") == "keep me");
+  CHECK(slurp(fin / "x") == "1");
   fs::remove_all(root);
 }
 
@@ -416,6 +435,12 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   make_clfdtd_output(fin.string() + ".old-" + dead_e, "user copy");
   make_clfdtd_output(fin.string() + ".discard-" + dead_f, "user copy");
   mark(".discard-" + dead_f, dead_e);
+  // A commit's previous output left under the temporary's name (its discard name was taken) is
+  // removed, not kept as a partial output; a temporary killed before its mark is empty: removed.
+  const std::string dead_g = std::to_string(dead_pid()), dead_h = std::to_string(dead_pid());
+  make_clfdtd_output(fin.string() + ".tmp-" + dead_g, "previous, being removed");
+  touch(fs::path(fin.string() + ".tmp-" + dead_g) / kStagingMark, "clfdtd " + dead_g + " discard\n");
+  fs::create_directories(fin.string() + ".tmp-" + dead_h);
   // A run's file names without clfdtd's run.json are no proof: kept (an audit found such a
   // folder of the user's deleted).
   fs::create_directories(fin.string() + ".tmp-" + dead_c);
@@ -456,6 +481,9 @@ TEST_CASE("OutputDir: what dead runs left beside the folder is cleaned, or resto
   CHECK(slurp(fin.string() + ".tmp-" + dead_c + "/probes.csv") == "user data");
   CHECK(slurp(fin.string() + ".old-" + dead_d + "/run.json") == "{\"mine\": 1}");
   CHECK(fs::exists(fin.string() + ".tmp-" + std::to_string(::getppid())));
+  CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead_g));
+  CHECK_FALSE(fs::exists(fin.string() + ".tmp-" + dead_h));
+  CHECK(slurp(fin.string() + ".partial/probes.csv") == "killed run");
   CHECK(slurp(fin.string() + ".old-" + dead_e + "/probes.csv") == "user copy");
   CHECK(slurp(fin.string() + ".discard-" + dead_f + "/probes.csv") == "user copy");
   // The restored output and the kept partial one lose the mark: they are the user's now.

@@ -135,7 +135,7 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
                        " Hz (a tenth of its spectrum's peak), where a wavelength " +
                        (slowest.empty() ? std::string("in vacuum")
                                         : "in material '" + slowest + "' (n = " + number_text(index, 3) + ")") +
-                       " spans " + number_text(cells, 2) + " cells of " + number_text(coarsest) +
+                       " spans " + number_text(std::floor(cells * 100) / 100, 3) + " cells of " + number_text(coarsest) +
                        " m: numerical dispersion distorts those frequencies (10 or more cells per "
                        "wavelength is usual; grid.max_frequency sizes the cells for vacuum)");
   }

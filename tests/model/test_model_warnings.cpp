@@ -101,14 +101,14 @@ TEST_CASE("a source band the cells resolve with fewer than 5 cells a wavelength"
   REQUIRE(w.size() == 1);
   CHECK(w[0].find("source 'feed' carries frequencies up to 8.79e+09 Hz") != std::string::npos);
   CHECK(w[0].find("a wavelength in vacuum spans 3.4 cells of 0.01 m") != std::string::npos);
-  // 2 GHz (3.5 GHz at the top) is fine in vacuum, not in eps_r = 9 (n = 3): 2.8 cells.
+  // 2 GHz (3.5 GHz at the top) is fine in vacuum, not in eps_r = 9 (n = 3): 2.84 cells.
   CHECK(warnings(kGrid + kSource, {"--source.feed.frequency=2e9"}).empty());
   const std::string block =
       "[material.ceramic]\neps_r = 9\n[object.b]\nshape = box\ncenter = 0.15 0.15 0.06\n"
       "size = 0.3 0.3 0.04\nmaterial = ceramic\n";
   w = warnings(kGrid + kSource + block, {"--source.feed.frequency=2e9"});
   REQUIRE(w.size() == 1);
-  CHECK(w[0].find("in material 'ceramic' (n = 3) spans 2.8 cells") != std::string::npos);
+  CHECK(w[0].find("in material 'ceramic' (n = 3) spans 2.84 cells") != std::string::npos);
 }
 
 TEST_CASE("waveform_top_hz: each waveform's spectrum is a tenth of its peak there") {

@@ -340,6 +340,11 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       signal_stage("stopped");
     }
     if (lead) signal_stage("loop-end");
+    // What the outputs say of the run: printed now, and kept in run.json.
+    auto warn_after_loop = [&](const std::string& w) {
+      std::fprintf(stderr, "warning: %s\n", w.c_str());
+      report.warnings.push_back(w);
+    };
     // The transforms so far are worth keeping also when the run was stopped; non-finite fields
     // would only give non-finite transforms.
     if (result.finite) {
@@ -348,10 +353,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
             out->path(), model,
             [&](int i, std::vector<std::complex<double>>& v) {
               backend->read_dft(i, v);
-              if (const auto w = settled.compare(i, v)) {
-                std::fprintf(stderr, "warning: %s\n", w->c_str());
-                report.warnings.push_back(*w);
-              }
+              if (const auto w = settled.compare(i, v)) warn_after_loop(*w);
             },
             report.monitors);
       else
@@ -360,10 +362,8 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)
           for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields(),
-                                                       result.steps_done)) {
-            std::fprintf(stderr, "warning: %s\n", w.c_str());
-            report.warnings.push_back(w);
-          }
+                                                       result.steps_done))
+            warn_after_loop(w);
       }
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.

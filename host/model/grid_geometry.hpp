@@ -37,4 +37,11 @@ struct GridGeometry {
 // kept at kMaxRunSteps + 1 for build() to refuse). Assumes a checked config.
 GridGeometry derive_grid_geometry(const RunConfig& cfg);
 
+// The name of axis a in messages: x y z, or r phi z in a cylindrical grid.
+inline const char* axis_name(const GridGeometry& g, int a) {
+  static const char* const kCartesian[] = {"x", "y", "z"};
+  static const char* const kCylindrical[] = {"r", "phi", "z"};
+  return (g.cylindrical ? kCylindrical : kCartesian)[a];
+}
+
 }  // namespace clfdtd

@@ -11,23 +11,15 @@ namespace clfdtd {
 
 namespace {
 
-const char* kAxisName[] = {"x", "y", "z"};
-const char* kCylAxisName[] = {"r", "phi", "z"};
-
 const MaterialConfig* find_material(const RunConfig& cfg, const std::string& name) {
   for (const auto& m : cfg.materials)
     if (m.name == name) return &m;
   return nullptr;
 }
 
-const char* waveform_name(WaveformKind w) {
-  switch (w) {
-    case WaveformKind::Gaussian: return "gaussian";
-    case WaveformKind::GaussianPulse: return "gaussian_pulse";
-    case WaveformKind::Ricker: return "ricker";
-    case WaveformKind::Sine: return "sine";
-  }
-  return "";
+// The waveform's word in the model file (the loader maps word i of the option to kind i).
+std::string waveform_name(WaveformKind w) {
+  return find_option("source.s.waveform")->words.at(static_cast<std::size_t>(w));
 }
 
 }  // namespace
@@ -69,8 +61,7 @@ void add_extent_warnings(const RunConfig& cfg, const GridGeometry& g, std::vecto
     const double asked = cfg.grid.size_m[a];
     const double extent = g.n[a] * g.d[a];
     if (!(std::fabs(extent - asked) > kExtentTolerance * asked)) continue;
-    const char* axis = g.cylindrical ? kCylAxisName[a] : kAxisName[a];
-    warnings.push_back(std::string("grid.size along ") + axis + " is " + number_text(asked) +
+    warnings.push_back(std::string("grid.size along ") + axis_name(g, a) + " is " + number_text(asked) +
                        " m, " + number_text(asked / g.d[a], 4) + " cells of " + number_text(g.d[a]) +
                        " m: the grid has " + std::to_string(g.n[a]) + " cells, " +
                        number_text(extent) + " m, and its outer walls lie there");

@@ -18,10 +18,6 @@ namespace clfdtd {
 
 namespace {
 
-const char* kAxisName[] = {"x", "y", "z"};
-const char* kCylAxisName[] = {"r", "phi", "z"};
-const char* axis_name(const GridGeometry& g, int a) { return (g.cylindrical ? kCylAxisName : kAxisName)[a]; }
-
 [[noreturn]] void fail(const RunConfig& cfg, const std::string& key, const std::string& what) {
   throw cfg.error_at(key, what);
 }
@@ -77,7 +73,7 @@ void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector
     if (walls < 2) continue;
     fail(cfg, "monitor." + c.name + ".box",
          std::string("a farfield box that touches at most one of the two bare PEC walls across ") +
-             kAxisName[a] + " (both: parallel plates, no free-space far field)");
+             "xyz"[a] + std::string(" (both: parallel plates, no free-space far field)"));
   }
 }
 

@@ -24,13 +24,6 @@ namespace clfdtd {
 
 namespace {
 
-const char* kAxisName[] = {"x", "y", "z"};
-const char* kCylAxisName[] = {"r", "phi", "z"};
-
-const char* axis_name(const GridGeometry& g, int a) {
-  return g.cylindrical ? kCylAxisName[a] : kAxisName[a];
-}
-
 // Cylindrical models name Ex..Hz Er, Ephi, Ez, Hr, Hphi, Hz.
 const char* name_in(const GridGeometry& g, Component c) {
   return g.cylindrical ? cyl_component_name(c) : component_name(c);

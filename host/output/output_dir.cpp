@@ -202,6 +202,14 @@ void unmark(const std::string& dir) {
   fs::remove(fs::path(dir) / kStagingMark, ec);
 }
 
+// Renames a staged folder to a user-facing name (<dir>, <dir>.partial...) without replacing what
+// is there, and removes its mark; false with errno where the rename failed.
+bool hand_over(const std::string& from, const std::string& to) {
+  if (rename_noreplace(from, to) != 0) return false;
+  unmark(to);
+  return true;
+}
+
 constexpr const char* kLockTag = "clfdtd ";  // a lock file holds "clfdtd <pid>\n"
 
 // Creates the lock file `path` already holding `content`: written under a name of this process,
@@ -500,8 +508,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   const std::string in_partial = "this run's partial output is in " + in_quotes(partial);
   if (!present(partial)) {
     if (!move([&](std::string& where) {
-          if (rename_noreplace(from, partial) != 0) return false;
-          unmark(partial);
+          if (!hand_over(from, partial)) return false;
           where = in_partial;
           return true;
         }, stage("partial-moved")))
@@ -515,8 +522,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     // output.dir was "<dir>.partial"): it stays, and so does what it holds.
     const std::string aside = partial + "-" + owner_pid;
     if (!move([&](std::string& where) {
-          if (rename_noreplace(from, aside) != 0) return false;
-          unmark(aside);
+          if (!hand_over(from, aside)) return false;
           where = "this run's partial output is in " + in_quotes(aside);
           return true;
         }, stage("partial-moved")))
@@ -541,8 +547,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     throw OutputError::from_errno("move aside the older partial output", partial, errno);
   const std::string before = where_;
   if (!move([&](std::string& where) {
-        if (rename_noreplace(from, partial) != 0) return false;
-        unmark(partial);
+        if (!hand_over(from, partial)) return false;
         where = in_partial + "; the older partial output, in " + in_quotes(discard) +
                 ", is being removed, and the next run on " + in_quotes(final_) +
                 " removes what is left of it";
@@ -551,8 +556,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     const int err = errno;
     // The older one goes back: this process may still need the name ".discard-<pid>".
     move([&](std::string& where) {
-      if (rename_noreplace(discard, partial) != 0) return false;
-      unmark(partial);
+      if (!hand_over(discard, partial)) return false;
       where = before;
       return true;
     }, stage("partial-restored"));
@@ -605,8 +609,7 @@ void OutputDir::commit() {
   const std::string done = "the run had completed: its output is in " + in_quotes(final_);
   if (!present(final_)) {
     if (!move([&](std::string& where) {
-          if (rename_noreplace(tmp_, final_) != 0) return false;
-          unmark(final_);
+          if (!hand_over(tmp_, final_)) return false;
           where = done;
           return true;
         }, "commit-moved"))

@@ -98,7 +98,7 @@ std::vector<OptionSpec> make_table() {
       {"material.*.sigma", V::Number, {1}, {}, "S/m", "0", "Electric conductivity (copper 6e7; past 1e9, 15 x silver, use pec = true).",
        closed(0, 1e9)},
       {"material.*.pec", V::Word, {1}, {"true", "false"}, "", "false",
-       "Perfect electric conductor (the other keys are then ignored).", Range{}},
+       "Perfect electric conductor (the other keys are then ignored); an E sample is PEC where the object holds its whole Yee edge (docs/EQUATIONS.md, PEC edges).", Range{}},
       // [object.<name>]: later objects overwrite earlier ones where they overlap.
       {"object.*.shape", V::Word, {1}, {"box", "sphere", "cylinder"}, "", "required",
        "Shape of the object (2D: box is a rectangle, sphere a disc; cylinder is refused. Cylindrical: box is the ring r0..r1 x z0..z1, sphere and cylinder (axis z) are centred on the axis).", Range{}},

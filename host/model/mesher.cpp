@@ -50,22 +50,37 @@ void index_range(double lo, double hi, double off, double d, int n, int& first, 
 // sample's grid plane) is seen.
 constexpr double kSurfaceProbe = 1e-3;
 
-// A point inside `obj` that has the object's surface through it: a probe kSurfaceProbe cells away
-// along one of the first `axes` axes lies outside.
-bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double, 3>& d, int axes) {
+// Whether `obj` holds the sample at p. A conductor's E sample stands for its whole Yee edge, the
+// line from node to node along `edge` (the sample's axis; -1 for every other sample): it is PEC
+// only when the object holds both ends. Tested at the midpoint alone, the edges reaching out of a
+// wire thinner than a cell were PEC too, and hung off it as stubs to nodes nothing else connects:
+// a wire of 0.6 cells' radius became a fishbone resonating 20% low (docs/EQUATIONS.md "PEC edges").
+bool holds(const ObjectConfig& obj, const Vec3& p, int edge, const std::array<double, 3>& d) {
+  if (edge < 0) return shape_contains(obj, p);
+  Vec3 lo = p, hi = p;
+  lo[edge] -= 0.5 * d[edge];
+  hi[edge] += 0.5 * d[edge];
+  return shape_contains(obj, lo) && shape_contains(obj, hi);
+}
+
+// A sample held by `obj` that has the object's surface through it: a probe kSurfaceProbe cells away
+// along one of the first `axes` axes is not held.
+bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double, 3>& d, int axes,
+                int edge) {
   for (int a = 0; a < axes; ++a)
     for (double side : {-1.0, 1.0}) {
       Vec3 q = p;
       q[a] += side * kSurfaceProbe * d[a];
-      if (!shape_contains(obj, q)) return true;
+      if (!holds(obj, q, edge, d)) return true;
     }
   return false;
 }
 
-// Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that lies in the object,
-// and, where `surface` is given, appends the samples its surface passes through (ends of z runs,
-// or the whole run where it lies in a face). Returns how many samples it wrote.
-std::size_t paint(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+// Writes `id` at every sample of one grid (offset `off`, z stride `nzp`) that the object holds
+// (holds(): `edge`), and, where `surface` is given, appends the samples its surface passes
+// through (ends of z runs, or the whole run where it lies in a face). Returns how many samples
+// it wrote.
+std::size_t paint(const ObjectConfig& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
            std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
@@ -78,11 +93,12 @@ std::size_t paint(const ObjectConfig& obj, std::uint8_t id, const std::array<dou
     for (int j = first[1]; j < last[1]; ++j) {
       p.y = (j + off[1]) * d[1];
       const std::size_t row = (static_cast<std::size_t>(i) * n[1] + j) * nzp;
-      // Every shape is convex, so its samples on a z row form one run: find both ends and fill
-      // between them, testing only the samples outside the run (plus the two ends).
+      // Every shape is convex (so a segment lies in it when both ends do), so its samples on a z
+      // row form one run: find both ends and fill between them, testing only the samples outside
+      // the run (plus the two ends).
       auto inside = [&](int k) {
         p.z = (k + off[2]) * d[2];
-        return shape_contains(obj, p);
+        return holds(obj, p, edge, d);
       };
       int k0 = first[2];
       while (k0 < last[2] && !inside(k0)) ++k0;
@@ -96,13 +112,13 @@ std::size_t paint(const ObjectConfig& obj, std::uint8_t id, const std::array<dou
       // only its ends may.
       const int mid = k0 + (k1 - k0) / 2;
       inside(mid);
-      if (mid != k0 && mid != k1 && on_surface(obj, p, d, 2)) {
+      if (mid != k0 && mid != k1 && on_surface(obj, p, d, 2, edge)) {
         for (int k = k0; k <= k1; ++k) surface->push_back(row + k);
         continue;
       }
       for (int k : {k0, k1}) {  // the same sample twice when k0 == k1: duplicates are dropped
         inside(k);
-        if (on_surface(obj, p, d, 3)) surface->push_back(row + k);
+        if (on_surface(obj, p, d, 3, edge)) surface->push_back(row + k);
       }
     }
   }
@@ -147,7 +163,7 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 // Writes `id` at every sample of one plane grid (offset `off`, row stride `stride`) whose in-plane
 // point lies in the object: the object is cut by the plane z = its centre, so a box is a
 // rectangle and a sphere a disc. Returns how many samples it wrote.
-std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::array<double, 3>& off,
+std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
                  std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
@@ -160,25 +176,27 @@ std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, const std::arr
     p.x = (i + off[0]) * d[0];
     for (int j = first[1]; j < last[1]; ++j) {
       p.y = (j + off[1]) * d[1];
-      if (!shape_contains(obj, p)) continue;
+      if (!holds(obj, p, edge, d)) continue;
       const std::size_t at = static_cast<std::size_t>(i) * stride + j;
       ids[at] = id;
       ++written;
-      if (surface && on_surface(obj, p, d, 2)) surface->push_back(at);
+      if (surface && on_surface(obj, p, d, 2, edge)) surface->push_back(at);
     }
   }
   return written;
 }
 
 // The material at p by the objects' order: the last of `near` (indices into objects, ascending)
-// containing it, else vacuum. A plane model tests each object's cut through its own centre.
+// holding it (holds(): `edges[o]`), else vacuum. A plane model tests each object's cut through its
+// own centre.
 std::uint8_t material_at(const std::vector<ObjectConfig>& objects,
-                         const std::vector<std::uint8_t>& obj_ids, const std::vector<std::size_t>& near,
-                         Vec3 p, bool plane) {
+                         const std::vector<std::uint8_t>& obj_ids, const std::vector<int>& edges,
+                         const std::vector<std::size_t>& near, Vec3 p, bool plane,
+                         const std::array<double, 3>& d) {
   for (std::size_t n = near.size(); n-- > 0;) {
     const std::size_t o = near[n];
     if (plane) p.z = objects[o].center.z;
-    if (shape_contains(objects[o], p)) return obj_ids[o];
+    if (holds(objects[o], p, edges[o], d)) return obj_ids[o];
   }
   return MaterialTable::kVacuum;
 }
@@ -195,7 +213,8 @@ double harmonic_mean(double a, double b) { return a > 0 && b > 0 ? 2 * a * b / (
 // inside a later object, is PEC. Where every corner agrees the inclusive id stays (a
 // zero-thickness dielectric sheet). Returns the samples left inclusive because the table was full.
 std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
-                             const std::vector<std::uint8_t>& obj_ids, MaterialTable& table,
+                             const std::vector<std::uint8_t>& obj_ids, const std::vector<int>& edges,
+                             MaterialTable& table,
                              Component comp, const GridGeometry& g, const FieldLayout& L,
                              std::vector<std::size_t>& candidates, std::vector<std::uint8_t>& ids) {
   std::sort(candidates.begin(), candidates.end());
@@ -273,12 +292,12 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
       const std::size_t o = near[n];
       Vec3 q = p;
       if (L.plane) q.z = objects[o].center.z;
-      if (!shape_contains(objects[o], q)) continue;
+      if (!holds(objects[o], q, edges[o], g.d)) continue;
       int held = 0, missed = 0;
       for (int s = 0; s < corners && !(held && missed); ++s) {
         Vec3 c = probe[s];
         if (L.plane) c.z = objects[o].center.z;
-        (shape_contains(objects[o], c) ? held : missed) += 1;
+        (holds(objects[o], c, edges[o], g.d) ? held : missed) += 1;
       }
       if (held == corners) break;
       pec = held == 0 && table.entry(obj_ids[o]).pec;
@@ -286,7 +305,7 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
     std::array<std::uint8_t, 8> m{};
     bool uniform = true;
     for (int s = 0; s < corners; ++s) {
-      m[s] = material_at(objects, obj_ids, near, probe[s], L.plane);
+      m[s] = material_at(objects, obj_ids, edges, near, probe[s], L.plane, g.d);
       pec = pec || table.entry(m[s]).pec;
       uniform = uniform && m[s] == m[0];
     }
@@ -358,13 +377,19 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
     auto& ids = m.component[static_cast<int>(comp)];
     ids.assign(layout.cells(), MaterialTable::kVacuum);
     std::vector<std::size_t> surface;
+    // A conductor's E samples are edges (holds()); in a plane model only those along the plane.
+    const int axis = component_axis(comp);
+    const bool edge = is_electric(comp) && axis < (layout.plane ? 2 : 3);
+    std::vector<int> edges(objects.size(), -1);
+    for (std::size_t o = 0; o < objects.size(); ++o)
+      if (edge && table.entry(obj_ids[o]).pec) edges[o] = axis;
     for (std::size_t o = 0; o < objects.size(); ++o) {
       m.object_samples[o] +=
           layout.plane
-              ? paint_plane(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
-              : paint(objects[o], obj_ids[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
+              ? paint_plane(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
+              : paint(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
     }
-    m.unmixed_samples += average_surfaces(objects, obj_ids, table, comp, g, layout, surface, ids);
+    m.unmixed_samples += average_surfaces(objects, obj_ids, edges, table, comp, g, layout, surface, ids);
     if (layout.plane) {
       apply_plane_walls(comp, layout, ids);
     } else if (is_electric(comp)) {
@@ -376,10 +401,10 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
   m.cell_centre.assign(static_cast<std::size_t>(g.cells()), MaterialTable::kVacuum);
   for (std::size_t o = 0; o < objects.size(); ++o) {
     if (layout.plane) {
-      paint_plane(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d,
+      paint_plane(objects[o], obj_ids[o], -1, {0.5, 0.5, 0.5}, g.n, g.d,
                   static_cast<std::size_t>(g.n[1]), m.cell_centre, nullptr);
     } else {
-      paint(objects[o], obj_ids[o], {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
+      paint(objects[o], obj_ids[o], -1, {0.5, 0.5, 0.5}, g.n, g.d, static_cast<std::size_t>(g.n[2]),
             m.cell_centre, nullptr);
     }
   }

@@ -269,6 +269,76 @@ TEST_CASE("mesher ids agree with shape_contains at every sample") {
   CHECK(mixtures < 20);  // these radii put almost no sample on a surface
 }
 
+TEST_CASE("a conductor's E sample is PEC only where the object holds its whole edge") {
+  // A z wire of 0.6 cells' radius on a node line: its E samples on the axis are PEC, the x and y
+  // edges that start on the axis and end a cell away, outside the wire, are not (their midpoints
+  // lie inside: PEC there made the wire a fishbone of stubs resonating 20% low). At 1.2 cells'
+  // radius those edges lie inside and are PEC.
+  const GridGeometry g = cube_grid(20, 0.01);
+  const FieldLayout L(20, 20, 20);
+  MaterialTable t({MaterialConfig{"glass", 4.0}});
+  ObjectConfig wire;
+  wire.shape = ShapeKind::Cylinder;
+  wire.axis = Axis::Z;
+  wire.center = Vec3{0.1, 0.1, 0.1};
+  wire.length = 0.1;
+  wire.radius = 0.006;
+  wire.material = "pec";
+  const MeshedIds thin = mesh_objects({wire}, t, g, L, false);
+  CHECK(at(thin, L, Component::Ez, 10, 10, 10) == MaterialTable::kPec);
+  for (int side : {9, 10}) {
+    CHECK(at(thin, L, Component::Ex, side, 10, 10) == MaterialTable::kVacuum);
+    CHECK(at(thin, L, Component::Ey, 10, side, 10) == MaterialTable::kVacuum);
+  }
+  wire.radius = 0.012;
+  const MeshedIds thick = mesh_objects({wire}, t, g, L, false);
+  CHECK(at(thick, L, Component::Ex, 10, 10, 10) == MaterialTable::kPec);
+  CHECK(at(thick, L, Component::Ez, 11, 10, 10) == MaterialTable::kPec);
+  CHECK(at(thick, L, Component::Ez, 11, 11, 10) == MaterialTable::kVacuum);  // 1.41 cells out
+  // A dielectric keeps the midpoint: its samples are points of a material, not conductors.
+  wire.radius = 0.006;
+  wire.material = "glass";
+  const MeshedIds glass = mesh_objects({wire}, t, g, L, false);
+  CHECK(at(glass, L, Component::Ex, 10, 10, 10) == 2);
+
+  // Brute force over a PEC sphere and a PEC cylinder on an uneven grid: an E sample is PEC
+  // exactly where both ends of its edge lie in an object.
+  GridGeometry u;
+  u.n = {17, 19, 23};
+  u.d = {0.01, 0.012, 0.009};
+  const FieldLayout U(17, 19, 23);
+  ObjectConfig s;
+  s.shape = ShapeKind::Sphere;
+  s.center = Vec3{0.08, 0.1, 0.1};
+  s.radius = 0.061;
+  s.material = "pec";
+  ObjectConfig c = s;
+  c.shape = ShapeKind::Cylinder;
+  c.axis = Axis::Y;
+  c.center = Vec3{0.12, 0.1, 0.15};
+  c.radius = 0.033;
+  c.length = 0.5;
+  const MeshedIds m = mesh_objects({s, c}, t, u, U, false);
+  int pec = 0;
+  for (int comp = 0; comp < 3; ++comp) {
+    const auto cc = static_cast<Component>(comp);
+    const int a = component_axis(cc);
+    for (int i = 1; i < 17; ++i)  // index 0 planes hold wall ids
+      for (int j = 1; j < 19; ++j)
+        for (int k = 1; k < 23; ++k) {
+          Vec3 lo = sample_position(cc, {i, j, k}, u.d), hi = lo;
+          lo[a] -= 0.5 * u.d[a];
+          hi[a] += 0.5 * u.d[a];
+          const bool expect = (shape_contains(s, lo) && shape_contains(s, hi)) ||
+                              (shape_contains(c, lo) && shape_contains(c, hi));
+          const bool got = at(m, U, cc, i, j, k) == MaterialTable::kPec;
+          if (got != expect) FAIL(component_name(cc) << " " << i << "," << j << "," << k);
+          pec += got;
+        }
+  }
+  CHECK(pec > 1000);
+}
+
 TEST_CASE("later objects override earlier ones; H ids only on request") {
   const GridGeometry g = cube_grid(20, 0.01);
   const FieldLayout L(20, 20, 20);

@@ -3,6 +3,9 @@
 (|E|) exist, are PNGs of the documented size (640x520 at the default dpi), are not blank inside
 the plot (the slab of models/current_over_slab.ini must show in eps_r, sigma and material; the
 field must vary) and name file, quantity, plane and step in their title. Bad input exits 2.
+A cylindrical run's model.vti and per-mode images: drawn as the (r, z) image (axes r and z, no
+plane in the title, the mode m named), the parts of a mode's fields in V/m or A/m on a diverging
+colour map (read from the PNG's Description text).
 
 Usage: tests/tools/slice_png.py <clfdtd program> <scratch folder>   (run from the project root)
 """
@@ -84,6 +87,46 @@ def main():
         if r.returncode != 0 or not want_cyl <= set(pngs):
             problems.append(f"cylindrical slice: exit {r.returncode}, got {pngs}, "
                             f"want {sorted(want_cyl)}: {r.stderr.strip()}")
+        # Each is the whole (r, z) image (no y plane, whose spacing is a dummy 1), axes r and z;
+        # a mode's field parts are signed, in SI units (E: V/m; H: A/m, --array), on the
+        # diverging map of 3D components, titled with the mode m.
+        r = subprocess.run([os.path.join(ROOT, "tools", "slice"),
+                            os.path.join(cyl_dir, "snapshots", "fields_40_m1.vti"), "--array",
+                            "Hphi_im", "--out", os.path.join(scratch, "cyl_png")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            problems.append(f"cylindrical slice --array Hphi_im: exit {r.returncode}: "
+                            f"{r.stderr.strip()}")
+        cyl_want = {  # PNG: (parts of its title, parts of its Description)
+            "model_material_y0.png": (["(r, z) half-plane phi = 0"],
+                                      ["colour bar label material (id)"]),
+            "fields_40_m0_Ez_re_y0.png": (["mode m = 0, Ez real part, step 40, t = "],
+                                          ["colour map RdBu_r",
+                                           "colour bar label Ez real part (V/m)"]),
+            "fields_40_m2_Ephi_re_y0.png": (["mode m = 2, Ephi real part, step 40, t = "],
+                                            ["colour map RdBu_r",
+                                             "colour bar label Ephi real part (V/m)"]),
+            "fields_40_m1_Hphi_im_y0.png": (["mode m = 1, Hphi imaginary part, step 40, t = "],
+                                            ["colour map RdBu_r",
+                                             "colour bar label Hphi imaginary part (A/m)"])}
+        for name, (title_parts, description_parts) in cyl_want.items():
+            img = open_png(os.path.join(scratch, "cyl_png", name), (640, 520), problems, name)
+            if img is None:
+                continue
+            title, description = img.text.get("Title", ""), img.text.get("Description", "")
+            for part in title_parts:
+                if part not in title:
+                    problems.append(f"{name}: title '{title}' lacks '{part}'")
+            if "plane" in title.replace("half-plane", ""):
+                problems.append(f"{name}: title '{title}' names a plane of the (r, z) image")
+            for part in description_parts + ["axis labels r (m), z (m)"]:
+                if part not in description:
+                    problems.append(f"{name}: Description '{description}' lacks '{part}'")
+        bad = subprocess.run([os.path.join(ROOT, "tools", "slice"), cyl_dir, "--axis", "z",
+                              "--out", os.path.join(scratch, "cyl_png")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if bad.returncode != 2 or "one cell thick along y" not in bad.stderr:
+            problems.append(f"cylindrical --axis z: exit {bad.returncode}, {bad.stderr.strip()}")
     for p in problems:
         print("FAIL", p)
     if not problems:

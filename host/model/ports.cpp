@@ -139,22 +139,72 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
                                            const GridGeometry& g) {
   std::vector<std::string> out;
   for (const PortModel& p : ports) {
-    if (p.cells.size() < 2) continue;  // one sample: a gap as docs/PORTS.md checks it in vacuum
     const int a = static_cast<int>(p.component);
     const std::vector<std::uint8_t>& id = ids[a];
-    // An end touches a conductor where the sample beyond it along the axis is PEC, or where the
-    // end is the domain's wall.
+    // An end touches a conductor where the sample `step` samples beyond it along the axis is
+    // PEC, or where that sample would lie past the domain's wall.
     auto conductor_beyond = [&](std::array<int, 3> cell, int step) {
       cell[a] += step;
       if (cell[a] < 0 || cell[a] >= g.n[a]) return true;
       return table.entry(id[layout.index(cell[0], cell[1], cell[2])]).pec;
     };
-    long floating = 0;
+    // Samples between a free end and the next conductor along the axis, within kGapReach; 0 when
+    // none is that near.
+    constexpr int kGapReach = 4;
+    auto unfed = [&](const std::array<int, 3>& end, int dir) {
+      for (int k = 2; k <= kGapReach + 1; ++k)
+        if (conductor_beyond(end, dir * k)) return k - 1;
+      return 0;
+    };
+    long floating = 0, short_of_gap = 0;
+    int gap_lo = 0, gap_hi = 0;  // the first such column's gap, in nodes along the axis
     for (std::size_t c = 0; c < p.cells.size(); c += static_cast<std::size_t>(p.along)) {
       const std::array<int, 3>& first = p.cells[c];
       const std::array<int, 3>& last = p.cells[c + static_cast<std::size_t>(p.along) - 1];
-      if (!conductor_beyond(first, -1) || !conductor_beyond(last, +1)) ++floating;
+      const bool low = conductor_beyond(first, -1), high = conductor_beyond(last, +1);
+      if (low && high) continue;
+      // One end on a conductor and the other a sample or a few short of the next: the gap is
+      // longer than the port, and its vacuum samples sit in series with the port.
+      const int missing = low == high ? 0 : low ? unfed(last, +1) : unfed(first, -1);
+      if (missing == 0) {
+        ++floating;
+        continue;
+      }
+      if (short_of_gap++ == 0) {
+        gap_lo = first[a] - (low ? 0 : missing);
+        gap_hi = last[a] + 1 + (low ? missing : 0);
+      }
     }
+    if (short_of_gap > 0) {
+      // The box that spans the gap: about the gap's centre along the axis, the port's columns
+      // across it.
+      std::array<double, 3> centre{}, size{};
+      centre[a] = 0.5 * (gap_lo + gap_hi) * g.d[a];
+      size[a] = (gap_hi - gap_lo) * g.d[a];
+      for (int b = 0; b < 3; ++b) {
+        if (b == a) continue;
+        centre[b] = 0.5 * (p.cells.front()[b] + p.cells.back()[b]) * g.d[b];
+        size[b] = (p.cells.back()[b] - p.cells.front()[b]) * g.d[b];
+      }
+      const long unfed_samples = gap_hi - gap_lo - p.along;
+      auto triple = [](const std::array<double, 3>& v) {
+        return number_text(v[0]) + " " + number_text(v[1]) + " " + number_text(v[2]);
+      };
+      out.push_back(
+          "port '" + p.name + "': the gap it feeds is longer than the port: " +
+          (p.across > 1 ? std::to_string(short_of_gap) + " of its " + std::to_string(p.across) +
+                              " sample columns touch"
+                        : std::string("its ") + component_name(p.component) +
+                              (p.along > 1 ? " samples touch" : " sample touches")) +
+          " a conductor at one end, and the conductor beyond the other end is " +
+          std::to_string(unfed_samples) + " unfed sample" + (unfed_samples > 1 ? "s" : "") +
+          " further along " + axis_name(g, a) + (unfed_samples > 1 ? ". Those vacuum samples sit" : ". That vacuum sample sits") + " in series with the "
+          "port as a capacitor, so its Z and S11 are not the gap's (refining the grid turns a "
+          "one-cell gap into two cells with one fed). Span the whole gap: source." + p.name +
+          ".position = " + triple(centre) + ", source." + p.name + ".size = " + triple(size) +
+          " (docs/PORTS.md)");
+    }
+    if (p.cells.size() < 2) continue;  // one sample free at both ends: a source in space
     if (floating > 0)
       out.push_back("port '" + p.name + "': " + std::to_string(floating) + " of its " +
                     std::to_string(p.across) + " sample columns end on no conductor (the " +

@@ -268,7 +268,36 @@ TEST_CASE("ports over a box: columns between conductors do not warn") {
                              "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.076\nsize = 0.06 0.06 0.008\nmaterial = pec\n";
   const SimulationModel m = build(plates, {"--source.feed.size=0.02 0.02 0.016"});
   CHECK(m.ports[0].across == 9);
-  for (const std::string& w : m.warnings) CHECK(w.find("end on no conductor") == std::string::npos);
+  for (const std::string& w : m.warnings) {
+    CHECK(w.find("end on no conductor") == std::string::npos);
+    CHECK(w.find("longer than the port") == std::string::npos);
+  }
+}
+
+TEST_CASE("a port that feeds part of its gap warns, with the box that spans it") {
+  // The same plates, the gap z 0.080 .. 0.096 two samples long; the default port is one sample
+  // on the lower plate: the other sample sits unfed in series with it.
+  const std::string plates = kModel +
+                             "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n"
+                             "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.076\nsize = 0.06 0.06 0.008\nmaterial = pec\n";
+  const SimulationModel m = build(plates, {});
+  std::string said;
+  for (const std::string& w : m.warnings)
+    if (w.find("longer than the port") != std::string::npos) said = w;
+  CHECK(said.find("port 'feed': the gap it feeds is longer than the port: its Ez sample touches a "
+                  "conductor at one end, and the conductor beyond the other end is 1 unfed sample "
+                  "further along z") == 0);
+  CHECK(said.find("source.feed.position = 0.1 0.1 0.088, source.feed.size = 0 0 0.016") !=
+        std::string::npos);
+  // The top plate moved down onto the port's upper end: a one-sample gap, fed whole.
+  std::string closed = plates;
+  closed.replace(closed.find("center = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016"), 45,
+                 "center = 0.1 0.1 0.1\nsize = 0.06 0.06 0.024");
+  for (const std::string& w : build(closed, {}).warnings)
+    CHECK(w.find("longer than the port") == std::string::npos);
+  // In space (no conductor near either end) a one-sample port is a source, not a short gap.
+  for (const std::string& w : build(kModel, {}).warnings)
+    CHECK(w.find("longer than the port") == std::string::npos);
 }
 
 TEST_CASE("ports over a box: what is refused") {

@@ -66,6 +66,7 @@ std::vector<MonitorReport> monitor_reports(const SimulationModel& m) {
     r.frequencies_hz = mon.frequencies_hz;
     r.modes = mon.nmodes;
     r.decimation = mon.dft_every;
+    r.per_metre = m.two_d();
     out.push_back(r);
   }
   return out;

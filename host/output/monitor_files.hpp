@@ -21,8 +21,9 @@ struct MonitorReport {
   std::string name, type;            // type: flux | dft | farfield | modes
   std::string file;                  // relative to the output dir: monitors/<name>.csv or .vti
   std::vector<double> frequencies_hz;
-  std::vector<double> flux;          // flux: per frequency (J s)
-  std::vector<double> radiated_power;  // farfield: per frequency (J s), through its non-wall faces
+  std::vector<double> flux;          // flux: per frequency (J s; 2D: J s per metre of depth)
+  std::vector<double> radiated_power;  // farfield: per frequency (as flux), through its non-wall faces
+  bool per_metre = false;            // a 2D model's: run.json names both "..._J_s_per_m"
   int modes = 0;                     // modes: how many
   int decimation = 1;                // flux, dft, farfield: transformed every N-th step
 };

@@ -173,8 +173,10 @@ void write_run_json(const std::string& path, const RunReport& r) {
       entry["frequencies_hz"] = m.frequencies_hz;
       entry["decimation"] = m.decimation;
     }
-    if (!m.flux.empty()) entry["flux_J_s"] = m.flux;
-    if (!m.radiated_power.empty()) entry["radiated_power_J_s"] = m.radiated_power;
+    // The CSV's unit (monitors/<name>.csv): J s, or J s per metre of a 2D model's depth.
+    const std::string unit = m.per_metre ? "_J_s_per_m" : "_J_s";
+    if (!m.flux.empty()) entry["flux" + unit] = m.flux;
+    if (!m.radiated_power.empty()) entry["radiated_power" + unit] = m.radiated_power;
     monitors.push_back(entry);
   }
   json ports = json::array();

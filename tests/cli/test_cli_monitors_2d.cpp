@@ -83,9 +83,13 @@ TEST_CASE("clfdtd run: 2D flux, farfield and dft monitors, plane engine and refe
     }
     const auto report = nlohmann::json::parse(read_text(out + "/run.json"));
     REQUIRE(report["monitors"].size() == 3);
-    // The farfield contour is the flux contour: the same power per metre at 1.5 GHz.
-    CHECK(report["monitors"][1]["radiated_power_J_s"][0].get<double>() ==
+    // The farfield contour is the flux contour: the same power per metre at 1.5 GHz, named per
+    // metre as the CSV's column is.
+    CHECK(report["monitors"][1]["radiated_power_J_s_per_m"][0].get<double>() ==
           doctest::Approx(flux[1][1]).epsilon(1e-6));
+    CHECK(report["monitors"][0]["flux_J_s_per_m"][1].get<double>() ==
+          doctest::Approx(flux[1][1]).epsilon(1e-6));
+    CHECK_FALSE(report["monitors"][0].contains("flux_J_s"));
     if (r.out.find("no VTK") == std::string::npos) {
       const std::string vti = read_text(out + "/monitors/field.vti");
       CHECK(vti.find("Ez_re_0") != std::string::npos);

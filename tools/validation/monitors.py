@@ -43,11 +43,11 @@ def monitor_entry(run, name):
 
 def read_flux(run, name):
     """(frequencies Hz, flux J s) of flux monitor `name`, from monitors/<name>.csv; run.json's
-    flux_J_s must hold the same numbers."""
+    flux_J_s (2D: flux_J_s_per_m) must hold the same numbers."""
     entry = monitor_entry(run, name)
     cols = read_csv(os.path.join(run.dir, entry["file"]))
     freqs, flux = cols["frequency_hz"], flux_column(cols)
-    listed = np.array(entry["flux_J_s"], dtype=float)
+    listed = np.array(entry.get("flux_J_s", entry.get("flux_J_s_per_m")), dtype=float)
     if listed.shape != flux.shape or not np.allclose(listed, flux, rtol=1e-6, atol=0):
         raise RuntimeError(f"{run.dir}: run.json flux_J_s of '{name}' differs from {entry['file']}")
     return freqs, flux
@@ -66,7 +66,8 @@ def read_farfield(run, name):
         grid = np.full((thetas.size, phis.size), np.nan)
         grid[np.searchsorted(thetas, th), np.searchsorted(phis, ph)] = d
         out[f] = (thetas, phis, grid)
-    return out, np.array(entry.get("radiated_power_J_s", []), dtype=float)
+    power = entry.get("radiated_power_J_s", entry.get("radiated_power_J_s_per_m", []))
+    return out, np.array(power, dtype=float)
 
 
 def moment_transform(ini, section, run, freqs):

@@ -99,11 +99,17 @@ void check_cyl_config(const RunConfig& cfg) {
     if (s.kind == SourceKind::Port)
       fail(cfg, sec + ".type", "dipole or current in a cylindrical model (ports are 3D only)");
     check_point(cfg, sec + ".position", s.position);
-    if (s.axis != Axis::Z && s.position.x == 0)
+    if (s.axis != Axis::Z && s.position.x == 0) {
+      const std::string dir = s.axis == Axis::X ? "r" : "phi";
+      // Blame the position where the command line moved the source onto the axis.
+      if (cfg.cli_keys.count(sec + ".position") && !cfg.cli_keys.count(sec + ".axis"))
+        fail(cfg, sec + ".position",
+             "r > 0 for a " + dir + "-directed source (axis = " + dir +
+                 "): on the axis (r = 0) such a current has no direction; only axis = z can sit there");
       fail(cfg, sec + ".axis",
-           std::string("z for a source on the axis (r = 0): an ") +
-               (s.axis == Axis::X ? "r" : "phi") +
+           "z for a source on the axis (r = 0): a " + dir +
                "-directed current has no direction there; move it off the axis");
+    }
   }
   for (const auto& p : cfg.probes) check_point(cfg, "probe." + p.name + ".position", p.position);
 }

@@ -3,6 +3,7 @@
 // Every length is in metres, time in seconds, frequency in hertz, conductivity in S/m.
 #pragma once
 #include <array>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <optional>
@@ -187,6 +188,14 @@ struct RunConfig {
   ConfigError error_at(const std::string& key, const std::string& what, int line = -1) const {
     if (cli_keys.count(key)) return ConfigError("", 0, key, what);
     return ConfigError(source_file, line >= 0 ? line : line_of(key), key, what);
+  }
+  // Of the keys that together make a value wrong (`keys[0]` the one an error names by default),
+  // the first the command line set, else keys[0]: a file's line is not blamed for what an
+  // override changed.
+  std::string culprit(std::initializer_list<const char*> keys) const {
+    for (const char* k : keys)
+      if (cli_keys.count(k)) return k;
+    return *keys.begin();
   }
   GridConfig grid;
   TimeConfig time;

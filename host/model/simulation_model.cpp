@@ -87,10 +87,16 @@ void check_layers(const RunConfig& cfg, const GridGeometry& g) {
           cfg.grid.cell_size_m ? "cells of " + number_text(g.d[a]) + " m"
                                : "cells of " + number_text(g.d[a]) + " m from grid.max_frequency = " +
                                      number_text(cfg.grid.max_frequency_hz) + " Hz";
-      fail(cfg, "boundary.layers",
-           std::string("UPML layers along ") + axis_name(g, a) +
-               " that leave cells between them: " + std::to_string(lo) + " + " + std::to_string(hi) +
-               " layers fill all " + std::to_string(g.n[a]) + " cells of the domain (" + cell + ")");
+      const std::string fill = std::to_string(lo) + " + " + std::to_string(hi) + " layers fill all " +
+                               std::to_string(g.n[a]) + " cells of the domain (" + cell + ")";
+      // The grid keys are to blame where the command line changed them and not the layers.
+      const std::string key =
+          cfg.culprit({"boundary.layers", "grid.cell_size", "grid.size", "grid.max_frequency"});
+      if (key == "boundary.layers")
+        fail(cfg, key, std::string("UPML layers along ") + axis_name(g, a) +
+                           " that leave cells between them: " + fill);
+      fail(cfg, key, std::string("a grid with cells between the UPML layers along ") +
+                         axis_name(g, a) + ": " + fill);
     }
   }
 }
@@ -104,9 +110,14 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
     const std::string key = "source." + s.name + (box ? ".size" : ".position");
     const std::string what = box ? "a box whose samples lie " : "a position ";
     const auto& c = s.cell;
+    // The sample's indices and where it lies (a Yee sample sits half a cell off the nodes along
+    // its own axis: index k of Ez is at (k + 1/2) dz).
+    const Vec3 at = sample_position(s.component, c, m.grid.d);
     const std::string where =
         std::string(name_in(m.grid, s.component)) + " sample (" + std::to_string(c[0]) + ", " +
-        (m.cylindrical() ? "" : std::to_string(c[1]) + ", ") + std::to_string(c[2]) + ")";
+        (m.cylindrical() ? "" : std::to_string(c[1]) + ", ") + std::to_string(c[2]) + ") at (" +
+        number_text(at.x) + ", " + (m.cylindrical() ? "" : number_text(at.y) + ", ") +
+        number_text(at.z) + ") m";
     // The axis carries no r or phi direction: Ephi's sample at i = 0 lies on it.
     if (m.cylindrical() && s.component != Component::Ez && c[0] == 0 &&
         sample_position(s.component, c, m.grid.d).x == 0) {

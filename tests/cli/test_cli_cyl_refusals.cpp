@@ -58,7 +58,7 @@ TEST_CASE("cylindrical refusals exit 2 naming the key, and write nothing") {
        "z for a source on the axis"},
       {"phi current whose Ephi sample is on the axis", "",
        src + "axis = phi\nposition = 0.0003 0 0.01\n", "", "source.s.position",
-       "its nearest Ephi sample (0, 10) is on the axis"},
+       "its nearest Ephi sample (0, 10) at (0, "},
       {"x as a source axis", "", src + "axis = x\nposition = 0.01 0 0.01\n", "", "source.s.axis",
        "r, phi or z in a cylindrical model"},
       {"Cartesian probe field", "", "[probe.p]\nposition = 0.01 0 0.01\nfields = Ex\n", "",

@@ -184,7 +184,7 @@ TEST_CASE("cylindrical refusals that need the grid") {
   CHECK(e.key() == "source.s.position");
   CHECK(e.line() == 12);
   CHECK(e.expected().find("off the axis for a phi-directed source") != std::string::npos);
-  CHECK(e.expected().find("Ephi sample (0, 5) is on the axis") != std::string::npos);
+  CHECK(e.expected().find("Ephi sample (0, 5) at (0, 0.1) m is on the axis") != std::string::npos);
   // An r-directed one there is fine: Er's nearest sample is at dr / 2.
   CHECK(build_text(kHead + "[source.s]\naxis = r\nposition = 0.004 0 0.1\nfrequency = 1e9\n")
             .sources[0].cell[0] == 0);
@@ -270,4 +270,36 @@ TEST_CASE("an on-axis source with no m = 0 listed drives nothing: a warning says
   REQUIRE(warnings_of(m).size() == 1);
   CHECK(warnings_of(m)[0].find("source 's' is on the axis") != std::string::npos);
   CHECK(warnings_of(build_text(kHead + src)).empty());  // modes 0 2: m = 0 takes it
+}
+
+TEST_CASE("an error a command-line override caused names that key, not the file's line") {
+  auto error_with = [](const std::string& text, const std::vector<std::string>& args) {
+    try {
+      SimulationModel::build(load_config_text(text, "c.ini", args));
+    } catch (const ConfigError& e) {
+      return e;
+    }
+    FAIL("no ConfigError for " << text);
+    return ConfigError("", 0, "", "");
+  };
+  const std::string phi = kHead + "[source.s]\naxis = phi\nposition = 0.05 0 0.1\nfrequency = 1e9\n";
+  ConfigError e = error_with(phi, {"--source.s.position=0 0 0.1"});
+  CHECK(e.key() == "source.s.position");
+  CHECK(e.line() == 0);
+  CHECK(e.expected().find("r > 0 for a phi-directed source") == 0);
+  // The same source put on the axis by the file: its axis is named, on its own line.
+  std::string on_axis = phi;
+  on_axis.replace(on_axis.find("0.05 0 0.1"), 10, "0 0 0.1");
+  e = error_with(on_axis, {});
+  CHECK(e.key() == "source.s.axis");
+  CHECK(e.line() == 11);
+  CHECK(e.expected().find("a phi-directed current has no direction there") != std::string::npos);
+  // A cell from the command line that leaves no room between the layers names grid.cell_size.
+  e = error_with(kHead, {"--grid.cell_size=0.05"});
+  CHECK(e.key() == "grid.cell_size");
+  CHECK(e.line() == 0);
+  CHECK(e.expected().find("a grid with cells between the UPML layers along r: 0 + 3 layers fill all "
+                          "2 cells") == 0);
+  e = error_with(kHead, {"--grid.cell_size=0.05", "--boundary.layers=4 2 1"});
+  CHECK(e.key() == "boundary.layers");
 }

@@ -92,10 +92,13 @@ TEST_CASE("cylindrical ids: a ring and a sphere at their (r, z) samples, walls a
   CHECK(id_at(m, C::Ez, 6, 5) == glass);   // z 0.11
   CHECK(id_at(m, C::Ez, 7, 5) == kVac);
   CHECK(id_at(m, C::Ez, 5, 3) == kVac);    // z 0.07
-  // The sphere of radius 0.03 about (0, 0.1). Ez on the axis: z 0.07 is on the surface.
-  CHECK(id_at(m, C::Ez, 0, 3) == kPec);
+  // The sphere of radius 0.03 about (0, 0.1), z 0.07 .. 0.13 on the axis. Ez on the axis is PEC
+  // where the sphere holds its whole edge: z 0.08 .. 0.10 and 0.10 .. 0.12, not 0.06 .. 0.08.
+  CHECK(id_at(m, C::Ez, 0, 3) == kVac);    // z 0.07, on the surface: half its edge outside
+  CHECK(id_at(m, C::Ez, 0, 4) == kPec);    // z 0.09
+  CHECK(id_at(m, C::Ez, 0, 5) == kPec);    // z 0.11
   CHECK(id_at(m, C::Ez, 0, 2) == kVac);    // z 0.05
-  CHECK(id_at(m, C::Ez, 0, 6) == kPec);    // z 0.13
+  CHECK(id_at(m, C::Ez, 0, 6) == kVac);    // z 0.13
   // Ephi at (i dr, k dz): (0.03, 0.1) on the surface, (0.03, 0.08) outside, (0, 0.08) inside.
   CHECK(id_at(m, C::Ey, 3, 5) == kPec);
   CHECK(id_at(m, C::Ey, 3, 4) == kVac);
@@ -302,4 +305,24 @@ TEST_CASE("an error a command-line override caused names that key, not the file'
                           "2 cells") == 0);
   e = error_with(kHead, {"--grid.cell_size=0.05", "--boundary.layers=4 2 1"});
   CHECK(e.key() == "boundary.layers");
+}
+
+TEST_CASE("cylindrical: a conductor's Er and Ez samples are PEC only where it holds the whole edge") {
+  // A PEC rod on the axis of 0.6 cells' radius: Ez on the axis is PEC, Er from r = 0 to dr is
+  // not (its midpoint lies inside, its outer end does not), Ephi at r = 0 (held) is. At 1.2
+  // cells' radius that Er edge lies inside.
+  const std::string rod = kHead +
+                          "[object.rod]\nshape = cylinder\ncenter = 0 0.1\nradius = 0.006\n"
+                          "length = 0.08\nmaterial = pec\n";
+  const SimulationModel thin = build_text(rod);
+  CHECK(id_at(thin, Component::Ez, 0, 5) == MaterialTable::kPec);
+  CHECK(id_at(thin, Component::Ex, 0, 5) == MaterialTable::kVacuum);
+  std::string thick = rod;
+  thick.replace(thick.find("radius = 0.006"), 14, "radius = 0.012");
+  CHECK(id_at(build_text(thick), Component::Ex, 0, 5) == MaterialTable::kPec);
+  // A dielectric keeps the midpoint.
+  std::string glass = rod;
+  glass.replace(glass.find("material = pec"), 14, "material = g");
+  glass += "[material.g]\neps_r = 4\n";
+  CHECK(id_at(build_text(glass), Component::Ex, 0, 5) != MaterialTable::kVacuum);
 }

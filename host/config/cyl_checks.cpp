@@ -101,13 +101,14 @@ void check_cyl_config(const RunConfig& cfg) {
     check_point(cfg, sec + ".position", s.position);
     if (s.axis != Axis::Z && s.position.x == 0) {
       const std::string dir = s.axis == Axis::X ? "r" : "phi";
+      const std::string a_dir = (s.axis == Axis::X ? "an " : "a ") + dir;
       // Blame the position where the command line moved the source onto the axis.
       if (cfg.cli_keys.count(sec + ".position") && !cfg.cli_keys.count(sec + ".axis"))
         fail(cfg, sec + ".position",
-             "r > 0 for a " + dir + "-directed source (axis = " + dir +
+             "r > 0 for " + a_dir + "-directed source (axis = " + dir +
                  "): on the axis (r = 0) such a current has no direction; only axis = z can sit there");
       fail(cfg, sec + ".axis",
-           "z for a source on the axis (r = 0): a " + dir +
+           "z for a source on the axis (r = 0): " + a_dir +
                "-directed current has no direction there; move it off the axis");
     }
   }

@@ -56,10 +56,13 @@ MeshedIds mesh_cyl_objects(const std::vector<ObjectConfig>& objects, const Mater
     const auto off = yee_offset(comp);  // [0]: r, [2]: z; the phi offset has no meaning here
     const int axis = component_axis(comp);
     const bool edge = is_electric(comp) && axis != 1;
-    for (std::size_t o = 0; o < objects.size(); ++o)
-      m.object_samples[o] += paint_rz(objects[o], obj_ids[o],
-                                      edge && table.entry(obj_ids[o]).pec ? axis : -1, off[0],
-                                      off[2], g, nzp, ids);
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+      const bool pec_object = table.entry(obj_ids[o]).pec;
+      const std::size_t held =
+          paint_rz(objects[o], obj_ids[o], edge && pec_object ? axis : -1, off[0], off[2], g, nzp, ids);
+      // A conductor acts through its E samples only: its H samples do not count as held.
+      if (is_electric(comp) || !pec_object) m.object_samples[o] += held;
+    }
     if (!is_electric(comp)) continue;
     for (int i = 0; i < layout.nx; ++i) {
       const std::size_t row = layout.index(i, 0, 0);

@@ -384,10 +384,13 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
     for (std::size_t o = 0; o < objects.size(); ++o)
       if (edge && table.entry(obj_ids[o]).pec) edges[o] = axis;
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      m.object_samples[o] +=
+      // A conductor acts through its E samples only: its H samples do not count as held.
+      const bool counted = is_electric(comp) || !table.entry(obj_ids[o]).pec;
+      const std::size_t held =
           layout.plane
               ? paint_plane(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
               : paint(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
+      if (counted) m.object_samples[o] += held;
     }
     m.unmixed_samples += average_surfaces(objects, obj_ids, edges, table, comp, g, layout, surface, ids);
     if (layout.plane) {

@@ -24,7 +24,8 @@ struct MeshedIds {
   std::vector<std::uint8_t> cell_centre;               // nx*ny*nz (unpadded, z fastest), for model.vti
   std::size_t unmixed_samples = 0;  // surface samples left inclusive: the material table was full
   std::vector<std::size_t> object_samples;  // per object: the field samples it holds (before later
-                                            // objects overwrite any): 0 means it is not in the model
+                                            // objects overwrite any; a conductor's E samples
+                                            // only): 0 means it is not in the model
 };
 
 // The material id of each object, in order. Throws ConfigError (object.<name>.material) for a

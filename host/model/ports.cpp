@@ -136,79 +136,123 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
 std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
                                            const MaterialTable& table, const FieldLayout& layout,
                                            const std::array<std::vector<std::uint8_t>, 6>& ids,
-                                           const GridGeometry& g) {
+                                           const GridGeometry& g, const UpmlProfile& upml) {
   std::vector<std::string> out;
+  // Every port's samples (another port's sample in a gap is a second element in series, not an
+  // unfed stretch of it).
+  std::vector<std::pair<int, std::array<int, 3>>> port_samples;
+  for (const PortModel& p : ports)
+    for (const std::array<int, 3>& c : p.cells) port_samples.push_back({static_cast<int>(p.component), c});
+  auto is_port_sample = [&](int comp, const std::array<int, 3>& c) {
+    return std::find(port_samples.begin(), port_samples.end(), std::make_pair(comp, c)) !=
+           port_samples.end();
+  };
+  auto pec_at = [&](int comp, const std::array<int, 3>& c) {
+    for (int b = 0; b < 3; ++b)
+      if (c[b] < 0 || c[b] >= g.n[b]) return false;
+    return table.entry(ids[comp][layout.index(c[0], c[1], c[2])]).pec;
+  };
   for (const PortModel& p : ports) {
     const int a = static_cast<int>(p.component);
-    const std::vector<std::uint8_t>& id = ids[a];
-    // An end touches a conductor where the sample `step` samples beyond it along the axis is
-    // PEC, or where that sample would lie past the domain's wall.
-    auto conductor_beyond = [&](std::array<int, 3> cell, int step) {
-      cell[a] += step;
-      if (cell[a] < 0 || cell[a] >= g.n[a]) return true;
-      return table.entry(id[layout.index(cell[0], cell[1], cell[2])]).pec;
+    // Node m along the axis of a column (its transverse node `t`) lies on a conductor where an E
+    // sample with that node as an end is PEC: the sample along the axis on either side, or one
+    // across it in the node's plane (a strip or a plate thinner than a cell holds only those),
+    // or where m is on the domain's wall.
+    auto conductor_at = [&](std::array<int, 3> t, int m) {
+      if (m <= 0 || m >= g.n[a]) return true;
+      t[a] = m;
+      std::array<int, 3> before = t;
+      before[a] = m - 1;
+      if (pec_at(a, t) || pec_at(a, before)) return true;
+      for (int b = 0; b < 3; ++b) {
+        if (b == a) continue;
+        std::array<int, 3> back = t;
+        back[b] -= 1;
+        if (pec_at(b, t) || pec_at(b, back)) return true;
+      }
+      return false;
     };
-    // Samples between a free end and the next conductor along the axis, within kGapReach; 0 when
-    // none is that near.
+    // How many samples past node `m` (going `dir`) the nearest conductor lies, within kGapReach;
+    // -1 where there is none that near, or where the stretch up to it crosses the UPML, another
+    // port's sample or a lossy sample (a lumped element in series with the port).
     constexpr int kGapReach = 4;
-    auto unfed = [&](const std::array<int, 3>& end, int dir) {
-      for (int k = 2; k <= kGapReach + 1; ++k)
-        if (conductor_beyond(end, dir * k)) return k - 1;
-      return 0;
+    auto samples_to_conductor = [&](std::array<int, 3> t, int m, int dir) {
+      for (int k = 0; k <= kGapReach; ++k) {
+        if (conductor_at(t, m + dir * k)) return k;
+        std::array<int, 3> c = t;
+        c[a] = dir > 0 ? m + k : m - k - 1;  // the sample just past node m + dir k
+        if (c[a] < 0 || c[a] >= g.n[a] || upml.in_pml(c[0], c[1], c[2], g.n) ||
+            is_port_sample(a, c) || table.entry(ids[a][layout.index(c[0], c[1], c[2])]).sigma > 0)
+          return -1;
+      }
+      return -1;
     };
-    long floating = 0, short_of_gap = 0;
-    int gap_lo = 0, gap_hi = 0;  // the first such column's gap, in nodes along the axis
+    long floating = 0, short_of_gap = 0, spanned = 0;
+    bool one_gap = true;         // every short column has the same gap along the axis
+    int gap_lo = 0, gap_hi = 0;  // the first short column's gap, in nodes along the axis
     for (std::size_t c = 0; c < p.cells.size(); c += static_cast<std::size_t>(p.along)) {
       const std::array<int, 3>& first = p.cells[c];
-      const std::array<int, 3>& last = p.cells[c + static_cast<std::size_t>(p.along) - 1];
-      const bool low = conductor_beyond(first, -1), high = conductor_beyond(last, +1);
-      if (low && high) continue;
-      // One end on a conductor and the other a sample or a few short of the next: the gap is
-      // longer than the port, and its vacuum samples sit in series with the port.
-      const int missing = low == high ? 0 : low ? unfed(last, +1) : unfed(first, -1);
-      if (missing == 0) {
+      const int lo = first[a], hi = p.cells[c + static_cast<std::size_t>(p.along) - 1][a] + 1;
+      const int below = samples_to_conductor(first, lo, -1);
+      const int above = samples_to_conductor(first, hi, +1);
+      if (below == 0 && above == 0) {
+        ++spanned;
+        continue;
+      }
+      // Conductors a few samples past both ends (or at one): the gap is longer than the port,
+      // and its other samples sit unfed in series with it.
+      if (below < 0 || above < 0) {
         ++floating;
         continue;
       }
       if (short_of_gap++ == 0) {
-        gap_lo = first[a] - (low ? 0 : missing);
-        gap_hi = last[a] + 1 + (low ? missing : 0);
+        gap_lo = lo - below;
+        gap_hi = hi + above;
+      } else if (gap_lo != lo - below || gap_hi != hi + above) {
+        one_gap = false;
       }
     }
     if (short_of_gap > 0) {
-      // The box that spans the gap: about the gap's centre along the axis, the port's columns
-      // across it.
-      std::array<double, 3> centre{}, size{};
-      centre[a] = 0.5 * (gap_lo + gap_hi) * g.d[a];
-      size[a] = (gap_hi - gap_lo) * g.d[a];
-      for (int b = 0; b < 3; ++b) {
-        if (b == a) continue;
-        centre[b] = 0.5 * (p.cells.front()[b] + p.cells.back()[b]) * g.d[b];
-        size[b] = (p.cells.back()[b] - p.cells.front()[b]) * g.d[b];
+      std::string advice;
+      if (one_gap && spanned == 0) {
+        // The box that spans the gap: about the gap's centre along the axis, the port's columns
+        // across it.
+        std::array<double, 3> centre{}, size{};
+        centre[a] = 0.5 * (gap_lo + gap_hi) * g.d[a];
+        size[a] = (gap_hi - gap_lo) * g.d[a];
+        for (int b = 0; b < 3; ++b) {
+          if (b == a) continue;
+          centre[b] = 0.5 * (p.cells.front()[b] + p.cells.back()[b]) * g.d[b];
+          size[b] = (p.cells.back()[b] - p.cells.front()[b]) * g.d[b];
+        }
+        auto triple = [](const std::array<double, 3>& v) {
+          return number_text(v[0]) + " " + number_text(v[1]) + " " + number_text(v[2]);
+        };
+        advice = "Span the whole gap: source." + p.name + ".position = " + triple(centre) +
+                 ", source." + p.name + ".size = " + triple(size);
+      } else {
+        advice = "Let the port's box span each gap from conductor to conductor along " +
+                 std::string(axis_name(g, a));
       }
-      const long unfed_samples = gap_hi - gap_lo - p.along;
-      auto triple = [](const std::array<double, 3>& v) {
-        return number_text(v[0]) + " " + number_text(v[1]) + " " + number_text(v[2]);
-      };
+      const std::string axis = axis_name(g, a);
+      const long held = gap_hi - gap_lo;
       out.push_back(
           "port '" + p.name + "': the gap it feeds is longer than the port: " +
-          (p.across > 1 ? std::to_string(short_of_gap) + " of its " + std::to_string(p.across) +
-                              " sample columns touch"
-                        : std::string("its ") + component_name(p.component) +
-                              (p.along > 1 ? " samples touch" : " sample touches")) +
-          " a conductor at one end, and the conductor beyond the other end is " +
-          std::to_string(unfed_samples) + " unfed sample" + (unfed_samples > 1 ? "s" : "") +
-          " further along " + axis_name(g, a) + (unfed_samples > 1 ? ". Those vacuum samples sit" : ". That vacuum sample sits") + " in series with the "
-          "port as a capacitor, so its Z and S11 are not the gap's (refining the grid turns a "
-          "one-cell gap into two cells with one fed). Span the whole gap: source." + p.name +
-          ".position = " + triple(centre) + ", source." + p.name + ".size = " + triple(size) +
-          " (docs/PORTS.md)");
+          (p.across > 1 && short_of_gap > 1
+               ? std::to_string(short_of_gap) + " of its " + std::to_string(p.across) +
+                     " sample columns feed " + std::to_string(p.along) + " of the " +
+                     std::to_string(held) + " or more samples between the conductors along " + axis
+               : "along " + axis + " the conductors are " + std::to_string(held) +
+                     " samples apart and the port feeds " + std::to_string(p.along) + " of them") +
+          "; an unfed sample sits in series with the port as a capacitor, so its Z and S11 are "
+          "not the gap's (refining the grid turns a one-cell gap into several cells with one "
+          "fed). " + advice + " (docs/PORTS.md)");
     }
     if (p.cells.size() < 2) continue;  // one sample free at both ends: a source in space
     if (floating > 0)
       out.push_back("port '" + p.name + "': " + std::to_string(floating) + " of its " +
-                    std::to_string(p.across) + " sample columns end on no conductor (the " +
-                    component_name(p.component) + " sample beyond an end is not PEC): such a box "
+                    std::to_string(p.across) + " sample columns end on no conductor (no PEC "
+                    "sample has the end's node as an end): such a box "
                     "is a resistor spread through space that loses power inside itself, which "
                     "its Z counts; let its end faces touch conductors, as a feed between a strip "
                     "and its ground does (docs/PORTS.md)");

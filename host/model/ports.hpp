@@ -20,6 +20,7 @@
 #include "model/materials.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
+#include "model/upml_profile.hpp"
 
 namespace clfdtd {
 
@@ -52,12 +53,14 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
                            MaterialTable& table, const FieldLayout& layout,
                            std::array<std::vector<std::uint8_t>, 6>& ids);
 
-// A warning for each port over a box whose sample columns do not all end on conductors (PEC or
-// the domain's wall) at both ends.
+// Warnings for ports that do not span their gaps: a port whose sample columns end a few samples
+// short of the conductors on both sides (unfed samples in series), and a port over a box whose
+// columns do not all end on conductors (a PEC sample with the end's node as an end, or the
+// domain's wall) within that reach.
 std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
                                            const MaterialTable& table, const FieldLayout& layout,
                                            const std::array<std::vector<std::uint8_t>, 6>& ids,
-                                           const GridGeometry& g);
+                                           const GridGeometry& g, const UpmlProfile& upml);
 
 // Appends each port's E samples to the probes (recorded every step, not written to probes.csv)
 // and notes their indices in the port.

@@ -86,12 +86,18 @@ void check_layers(const RunConfig& cfg, const GridGeometry& g) {
       const std::string cell =
           cfg.grid.cell_size_m ? "cells of " + number_text(g.d[a]) + " m"
                                : "cells of " + number_text(g.d[a]) + " m from grid.max_frequency = " +
-                                     number_text(cfg.grid.max_frequency_hz) + " Hz";
+                                     number_text(cfg.grid.max_frequency_hz) +
+                                     " Hz / grid.cells_per_wavelength = " +
+                                     number_text(cfg.grid.cells_per_wavelength);
       const std::string fill = std::to_string(lo) + " + " + std::to_string(hi) + " layers fill all " +
                                std::to_string(g.n[a]) + " cells of the domain (" + cell + ")";
       // The grid keys are to blame where the command line changed them and not the layers.
       const std::string key =
-          cfg.culprit({"boundary.layers", "grid.cell_size", "grid.size", "grid.max_frequency"});
+          cfg.culprit({"boundary.layers", "boundary.type", "grid.cell_size", "grid.size",
+                       "grid.max_frequency", "grid.cells_per_wavelength"});
+      if (key == "boundary.type")
+        fail(cfg, key, std::string("a boundary whose UPML layers (boundary.layers, default 10) "
+                                   "leave cells between them along ") + axis_name(g, a) + ": " + fill);
       if (key == "boundary.layers")
         fail(cfg, key, std::string("UPML layers along ") + axis_name(g, a) +
                            " that leave cells between them: " + fill);
@@ -113,11 +119,15 @@ void check_sources(const RunConfig& cfg, const SimulationModel& m) {
     // The sample's indices and where it lies (a Yee sample sits half a cell off the nodes along
     // its own axis: index k of Ez is at (k + 1/2) dz).
     const Vec3 at = sample_position(s.component, c, m.grid.d);
-    const std::string where =
-        std::string(name_in(m.grid, s.component)) + " sample (" + std::to_string(c[0]) + ", " +
-        (m.cylindrical() ? "" : std::to_string(c[1]) + ", ") + std::to_string(c[2]) + ") at (" +
-        number_text(at.x) + ", " + (m.cylindrical() ? "" : number_text(at.y) + ", ") +
-        number_text(at.z) + ") m";
+    const bool plane = m.two_d() && !m.cylindrical();  // x y; cylindrical: r z
+    std::string indices, metres;
+    for (int b = 0; b < 3; ++b) {
+      if ((m.cylindrical() && b == 1) || (plane && b == 2)) continue;
+      indices += (indices.empty() ? "" : ", ") + std::to_string(c[b]);
+      metres += (metres.empty() ? "" : ", ") + number_text(at[b]);
+    }
+    const std::string where = std::string(name_in(m.grid, s.component)) + " sample (" + indices +
+                              ") at (" + metres + ") m";
     // The axis carries no r or phi direction: Ephi's sample at i = 0 lies on it.
     if (m.cylindrical() && s.component != Component::Ez && c[0] == 0 &&
         sample_position(s.component, c, m.grid.d).x == 0) {
@@ -264,7 +274,7 @@ SimulationModel SimulationModel::build(
   choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   check_sources(cfg, m);
   m.ports = build_ports(cfg, m.sources, m.grid);
-  for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid))
+  for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid, m.upml))
     m.warnings.push_back(std::move(w));
   add_port_conductivity(cfg, m.ports, m.materials, m.layout, m.ids);
   for (const auto& s : m.sources) {

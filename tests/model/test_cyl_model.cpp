@@ -305,6 +305,18 @@ TEST_CASE("an error a command-line override caused names that key, not the file'
                           "2 cells") == 0);
   e = error_with(kHead, {"--grid.cell_size=0.05", "--boundary.layers=4 2 1"});
   CHECK(e.key() == "boundary.layers");
+  // A cell from grid.max_frequency and a cells_per_wavelength override; UPML switched on over a
+  // file's PEC boundary.
+  const std::string cube = "[grid]\nsize = 0.1 0.1 0.1\nmax_frequency = 3e9\n[time]\nsteps = 4\n"
+                           "[boundary]\ntype = pec\nlayers = 4\n";
+  e = error_with(cube, {"--boundary.type=upml", "--grid.cells_per_wavelength=2"});
+  CHECK(e.key() == "boundary.type");
+  CHECK(e.line() == 0);
+  std::string upml = cube;
+  upml.replace(upml.find("type = pec"), 10, "type = upml");
+  e = error_with(upml, {"--grid.cells_per_wavelength=2"});
+  CHECK(e.key() == "grid.cells_per_wavelength");
+  CHECK(e.expected().find("grid.cells_per_wavelength = 2)") != std::string::npos);
 }
 
 TEST_CASE("cylindrical: a conductor's Er and Ez samples are PEC only where it holds the whole edge") {

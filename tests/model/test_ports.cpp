@@ -280,24 +280,72 @@ TEST_CASE("a port that feeds part of its gap warns, with the box that spans it")
   const std::string plates = kModel +
                              "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n"
                              "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.076\nsize = 0.06 0.06 0.008\nmaterial = pec\n";
-  const SimulationModel m = build(plates, {});
-  std::string said;
-  for (const std::string& w : m.warnings)
-    if (w.find("longer than the port") != std::string::npos) said = w;
-  CHECK(said.find("port 'feed': the gap it feeds is longer than the port: its Ez sample touches a "
-                  "conductor at one end, and the conductor beyond the other end is 1 unfed sample "
-                  "further along z") == 0);
+  auto gap_warning = [](const SimulationModel& m) {
+    std::string said;
+    for (const std::string& w : m.warnings)
+      if (w.find("longer than the port") != std::string::npos) said = w;
+    return said;
+  };
+  std::string said = gap_warning(build(plates, {}));
+  CHECK(said.find("port 'feed': the gap it feeds is longer than the port: along z the conductors "
+                  "are 2 samples apart and the port feeds 1 of them; an unfed sample") == 0);
   CHECK(said.find("source.feed.position = 0.1 0.1 0.088, source.feed.size = 0 0 0.016") !=
         std::string::npos);
   // The top plate moved down onto the port's upper end: a one-sample gap, fed whole.
   std::string closed = plates;
   closed.replace(closed.find("center = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016"), 45,
                  "center = 0.1 0.1 0.1\nsize = 0.06 0.06 0.024");
-  for (const std::string& w : build(closed, {}).warnings)
-    CHECK(w.find("longer than the port") == std::string::npos);
+  CHECK(gap_warning(build(closed, {})).empty());
   // In space (no conductor near either end) a one-sample port is a source, not a short gap.
-  for (const std::string& w : build(kModel, {}).warnings)
+  CHECK(gap_warning(build(kModel, {})).empty());
+}
+
+TEST_CASE("a port's gap: centred in it, under a strip, in series with a port, beside the UPML") {
+  // No lossy block: 20 z cells of 8 mm, UPML 4 layers. A plate over nodes 7 .. 9 (z 0.056 ..
+  // 0.072); the port's default sample is Ez 10 (z 0.080 .. 0.088).
+  std::string base = kModel;
+  base.erase(base.find("[object.block]"), base.find("[source.feed]") - base.find("[object.block]"));
+  const std::string bottom =
+      "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.064\nsize = 0.06 0.06 0.016\nmaterial = pec\n";
+  auto gap_warning = [](const SimulationModel& m) {
+    std::string said;
+    for (const std::string& w : m.warnings)
+      if (w.find("longer than the port") != std::string::npos) said = w;
+    return said;
+  };
+  // Centred in a gap of three samples (a top plate from node 12): one unfed sample each side
+  // (not a conductor at either end), and the box named is the gap's.
+  const std::string three = base + bottom +
+      "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n";
+  std::string said = gap_warning(build(three, {}));
+  CHECK(said.find("along z the conductors are 3 samples apart and the port feeds 1 of them") !=
+        std::string::npos);
+  CHECK(said.find("source.feed.position = 0.1 0.1 0.084, source.feed.size = 0 0 0.024") !=
+        std::string::npos);
+  // A strip thinner than a cell at node 11 (z 0.088) holds only Ex and Ey samples. A box port
+  // from the plate to the strip (Ez 9, 10) spans its gap: no warning of either kind; the one
+  // default sample (Ez 10) leaves Ez 9 unfed.
+  const std::string strip = base + bottom +
+      "[object.strip]\nshape = box\ncenter = 0.1 0.1 0.088\nsize = 0.06 0.02 0.0001\nmaterial = pec\n";
+  const SimulationModel spanned = build(strip, {"--source.feed.position=0.1 0.1 0.08",
+                                                "--source.feed.size=0.02 0 0.016"});
+  CHECK(spanned.ports[0].along == 2);
+  for (const std::string& w : spanned.warnings) {
     CHECK(w.find("longer than the port") == std::string::npos);
+    CHECK(w.find("end on no conductor") == std::string::npos);
+  }
+  CHECK(gap_warning(build(strip, {})).find("source.feed.position = 0.1 0.1 0.08, "
+                                           "source.feed.size = 0 0 0.016") != std::string::npos);
+  // Two ports in series in that gap: each is one element of the pair, neither warns.
+  const std::string pair = strip + "[source.b]\ntype = port\naxis = z\nposition = 0.1 0.1 0.076\n"
+                                   "waveform = gaussian_pulse\nfrequency = 2e9\namplitude = 0\n";
+  for (const std::string& w : build(pair, {}).warnings)
+    CHECK(w.find("longer than the port") == std::string::npos);
+  // A plate ending at the UPML's inner face (node 16) with the port on it: past the port's upper
+  // end lie the layers and the wall behind them, which is no gap to span.
+  const std::string high = base +
+      "[object.top]\nshape = box\ncenter = 0.1 0.1 0.112\nsize = 0.06 0.06 0.016\nmaterial = pec\n";
+  CHECK(gap_warning(build(high, {"--source.feed.position=0.1 0.1 0.124"})).empty());
 }
 
 TEST_CASE("ports over a box: what is refused") {

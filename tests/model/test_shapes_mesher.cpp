@@ -337,6 +337,14 @@ TEST_CASE("a conductor's E sample is PEC only where the object holds its whole e
         }
   }
   CHECK(pec > 1000);
+
+  // A PEC sheet between node planes holds no E edge: with H meshed too (a magnetic model) it
+  // still counts as holding no sample, so the run warns about it.
+  MaterialTable mt({MaterialConfig{"ferrite", 1.0, 2.0}});
+  const ObjectConfig sheet = box("pec", Vec3{0.1, 0.1, 0.105}, Vec3{0.05, 0.05, 0.002});
+  const MeshedIds hs = mesh_objects({sheet}, mt, g, L, true);
+  CHECK(hs.object_samples[0] == 0);
+  CHECK_FALSE(hs.component[3].empty());
 }
 
 TEST_CASE("later objects override earlier ones; H ids only on request") {

@@ -172,49 +172,62 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
       }
       return false;
     };
-    // How many samples past node `m` (going `dir`) the nearest conductor lies, within kGapReach;
-    // -1 where there is none that near, or where the stretch up to it crosses the UPML, another
-    // port's sample or a lossy sample (a lumped element in series with the port).
+    // The nearest conductor past node `m` going `dir`: `samples` along the axis to it (-1: none
+    // within kGapReach samples, or the UPML first), of which `unfed` are plain samples (another
+    // port's sample on the way is a second element in series, fed by that port).
     constexpr int kGapReach = 4;
-    auto samples_to_conductor = [&](std::array<int, 3> t, int m, int dir) {
+    struct Reach {
+      int samples = -1, unfed = 0;
+      bool past_port = false;
+    };
+    auto reach = [&](std::array<int, 3> t, int m, int dir) {
+      Reach r;
       for (int k = 0; k <= kGapReach; ++k) {
-        if (conductor_at(t, m + dir * k)) return k;
+        if (conductor_at(t, m + dir * k)) {
+          r.samples = k;
+          return r;
+        }
         std::array<int, 3> c = t;
         c[a] = dir > 0 ? m + k : m - k - 1;  // the sample just past node m + dir k
-        if (c[a] < 0 || c[a] >= g.n[a] || upml.in_pml(c[0], c[1], c[2], g.n) ||
-            is_port_sample(a, c) || table.entry(ids[a][layout.index(c[0], c[1], c[2])]).sigma > 0)
-          return -1;
+        if (c[a] < 0 || c[a] >= g.n[a] || upml.in_pml(c[0], c[1], c[2], g.n)) break;
+        if (is_port_sample(a, c))
+          r.past_port = true;
+        else
+          ++r.unfed;
       }
-      return -1;
+      r.samples = -1;
+      return r;
     };
     long floating = 0, short_of_gap = 0, spanned = 0;
-    bool one_gap = true;         // every short column has the same gap along the axis
+    bool one_gap = true, past_port = false;
     int gap_lo = 0, gap_hi = 0;  // the first short column's gap, in nodes along the axis
+    long unfed = 0;              // its unfed samples
     for (std::size_t c = 0; c < p.cells.size(); c += static_cast<std::size_t>(p.along)) {
       const std::array<int, 3>& first = p.cells[c];
       const int lo = first[a], hi = p.cells[c + static_cast<std::size_t>(p.along) - 1][a] + 1;
-      const int below = samples_to_conductor(first, lo, -1);
-      const int above = samples_to_conductor(first, hi, +1);
-      if (below == 0 && above == 0) {
-        ++spanned;
-        continue;
-      }
-      // Conductors a few samples past both ends (or at one): the gap is longer than the port,
-      // and its other samples sit unfed in series with it.
-      if (below < 0 || above < 0) {
+      const Reach below = reach(first, lo, -1), above = reach(first, hi, +1);
+      if (below.samples < 0 || above.samples < 0) {
         ++floating;
         continue;
       }
+      // Conductors at or a few samples past both ends: where any plain sample between is left
+      // unfed, the gap is longer than the port and that sample sits in series with it.
+      if (below.unfed + above.unfed == 0) {
+        ++spanned;
+        continue;
+      }
+      past_port = past_port || below.past_port || above.past_port;
       if (short_of_gap++ == 0) {
-        gap_lo = lo - below;
-        gap_hi = hi + above;
-      } else if (gap_lo != lo - below || gap_hi != hi + above) {
+        gap_lo = lo - below.samples;
+        gap_hi = hi + above.samples;
+        unfed = below.unfed + above.unfed;
+      } else if (gap_lo != lo - below.samples || gap_hi != hi + above.samples) {
         one_gap = false;
       }
     }
     if (short_of_gap > 0) {
       std::string advice;
-      if (one_gap && spanned == 0) {
+      if (one_gap && spanned == 0 && floating == 0 && !past_port) {
         // The box that spans the gap: about the gap's centre along the axis, the port's columns
         // across it.
         std::array<double, 3> centre{}, size{};
@@ -231,7 +244,7 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
         advice = "Span the whole gap: source." + p.name + ".position = " + triple(centre) +
                  ", source." + p.name + ".size = " + triple(size);
       } else {
-        advice = "Let the port's box span each gap from conductor to conductor along " +
+        advice = "Let the ports' boxes fill each gap from conductor to conductor along " +
                  std::string(axis_name(g, a));
       }
       const std::string axis = axis_name(g, a);
@@ -240,10 +253,12 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
           "port '" + p.name + "': the gap it feeds is longer than the port: " +
           (p.across > 1 && short_of_gap > 1
                ? std::to_string(short_of_gap) + " of its " + std::to_string(p.across) +
-                     " sample columns feed " + std::to_string(p.along) + " of the " +
-                     std::to_string(held) + " or more samples between the conductors along " + axis
+                     " sample columns leave samples unfed between the conductors along " + axis +
+                     (one_gap ? " (" + std::to_string(unfed) + " of " + std::to_string(held) + ")"
+                              : "")
                : "along " + axis + " the conductors are " + std::to_string(held) +
-                     " samples apart and the port feeds " + std::to_string(p.along) + " of them") +
+                     " samples apart and " + std::to_string(unfed) + " of them " +
+                     (unfed > 1 ? "are" : "is") + " fed by no port") +
           "; an unfed sample sits in series with the port as a capacitor, so its Z and S11 are "
           "not the gap's (refining the grid turns a one-cell gap into several cells with one "
           "fed). " + advice + " (docs/PORTS.md)");
@@ -251,8 +266,9 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
     if (p.cells.size() < 2) continue;  // one sample free at both ends: a source in space
     if (floating > 0)
       out.push_back("port '" + p.name + "': " + std::to_string(floating) + " of its " +
-                    std::to_string(p.across) + " sample columns end on no conductor (no PEC "
-                    "sample has the end's node as an end): such a box "
+                    std::to_string(p.across) + " sample columns end on no conductor at one end "
+                    "or both (no PEC sample has the end's node as an end, nor one within " +
+                    std::to_string(kGapReach) + " samples past it): such a box "
                     "is a resistor spread through space that loses power inside itself, which "
                     "its Z counts; let its end faces touch conductors, as a feed between a strip "
                     "and its ground does (docs/PORTS.md)");

@@ -93,11 +93,11 @@ void check_layers(const RunConfig& cfg, const GridGeometry& g) {
                                std::to_string(g.n[a]) + " cells of the domain (" + cell + ")";
       // The grid keys are to blame where the command line changed them and not the layers.
       const std::string key =
-          cfg.culprit({"boundary.layers", "boundary.type", "grid.cell_size", "grid.size",
-                       "grid.max_frequency", "grid.cells_per_wavelength"});
+          cfg.culprit({"boundary.layers", "grid.cell_size", "grid.size", "grid.max_frequency",
+                       "grid.cells_per_wavelength", "boundary.type"});
       if (key == "boundary.type")
-        fail(cfg, key, std::string("a boundary whose UPML layers (boundary.layers, default 10) "
-                                   "leave cells between them along ") + axis_name(g, a) + ": " + fill);
+        fail(cfg, key, std::string("a boundary whose UPML layers leave cells between them along ") +
+                           axis_name(g, a) + ": " + fill);
       if (key == "boundary.layers")
         fail(cfg, key, std::string("UPML layers along ") + axis_name(g, a) +
                            " that leave cells between them: " + fill);

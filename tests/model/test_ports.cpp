@@ -288,7 +288,7 @@ TEST_CASE("a port that feeds part of its gap warns, with the box that spans it")
   };
   std::string said = gap_warning(build(plates, {}));
   CHECK(said.find("port 'feed': the gap it feeds is longer than the port: along z the conductors "
-                  "are 2 samples apart and the port feeds 1 of them; an unfed sample") == 0);
+                  "are 2 samples apart and 1 of them is fed by no port; an unfed sample") == 0);
   CHECK(said.find("source.feed.position = 0.1 0.1 0.088, source.feed.size = 0 0 0.016") !=
         std::string::npos);
   // The top plate moved down onto the port's upper end: a one-sample gap, fed whole.
@@ -318,7 +318,7 @@ TEST_CASE("a port's gap: centred in it, under a strip, in series with a port, be
   const std::string three = base + bottom +
       "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n";
   std::string said = gap_warning(build(three, {}));
-  CHECK(said.find("along z the conductors are 3 samples apart and the port feeds 1 of them") !=
+  CHECK(said.find("along z the conductors are 3 samples apart and 2 of them are fed by no port") !=
         std::string::npos);
   CHECK(said.find("source.feed.position = 0.1 0.1 0.084, source.feed.size = 0 0 0.024") !=
         std::string::npos);
@@ -336,11 +336,32 @@ TEST_CASE("a port's gap: centred in it, under a strip, in series with a port, be
   }
   CHECK(gap_warning(build(strip, {})).find("source.feed.position = 0.1 0.1 0.08, "
                                            "source.feed.size = 0 0 0.016") != std::string::npos);
-  // Two ports in series in that gap: each is one element of the pair, neither warns.
+  // Two ports in series in that gap: each is one element of the pair, neither warns; as boxes
+  // across the strip neither is said to end on no conductor.
   const std::string pair = strip + "[source.b]\ntype = port\naxis = z\nposition = 0.1 0.1 0.076\n"
                                    "waveform = gaussian_pulse\nfrequency = 2e9\namplitude = 0\n";
   for (const std::string& w : build(pair, {}).warnings)
     CHECK(w.find("longer than the port") == std::string::npos);
+  for (const std::string& w : build(pair, {"--source.feed.size=0.02 0 0", "--source.b.size=0.02 0 0"}).warnings) {
+    CHECK(w.find("longer than the port") == std::string::npos);
+    CHECK(w.find("end on no conductor") == std::string::npos);
+  }
+  // The pair in the three-sample gap leaves one sample unfed: both warn, and no box is named
+  // (it would overlap the other port).
+  const std::string pair3 = three + "[source.b]\ntype = port\naxis = z\nposition = 0.1 0.1 0.076\n"
+                                    "waveform = gaussian_pulse\nfrequency = 2e9\namplitude = 0\n";
+  int short_ports = 0;
+  for (const std::string& w : build(pair3, {}).warnings)
+    if (w.find("1 of them is fed by no port") != std::string::npos) {
+      ++short_ports;
+      CHECK(w.find("source.feed.size =") == std::string::npos);
+    }
+  CHECK(short_ports == 2);
+  // A lossy substrate filling the gap is no lumped element: its unfed sample is still warned.
+  const std::string lossy = strip +
+      "[material.fr4]\neps_r = 4.4\nsigma = 0.01\n"
+      "[object.substrate]\nshape = box\ncenter = 0.1 0.1 0.08\nsize = 0.2 0.2 0.016\nmaterial = fr4\n";
+  CHECK(gap_warning(build(lossy, {})).find("1 of them is fed by no port") != std::string::npos);
   // A plate ending at the UPML's inner face (node 16) with the port on it: past the port's upper
   // end lie the layers and the wall behind them, which is no gap to span.
   const std::string high = base +

@@ -274,18 +274,22 @@ TEST_CASE("ports over a box: columns between conductors do not warn") {
   }
 }
 
+namespace {
+// The run's warning that a port feeds only part of its gap ("" if none).
+std::string gap_warning(const SimulationModel& m) {
+  std::string said;
+  for (const std::string& w : m.warnings)
+    if (w.find("longer than the port") != std::string::npos) said = w;
+  return said;
+}
+}  // namespace
+
 TEST_CASE("a port that feeds part of its gap warns, with the box that spans it") {
   // The same plates, the gap z 0.080 .. 0.096 two samples long; the default port is one sample
   // on the lower plate: the other sample sits unfed in series with it.
   const std::string plates = kModel +
                              "[object.top]\nshape = box\ncenter = 0.1 0.1 0.104\nsize = 0.06 0.06 0.016\nmaterial = pec\n"
                              "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.076\nsize = 0.06 0.06 0.008\nmaterial = pec\n";
-  auto gap_warning = [](const SimulationModel& m) {
-    std::string said;
-    for (const std::string& w : m.warnings)
-      if (w.find("longer than the port") != std::string::npos) said = w;
-    return said;
-  };
   std::string said = gap_warning(build(plates, {}));
   CHECK(said.find("port 'feed': the gap it feeds is longer than the port: along z the conductors "
                   "are 2 samples apart and 1 of them is fed by no port; an unfed sample") == 0);
@@ -307,12 +311,6 @@ TEST_CASE("a port's gap: centred in it, under a strip, in series with a port, be
   base.erase(base.find("[object.block]"), base.find("[source.feed]") - base.find("[object.block]"));
   const std::string bottom =
       "[object.bottom]\nshape = box\ncenter = 0.1 0.1 0.064\nsize = 0.06 0.06 0.016\nmaterial = pec\n";
-  auto gap_warning = [](const SimulationModel& m) {
-    std::string said;
-    for (const std::string& w : m.warnings)
-      if (w.find("longer than the port") != std::string::npos) said = w;
-    return said;
-  };
   // Centred in a gap of three samples (a top plate from node 12): one unfed sample each side
   // (not a conductor at either end), and the box named is the gap's.
   const std::string three = base + bottom +

@@ -52,6 +52,32 @@ std::array<double, 3> props(const MaterialTable& t, std::uint8_t id) {
   return {e.eps_r, e.mu_r, e.sigma};
 }
 
+// 17 x 19 x 23 cells of 10 x 12 x 9 mm: no symmetry for a shape to hide behind.
+GridGeometry uneven_grid() {
+  GridGeometry g;
+  g.n = {17, 19, 23};
+  g.d = {0.01, 0.012, 0.009};
+  return g;
+}
+
+ObjectConfig ball(const std::string& material, Vec3 center, double radius) {
+  ObjectConfig o;
+  o.shape = ShapeKind::Sphere;
+  o.center = center;
+  o.radius = radius;
+  o.material = material;
+  return o;
+}
+
+// A cylinder along y, 0.5 m long: it pokes out of uneven_grid() at both ends.
+ObjectConfig rod_y(const std::string& material, Vec3 center, double radius) {
+  ObjectConfig o = ball(material, center, radius);
+  o.shape = ShapeKind::Cylinder;
+  o.axis = Axis::Y;
+  o.length = 0.5;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("shape containment includes the boundary") {
@@ -234,22 +260,11 @@ TEST_CASE("layers stacked along z: each face takes the mean of its two layers") 
 
 TEST_CASE("mesher ids agree with shape_contains at every sample") {
   // The mesher fills runs along z instead of testing each sample; check it against brute force.
-  GridGeometry g;
-  g.n = {17, 19, 23};
-  g.d = {0.01, 0.012, 0.009};
+  const GridGeometry g = uneven_grid();
   const FieldLayout L(17, 19, 23);
   MaterialTable t({MaterialConfig{"a", 2.0}, MaterialConfig{"b", 3.0, 2.0}});
-  ObjectConfig s;
-  s.shape = ShapeKind::Sphere;
-  s.center = Vec3{0.08, 0.1, 0.1};
-  s.radius = 0.061;
-  s.material = "a";
-  ObjectConfig c = s;
-  c.shape = ShapeKind::Cylinder;
-  c.axis = Axis::Y;
-  c.radius = 0.043;
-  c.length = 0.5;  // pokes out of the grid on both ends
-  c.material = "b";
+  const ObjectConfig s = ball("a", Vec3{0.08, 0.1, 0.1}, 0.061);
+  const ObjectConfig c = rod_y("b", Vec3{0.08, 0.1, 0.1}, 0.043);
   const MeshedIds m = mesh_objects({s, c}, t, g, L, true);
   int mixtures = 0;
   for (int comp = 0; comp < 6; ++comp) {
@@ -303,21 +318,10 @@ TEST_CASE("a conductor's E sample is PEC only where the object holds its whole e
 
   // Brute force over a PEC sphere and a PEC cylinder on an uneven grid: an E sample is PEC
   // exactly where both ends of its edge lie in an object.
-  GridGeometry u;
-  u.n = {17, 19, 23};
-  u.d = {0.01, 0.012, 0.009};
+  const GridGeometry u = uneven_grid();
   const FieldLayout U(17, 19, 23);
-  ObjectConfig s;
-  s.shape = ShapeKind::Sphere;
-  s.center = Vec3{0.08, 0.1, 0.1};
-  s.radius = 0.061;
-  s.material = "pec";
-  ObjectConfig c = s;
-  c.shape = ShapeKind::Cylinder;
-  c.axis = Axis::Y;
-  c.center = Vec3{0.12, 0.1, 0.15};
-  c.radius = 0.033;
-  c.length = 0.5;
+  const ObjectConfig s = ball("pec", Vec3{0.08, 0.1, 0.1}, 0.061);
+  const ObjectConfig c = rod_y("pec", Vec3{0.12, 0.1, 0.15}, 0.033);
   const MeshedIds m = mesh_objects({s, c}, t, u, U, false);
   int pec = 0;
   for (int comp = 0; comp < 3; ++comp) {

@@ -500,6 +500,15 @@ bool OutputDir::move(const std::function<bool(std::string& where)>& m, const cha
   return ok;
 }
 
+bool OutputDir::hand_over_as(const std::string& from, const std::string& to,
+                             const std::string& where_after, const char* stage) {
+  return move([&](std::string& where) {
+    if (!hand_over(from, to)) return false;
+    where = where_after;
+    return true;
+  }, stage);
+}
+
 std::string OutputDir::move_to_partial(const std::string& from, const std::string& owner_pid,
                                        bool observed, bool* replaced) {
   if (replaced) *replaced = false;
@@ -507,11 +516,7 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
   auto stage = [&](const char* name) { return observed ? name : nullptr; };
   const std::string in_partial = "this run's partial output is in " + in_quotes(partial);
   if (!present(partial)) {
-    if (!move([&](std::string& where) {
-          if (!hand_over(from, partial)) return false;
-          where = in_partial;
-          return true;
-        }, stage("partial-moved")))
+    if (!hand_over_as(from, partial, in_partial, stage("partial-moved")))
       throw OutputError::from_errno("rename '" + from + "' to", partial, errno);
     return partial;
   }
@@ -521,11 +526,8 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
     // "<dir>.partial" holds what a run did not write, or a completed run's output (a run whose
     // output.dir was "<dir>.partial"): it stays, and so does what it holds.
     const std::string aside = partial + "-" + owner_pid;
-    if (!move([&](std::string& where) {
-          if (!hand_over(from, aside)) return false;
-          where = "this run's partial output is in " + in_quotes(aside);
-          return true;
-        }, stage("partial-moved")))
+    if (!hand_over_as(from, aside, "this run's partial output is in " + in_quotes(aside),
+                      stage("partial-moved")))
       throw OutputError::from_errno("rename '" + from + "' to", aside, errno);
     return aside;
   }
@@ -546,20 +548,13 @@ std::string OutputDir::move_to_partial(const std::string& from, const std::strin
       }, stage("partial-aside")))
     throw OutputError::from_errno("move aside the older partial output", partial, errno);
   const std::string before = where_;
-  if (!move([&](std::string& where) {
-        if (!hand_over(from, partial)) return false;
-        where = in_partial + "; the older partial output, in " + in_quotes(discard) +
-                ", is being removed, and the next run on " + in_quotes(final_) +
-                " removes what is left of it";
-        return true;
-      }, stage("partial-moved"))) {
+  const std::string replacing = in_partial + "; the older partial output, in " + in_quotes(discard) +
+                                ", is being removed, and the next run on " + in_quotes(final_) +
+                                " removes what is left of it";
+  if (!hand_over_as(from, partial, replacing, stage("partial-moved"))) {
     const int err = errno;
     // The older one goes back: this process may still need the name ".discard-<pid>".
-    move([&](std::string& where) {
-      if (!hand_over(discard, partial)) return false;
-      where = before;
-      return true;
-    }, stage("partial-restored"));
+    hand_over_as(discard, partial, before, stage("partial-restored"));
     throw OutputError::from_errno("rename '" + from + "' to", partial, err);
   }
   if (replaced) *replaced = true;
@@ -608,11 +603,7 @@ void OutputDir::commit() {
   }
   const std::string done = "the run had completed: its output is in " + in_quotes(final_);
   if (!present(final_)) {
-    if (!move([&](std::string& where) {
-          if (!hand_over(tmp_, final_)) return false;
-          where = done;
-          return true;
-        }, "commit-moved"))
+    if (!hand_over_as(tmp_, final_, done, "commit-moved"))
       throw OutputError::from_errno("rename '" + tmp_ + "' to", final_, errno);
     committed_ = true;
     current_ = final_;

@@ -115,6 +115,9 @@ private:
   // A move, made by `m` (true on success, which also sets the sentence saying where the output
   // then is), between the observer's begin_move and end_move; without `stage` nobody hears of it.
   bool move(const std::function<bool(std::string& where)>& m, const char* stage);
+  // move() of one folder from `from` to `to` (hand_over), after which the output is `where_after`.
+  bool hand_over_as(const std::string& from, const std::string& to, const std::string& where_after,
+                    const char* stage);
   std::string discard_path() const;  // "<dir>.discard-<pid>"
 
   std::string final_, tmp_, current_, lock_path_;

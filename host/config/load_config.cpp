@@ -594,13 +594,29 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       s.bandwidth_hz = r.number(sec + ".bandwidth", 0);
     }
     const bool port = s.kind == SourceKind::Port;
+    const bool plane_wave = s.kind == SourceKind::PlaneWave;
     if (port) check_file_name(r, sec, s.name, "port", "ports", port_names);
+    if (plane_wave) {
+      r.check(!cylindrical(cfg.grid) && cfg.grid.dims == 3, sec + ".type",
+              "plane_wave in a 3D Cartesian model only");
+      r.require(sec + ".direction");
+      r.require(sec + ".size");
+    }
+    if (r.has(sec + ".direction")) {
+      r.check(plane_wave, sec + ".direction", "no direction unless type = plane_wave");
+      const int d = r.word(sec + ".direction", 0);  // +x -x +y -y +z -z
+      s.direction_axis = d / 2;
+      s.direction_sign = d % 2 == 0 ? 1 : -1;
+      r.check(s.direction_axis != static_cast<int>(s.axis), sec + ".direction",
+              "a direction across the wave's E (axis), got E along " +
+                  std::string(1, "xyz"[static_cast<int>(s.axis)]) + " travelling along it");
+    }
     if (r.has(sec + ".resistance")) {
       r.check(port, sec + ".resistance", "no resistance unless type = port");
       s.resistance_ohm = r.number(sec + ".resistance", 0);
     }
     if (r.has(sec + ".size")) {
-      r.check(port, sec + ".size", "no size unless type = port");
+      r.check(port || plane_wave, sec + ".size", "no size unless type = port or plane_wave");
       // 2D and cylindrical models refuse ports (plane_checks, cyl_checks): only 3D reads it.
       if (!cylindrical(cfg.grid) && cfg.grid.dims == 3) {
         const Vec3 size = model_vec(r, sec + ".size", 3);
@@ -629,7 +645,7 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
                 "frequencies in increasing order, each once (" + fmt(s.frequencies_hz[k]) +
                     " follows " + fmt(s.frequencies_hz[k - 1]) + ")");
     }
-    cfg.sources.push_back(s);
+    (plane_wave ? cfg.plane_waves : cfg.sources).push_back(s);
   }
 }
 

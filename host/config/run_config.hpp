@@ -85,7 +85,9 @@ struct ObjectConfig {
 };
 
 // Port: a resistive voltage source (a lumped port, docs/PORTS.md) across one E sample.
-enum class SourceKind { Dipole, Current, Port };
+// PlaneWave: a total-field/scattered-field box lit by a plane wave along an axis
+// (model/plane_wave.hpp); kept in RunConfig::plane_waves, never in `sources`.
+enum class SourceKind { Dipole, Current, Port, PlaneWave };
 enum class WaveformKind { Gaussian, GaussianPulse, Ricker, Sine };
 
 struct SourceConfig {
@@ -100,7 +102,9 @@ struct SourceConfig {
   std::optional<double> bandwidth_hz;         // gaussian_pulse only; default = frequency
   double resistance_ohm = 50;                 // port only: the source's series resistance
   std::vector<double> frequencies_hz;         // port only: Z and S11 at these; empty = the band
-  std::optional<Vec3> size_m;                 // port only: a box of samples (model/port_box.hpp)
+  std::optional<Vec3> size_m;                 // port: a box of samples (model/port_box.hpp);
+                                              // plane_wave: the total-field box
+  int direction_axis = 0, direction_sign = 1; // plane_wave only: propagation along +-axis
 };
 
 struct ProbeConfig {
@@ -202,7 +206,8 @@ struct RunConfig {
   BoundaryConfig boundary;
   std::vector<MaterialConfig> materials;
   std::vector<ObjectConfig> objects;          // in file order: later objects override earlier ones
-  std::vector<SourceConfig> sources;
+  std::vector<SourceConfig> sources;          // point sources and ports, in file order
+  std::vector<SourceConfig> plane_waves;      // [source.*] of type plane_wave, in file order
   std::vector<ProbeConfig> probes;
   std::vector<MonitorConfig> monitors;
   SnapshotConfig snapshot;

@@ -66,9 +66,12 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     plan_ = plan_onepass(one);
     // Pairs need an owned box and, with UPML, room for the shell's second auxiliaries (checked
     // before plan_tblock allocates them); else the onepass plan steps throughout, and says why.
-    const bool boxed = !tblock_owned_box(m).empty();
+    // Plane waves correct both fields between steps (add_plane_waves): a pair has no room for it.
+    const bool boxed = !tblock_owned_box(m).empty() && m.plane_waves.empty();
     const bool room = tblock_shell_aux_bytes(m) <= dev_->available_bytes();
-    unpaired_why_ = !boxed ? "grid too small" : "no device memory for the shell's auxiliaries";
+    unpaired_why_ = !m.plane_waves.empty() ? "plane waves"
+                    : !boxed               ? "grid too small"
+                                           : "no device memory for the shell's auxiliaries";
     // The shell's programs (UPML models): one for the x and y slabs' boxes, one for the z slabs',
     // whose tile holds a z box's width (plan.hpp TBlockPass, kShellXYWorkgroup, kShellZWorkgroup).
     std::array<std::optional<PlanInputs>, 2> shell;

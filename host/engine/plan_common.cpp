@@ -83,7 +83,29 @@ RegionSources region_sources(const PlanInputs& in, const RowBox& r) {
 
 }  // namespace
 
+namespace {
+
+// add_plane_waves after the sources (both after the E update, into the fields E went to). A
+// region (a split step) is refused before planning (the waves run on one device).
+void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
+  const YeeFields& f = in.f;
+  if (f.npw == 0) return;
+  if (in.region) throw DeviceError("plane waves run on one device, not on a model split by rows");
+  BoundKernel k = bind_kernel(in, "add_plane_waves", [&](Args& a, const FieldSet&, const FieldSet& out) {
+    for (const auto& c : out) a << c;
+    a << f.pw_cells << f.pw_start << f.pw_rows << f.pw_weights << f.pw_table << f.npw
+      << f.pw_row_width;
+    a.value();
+  });
+  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.npw));
+  s.runs_below = f.pw_steps;
+  plan.push_back(s);
+}
+
+}  // namespace
+
 void plan_sources(const PlanInputs& in, StepPlan& plan) {
+  plan_plane_waves(in, plan);
   const YeeFields& f = in.f;
   if (f.nsrc == 0) return;
   RegionSources src{f.src_cells, f.src_j, f.nsrc};

@@ -64,6 +64,7 @@ double tblock_owned_share(const SimulationModel& m) {
 }
 
 bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units) {
+  if (!m.plane_waves.empty()) return false;  // it would step singly (gpu_engine.cpp)
   const auto& L = m.layout;
   return tblock_preferred(m.upml.enabled(), tblock_owned_share(m),
                           static_cast<double>(L.nx) * L.ny * L.nz, compute_units);

@@ -39,6 +39,8 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
   std::size_t j_entries = 0;
   for (const auto& s : m.sources) j_entries += s.j.size();
   buffers.push_back({"source table", j_entries * sizeof(float)});
+  if (!m.plane_waves.empty())
+    buffers.push_back({"plane wave tables", plane_wave_device_bytes(m.plane_waves)});
   buffers.push_back({"probe batch", m.probes.samples.size() * batch_steps * sizeof(float)});
   for (BufferNeed& b : monitor_buffer_needs(m, batch_steps)) buffers.push_back(std::move(b));
   return buffers;
@@ -101,6 +103,23 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
   src_j = sources.j;
   nsrc = sources.count;
   src_steps = src.steps;
+
+  if (!m.plane_waves.empty()) {
+    const PlaneWaveEntries pw = post_step_entries(m.plane_waves, m.grid, m.layout, m.materials, m.ids);
+    std::vector<std::int32_t> cells;
+    for (const auto& [comp, index] : pw.samples) push_cell_entry(cells, comp, index);
+    if (pw.table.size() > static_cast<std::size_t>(INT32_MAX))
+      throw DeviceError("plane wave table of " + std::to_string(pw.table.size()) +
+                        " entries exceeds 2^31 (fewer steps or a smaller box along the wave)");
+    pw_cells = alloc.upload(cells);
+    pw_start = alloc.upload(pw.start);
+    pw_rows = pw.rows.empty() ? placeholder : alloc.upload(pw.rows);
+    pw_weights = pw.weights.empty() ? placeholder : alloc.upload(pw.weights);
+    pw_table = pw.table.empty() ? placeholder : alloc.upload(pw.table);
+    npw = pw.count();
+    pw_row_width = pw.row_width;
+    pw_steps = pw.steps;
+  }
 
   nsamples = static_cast<int>(m.probes.samples.size());
   if (nsamples > 0) {

@@ -7,6 +7,7 @@
 
 #include "errors.hpp"
 #include "model/number_text.hpp"
+#include "model/plane_wave.hpp"
 #include "model/port_box.hpp"
 #include "model/upml_profile.hpp"
 #include "model/waveforms.hpp"
@@ -39,7 +40,21 @@ void check_step_count(const RunConfig& cfg, const GridGeometry& g) {
                " across it");
   }
   const long sources = std::max<long>(1, static_cast<long>(source_samples(cfg.sources, g)));
-  const long max_steps = kMaxRunSteps / sources;
+  long max_steps = kMaxRunSteps / sources;
+  // The plane waves' incident table: a row of E and H values per step, 32-bit indexed too.
+  GridGeometry one_step = g;
+  one_step.steps = 1;
+  const long row = static_cast<long>(plane_wave_table_values(cfg, one_step));
+  if (row > 0 && g.steps > kMaxRunSteps / row) {
+    const long most = kMaxRunSteps / row;
+    const std::string why = " (steps x " + std::to_string(row) +
+                            " values of the plane waves' incident table per step <= 2147483647)";
+    if (cfg.time.steps)
+      fail(cfg, "time.steps", "an integer in [1, " + std::to_string(most) + "]" + why + ", got " +
+                                  std::to_string(*cfg.time.steps));
+    fail(cfg, "time.duration", "a duration of at most " + std::to_string(most) + " steps of dt = " +
+                                   number_text(g.dt, 3) + " s" + why);
+  }
   if (g.steps <= max_steps) return;
   const std::string why =
       sources > 1 ? " (steps x " + std::to_string(sources) +
@@ -76,7 +91,9 @@ double grid_cutoff_frequency_hz(const RunConfig& cfg, const GridGeometry& g) {
 
 void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
   const double cutoff = grid_cutoff_frequency_hz(cfg, g);
-  for (const auto& s : cfg.sources) {
+  std::vector<SourceConfig> all = cfg.sources;
+  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  for (const auto& s : all) {
     if (s.frequency_hz <= cutoff) continue;
     fail(cfg, "source." + s.name + ".frequency",
          "a frequency in (0, " + number_text(cutoff, 3) +
@@ -87,7 +104,9 @@ void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
 }
 
 void check_source_delays(const RunConfig& cfg) {
-  for (const auto& s : cfg.sources) {
+  std::vector<SourceConfig> all = cfg.sources;
+  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  for (const auto& s : all) {
     const double delay = s.delay_s ? *s.delay_s : default_delay_s(s);
     if (delay * s.frequency_hz <= kMaxDelayPeriods) continue;
     if (s.delay_s) {
@@ -106,6 +125,14 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
                              const std::vector<SourceModel>& sources) {
   const double limit = kMaxStepField * std::min(1.0, smallest_cell(g));  // V/m per step
   const double field_per_j = g.dt / kEps0;  // V/m added by 1 A/m^2 in one step (vacuum)
+  // A plane wave's amplitude is its E: the same head room as a source's step.
+  for (const SourceConfig& c : cfg.plane_waves) {
+    if (std::fabs(c.amplitude) <= limit) continue;
+    fail(cfg, "source." + c.name + ".amplitude",
+         "an amplitude in [-" + number_text(limit, 3) + ", " + number_text(limit, 3) +
+             "] V/m on this grid (float fields keep 8 decades of head room), got " +
+             number_text(c.amplitude, 3));
+  }
   for (std::size_t i = 0; i < sources.size() && i < cfg.sources.size(); ++i) {
     const SourceConfig& c = cfg.sources[i];
     if (c.kind == SourceKind::Port) {  // its conductivity L / (R A) (model/ports.hpp)

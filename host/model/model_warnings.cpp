@@ -71,10 +71,11 @@ void add_extent_warnings(const RunConfig& cfg, const GridGeometry& g, std::vecto
 void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
                          const std::vector<std::size_t>& object_samples,
                          std::vector<std::string>& warnings) {
-  const bool driven = std::any_of(cfg.sources.begin(), cfg.sources.end(),
-                                  [](const SourceConfig& s) { return s.amplitude != 0; });
+  const auto on = [](const SourceConfig& s) { return s.amplitude != 0; };
+  const bool driven = std::any_of(cfg.sources.begin(), cfg.sources.end(), on) ||
+                      std::any_of(cfg.plane_waves.begin(), cfg.plane_waves.end(), on);
   if (!driven) {
-    warnings.push_back(cfg.sources.empty()
+    warnings.push_back(cfg.sources.empty() && cfg.plane_waves.empty()
                            ? "the model has no source: every field stays zero"
                            : "every source's amplitude is 0: every field stays zero");
     return;

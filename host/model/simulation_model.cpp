@@ -19,6 +19,7 @@
 #include "model/model_warnings.hpp"
 #include "model/monitor_build.hpp"
 #include "model/number_text.hpp"
+#include "model/waveforms.hpp"
 
 namespace clfdtd {
 
@@ -271,7 +272,24 @@ SimulationModel SimulationModel::build(
   m.sources = build_sources(cfg.sources, m.grid);
   check_source_amplitudes(cfg, m.grid, m.sources);
   add_source_warnings(cfg, m.grid, object_samples, m.warnings);
-  choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
+  try {
+    m.plane_waves = build_plane_waves(cfg, m.grid, m.layout, m.materials, m.ids, m.magnetic, m.upml);
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
+  {
+    // The monitors' decimation sees a plane wave as a source of its incident E's waveform.
+    std::vector<SourceModel> driving = m.sources;
+    for (const SourceConfig& c : cfg.plane_waves) {
+      SourceModel pw;
+      pw.name = c.name;
+      pw.j.resize(static_cast<std::size_t>(std::max(0L, m.grid.steps)));
+      for (std::size_t k = 0; k < pw.j.size(); ++k)
+        pw.j[k] = c.amplitude * waveform_value(c, (static_cast<double>(k) + 0.5) * m.grid.dt);
+      driving.push_back(std::move(pw));
+    }
+    choose_dft_decimation(cfg, driving, m.grid.dt, m.monitors, m.warnings);
+  }
   check_sources(cfg, m);
   m.ports = build_ports(cfg, m.sources, m.grid);
   for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid, m.upml))
@@ -313,6 +331,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // The sources' J per step, in double, and the float copy a device engine uploads from
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
   // A port's box counts each sample.
+  bytes += plane_wave_table_values(cfg, g) * (sizeof(double) + sizeof(float));  // + the float copy
   bytes += source_samples(cfg.sources, g) * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
   // Per port and step: its V_s table, its E as the run records it and the copy the files are
@@ -368,6 +387,7 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
   bytes += 2 * 4 * f * axis_cells;                     // a, b, cp, cm at integer and half positions
   bytes += upml.boxes.size() * 8 * sizeof(int);        // box bounds and offsets
   for (const auto& s : sources) bytes += s.j.size() * f + 4 * sizeof(int);
+  bytes += plane_wave_device_bytes(plane_waves);
   const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
   bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
   if (energy) bytes += 3 * f * cells + batch * 3 * f * kEnergyMaxGroups;  // H copy, partial sums

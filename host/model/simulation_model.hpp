@@ -12,6 +12,7 @@
 #include "model/grid_geometry.hpp"
 #include "model/materials.hpp"
 #include "model/monitors.hpp"
+#include "model/plane_wave.hpp"
 #include "model/ports.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
@@ -30,6 +31,7 @@ struct SimulationModel {
   bool magnetic = false;
   UpmlProfile upml;
   std::vector<SourceModel> sources;
+  std::vector<PlaneWaveModel> plane_waves;  // [source.*] of type plane_wave (model/plane_wave.hpp)
   ProbeSet probes;                     // the [probe.*] samples, then the ports' E samples
   std::vector<PortModel> ports;        // the sources of type port, in file order
   std::vector<MonitorModel> monitors;  // [monitor.<name>] in file order (model/monitors.hpp)

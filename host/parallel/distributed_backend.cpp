@@ -104,6 +104,11 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
                         "a 3D model for a run over ranks (2D and cylindrical models run in one "
                         "process)");
     }
+    if (!global.plane_waves.empty()) {
+      throw ConfigError("", 0, "source." + global.plane_waves.front().name + ".type",
+                        "a point source or port in a run over ranks or devices (plane_wave runs "
+                        "on one device)");
+    }
     const device::Api api = device_api(device.backend);
     part_ = slice_model(global, make_part(d_, link_->rank()));
     // With the overlap, every step runs split: the owned rows next to the neighbours first.

@@ -29,7 +29,8 @@ void check_complete_run(const std::string& dir, bool has_probes) {
 
 TEST_CASE("every example model runs, shortened") {
   for (const char* name :
-       {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole"}) {
+       {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole",
+        "scattering_sphere"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +

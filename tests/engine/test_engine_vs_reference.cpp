@@ -56,6 +56,34 @@ TEST_CASE("engine vs reference: mixed magnetic UPML model, several work-group sh
   compare_everywhere(m, {{4, 5, 4}, {8, 3, 5}, {1, 1, 1}, {1, 8, 32}, {3, 16, 8}});
 }
 
+TEST_CASE("engine vs reference: plane waves through a box holding a sphere and a plate") {
+  // Two waves (E along z travelling +x; E along x travelling -y) through one box, a dielectric
+  // sphere and a PEC plate inside it, and a dipole outside: the engines add every correction
+  // after the step (model/plane_wave.hpp post_step_entries), the reference H's after H.
+  RunConfig cfg = box_config({23, 21, 19}, kD, 220, BoundaryType::Upml);
+  cfg.boundary.layers = {3, 4, 3, 2, 4, 3};
+  cfg.materials = {material("glass", 4, 1, 0)};
+  cfg.objects = {sphere("ball", "glass", {11, 10, 9.5}, 2.5, kD),
+                 box("plate", "pec", {14, 12, 10}, {1, 3, 3}, kD)};
+  cfg.plane_waves = {plane_wave("px", Axis::Z, 0, 1, cells(11.5, 10.5, 9.5, kD), cells(10, 9, 7, kD),
+                                WaveformKind::Sine, 20e9),
+                     plane_wave("my", Axis::X, 1, -1, cells(11.5, 10.5, 9.5, kD), cells(10, 9, 7, kD),
+                                WaveformKind::Sine, 25e9, 0.5)};
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Y, cells(18, 15, 8, kD),
+                              WaveformKind::Sine, 15e9, 2e-16)};  // its near field about the waves' size
+  cfg.probes = {point_probe("in", cells(9, 9, 9, kD), {Component::Ez, Component::Hy}),
+                point_probe("out", cells(20, 4, 9, kD), {Component::Ez, Component::Ex})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.plane_waves.size() == 2);
+  compare_everywhere(m, {{4, 5, 4}, {1, 1, 1}});
+  // tblock cannot pair steps around the corrections: it steps as onepass, and says so.
+  for (device::Api api : engine_apis()) {
+    auto e = engine::make_gpu_engine(api, m, engine_config(KernelVariant::TBlock));
+    CHECK(e->kernel_variant().find("onepass steps: plane waves") != std::string::npos);
+    compare_with_reference(*e, m);
+  }
+}
+
 TEST_CASE("engine vs reference: non-magnetic UPML model with vacuum H coefficients") {
   RunConfig cfg = box_config({15, 13, 10}, kD, 250, BoundaryType::Upml);
   cfg.boundary.layers = {2, 3, 4, 0, 3, 2};

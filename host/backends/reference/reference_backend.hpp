@@ -79,6 +79,7 @@ private:
   void update_e_plain();
   void update_e_upml();
   void apply_sources(long s);
+  void apply_plane_waves(long s, bool magnetic_half);
 
   const SimulationModel& m_;
   int nx_, ny_, nz_, nzp_;

@@ -1,0 +1,303 @@
+// Plane waves: the 1D incident line and the TFSF corrections (plane_wave.hpp).
+#include "model/plane_wave.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "errors.hpp"
+#include "model/number_text.hpp"
+#include "model/waveforms.hpp"
+
+namespace clfdtd {
+
+namespace {
+
+// The line's absorber: a graded lossy layer with matched electric and magnetic loss (no
+// reflection at normal incidence in the continuum), s = sigma dt / (2 eps0) rising as the cube
+// of the depth to kAbsorberS. One way it attenuates by about exp(-sum 2 s / courant): past
+// e^-30 for any courant number, so nothing comes back.
+constexpr int kAbsorberCells = 80;
+constexpr double kAbsorberS = 0.5;
+// The hard-driven node lies this many cells before the box's upstream face.
+constexpr int kDriveCells = 3;
+
+// One term of a Yee stencil: component comp at cell + offset, weight (1/m).
+struct StencilTerm {
+  int comp;
+  std::array<int, 3> offset;
+  double w;
+};
+
+// curl E (component u, forward differences; H_u -= db curl) or curl H (backward; E_u += cb
+// curl) as reference_backend.cpp computes them: v = u + 1, w = u + 2 cyclic,
+//   curl E_u = (E_w(+v) - E_w) / d_v - (E_v(+w) - E_v) / d_w
+//   curl H_u = (H_w - H_w(-v)) / d_v - (H_v - H_v(-w)) / d_w
+std::array<StencilTerm, 4> stencil(int comp, const std::array<double, 3>& d) {
+  const bool h = comp >= 3;
+  const int u = comp % 3, v = (u + 1) % 3, w = (u + 2) % 3;
+  const int step = h ? 1 : -1;  // where the neighbour lies
+  const int base = h ? 0 : 3;   // the components read
+  std::array<int, 3> ov{0, 0, 0}, ow{0, 0, 0};
+  ov[v] = step;
+  ow[w] = step;
+  const std::array<int, 3> zero{0, 0, 0};
+  // Forward: (+v) - (0); backward: (0) - (-v): the far sample's sign is +1 forward, -1 backward.
+  return {StencilTerm{base + w, ov, h ? 1 / d[v] : -1 / d[v]},
+          StencilTerm{base + w, zero, h ? -1 / d[v] : 1 / d[v]},
+          StencilTerm{base + v, ow, h ? -1 / d[w] : 1 / d[w]},
+          StencilTerm{base + v, zero, h ? 1 / d[w] : -1 / d[w]}};
+}
+
+// Whether sample (comp, cell) lies in the closed box [lo, hi] (node planes): positions doubled.
+bool inside(int comp, const std::array<int, 3>& cell, const std::array<int, 3>& lo,
+            const std::array<int, 3>& hi) {
+  const std::array<double, 3> o = yee_offset(static_cast<Component>(comp));
+  for (int a = 0; a < 3; ++a) {
+    const int p2 = 2 * cell[a] + (o[a] > 0 ? 1 : 0);
+    if (p2 < 2 * lo[a] || p2 > 2 * hi[a]) return false;
+  }
+  return true;
+}
+
+// The sign of d/d(axis) of component `read` in the curl of component `updated` (both 0..2 within
+// their kind): +1, -1, or 0 where that derivative does not appear.
+int curl_sign(int updated, int axis, int read) {
+  const int v = (updated + 1) % 3, w = (updated + 2) % 3;
+  if (axis == v && read == w) return 1;
+  if (axis == w && read == v) return -1;
+  return 0;
+}
+
+// Runs the 1D line for `steps` steps and fills wave.table (rows over [first, first + width)).
+void run_line(const SourceConfig& src, const GridGeometry& g, PlaneWaveModel& wave) {
+  const int a = wave.axis;
+  const double d = g.d[a], dt = g.dt;
+  const int p = wave.e_comp, q = wave.h_comp - 3;
+  // Line nodes g0 .. g1 along the axis; the driven node at the upstream end, the absorber (and a
+  // PEC end node) downstream.
+  const int g0 = wave.sign > 0 ? wave.lo[a] - kDriveCells : wave.lo[a] - kDriveCells - kAbsorberCells;
+  const int g1 = wave.sign > 0 ? wave.hi[a] + kDriveCells + kAbsorberCells : wave.hi[a] + kDriveCells;
+  const int nodes = g1 - g0 + 1;
+  const int drive = wave.sign > 0 ? 0 : nodes - 1;
+  // Absorber depth (cells) of a node or half node at line position x (nodes: integers).
+  const double abs_start = wave.sign > 0 ? wave.hi[a] + kDriveCells : wave.lo[a] - kDriveCells;
+  auto loss = [&](double x) {
+    const double depth = wave.sign > 0 ? x - abs_start : abs_start - x;
+    if (depth <= 0) return 0.0;
+    return kAbsorberS * std::pow(depth / kAbsorberCells, 3);
+  };
+  // H_q(x + 1/2) -= db sh (E_p(x + 1) - E_p(x)) / d;  E_p(x) += cb se (H_q(x + 1/2) - H_q(x - 1/2)) / d
+  const int sh = curl_sign(q, a, p), se = curl_sign(p, a, q);
+  std::vector<double> e(static_cast<std::size_t>(nodes), 0.0), h(static_cast<std::size_t>(nodes - 1), 0.0);
+  std::vector<double> ae(e.size()), be(e.size()), ah(h.size()), bh(h.size());
+  for (int m = 0; m < nodes; ++m) {
+    const double s = loss(g0 + m);
+    ae[m] = (1 - s) / (1 + s);
+    be[m] = dt / kEps0 / (1 + s) / d * se;
+  }
+  for (int m = 0; m + 1 < nodes; ++m) {
+    const double s = loss(g0 + m + 0.5);
+    ah[m] = (1 - s) / (1 + s);
+    bh[m] = dt / kMu0 / (1 + s) / d * sh;
+  }
+  const int rows = wave.row_width();
+  const long steps = std::max(0L, g.steps);
+  wave.table.assign(static_cast<std::size_t>(steps) * rows, 0.0);
+  const int off = wave.first - g0;  // line index of row 0
+  e[drive] = src.amplitude * waveform_value(src, 0.0);
+  for (long s = 0; s < steps; ++s) {
+    double* row = wave.table.data() + static_cast<std::size_t>(s) * rows;
+    for (int r = 0; r < wave.width; ++r) row[r] = e[off + r];
+    for (std::size_t m = 0; m < h.size(); ++m) h[m] = ah[m] * h[m] - bh[m] * (e[m + 1] - e[m]);
+    for (int r = 0; r < wave.width; ++r) row[wave.width + r] = h[off + r];
+    for (int m = 1; m + 1 < nodes; ++m) e[m] = ae[m] * e[m] + be[m] * (h[m] - h[m - 1]);
+    e[drive] = src.amplitude * waveform_value(src, static_cast<double>(s + 1) * dt);
+    e[nodes - 1 - drive] = 0;  // the PEC end past the absorber
+  }
+}
+
+[[noreturn]] void refuse(const SourceConfig& src, const std::string& key, const std::string& why) {
+  throw ConfigError("", 0, "source." + src.name + "." + key, why);
+}
+
+std::string where(const GridGeometry& g, int comp, const std::array<int, 3>& cell) {
+  const std::array<double, 3> o = yee_offset(static_cast<Component>(comp));
+  std::string out = "(";
+  for (int a = 0; a < 3; ++a)
+    out += (a ? " " : "") + number_text((cell[a] + o[a]) * g.d[a], 4);
+  return out + ") m";
+}
+
+// The corrections of `wave` (plane_wave.hpp): every sample near the box surface whose stencil
+// reads a sample on the other side that carries an incident field.
+void build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayout& layout,
+                 const MaterialTable& materials, const ComponentIds& ids, bool magnetic,
+                 PlaneWaveModel& wave) {
+  const int a = wave.axis;
+  const HCoefficients h_vacuum = materials.h_coefficients(MaterialTable::kVacuum, g.dt);
+  for (int comp = 0; comp < 6; ++comp) {
+    const bool h = comp >= 3;
+    const int carried = h ? wave.e_comp : wave.h_comp;  // the incident component a stencil reads
+    const auto terms = stencil(comp, g.d);
+    std::array<int, 3> c{};
+    for (c[0] = wave.lo[0] - 1; c[0] <= wave.hi[0] + 1; ++c[0]) {
+      for (c[1] = wave.lo[1] - 1; c[1] <= wave.hi[1] + 1; ++c[1]) {
+        for (c[2] = wave.lo[2] - 1; c[2] <= wave.hi[2] + 1; ++c[2]) {
+          // Deep inside, every stencil stays inside: skip to the far side along z.
+          bool deep = true;
+          for (int b = 0; b < 3; ++b) deep = deep && c[b] > wave.lo[b] + 1 && c[b] < wave.hi[b] - 1;
+          if (deep) c[2] = wave.hi[2] - 2;
+          if (deep) continue;
+          const bool in = inside(comp, c, wave.lo, wave.hi);
+          double weight = 0;
+          int row = -1;
+          for (const StencilTerm& t : terms) {
+            if (t.comp != carried) continue;
+            const std::array<int, 3> r{c[0] + t.offset[0], c[1] + t.offset[1], c[2] + t.offset[2]};
+            if (inside(t.comp, r, wave.lo, wave.hi) == in) continue;
+            // E_inc at node r[a]; H_inc at half node r[a] + 1/2 (neither lies along the axis).
+            const int at = (h ? 0 : wave.width) + (r[a] - wave.first);
+            if (r[a] - wave.first < 0 || r[a] - wave.first >= wave.width)
+              throw std::logic_error("plane wave: a term outside the incident table");
+            if (row >= 0 && row != at)
+              throw std::logic_error("plane wave: one sample reads two incident rows");
+            row = at;
+            weight += (in ? 1.0 : -1.0) * t.w;
+          }
+          if (row < 0 || weight == 0) continue;
+          const std::size_t index = layout.index(c[0], c[1], c[2]);
+          const bool tested = !h || magnetic;
+          const std::uint8_t id = tested ? ids[comp][index] : MaterialTable::kVacuum;
+          if (id != MaterialTable::kVacuum)
+            refuse(src, "size",
+                   "a total-field box whose surface lies in vacuum: the sample " +
+                       std::string(1, h ? 'H' : 'E') + "xyz"[comp % 3] + " at " +
+                       where(g, comp, c) + " is in '" + materials.entry(id).name +
+                       "' (move or resize the box so objects lie wholly inside or outside it)");
+          const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
+                                : materials.e_coefficients(id, g.dt).cb;
+          (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t plane_wave_device_bytes(const std::vector<PlaneWaveModel>& waves) {
+  std::size_t bytes = 0;
+  // An H term reaches 4 E samples; each entry is at most a cell (2 ints), a start, a row, a weight.
+  for (const PlaneWaveModel& w : waves)
+    bytes += w.table.size() * sizeof(float) +
+             (w.h_terms.size() * 5 + w.e_terms.size()) * 5 * sizeof(std::int32_t);
+  return bytes;
+}
+
+std::size_t plane_wave_table_values(const RunConfig& cfg, const GridGeometry& g) {
+  std::size_t values = 0;
+  for (const SourceConfig& s : cfg.plane_waves) {
+    if (!s.size_m) continue;
+    const int a = s.direction_axis;
+    const double lo = (s.position[a] - 0.5 * (*s.size_m)[a]) / g.d[a];
+    const double hi = (s.position[a] + 0.5 * (*s.size_m)[a]) / g.d[a];
+    const double width = std::max(0.0, std::round(hi) - std::round(lo)) + 3;
+    values += static_cast<std::size_t>(2 * width) * static_cast<std::size_t>(std::max(0L, g.steps));
+  }
+  return values;
+}
+
+std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGeometry& g,
+                                              const FieldLayout& layout,
+                                              const MaterialTable& materials,
+                                              const ComponentIds& ids, bool magnetic,
+                                              const UpmlProfile& upml) {
+  std::vector<PlaneWaveModel> out;
+  for (const SourceConfig& src : cfg.plane_waves) {
+    PlaneWaveModel w;
+    w.name = src.name;
+    w.e_comp = static_cast<int>(src.axis);
+    w.axis = src.direction_axis;
+    w.sign = src.direction_sign;
+    w.h_comp = 3 + (3 - w.e_comp - w.axis);
+    const Vec3 size = src.size_m.value_or(Vec3{});
+    for (int b = 0; b < 3; ++b) {
+      w.lo[b] = static_cast<int>(std::lround((src.position[b] - 0.5 * size[b]) / g.d[b]));
+      w.hi[b] = static_cast<int>(std::lround((src.position[b] + 0.5 * size[b]) / g.d[b]));
+      if (w.hi[b] <= w.lo[b])
+        refuse(src, "size", "a box at least one cell thick along " + std::string(1, "xyz"[b]) +
+                                " (its faces on node planes " + std::to_string(w.lo[b]) + " and " +
+                                std::to_string(w.hi[b]) + ")");
+      // Every sample the corrections touch (cells lo - 1 .. hi + 1) a plain cell, one plain
+      // cell short of the UPML or the wall.
+      const int low = std::max(1, upml.layers[2 * b]) + 2;
+      const int high = g.n[b] - std::max(1, upml.layers[2 * b + 1]) - 2;
+      if (w.lo[b] < low || w.hi[b] > high)
+        refuse(src, "size",
+               "a box whose faces lie at least 2 cells inside the UPML (or the wall): along " +
+                   std::string(1, "xyz"[b]) + " from " + number_text(low * g.d[b], 4) + " to " +
+                   number_text(high * g.d[b], 4) + " m, got " + number_text(w.lo[b] * g.d[b], 4) +
+                   " to " + number_text(w.hi[b] * g.d[b], 4) + " m");
+    }
+    w.first = w.lo[w.axis] - 1;
+    w.width = w.hi[w.axis] - w.lo[w.axis] + 3;
+    run_line(src, g, w);
+    build_terms(src, g, layout, materials, ids, magnetic, w);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
+                                   const GridGeometry& g, const FieldLayout& layout,
+                                   const MaterialTable& materials, const ComponentIds& ids) {
+  PlaneWaveEntries out;
+  out.steps = std::max(0L, g.steps);
+  for (const PlaneWaveModel& w : waves) out.row_width += w.row_width();
+  // (component, padded index) -> row -> weight
+  std::map<std::pair<int, std::size_t>, std::map<int, double>> acc;
+  int offset = 0;
+  for (const PlaneWaveModel& w : waves) {
+    for (const PlaneWaveTerm& t : w.e_terms)
+      acc[{t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2])}][offset + t.row] += t.w;
+    for (const PlaneWaveTerm& t : w.h_terms) {
+      acc[{t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2])}][offset + t.row] += t.w;
+      // Every E sample whose curl reads this H sample: E at cell ce reads H at ce + offset.
+      for (int ue = 0; ue < 3; ++ue) {
+        for (const StencilTerm& st : stencil(ue, g.d)) {
+          if (st.comp != t.comp) continue;
+          const std::array<int, 3> ce{t.cell[0] - st.offset[0], t.cell[1] - st.offset[1],
+                                      t.cell[2] - st.offset[2]};
+          const std::size_t index = layout.index(ce[0], ce[1], ce[2]);
+          const double cb = materials.e_coefficients(ids[ue][index], g.dt).cb;
+          acc[{ue, index}][offset + t.row] += cb * st.w * t.w;
+        }
+      }
+    }
+    offset += w.row_width();
+  }
+  out.start.push_back(0);
+  for (const auto& [sample, rows] : acc) {
+    out.samples.push_back(sample);
+    for (const auto& [row, weight] : rows) {
+      if (weight == 0) continue;
+      out.rows.push_back(row);
+      out.weights.push_back(static_cast<float>(weight));
+    }
+    out.start.push_back(static_cast<std::int32_t>(out.rows.size()));
+  }
+  out.table.resize(static_cast<std::size_t>(out.steps) * out.row_width);
+  offset = 0;
+  for (const PlaneWaveModel& w : waves) {
+    for (long s = 0; s < out.steps; ++s)
+      for (int r = 0; r < w.row_width(); ++r)
+        out.table[static_cast<std::size_t>(s) * out.row_width + offset + r] =
+            static_cast<float>(w.table[static_cast<std::size_t>(s) * w.row_width() + r]);
+    offset += w.row_width();
+  }
+  return out;
+}
+
+}  // namespace clfdtd

@@ -1,0 +1,91 @@
+// Plane waves ([source.<name>] type = plane_wave): a total-field/scattered-field (TFSF) box.
+// Inside the box (its faces on grid node planes, inclusive) the fields are the total field; outside,
+// the scattered field alone. Where a Yee update reads a sample across the box's surface, the
+// incident field of that sample is added (read from outside) or subtracted (read from inside):
+//   after the H update of step s:  H_h += w * E_inc(node, s dt)
+//   after the E update of step s:  E_e += w * H_inc(half node, (s + 1/2) dt)
+// with w = -db sw sigma (H) or cb sw sigma (E), sw the stencil's +-1/d of the sample read and
+// sigma = +1 where the updated sample is inside the box, -1 outside (docs/EQUATIONS.md "Plane
+// waves"). The incident field comes from a 1D Yee line along the direction of travel with the
+// grid's cell size and time step, so it carries the 3D grid's own dispersion along an axis and
+// cancels outside the box to rounding: the line is driven hard (E = amplitude w(t)) three cells
+// before the box's upstream face and absorbed by a graded lossy layer past its far end.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "model/field_layout.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/materials.hpp"
+#include "model/upml_profile.hpp"
+
+namespace clfdtd {
+
+// One correction: component comp (0..5 = Ex..Hz) of cell (i, j, k) += w * the table's `row`.
+struct PlaneWaveTerm {
+  int comp = 0;
+  std::array<int, 3> cell{};
+  int row = 0;
+  double w = 0;
+};
+
+struct PlaneWaveModel {
+  std::string name;
+  int e_comp = 2;                  // the incident E's component (0..2)
+  int h_comp = 4;                  // the incident H's component (3..5)
+  int axis = 0, sign = 1;          // travelling along sign * axis
+  std::array<int, 3> lo{}, hi{};   // the box's node planes
+  int first = 0;                   // rows [0, width): E_inc at nodes first + r along `axis`;
+  int width = 0;                   // rows [width, 2 width): H_inc at half nodes first + r + 1/2
+  // [s * 2 width + row] for s = 0 .. steps - 1: E_inc at s dt, H_inc at (s + 1/2) dt; SI units.
+  std::vector<double> table;
+  std::vector<PlaneWaveTerm> h_terms;  // after the H update of step s
+  std::vector<PlaneWaveTerm> e_terms;  // after the E update of step s
+  int row_width() const { return 2 * width; }
+};
+
+// The ids the terms are checked against (SimulationModel::ids; H ids empty when not magnetic).
+using ComponentIds = std::array<std::vector<std::uint8_t>, 6>;
+
+// One model per cfg.plane_waves entry. Throws ConfigError (the source's size or position key)
+// where the box comes within 2 cells of the UPML or a wall, is thinner than a cell, or a sample
+// its corrections touch is not vacuum.
+std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGeometry& g,
+                                              const FieldLayout& layout,
+                                              const MaterialTable& materials,
+                                              const ComponentIds& ids, bool magnetic,
+                                              const UpmlProfile& upml);
+
+// Device bytes of the waves' post_step_entries at most: the float table, and per term of a
+// sample the entries of it and of the E samples its correction reaches (SimulationModel::
+// device_bytes and the GPU engine's buffer list count it).
+std::size_t plane_wave_device_bytes(const std::vector<PlaneWaveModel>& waves);
+
+// Host bytes of the tables build_plane_waves makes (doubles; a device engine adds a float copy).
+std::size_t plane_wave_table_values(const RunConfig& cfg, const GridGeometry& g);
+
+// Every correction of one step applied after the whole step, for engines whose H and E updates
+// run in one pass (the device engines): H_h += w E_inc as above, and each E sample whose curl
+// reads a corrected H sample takes cb sw times that correction too (the E update is linear in
+// H), besides its own E terms. Samples are merged: one entry per (component, padded index) with
+// its terms [start[n], start[n + 1]) into rows / weights; rows index the waves' tables side by
+// side (wave q's row r is offset_q + r, row_width in all).
+struct PlaneWaveEntries {
+  std::vector<std::pair<int, std::size_t>> samples;  // (component 0..5, padded index)
+  std::vector<std::int32_t> start;   // count + 1
+  std::vector<std::int32_t> rows;
+  std::vector<float> weights;
+  std::vector<float> table;          // [s * row_width + row], float
+  int row_width = 0;
+  long steps = 0;
+  int count() const { return static_cast<int>(start.empty() ? 0 : start.size() - 1); }
+};
+PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
+                                   const GridGeometry& g, const FieldLayout& layout,
+                                   const MaterialTable& materials, const ComponentIds& ids);
+
+}  // namespace clfdtd

@@ -1,0 +1,147 @@
+// Plane waves (model/plane_wave.hpp) on the double-precision reference engine: outside the box
+// the incident wave cancels to rounding, inside it is the waveform delayed by its travel from the
+// driven node, with H = E / eta0 and E x H along the direction of travel; for every direction and
+// polarisation. And the placements the model refuses.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "backends/physics_helpers.hpp"
+#include "backends/reference/reference_backend.hpp"
+#include "errors.hpp"
+#include "model/waveforms.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::test;
+
+namespace {
+
+constexpr double kD = 1e-3;
+constexpr int kN = 28;
+constexpr int kLayers = 6;
+
+RunConfig wave_config(Axis e, int axis, int sign, long steps) {
+  RunConfig cfg = box_config({kN, kN, kN}, kD, steps, BoundaryType::Upml, kLayers);
+  // The box spans nodes 9 .. 19 on every axis.
+  cfg.plane_waves = {plane_wave("pw", e, axis, sign, cells(14, 14, 14, kD), cells(10, 10, 10, kD),
+                                WaveformKind::GaussianPulse, 10e9)};
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("plane wave: total field inside the box, nothing outside, every direction") {
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int sign : {1, -1}) {
+      for (int e = 0; e < 3; ++e) {
+        if (e == axis) continue;
+        INFO("E along " << std::string(1, "xyz"[e]) << ", travelling " << (sign > 0 ? "+" : "-")
+                        << std::string(1, "xyz"[axis]));
+        const long steps = 220;
+        const RunConfig cfg = wave_config(static_cast<Axis>(e), axis, sign, steps);
+        const SimulationModel m = SimulationModel::build(cfg);
+        REQUIRE(m.plane_waves.size() == 1);
+        const PlaneWaveModel& w = m.plane_waves.front();
+        CHECK(w.lo == std::array<int, 3>{9, 9, 9});
+        CHECK(w.hi == std::array<int, 3>{19, 19, 19});
+        ReferenceBackend ref(m);
+        const int q = 3 - e - axis;  // the H component's axis
+        // The centre node 14: E_e there, H_q half a cell along the axis from it.
+        std::array<int, 3> c{14, 14, 14};
+        const std::size_t centre = m.layout.index(c[0], c[1], c[2]);
+        double outside = 0, peak_e = 0, worst = 0, poynting = 0;
+        const double drive = sign > 0 ? 9 - 3 : 19 + 3;  // the driven node (plane_wave.cpp)
+        const double x_e = c[axis] + (axis == e ? 0.5 : 0.0);
+        for (long s = 0; s < steps; ++s) {
+          ref.step(s);
+          const double t = static_cast<double>(s + 1) * m.grid.dt;
+          const double delay = std::fabs(x_e - drive) * kD / kC0;
+          const double expect = waveform_value(cfg.plane_waves.front(), t - delay);
+          const double ev = ref.field(static_cast<Component>(e))[centre];
+          worst = std::max(worst, std::fabs(ev - expect));
+          peak_e = std::max(peak_e, std::fabs(ev));
+          // H_q at (s + 1/2) dt beside E at (s + 1) dt: their product's sign is E x H's.
+          const double hv = ref.field(static_cast<Component>(3 + q))[centre];
+          const int cyc = (e + 1) % 3 == q ? 1 : -1;  // e x q = +-axis
+          poynting += cyc * sign * ev * hv;
+          if (s % 10 != 9) continue;
+          for (int comp = 0; comp < 6; ++comp) {
+            const auto& f = ref.field(static_cast<Component>(comp));
+            for (int i = kLayers; i < kN - kLayers; ++i)
+              for (int j = kLayers; j < kN - kLayers; ++j)
+                for (int k = kLayers; k < kN - kLayers; ++k) {
+                  const bool in = i >= 8 && i <= 20 && j >= 8 && j <= 20 && k >= 8 && k <= 20;
+                  if (!in) outside = std::max(outside, std::fabs(f[m.layout.index(i, j, k)]));
+                }
+          }
+        }
+        CHECK(peak_e > 0.8);            // the pulse passed the centre (its peak is ~0.87)
+        CHECK(worst < 0.01);            // dispersion over ~8 cells at 30 cells per wavelength
+        CHECK(outside < 1e-12);         // cancelled to rounding
+        CHECK(poynting > 0);            // power flows along the direction of travel
+        // |H| = |E| / eta0 to within the half step and the grid's dispersion.
+        const double hq = std::fabs(ref.field(static_cast<Component>(3 + q))[centre]);
+        const double eq = std::fabs(ref.field(static_cast<Component>(e))[centre]);
+        if (eq > 0.1) CHECK(hq * kEta0 == doctest::Approx(eq).epsilon(0.2));
+      }
+    }
+  }
+}
+
+TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the UPML is refused") {
+  RunConfig cfg = wave_config(Axis::Z, 0, 1, 220);
+  cfg.materials = {material("glass", 4, 1, 0)};
+  cfg.objects = {sphere("ball", "glass", {14, 14, 14}, 3, kD)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  ReferenceBackend ref(m);
+  // Scattered field outside the box, past it (x = 22) on the axis of travel.
+  double scattered = 0;
+  for (long s = 0; s < 220; ++s) {
+    ref.step(s);
+    scattered = std::max(scattered, std::fabs(ref.field(Component::Ez)[m.layout.index(22, 14, 14)]));
+  }
+  CHECK(scattered > 1e-3);
+
+  auto refused = [](RunConfig c, const std::string& text) {
+    try {
+      SimulationModel::build(c);
+    } catch (const ConfigError& e) {
+      INFO(std::string(e.what()));
+      CHECK(std::string(e.what()).find(text) != std::string::npos);
+      CHECK(e.key() == "source.pw.size");
+      return;
+    }
+    FAIL("no ConfigError");
+  };
+  RunConfig near = wave_config(Axis::Z, 0, 1, 10);
+  near.plane_waves.front().size_m = cells(20, 10, 10, kD);  // x nodes 4 .. 24: in the UPML
+  refused(near, "at least 2 cells inside the UPML");
+  RunConfig thin = wave_config(Axis::Z, 0, 1, 10);
+  thin.plane_waves.front().size_m = cells(10, 0.2, 10, kD);
+  refused(thin, "at least one cell thick along y");
+  RunConfig crossing = wave_config(Axis::Z, 0, 1, 10);
+  crossing.materials = {material("glass", 4, 1, 0)};
+  crossing.objects = {box("slab", "glass", {14, 14, 14}, {30, 4, 4}, kD)};
+  refused(crossing, "a total-field box whose surface lies in vacuum");
+
+  // Amplitude and frequency: checked like a point source's, naming the key.
+  auto refused_key = [](RunConfig c, const std::string& key) {
+    try {
+      SimulationModel::build(c);
+    } catch (const ConfigError& e) {
+      INFO(std::string(e.what()));
+      CHECK(e.key() == key);
+      return;
+    }
+    FAIL("no ConfigError");
+  };
+  RunConfig loud = wave_config(Axis::Z, 0, 1, 10);
+  loud.plane_waves.front().amplitude = 1e40;
+  refused_key(loud, "source.pw.amplitude");
+  loud.plane_waves.front().amplitude = std::nan("");
+  refused_key(loud, "source.pw.amplitude");
+  RunConfig fast = wave_config(Axis::Z, 0, 1, 10);
+  fast.plane_waves.front().frequency_hz = 1e14;
+  refused_key(fast, "source.pw.frequency");
+}

@@ -1,0 +1,82 @@
+// [source.<name>] type = plane_wave: the keys it needs and refuses, read from a model file.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+const std::string kGrid =
+    "[grid]\nsize = 0.1 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
+
+// Loads kGrid + `source` (and `grid` in place of kGrid's where given) from a scratch file.
+RunConfig load(const std::string& source, const std::string& grid = kGrid) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("clfdtd_pw_" + std::to_string(getpid()) + ".ini"))
+                               .string();
+  {
+    std::ofstream out(path);
+    out << grid << source;
+  }
+  struct Remove {
+    std::string p;
+    ~Remove() { std::filesystem::remove(p); }
+  } remove{path};
+  return load_config(path, {});
+}
+
+std::string error_of(const std::string& source, const std::string& grid = kGrid) {
+  try {
+    load(source, grid);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("no ConfigError");
+  return "";
+}
+
+const std::string kWave =
+    "[source.pw]\ntype = plane_wave\naxis = z\nposition = 0.05 0.05 0.05\nfrequency = 3e9\n";
+
+}  // namespace
+
+TEST_CASE("plane_wave: read into plane_waves with its direction and box") {
+  const RunConfig cfg = load(kWave + "direction = -y\nsize = 0.04 0.05 0.06\namplitude = 2\n");
+  CHECK(cfg.sources.empty());
+  REQUIRE(cfg.plane_waves.size() == 1);
+  const SourceConfig& s = cfg.plane_waves.front();
+  CHECK(s.kind == SourceKind::PlaneWave);
+  CHECK(s.axis == Axis::Z);
+  CHECK(s.direction_axis == 1);
+  CHECK(s.direction_sign == -1);
+  REQUIRE(s.size_m);
+  CHECK((*s.size_m)[2] == doctest::Approx(0.06));
+  CHECK(s.amplitude == 2);
+}
+
+TEST_CASE("plane_wave: what it needs and what it refuses") {
+  CHECK(error_of(kWave + "size = 0.04 0.04 0.04\n").find("source.pw.direction") != std::string::npos);
+  CHECK(error_of(kWave + "direction = +x\n").find("source.pw.size") != std::string::npos);
+  const std::string along = error_of(kWave + "direction = -z\nsize = 0.04 0.04 0.04\n");
+  CHECK(along.find("a direction across the wave's E") != std::string::npos);
+  CHECK(error_of(kWave + "direction = +x\nsize = 0.04 0.04 0.04\nresistance = 50\n")
+            .find("no resistance unless type = port") != std::string::npos);
+  // direction belongs to plane waves only
+  CHECK(error_of("[source.d]\ntype = dipole\nposition = 0.05 0.05 0.05\nfrequency = 3e9\n"
+                 "direction = +x\n")
+            .find("no direction unless type = plane_wave") != std::string::npos);
+  // 3D Cartesian only
+  const std::string two_d = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
+  CHECK(error_of("[source.pw]\ntype = plane_wave\naxis = z\nposition = 0.05 0.05\nfrequency = 3e9\n"
+                 "direction = +x\nsize = 0.04 0.04 0\n",
+                 two_d)
+            .find("plane_wave in a 3D Cartesian model only") != std::string::npos);
+}

@@ -4,7 +4,8 @@ import time
 import traceback
 
 from . import (cavity, cyl_cavity, cyl_dipole, cyl_mode_selection, cyl_vs_3d, dipole, energy,
-               modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave, symmetry, upml)
+               modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave, scattering,
+               symmetry, upml)
 from .common import CaseResult
 
 CASES = {
@@ -28,6 +29,7 @@ CASES = {
     "cyl_mode_selection": cyl_mode_selection.case_cyl_mode_selection,
     "cyl_vs_3d": cyl_vs_3d.case_cyl_vs_3d,
     "cyl_dipole": cyl_dipole.case_cyl_dipole,
+    "mie": scattering.case_mie,
 }
 
 

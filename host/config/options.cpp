@@ -146,7 +146,7 @@ std::vector<OptionSpec> make_table() {
        open_closed(0, 1e9)},
       {"source.*.size", V::Number, {3}, {}, "m", "one E sample (plane_wave: required)",
        "plane_wave: the total-field box x y z about `position`, each face on the nearest grid plane, at least 2 cells from the UPML (or a PEC wall) and in vacuum where its faces cross the grid. Port: the port's box x y z about `position`, for a gap longer than a cell or a feed across a strip (docs/PORTS.md): along the axis the cells between its end planes in series, across it every node line from face to face in parallel, each face rounded to the nearest grid plane; an extent of 0 (or under half a cell) takes the one sample nearest `position` on that axis. At most 1000 samples; the box lies inside the domain, every sample outside the UPML and off PEC.",
-       at_least(0, "the box inside the domain; at most 1000 E samples")},
+       at_least(0, "the box inside the domain; a port's at most 1000 E samples")},
       {"source.*.frequencies", V::Number, {}, {}, "Hz", "the source's band",
        "port only: frequencies of ports/<name>.csv, at most 1000, in increasing order, each at most the highest frequency the grid carries; by default 201 over the band where the source's spectrum is at least 1/e of its peak (gaussian_pulse: frequency +- bandwidth / 2; above 0 Hz).",
        open_closed(0, 1e17, "at most 1000 values, increasing, each <= asin(courant) / (pi dt)")},

@@ -46,6 +46,8 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
   const bool fits_onepass =
       !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
                             dev_->available_bytes();
+  // A tuned tblock would step as onepass with plane waves (below): ask for onepass itself.
+  if (tuned && tuned->variant == KernelVariant::TBlock && !m.plane_waves.empty()) tuned.reset();
   const VariantRequest request =
       resolve_variant(cfg, info.type, fits_onepass, tuned,
                       tblock_preferred_for(m, info.compute_units));

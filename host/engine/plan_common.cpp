@@ -85,8 +85,9 @@ RegionSources region_sources(const PlanInputs& in, const RowBox& r) {
 
 namespace {
 
-// add_plane_waves after the sources (both after the E update, into the fields E went to). A
-// region (a split step) is refused before planning (the waves run on one device).
+// add_plane_waves, queued before add_sources (both add to the fields after the E update, into
+// the set E went to; they commute). A region (a split step) is refused before planning: the
+// waves run on one device.
 void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
   const YeeFields& f = in.f;
   if (f.npw == 0) return;

@@ -81,7 +81,9 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     return;
   }
   const double run_end = g.dt * static_cast<double>(g.steps);
-  for (const auto& s : cfg.sources) {
+  std::vector<SourceConfig> all = cfg.sources;  // plane waves have waveforms too
+  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  for (const auto& s : all) {
     if (s.amplitude == 0) continue;
     // |w| (at most about 1, waveforms.hpp) every step of a run up to 4e6 steps; a longer one
     // every steps / 4e6 steps and every step within 2000 of the pulse's centre (or the end).
@@ -118,7 +120,7 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
   double coarsest = 0;
   for (int a = 0; a < g.dims; ++a)
     if (!(g.cylindrical && a == 1)) coarsest = std::max(coarsest, g.d[a]);
-  for (const auto& s : cfg.sources) {
+  for (const auto& s : all) {
     if (s.amplitude == 0) continue;
     const double top = waveform_top_hz(s);
     const double cells = kC0 / (top * index * coarsest);

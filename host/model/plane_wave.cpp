@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <tuple>
 #include <stdexcept>
 
 #include "errors.hpp"
@@ -22,6 +22,10 @@ constexpr int kAbsorberCells = 80;
 constexpr double kAbsorberS = 0.5;
 // The hard-driven node lies this many cells before the box's upstream face.
 constexpr int kDriveCells = 3;
+constexpr double kPi = 3.14159265358979323846;
+// Host bytes per cell of a box's surface, at most: 8 terms (PlaneWaveTerm, 32 B) and the merge's
+// parts (up to 5 per H term, 4 per E term, 24 B), then its entries (~20 B each).
+constexpr double kTermBytesPerSurfaceCell = 8 * 32 + 8 * 5 * 24 + 8 * 20;
 
 // One term of a Yee stencil: component comp at cell + offset, weight (1/m).
 struct StencilTerm {
@@ -187,12 +191,42 @@ void build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayo
 
 }  // namespace
 
+std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
+                                       double dt) {
+  const int centre = (w.lo[w.axis] + w.hi[w.axis]) / 2 - w.first;  // an E row
+  const std::size_t steps = w.row_width() > 0 ? w.table.size() / static_cast<std::size_t>(w.row_width()) : 0;
+  std::vector<double> out;
+  for (double f : freqs_hz) {
+    double re = 0, im = 0;
+    for (std::size_t s = 0; s < steps; ++s) {
+      const double e = w.table[s * static_cast<std::size_t>(w.row_width()) + static_cast<std::size_t>(centre)];
+      const double phase = -2 * kPi * f * static_cast<double>(s) * dt;
+      re += e * std::cos(phase) * dt;
+      im += e * std::sin(phase) * dt;
+    }
+    out.push_back(0.5 * (re * re + im * im) / (kMu0 * kC0));
+  }
+  return out;
+}
+
 std::size_t plane_wave_device_bytes(const std::vector<PlaneWaveModel>& waves) {
   std::size_t bytes = 0;
   // An H term reaches 4 E samples; each entry is at most a cell (2 ints), a start, a row, a weight.
   for (const PlaneWaveModel& w : waves)
     bytes += w.table.size() * sizeof(float) +
              (w.h_terms.size() * 5 + w.e_terms.size()) * 5 * sizeof(std::int32_t);
+  return bytes;
+}
+
+std::size_t plane_wave_term_bytes(const RunConfig& cfg, const GridGeometry& g) {
+  std::size_t bytes = 0;
+  for (const SourceConfig& s : cfg.plane_waves) {
+    if (!s.size_m) continue;
+    std::array<double, 3> n{};
+    for (int a = 0; a < 3; ++a) n[a] = std::max(1.0, std::round((*s.size_m)[a] / g.d[a])) + 3;
+    const double surface = 2 * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
+    bytes += static_cast<std::size_t>(surface * kTermBytesPerSurfaceCell);
+  }
   return bytes;
 }
 
@@ -230,13 +264,13 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
         refuse(src, "size", "a box at least one cell thick along " + std::string(1, "xyz"[b]) +
                                 " (its faces on node planes " + std::to_string(w.lo[b]) + " and " +
                                 std::to_string(w.hi[b]) + ")");
-      // Every sample the corrections touch (cells lo - 1 .. hi + 1) a plain cell, one plain
-      // cell short of the UPML or the wall.
-      const int low = std::max(1, upml.layers[2 * b]) + 2;
-      const int high = g.n[b] - std::max(1, upml.layers[2 * b + 1]) - 2;
+      // Every sample the corrections touch (cells lo - 1 .. hi + 1) in a plain cell, at least
+      // one plain cell short of the UPML (or the wall).
+      const int low = upml.layers[2 * b] + 2;
+      const int high = g.n[b] - upml.layers[2 * b + 1] - 2;
       if (w.lo[b] < low || w.hi[b] > high)
         refuse(src, "size",
-               "a box whose faces lie at least 2 cells inside the UPML (or the wall): along " +
+               "a box whose faces lie at least 2 cells away from the UPML (or the wall): along " +
                    std::string(1, "xyz"[b]) + " from " + number_text(low * g.d[b], 4) + " to " +
                    number_text(high * g.d[b], 4) + " m, got " + number_text(w.lo[b] * g.d[b], 4) +
                    " to " + number_text(w.hi[b] * g.d[b], 4) + " m");
@@ -256,14 +290,21 @@ PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
   PlaneWaveEntries out;
   out.steps = std::max(0L, g.steps);
   for (const PlaneWaveModel& w : waves) out.row_width += w.row_width();
-  // (component, padded index) -> row -> weight
-  std::map<std::pair<int, std::size_t>, std::map<int, double>> acc;
+  // (component, padded index, row, weight), sorted and summed below (a vector: a map of the
+  // samples of a large box's surface would take several times the memory).
+  struct Part {
+    int comp;
+    std::size_t index;
+    int row;
+    double w;
+  };
+  std::vector<Part> parts;
   int offset = 0;
   for (const PlaneWaveModel& w : waves) {
     for (const PlaneWaveTerm& t : w.e_terms)
-      acc[{t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2])}][offset + t.row] += t.w;
+      parts.push_back({t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2]), offset + t.row, t.w});
     for (const PlaneWaveTerm& t : w.h_terms) {
-      acc[{t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2])}][offset + t.row] += t.w;
+      parts.push_back({t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2]), offset + t.row, t.w});
       // Every E sample whose curl reads this H sample: E at cell ce reads H at ce + offset.
       for (int ue = 0; ue < 3; ++ue) {
         for (const StencilTerm& st : stencil(ue, g.d)) {
@@ -272,20 +313,31 @@ PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
                                       t.cell[2] - st.offset[2]};
           const std::size_t index = layout.index(ce[0], ce[1], ce[2]);
           const double cb = materials.e_coefficients(ids[ue][index], g.dt).cb;
-          acc[{ue, index}][offset + t.row] += cb * st.w * t.w;
+          parts.push_back({ue, index, offset + t.row, cb * st.w * t.w});
         }
       }
     }
     offset += w.row_width();
   }
+  std::sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) {
+    return std::tie(x.comp, x.index, x.row) < std::tie(y.comp, y.index, y.row);
+  });
   out.start.push_back(0);
-  for (const auto& [sample, rows] : acc) {
-    out.samples.push_back(sample);
-    for (const auto& [row, weight] : rows) {
-      if (weight == 0) continue;
+  for (std::size_t p = 0; p < parts.size();) {
+    const int comp = parts[p].comp;
+    const std::size_t index = parts[p].index;
+    for (; p < parts.size() && parts[p].comp == comp && parts[p].index == index;) {
+      const int row = parts[p].row;
+      double sum = 0;
+      for (; p < parts.size() && parts[p].comp == comp && parts[p].index == index &&
+             parts[p].row == row;
+           ++p)
+        sum += parts[p].w;
+      if (sum == 0) continue;
       out.rows.push_back(row);
-      out.weights.push_back(static_cast<float>(weight));
+      out.weights.push_back(static_cast<float>(sum));
     }
+    out.samples.push_back({comp, index});
     out.start.push_back(static_cast<std::int32_t>(out.rows.size()));
   }
   out.table.resize(static_cast<std::size_t>(out.steps) * out.row_width);

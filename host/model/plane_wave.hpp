@@ -51,19 +51,29 @@ struct PlaneWaveModel {
 // The ids the terms are checked against (SimulationModel::ids; H ids empty when not magnetic).
 using ComponentIds = std::array<std::vector<std::uint8_t>, 6>;
 
-// One model per cfg.plane_waves entry. Throws ConfigError (the source's size or position key)
-// where the box comes within 2 cells of the UPML or a wall, is thinner than a cell, or a sample
-// its corrections touch is not vacuum.
+// One model per cfg.plane_waves entry. Throws ConfigError (the source's size key) where the box
+// comes within 2 cells of the UPML or a wall, is thinner than a cell, or a sample its
+// corrections touch is not vacuum (a port's sample included: call after its conductivity).
 std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGeometry& g,
                                               const FieldLayout& layout,
                                               const MaterialTable& materials,
                                               const ComponentIds& ids, bool magnetic,
                                               const UpmlProfile& upml);
 
+// The incident intensity spectrum in a flux monitor's convention (docs/MONITORS.md: 1/2 Re E x H*
+// of the transforms sum_n x(t_n) exp(-i 2 pi f t_n) dt): 1/2 |E_inc(f)|^2 / eta0 (J s per m^2),
+// E_inc the line's field at the box's centre plane over the run's steps. A flux through a box
+// around the total-field box divided by it is the scattering cross section (m^2).
+std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
+                                       double dt);
+
 // Device bytes of the waves' post_step_entries at most: the float table, and per term of a
 // sample the entries of it and of the E samples its correction reaches (SimulationModel::
 // device_bytes and the GPU engine's buffer list count it).
 std::size_t plane_wave_device_bytes(const std::vector<PlaneWaveModel>& waves);
+
+// Host bytes of the corrections build_plane_waves makes and post_step_entries merges, at most.
+std::size_t plane_wave_term_bytes(const RunConfig& cfg, const GridGeometry& g);
 
 // Host bytes of the tables build_plane_waves makes (doubles; a device engine adds a float copy).
 std::size_t plane_wave_table_values(const RunConfig& cfg, const GridGeometry& g);

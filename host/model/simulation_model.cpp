@@ -272,12 +272,9 @@ SimulationModel SimulationModel::build(
   m.sources = build_sources(cfg.sources, m.grid);
   check_source_amplitudes(cfg, m.grid, m.sources);
   add_source_warnings(cfg, m.grid, object_samples, m.warnings);
-  try {
-    m.plane_waves = build_plane_waves(cfg, m.grid, m.layout, m.materials, m.ids, m.magnetic, m.upml);
-  } catch (const ConfigError& e) {
-    relocate(cfg, e);
-  }
-  {
+  if (cfg.plane_waves.empty()) {
+    choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
+  } else {
     // The monitors' decimation sees a plane wave as a source of its incident E's waveform.
     std::vector<SourceModel> driving = m.sources;
     for (const SourceConfig& c : cfg.plane_waves) {
@@ -295,6 +292,12 @@ SimulationModel SimulationModel::build(
   for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid, m.upml))
     m.warnings.push_back(std::move(w));
   add_port_conductivity(cfg, m.ports, m.materials, m.layout, m.ids);
+  // After the ports' conductivity: a port's sample on the box's surface is no vacuum.
+  try {
+    m.plane_waves = build_plane_waves(cfg, m.grid, m.layout, m.materials, m.ids, m.magnetic, m.upml);
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
     const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),
@@ -332,6 +335,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // (gpu_engine_host_bytes): counted here so that a long run is refused before either exists.
   // A port's box counts each sample.
   bytes += plane_wave_table_values(cfg, g) * (sizeof(double) + sizeof(float));  // + the float copy
+  bytes += plane_wave_term_bytes(cfg, g);  // their corrections and the engine's merge of them
   bytes += source_samples(cfg.sources, g) * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
   // Per port and step: its V_s table, its E as the run records it and the copy the files are

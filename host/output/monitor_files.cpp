@@ -1,6 +1,8 @@
 // Monitor files at the end of a run: see monitor_files.hpp.
 #include "output/monitor_files.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -22,12 +24,34 @@ std::string number(double v) {
   return buf;
 }
 
-// The transform's product is in J s; a 2D model's per metre of depth.
-std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d) {
-  std::string text = two_d ? "frequency_hz,flux_J_s_per_m\n" : "frequency_hz,flux_J_s\n";
-  for (std::size_t f = 0; f < freqs.size(); ++f)
-    text += number(freqs[f]) + "," + number(flux[f]) + "\n";
+// The transform's product is in J s; a 2D model's per metre of depth. With a cross section (a
+// model lit by one plane wave): a third column, empty where the incident spectrum is below 1e-6
+// of its largest value at the monitor's frequencies.
+std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d,
+                     const std::vector<double>& cross_section = {}) {
+  std::string text = two_d ? "frequency_hz,flux_J_s_per_m" : "frequency_hz,flux_J_s";
+  text += cross_section.empty() ? "\n" : ",cross_section_m2\n";
+  for (std::size_t f = 0; f < freqs.size(); ++f) {
+    text += number(freqs[f]) + "," + number(flux[f]);
+    if (!cross_section.empty())
+      text += "," + (std::isfinite(cross_section[f]) ? number(cross_section[f]) : std::string());
+    text += "\n";
+  }
   return text;
+}
+
+// flux / the plane wave's incident intensity (model/plane_wave.hpp incident_intensity), NaN where
+// that intensity is below 1e-6 of its largest; empty unless the model has exactly one plane wave.
+std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& mon,
+                                  const std::vector<double>& flux) {
+  if (m.plane_waves.size() != 1) return {};
+  const std::vector<double> inc = incident_intensity(m.plane_waves.front(), mon.frequencies_hz, m.grid.dt);
+  double top = 0;
+  for (double v : inc) top = std::max(top, v);
+  std::vector<double> out;
+  for (std::size_t f = 0; f < inc.size(); ++f)
+    out.push_back(top > 0 && inc[f] >= 1e-6 * top ? flux[f] / inc[f] : std::nan(""));
+  return out;
 }
 
 std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern& p) {
@@ -99,7 +123,9 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
     const SurfaceFields surface = sample_surface(mon, m.grid, dft);
     if (mon.kind == MonitorKind::Flux) {
       reports[i].flux = surface_flux(surface);
-      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux, m.two_d()));
+      reports[i].cross_section = cross_section(m, mon, reports[i].flux);
+      write_text_file(path, flux_csv(mon.frequencies_hz, reports[i].flux, m.two_d(),
+                                     reports[i].cross_section));
     } else {
       const FarFieldPattern p = surface.two_d
                                     ? near_to_far_2d(surface, mon.phi_step_deg)

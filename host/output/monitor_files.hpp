@@ -23,6 +23,10 @@ struct MonitorReport {
   std::vector<double> frequencies_hz;
   std::vector<double> flux;          // flux: per frequency (J s; 2D: J s per metre of depth)
   std::vector<double> radiated_power;  // farfield: per frequency (as flux), through its non-wall faces
+  // flux, a model lit by one plane wave: flux / its incident intensity (m^2; NaN where the
+  // incident spectrum is below 1e-6 of its largest), the scattering cross section for a box
+  // around the total-field box
+  std::vector<double> cross_section;
   bool per_metre = false;            // a 2D model's: run.json names both "..._J_s_per_m"
   int modes = 0;                     // modes: how many
   int decimation = 1;                // flux, dft, farfield: transformed every N-th step

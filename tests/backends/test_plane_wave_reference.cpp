@@ -20,6 +20,7 @@ namespace {
 constexpr double kD = 1e-3;
 constexpr int kN = 28;
 constexpr int kLayers = 6;
+constexpr double kPi = 3.14159265358979323846;
 
 RunConfig wave_config(Axis e, int axis, int sign, long steps) {
   RunConfig cfg = box_config({kN, kN, kN}, kD, steps, BoundaryType::Upml, kLayers);
@@ -71,7 +72,8 @@ TEST_CASE("plane wave: total field inside the box, nothing outside, every direct
             for (int i = kLayers; i < kN - kLayers; ++i)
               for (int j = kLayers; j < kN - kLayers; ++j)
                 for (int k = kLayers; k < kN - kLayers; ++k) {
-                  const bool in = i >= 8 && i <= 20 && j >= 8 && j <= 20 && k >= 8 && k <= 20;
+                  // Cells 9 .. 19 hold samples inside the box (nodes 9 .. 19); 8 and 20 none.
+                  const bool in = i >= 9 && i <= 19 && j >= 9 && j <= 19 && k >= 9 && k <= 19;
                   if (!in) outside = std::max(outside, std::fabs(f[m.layout.index(i, j, k)]));
                 }
           }
@@ -116,7 +118,7 @@ TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the 
   };
   RunConfig near = wave_config(Axis::Z, 0, 1, 10);
   near.plane_waves.front().size_m = cells(20, 10, 10, kD);  // x nodes 4 .. 24: in the UPML
-  refused(near, "at least 2 cells inside the UPML");
+  refused(near, "at least 2 cells away from the UPML");
   RunConfig thin = wave_config(Axis::Z, 0, 1, 10);
   thin.plane_waves.front().size_m = cells(10, 0.2, 10, kD);
   refused(thin, "at least one cell thick along y");
@@ -124,6 +126,12 @@ TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the 
   crossing.materials = {material("glass", 4, 1, 0)};
   crossing.objects = {box("slab", "glass", {14, 14, 14}, {30, 4, 4}, kD)};
   refused(crossing, "a total-field box whose surface lies in vacuum");
+  // A port's sample on the surface is a lossy one (its conductivity), so no vacuum either.
+  RunConfig ported = wave_config(Axis::Z, 0, 1, 10);
+  SourceConfig port = point_source("feed", SourceKind::Port, Axis::Z, cells(9, 14, 14.5, kD),
+                                   WaveformKind::GaussianPulse, 10e9);
+  ported.sources = {port};
+  refused(ported, "a total-field box whose surface lies in vacuum");
 
   // Amplitude and frequency: checked like a point source's, naming the key.
   auto refused_key = [](RunConfig c, const std::string& key) {
@@ -144,4 +152,25 @@ TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the 
   RunConfig fast = wave_config(Axis::Z, 0, 1, 10);
   fast.plane_waves.front().frequency_hz = 1e14;
   refused_key(fast, "source.pw.frequency");
+}
+
+TEST_CASE("plane wave: the incident intensity is the waveform's spectrum, 1/2 |E(f)|^2 / eta0") {
+  // gaussian_pulse sin(2 pi f0 t') exp(-(t'/tau)^2): |W(f)| = tau sqrt(pi) / 2 |exp(-(pi tau
+  // (f - f0))^2) - exp(-(pi tau (f + f0))^2)|, whatever the delay.
+  RunConfig cfg = wave_config(Axis::Y, 2, -1, 600);
+  cfg.plane_waves.front().amplitude = 3;
+  const SimulationModel m = SimulationModel::build(cfg);
+  const double f0 = 10e9, tau = 2 / (kPi * f0);
+  const std::vector<double> freqs{5e9, 8e9, 10e9, 12e9, 15e9};
+  const std::vector<double> got = incident_intensity(m.plane_waves.front(), freqs, m.grid.dt);
+  REQUIRE(got.size() == freqs.size());
+  for (std::size_t k = 0; k < freqs.size(); ++k) {
+    const double f = freqs[k];
+    const double w = tau * std::sqrt(kPi) / 2 *
+                     std::fabs(std::exp(-std::pow(kPi * tau * (f - f0), 2)) -
+                               std::exp(-std::pow(kPi * tau * (f + f0), 2)));
+    const double expect = 0.5 * std::pow(3 * w, 2) / (kMu0 * kC0);
+    INFO("f = " << f);
+    CHECK(got[k] == doctest::Approx(expect).epsilon(0.02));
+  }
 }

@@ -41,6 +41,11 @@ TEST_CASE("every example model runs, shortened") {
     CHECK(fs::exists(dir + "/snapshots/fields_30.vti"));
     CHECK(read_text(dir + "/fields.pvd").find("snapshots/fields_30.vti") != std::string::npos);
 #endif
+    if (std::string(name) == "scattering_sphere") {  // flux over the incident intensity
+      CHECK(read_text(dir + "/monitors/scattered.csv").rfind("frequency_hz,flux_J_s,cross_section_m2\n", 0) == 0);
+      const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+      CHECK(report["monitors"][0]["cross_section_m2"].size() == 9);
+    }
     if (std::string(name) == "wire_dipole") {  // the wires (cylinders), energy.csv, the pattern
       CHECK(fs::exists(dir + "/energy.csv"));
       CHECK(fs::exists(dir + "/monitors/pattern.csv"));

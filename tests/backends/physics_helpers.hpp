@@ -70,25 +70,6 @@ inline RunConfig box_config(const std::array<int, 3>& n, double d, long steps, B
   return cfg;
 }
 
-// A plane wave (type plane_wave) with E along `axis`, travelling along sign * direction_axis,
-// through the box `size` about `centre` (metres).
-inline SourceConfig plane_wave(const std::string& name, Axis axis, int direction_axis, int sign,
-                               const Vec3& centre, const Vec3& size, WaveformKind waveform,
-                               double frequency_hz, double amplitude = 1) {
-  SourceConfig s;
-  s.name = name;
-  s.kind = SourceKind::PlaneWave;
-  s.axis = axis;
-  s.direction_axis = direction_axis;
-  s.direction_sign = sign;
-  s.position = centre;
-  s.size_m = size;
-  s.waveform = waveform;
-  s.frequency_hz = frequency_hz;
-  s.amplitude = amplitude;
-  return s;
-}
-
 inline SourceConfig point_source(const std::string& name, SourceKind kind, Axis axis,
                                  const Vec3& position, WaveformKind waveform, double frequency_hz,
                                  double amplitude = 1) {
@@ -100,6 +81,19 @@ inline SourceConfig point_source(const std::string& name, SourceKind kind, Axis 
   s.waveform = waveform;
   s.frequency_hz = frequency_hz;
   s.amplitude = amplitude;
+  return s;
+}
+
+// A plane wave (type plane_wave) with E along `axis`, travelling along sign * direction_axis,
+// through the box `size` about `centre` (metres).
+inline SourceConfig plane_wave(const std::string& name, Axis axis, int direction_axis, int sign,
+                               const Vec3& centre, const Vec3& size, WaveformKind waveform,
+                               double frequency_hz, double amplitude = 1) {
+  SourceConfig s = point_source(name, SourceKind::PlaneWave, axis, centre, waveform, frequency_hz,
+                                amplitude);
+  s.direction_axis = direction_axis;
+  s.direction_sign = sign;
+  s.size_m = size;
   return s;
 }
 

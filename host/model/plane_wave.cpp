@@ -75,7 +75,8 @@ int curl_sign(int updated, int axis, int read) {
 }
 
 // Runs the 1D line for `steps` steps and fills wave.table (rows over [first, first + width)).
-void run_line(const SourceConfig& src, const GridGeometry& g, PlaneWaveModel& wave) {
+void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTable& materials,
+              std::uint8_t background, PlaneWaveModel& wave) {
   const int a = wave.axis;
   const double d = g.d[a], dt = g.dt;
   const int p = wave.e_comp, q = wave.h_comp - 3;
@@ -96,16 +97,24 @@ void run_line(const SourceConfig& src, const GridGeometry& g, PlaneWaveModel& wa
   const int sh = curl_sign(q, a, p), se = curl_sign(p, a, q);
   std::vector<double> e(static_cast<std::size_t>(nodes), 0.0), h(static_cast<std::size_t>(nodes - 1), 0.0);
   std::vector<double> ae(e.size()), be(e.size()), ah(h.size()), bh(h.size());
+  // The background's own coefficients (materials.hpp), so that the line and the grid update alike;
+  // in the absorber its loss s adds to the material's q = sigma dt / (2 eps), and H takes the
+  // matched magnetic loss.
+  const MaterialEntry& bg = materials.entry(background);
+  const double eps = kEps0 * bg.eps_r, mu = kMu0 * bg.mu_r;
+  const double loss_e = bg.sigma * dt / (2 * eps);
   for (int m = 0; m < nodes; ++m) {
-    const double s = loss(g0 + m);
+    const double s = loss_e + loss(g0 + m);
     ae[m] = (1 - s) / (1 + s);
-    be[m] = dt / kEps0 / (1 + s) / d * se;
+    be[m] = dt / eps / (1 + s) / d * se;
   }
   for (int m = 0; m + 1 < nodes; ++m) {
     const double s = loss(g0 + m + 0.5);
     ah[m] = (1 - s) / (1 + s);
-    bh[m] = dt / kMu0 / (1 + s) / d * sh;
+    bh[m] = dt / mu / (1 + s) / d * sh;
   }
+  wave.background = bg.name;
+  wave.impedance_ohm = bg.sigma == 0 ? kMu0 * kC0 * std::sqrt(bg.mu_r / bg.eps_r) : 0;
   const int rows = wave.row_width();
   const long steps = std::max(0L, g.steps);
   wave.table.assign(static_cast<std::size_t>(steps) * rows, 0.0);
@@ -136,9 +145,13 @@ std::string where(const GridGeometry& g, int comp, const std::array<int, 3>& cel
 
 // The corrections of `wave` (plane_wave.hpp): every sample near the box surface whose stencil
 // reads a sample on the other side that carries an incident field.
-void build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayout& layout,
-                 const MaterialTable& materials, const ComponentIds& ids, bool magnetic,
-                 PlaneWaveModel& wave) {
+// Returns the material every corrected sample lies in (the background), refusing a box whose
+// surface crosses two, or PEC.
+std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayout& layout,
+                         const MaterialTable& materials, const ComponentIds& ids, bool magnetic,
+                         PlaneWaveModel& wave) {
+  int background = -1;
+  std::string first;  // the sample that set it, for the message
   const int a = wave.axis;
   const HCoefficients h_vacuum = materials.h_coefficients(MaterialTable::kVacuum, g.dt);
   for (int comp = 0; comp < 6; ++comp) {
@@ -172,14 +185,24 @@ void build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayo
           }
           if (row < 0 || weight == 0) continue;
           const std::size_t index = layout.index(c[0], c[1], c[2]);
+          // Without a magnetic material H has no ids (every H sample vacuum's mu).
           const bool tested = !h || magnetic;
           const std::uint8_t id = tested ? ids[comp][index] : MaterialTable::kVacuum;
-          if (id != MaterialTable::kVacuum)
+          const std::string sample = std::string(1, h ? 'H' : 'E') + "xyz"[comp % 3] + " at " +
+                                     where(g, comp, c);
+          if (tested && background < 0) {
+            background = id;
+            first = sample;
+          }
+          if (tested && id != background)
             refuse(src, "size",
-                   "a total-field box whose surface lies in vacuum: the sample " +
-                       std::string(1, h ? 'H' : 'E') + "xyz"[comp % 3] + " at " +
-                       where(g, comp, c) + " is in '" + materials.entry(id).name +
+                   "a total-field box whose surface lies in one material (the background the wave "
+                   "travels in): the sample " + sample + " is in '" + materials.entry(id).name +
+                       "', the sample " + first + " in '" + materials.entry(static_cast<std::uint8_t>(background)).name +
                        "' (move or resize the box so objects lie wholly inside or outside it)");
+          if (tested && materials.entry(id).pec)
+            refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
+                                    sample + " is)");
           const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
                                 : materials.e_coefficients(id, g.dt).cb;
           (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});
@@ -187,6 +210,7 @@ void build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayo
       }
     }
   }
+  return static_cast<std::uint8_t>(background < 0 ? MaterialTable::kVacuum : background);
 }
 
 }  // namespace
@@ -204,7 +228,7 @@ std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vecto
       re += e * std::cos(phase) * dt;
       im += e * std::sin(phase) * dt;
     }
-    out.push_back(0.5 * (re * re + im * im) / (kMu0 * kC0));
+    out.push_back(w.impedance_ohm > 0 ? 0.5 * (re * re + im * im) / w.impedance_ohm : std::nan(""));
   }
   return out;
 }
@@ -277,8 +301,8 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     }
     w.first = w.lo[w.axis] - 1;
     w.width = w.hi[w.axis] - w.lo[w.axis] + 3;
-    run_line(src, g, w);
-    build_terms(src, g, layout, materials, ids, magnetic, w);
+    const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, w);
+    run_line(src, g, materials, background, w);
     out.push_back(std::move(w));
   }
   return out;

@@ -43,6 +43,8 @@ struct PlaneWaveModel {
   int width = 0;                   // rows [width, 2 width): H_inc at half nodes first + r + 1/2
   // [s * 2 width + row] for s = 0 .. steps - 1: E_inc at s dt, H_inc at (s + 1/2) dt; SI units.
   std::vector<double> table;
+  std::string background;          // the material the box's surface lies in (the wave's medium)
+  double impedance_ohm = 0;        // its wave impedance eta0 sqrt(mu_r / eps_r); 0 when lossy
   std::vector<PlaneWaveTerm> h_terms;  // after the H update of step s
   std::vector<PlaneWaveTerm> e_terms;  // after the E update of step s
   int row_width() const { return 2 * width; }
@@ -61,9 +63,10 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
                                               const UpmlProfile& upml);
 
 // The incident intensity spectrum in a flux monitor's convention (docs/MONITORS.md: 1/2 Re E x H*
-// of the transforms sum_n x(t_n) exp(-i 2 pi f t_n) dt): 1/2 |E_inc(f)|^2 / eta0 (J s per m^2),
-// E_inc the line's field at the box's centre plane over the run's steps. A flux through a box
-// around the total-field box divided by it is the scattering cross section (m^2).
+// of the transforms sum_n x(t_n) exp(-i 2 pi f t_n) dt): 1/2 |E_inc(f)|^2 / eta (J s per m^2),
+// E_inc the line's field at the box's centre plane over the run's steps, eta the background's
+// wave impedance; NaN in a lossy background (where the wave decays along its path). A flux through
+// a box around the total-field box divided by it is the scattering cross section (m^2).
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt);
 

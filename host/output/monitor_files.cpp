@@ -41,16 +41,18 @@ std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>
 }
 
 // flux / the plane wave's incident intensity (model/plane_wave.hpp incident_intensity), NaN where
-// that intensity is below 1e-6 of its largest; empty unless the model has exactly one plane wave.
+// that intensity is below 1e-6 of its largest; empty unless the model has exactly one plane wave,
+// in a lossless background.
 std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& mon,
                                   const std::vector<double>& flux) {
   if (m.plane_waves.size() != 1) return {};
   const std::vector<double> inc = incident_intensity(m.plane_waves.front(), mon.frequencies_hz, m.grid.dt);
   double top = 0;
   for (double v : inc) top = std::max(top, v);
+  if (!(top > 0)) return {};  // a lossy background: no intensity to divide by
   std::vector<double> out;
   for (std::size_t f = 0; f < inc.size(); ++f)
-    out.push_back(top > 0 && inc[f] >= 1e-6 * top ? flux[f] / inc[f] : std::nan(""));
+    out.push_back(inc[f] >= 1e-6 * top ? flux[f] / inc[f] : std::nan(""));
   return out;
 }
 

@@ -199,7 +199,8 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
                    "a total-field box whose surface lies in one material (the background the wave "
                    "travels in): the sample " + sample + " is in '" + materials.entry(id).name +
                        "', the sample " + first + " in '" + materials.entry(static_cast<std::uint8_t>(background)).name +
-                       "' (move or resize the box so objects lie wholly inside or outside it)");
+                       "' (move or resize the box so objects lie wholly inside or outside it; a "
+                       "port's samples take a conductivity of their own: keep ports off its faces)");
           if (tested && materials.entry(id).pec)
             refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
                                     sample + " is)");
@@ -229,6 +230,50 @@ std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vecto
       im += e * std::sin(phase) * dt;
     }
     out.push_back(w.impedance_ohm > 0 ? 0.5 * (re * re + im * im) / w.impedance_ohm : std::nan(""));
+  }
+  return out;
+}
+
+std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWaveModel>& waves,
+                                                     const RunConfig& cfg, const GridGeometry& g) {
+  std::vector<std::string> out;
+  for (const MonitorConfig& mon : cfg.monitors) {
+    if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
+    std::array<int, 3> mlo{}, mhi{};
+    for (int a = 0; a < 3; ++a) {
+      mlo[a] = static_cast<int>(std::lround(mon.box_lo[a] / g.d[a]));
+      mhi[a] = static_cast<int>(std::lround(mon.box_hi[a] / g.d[a]));
+    }
+    for (const PlaneWaveModel& w : waves) {
+      // Each face of the monitor (a plane: its one face) reads E on it and H half a cell either
+      // side: it sees the scattered field alone where it stays out of the open box (lo - 1,
+      // hi + 1), the total field where it lies within [lo + 1, hi - 1].
+      bool crosses = false, inside_all = true;
+      for (int a = 0; a < 3; ++a) {
+        for (int side = 0; side < 2; ++side) {
+          if (side == 1 && mhi[a] == mlo[a]) continue;  // a plane: one face
+          const int p = side ? mhi[a] : mlo[a];
+          bool touches = p > w.lo[a] - 1 && p < w.hi[a] + 1;
+          bool core = p >= w.lo[a] + 1 && p <= w.hi[a] - 1;
+          for (int b = 0; b < 3; ++b) {
+            if (b == a) continue;
+            touches = touches && mlo[b] < w.hi[b] + 1 && mhi[b] > w.lo[b] - 1;
+            core = core && mlo[b] >= w.lo[b] + 1 && mhi[b] <= w.hi[b] - 1;
+          }
+          if (touches && !core) crosses = true;
+          inside_all = inside_all && core;
+        }
+      }
+      const std::string head = "monitor '" + mon.name + "' and plane wave '" + w.name + "': ";
+      if (crosses) {
+        out.push_back(head + "the monitor's surface crosses the total-field box's (or comes within a "
+                             "cell of it), so it mixes the total and the scattered field and its "
+                             "spectra mean neither; put it around the box, a cell clear, or inside it");
+      } else if (inside_all && mon.kind == MonitorKind::FarField) {
+        out.push_back(head + "the far-field monitor lies inside the total-field box: it transforms "
+                             "the incident wave too; put it around the box to see what is scattered");
+      }
+    }
   }
   return out;
 }

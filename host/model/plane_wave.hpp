@@ -70,6 +70,12 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt);
 
+// One warning per flux or farfield monitor whose surface crosses a wave's total-field box (or
+// comes within a cell of it: it would mix total and scattered field), and per farfield monitor
+// inside one (its transform holds the incident wave).
+std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWaveModel>& waves,
+                                                     const RunConfig& cfg, const GridGeometry& g);
+
 // Device bytes of the waves' post_step_entries at most: the float table, and per term of a
 // sample the entries of it and of the E samples its correction reaches (SimulationModel::
 // device_bytes and the GPU engine's buffer list count it).

@@ -298,6 +298,8 @@ SimulationModel SimulationModel::build(
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }
+  for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid))
+    m.warnings.push_back(std::move(w));
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
     const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),

@@ -42,10 +42,14 @@ std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>
 
 // flux / the plane wave's incident intensity (model/plane_wave.hpp incident_intensity), NaN where
 // that intensity is below 1e-6 of its largest; empty unless the model has exactly one plane wave,
-// in a lossless background.
+// in a lossless background, and no other source that drives anything.
 std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& mon,
                                   const std::vector<double>& flux) {
   if (m.plane_waves.size() != 1) return {};
+  // Another source's power would count as scattered: only a wave lighting alone has a cross section.
+  for (const SourceModel& src : m.sources)
+    for (double j : src.j)
+      if (j != 0) return {};
   const std::vector<double> inc = incident_intensity(m.plane_waves.front(), mon.frequencies_hz, m.grid.dt);
   double top = 0;
   for (double v : inc) top = std::max(top, v);

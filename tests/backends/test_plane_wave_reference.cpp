@@ -213,3 +213,37 @@ TEST_CASE("plane wave: in a dielectric or lossy background, slower or decaying, 
     }
   }
 }
+
+TEST_CASE("plane wave: monitors that cross the total-field box are warned about") {
+  // The box spans nodes 9 .. 19 (wave_config); monitors in nodes, 1 mm cells.
+  auto monitor = [](const std::string& name, MonitorKind kind, const Vec3& lo, const Vec3& hi) {
+    MonitorConfig c;
+    c.name = name;
+    c.kind = kind;
+    c.box_lo = cells(lo[0], lo[1], lo[2], kD);
+    c.box_hi = cells(hi[0], hi[1], hi[2], kD);
+    c.frequencies_hz = {10e9};
+    return c;
+  };
+  RunConfig cfg = wave_config(Axis::Z, 0, 1, 50);
+  cfg.monitors = {monitor("around", MonitorKind::Flux, {8, 8, 8}, {20, 20, 20}),
+                  monitor("inside", MonitorKind::Flux, {10, 10, 10}, {18, 18, 18}),
+                  monitor("plane_in", MonitorKind::Flux, {12, 10, 10}, {12, 18, 18}),
+                  monitor("crossing", MonitorKind::Flux, {12, 8, 8}, {20, 20, 20}),
+                  monitor("on_face", MonitorKind::Flux, {9, 8, 8}, {20, 20, 20}),
+                  monitor("ff_around", MonitorKind::FarField, {7, 7, 7}, {21, 21, 21}),
+                  monitor("ff_inside", MonitorKind::FarField, {10, 10, 10}, {18, 18, 18})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  auto warned = [&](const std::string& name) {
+    for (const std::string& w : m.warnings)
+      if (w.rfind("monitor '" + name + "' and plane wave", 0) == 0) return true;
+    return false;
+  };
+  CHECK_FALSE(warned("around"));
+  CHECK_FALSE(warned("inside"));
+  CHECK_FALSE(warned("plane_in"));
+  CHECK(warned("crossing"));
+  CHECK(warned("on_face"));
+  CHECK_FALSE(warned("ff_around"));
+  CHECK(warned("ff_inside"));
+}

@@ -218,6 +218,14 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
 
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt) {
+  std::vector<double> out;
+  for (double e : incident_magnitude(w, freqs_hz, dt))
+    out.push_back(w.impedance_ohm > 0 ? 0.5 * e * e / w.impedance_ohm : std::nan(""));
+  return out;
+}
+
+std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
+                                       double dt) {
   const int centre = (w.lo[w.axis] + w.hi[w.axis]) / 2 - w.first;  // an E row
   const std::size_t steps = w.row_width() > 0 ? w.table.size() / static_cast<std::size_t>(w.row_width()) : 0;
   std::vector<double> out;
@@ -229,7 +237,7 @@ std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vecto
       re += e * std::cos(phase) * dt;
       im += e * std::sin(phase) * dt;
     }
-    out.push_back(w.impedance_ohm > 0 ? 0.5 * (re * re + im * im) / w.impedance_ohm : std::nan(""));
+    out.push_back(std::hypot(re, im));
   }
   return out;
 }

@@ -69,6 +69,9 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
 // a box around the total-field box divided by it is the scattering cross section (m^2).
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt);
+// |E_inc(f)| of the same transform (V/m s).
+std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
+                                       double dt);
 
 // One warning per flux or farfield monitor whose surface crosses a wave's total-field box (or
 // comes within a cell of it: it would mix total and scattered field), and per farfield monitor

@@ -16,6 +16,9 @@ namespace clfdtd {
 // Over the last 5% of the run a settled transform moves by less than this share of its largest
 // magnitude (fields down by 60 dB).
 constexpr double kDftSettledShare = 1e-3;
+// A transform below this share of the plane waves' incident |E(f)| holds rounding alone (the float
+// engines leave ~1e-7 of the incident wave outside its box; docs/EQUATIONS.md "Plane waves").
+constexpr double kPlaneWaveNoiseShare = 1e-5;
 
 class DftConvergence {
 public:
@@ -35,6 +38,9 @@ private:
   const SimulationModel& m_;
   long step_ = -1;
   std::vector<std::vector<std::complex<double>>> taken_;  // per monitor, empty until take()
+  // Per monitor: below this largest magnitude its transform holds rounding alone (a model lit by
+  // plane waves: 1e-6 of the incident |E(f)|; otherwise 0), and is not judged.
+  std::vector<double> noise_floor_;
 };
 
 }  // namespace clfdtd

@@ -344,9 +344,9 @@ def case_mie(ctx):
             f"{sorted(set(res['decimation'].values()))}; "
             f"the sphere run's monitors settled ("
             f"{'no warning' if not res['warnings']['sphere'] else 'WARNED'}); the empty run's "
-            f"`scattered` and `pattern` monitors, which hold float rounding alone, are told "
-            f"\"still moved\" ({len(res['warnings']['empty'])} warnings): that is rounding "
-            f"noise, measured against itself.")
+            f"`scattered` and `pattern` monitors hold float rounding alone, which the run does "
+            f"not judge (below 1e-5 of the incident |E(f)|, docs/MONITORS.md): "
+            f"{len(res['warnings']['empty'])} warnings.")
         r.notes.append("")
 
     for res in results:

@@ -17,11 +17,6 @@ const MaterialConfig* find_material(const RunConfig& cfg, const std::string& nam
   return nullptr;
 }
 
-// The waveform's word in the model file (the loader maps word i of the option to kind i).
-std::string waveform_name(WaveformKind w) {
-  return find_option("source.s.waveform")->words.at(static_cast<std::size_t>(w));
-}
-
 }  // namespace
 
 double waveform_top_hz(const SourceConfig& s) {

@@ -329,6 +329,7 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
   for (const SourceConfig& src : cfg.plane_waves) {
     PlaneWaveModel w;
     w.name = src.name;
+    w.source = src;
     w.e_comp = static_cast<int>(src.axis);
     w.axis = src.direction_axis;
     w.sign = src.direction_sign;

@@ -35,6 +35,7 @@ struct PlaneWaveTerm {
 
 struct PlaneWaveModel {
   std::string name;
+  SourceConfig source;             // as configured (waveform, amplitude, ...): run.json lists it
   int e_comp = 2;                  // the incident E's component (0..2)
   int h_comp = 4;                  // the incident H's component (3..5)
   int axis = 0, sign = 1;          // travelling along sign * axis

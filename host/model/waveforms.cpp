@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "config/options.hpp"
+
 namespace clfdtd {
 
 namespace {
@@ -14,6 +16,10 @@ double pulse_tau(const SourceConfig& s) {
   return 2.0 / (kPi * bw);
 }
 }  // namespace
+
+std::string waveform_name(WaveformKind w) {
+  return find_option("source.s.waveform")->words.at(static_cast<std::size_t>(w));
+}
 
 double default_delay_s(const SourceConfig& src) {
   switch (src.waveform) {

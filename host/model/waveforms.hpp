@@ -6,11 +6,14 @@
 // t0 (delay) defaults: gaussian and gaussian_pulse 4 tau, ricker 1.5/f (sine: 0; a given delay
 // shifts its switch-on to t0, w = 0 before).
 #pragma once
+#include <string>
 #include "config/run_config.hpp"
 
 namespace clfdtd {
 
 double waveform_value(const SourceConfig& src, double t_s);
 double default_delay_s(const SourceConfig& src);
+// The waveform's word in the model file (the loader maps word i of the option to kind i).
+std::string waveform_name(WaveformKind w);
 
 }  // namespace clfdtd

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/waveforms.hpp"
 #include "output/output_marker.hpp"
 #include "output/port_files.hpp"
 #include "output/text_file.hpp"
@@ -142,6 +143,21 @@ RunReport report_from_model(const SimulationModel& m) {
     r.ports.push_back({p.name, component_name(p.component), centre, p.resistance_ohm,
                        p.frequencies_hz, p.driven, sole_driven_port(m, k), p.along, p.across});
   }
+  for (const PlaneWaveModel& w : m.plane_waves) {
+    PlaneWaveReport p;
+    p.name = w.name;
+    p.field = component_name(static_cast<Component>(w.e_comp));
+    p.direction = std::string(w.sign > 0 ? "+" : "-") + "xyz"[w.axis];
+    p.background = w.background;
+    p.waveform = waveform_name(w.source.waveform);
+    p.amplitude_v_per_m = w.source.amplitude;
+    p.frequency_hz = w.source.frequency_hz;
+    for (int a = 0; a < 3; ++a) {
+      p.box_m[a] = w.lo[a] * m.grid.d[a];
+      p.box_m[3 + a] = w.hi[a] * m.grid.d[a];
+    }
+    r.plane_waves.push_back(std::move(p));
+  }
   r.monitors = monitor_reports(m);
   return r;
 }
@@ -230,6 +246,19 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"ranks", r.ranks},
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };
+  if (!r.plane_waves.empty()) {
+    json waves = json::array();
+    for (const PlaneWaveReport& w : r.plane_waves)
+      waves.push_back({{"name", w.name},
+                       {"field", w.field},
+                       {"direction", w.direction},
+                       {"background", w.background},
+                       {"waveform", w.waveform},
+                       {"amplitude_V_per_m", w.amplitude_v_per_m},
+                       {"frequency_hz", w.frequency_hz},
+                       {"box_m", w.box_m}});
+    j["plane_waves"] = waves;
+  }
   if (r.cylindrical) j["modes"] = r.modes;
   if (r.files) j["files"] = *r.files;
   if (r.halo) {

@@ -36,6 +36,15 @@ struct PortReport {
   std::string touchstone_file() const { return "ports/" + name + ".s1p"; }
 };
 
+// One plane wave (model/plane_wave.hpp): as configured, and where its total-field box landed.
+struct PlaneWaveReport {
+  std::string name, field, direction;  // field: "Ex" .. "Ez" (E's direction); direction: "+x" .. "-z"
+  std::string background;              // the material the wave travels in
+  std::string waveform;                // the waveform's word
+  double amplitude_v_per_m = 0, frequency_hz = 0;
+  std::array<double, 6> box_m{};       // lo x y z, hi x y z of the total-field box
+};
+
 // One device of the run (Backend::device_parts).
 struct DeviceReport {
   std::string description;  // Backend::device_description() of that device
@@ -80,6 +89,7 @@ struct RunReport {
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
   std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
   std::vector<PortReport> ports;     // one per source of type port, file order
+  std::vector<PlaneWaveReport> plane_waves;  // one per source of type plane_wave, file order
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
   std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))
@@ -117,7 +127,9 @@ RunReport report_from_model(const SimulationModel& m);
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims" and
 // "coordinates" ("cartesian" | "cylindrical") always, "ports" (name, field, position_m,
 // resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
-// touchstone_file for the one driven port; empty without ports) always, "warnings" (a list, empty
+// touchstone_file for the one driven port; empty without ports) always, "plane_waves" (name,
+// field, direction, background, waveform, amplitude_V_per_m, frequency_hz, box_m) where there
+// are any, "warnings" (a list, empty
 // without) always, "geometry_fingerprint", "ranks" and "decomposition" ({"parts": [PX,
 // PY, PZ], "boxes": [[lo x, y, z, hi x, y, z] per rank]}) always, "mode" and "equation" for a 2D
 // model only, "modes" and each probe's "phi_deg" for a cylindrical model only; "devices" lists

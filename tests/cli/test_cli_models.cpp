@@ -45,6 +45,14 @@ TEST_CASE("every example model runs, shortened") {
       CHECK(read_text(dir + "/monitors/scattered.csv").rfind("frequency_hz,flux_J_s,cross_section_m2\n", 0) == 0);
       const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
       CHECK(report["monitors"][0]["cross_section_m2"].size() == 19);
+      const auto& wave = report["plane_waves"].at(0);
+      CHECK(wave["name"] == "wave");
+      CHECK(wave["field"] == "Ez");
+      CHECK(wave["direction"] == "+x");
+      CHECK(wave["background"] == "vacuum");
+      CHECK(wave["waveform"] == "gaussian_pulse");
+      CHECK(wave["amplitude_V_per_m"] == 1.0);
+      CHECK(wave["box_m"].size() == 6);
     }
     if (std::string(name) == "wire_dipole") {  // the wires (cylinders), energy.csv, the pattern
       CHECK(fs::exists(dir + "/energy.csv"));

@@ -9,6 +9,7 @@
 #include "model/number_text.hpp"
 #include "model/plane_wave.hpp"
 #include "model/port_box.hpp"
+#include "model/sources.hpp"
 #include "model/upml_profile.hpp"
 #include "model/waveforms.hpp"
 
@@ -91,9 +92,7 @@ double grid_cutoff_frequency_hz(const RunConfig& cfg, const GridGeometry& g) {
 
 void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
   const double cutoff = grid_cutoff_frequency_hz(cfg, g);
-  std::vector<SourceConfig> all = cfg.sources;
-  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
-  for (const auto& s : all) {
+  for (const auto& s : waveform_sources(cfg)) {
     if (s.frequency_hz <= cutoff) continue;
     fail(cfg, "source." + s.name + ".frequency",
          "a frequency in (0, " + number_text(cutoff, 3) +
@@ -104,9 +103,7 @@ void check_source_frequencies(const RunConfig& cfg, const GridGeometry& g) {
 }
 
 void check_source_delays(const RunConfig& cfg) {
-  std::vector<SourceConfig> all = cfg.sources;
-  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
-  for (const auto& s : all) {
+  for (const auto& s : waveform_sources(cfg)) {
     const double delay = s.delay_s ? *s.delay_s : default_delay_s(s);
     if (delay * s.frequency_hz <= kMaxDelayPeriods) continue;
     if (s.delay_s) {

@@ -5,6 +5,7 @@
 
 #include "config/options.hpp"
 #include "model/number_text.hpp"
+#include "model/sources.hpp"
 #include "model/waveforms.hpp"
 
 namespace clfdtd {
@@ -76,8 +77,7 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     return;
   }
   const double run_end = g.dt * static_cast<double>(g.steps);
-  std::vector<SourceConfig> all = cfg.sources;  // plane waves have waveforms too
-  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  const std::vector<SourceConfig> all = waveform_sources(cfg);
   for (const auto& s : all) {
     if (s.amplitude == 0) continue;
     // |w| (at most about 1, waveforms.hpp) every step of a run up to 4e6 steps; a longer one

@@ -85,4 +85,10 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
   return out;
 }
 
+std::vector<SourceConfig> waveform_sources(const RunConfig& cfg) {
+  std::vector<SourceConfig> all = cfg.sources;
+  all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  return all;
+}
+
 }  // namespace clfdtd

@@ -39,4 +39,8 @@ std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Compon
 // sample, and its other samples follow all of cfg's, each a source of the port's name and table.
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
 
+// Every [source.*] section with a waveform: cfg.sources, then cfg.plane_waves (for the checks and
+// warnings that apply to both: frequency, delay, a silent waveform, cells per wavelength).
+std::vector<SourceConfig> waveform_sources(const RunConfig& cfg);
+
 }  // namespace clfdtd

@@ -476,8 +476,40 @@ void read_boundary(const Reader& r, const GridConfig& g, BoundaryConfig& b) {
   b.kappa_max = r.number("boundary.kappa_max", b.kappa_max);
 }
 
-void read_materials(const Reader& r, const Raw& raw, double courant,
+// debye / drude / lorentz: groups of 2, 2, 3 numbers, each group one pole (run_config.hpp).
+void read_poles(const Reader& r, const std::string& sec, MaterialConfig& m) {
+  struct Kind { const char* key; PoleKind kind; std::size_t group; const char* names; };
+  const Kind kinds[] = {{"debye", PoleKind::Debye, 2, "delta_eps tau"},
+                        {"drude", PoleKind::Drude, 2, "f_p gamma"},
+                        {"lorentz", PoleKind::Lorentz, 3, "delta_eps f0 gamma"}};
+  for (const Kind& k : kinds) {
+    const std::string key = sec + "." + k.key;
+    if (!r.has(key)) continue;
+    const std::vector<double> v = r.numbers(key);
+    r.check(!v.empty() && v.size() % k.group == 0, key,
+            "groups of " + std::to_string(k.group) + " numbers (" + k.names + ")");
+    for (std::size_t i = 0; i < v.size(); i += k.group) {
+      PoleConfig p;
+      p.kind = k.kind;
+      for (std::size_t j = 0; j < k.group; ++j) p.p[j] = v[i + j];
+      // The first number of every kind and a Lorentz resonance must be positive; a collision
+      // or damping frequency may be 0 (a lossless plasma or oscillator).
+      r.check(p.p[0] > 0 && (k.kind != PoleKind::Lorentz || p.p[1] > 0) &&
+                  (k.kind != PoleKind::Debye || p.p[1] > 0),
+              key, std::string(k.names) + " with " +
+                       (k.kind == PoleKind::Drude     ? "f_p > 0"
+                        : k.kind == PoleKind::Debye   ? "delta_eps > 0 and tau > 0"
+                                                      : "delta_eps > 0 and f0 > 0"));
+      m.poles.push_back(p);
+    }
+    r.check(m.poles.size() <= kMaxPoles, key,
+            "at most " + std::to_string(kMaxPoles) + " poles per material in all");
+  }
+}
+
+void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
                     std::vector<MaterialConfig>& out) {
+  const double courant = grid.courant;
   for (const auto& sec : sections_of(raw, "material")) {
     MaterialConfig m;
     m.name = sec.substr(sec.find('.') + 1);
@@ -487,6 +519,10 @@ void read_materials(const Reader& r, const Raw& raw, double courant,
     m.mu_r = r.number(sec + ".mu_r", 1);
     m.sigma = r.number(sec + ".sigma", 0);
     m.pec = r.word(sec + ".pec", 1) == 0;
+    read_poles(r, sec, m);
+    if (!m.poles.empty() && (grid.dims != 3 || grid.coordinates != Coordinates::Cartesian))
+      r.fail(sec + (r.has(sec + ".debye") ? ".debye" : r.has(sec + ".drude") ? ".drude" : ".lorentz"),
+             "no poles in a 2D or cylindrical model (dispersive materials are 3D Cartesian only)");
     // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
     // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
     // bound. (eps_r >= 1, so only mu_r < 1 can do it: the message points there.)
@@ -877,7 +913,7 @@ RunConfig build_config(const Raw& raw) {
   read_grid(r, cfg.grid);
   read_time(r, raw, cfg.time);
   read_boundary(r, cfg.grid, cfg.boundary);
-  read_materials(r, raw, cfg.grid.courant, cfg.materials);
+  read_materials(r, raw, cfg.grid, cfg.materials);
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
   read_probes(r, raw, cfg);

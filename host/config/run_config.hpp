@@ -65,10 +65,24 @@ struct BoundaryConfig {
   double kappa_max = 1;
 };
 
+// One pole of a dispersive material's susceptibility chi(f) (docs/EQUATIONS.md "Dispersive
+// materials"; time convention exp(-i 2 pi f t), Im chi > 0 is loss):
+//   debye    p = {delta_eps, tau (s)}:            chi = delta_eps / (1 - i 2 pi f tau)
+//   drude    p = {f_p (Hz), gamma (Hz)}:           chi = -f_p^2 / (f^2 + i f gamma)
+//   lorentz  p = {delta_eps, f0 (Hz), gamma (Hz)}: chi = delta_eps f0^2 / (f0^2 - f^2 - i f gamma)
+enum class PoleKind { Debye, Drude, Lorentz };
+inline constexpr std::size_t kMaxPoles = 8;  // per material
+struct PoleConfig {
+  PoleKind kind = PoleKind::Debye;
+  std::array<double, 3> p{};
+};
+
 struct MaterialConfig {
   std::string name;
-  double eps_r = 1, mu_r = 1, sigma = 0;      // sigma: electric conductivity, S/m
+  double eps_r = 1, mu_r = 1, sigma = 0;      // sigma: electric conductivity, S/m; with poles
+                                              // eps_r is the permittivity at infinite frequency
   bool pec = false;
+  std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
 };
 
 enum class ShapeKind { Box, Sphere, Cylinder };

@@ -47,7 +47,7 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
       !in_place_only && variant_device_bytes(m, KernelVariant::OnePass, kProbeBatchSteps) <=
                             dev_->available_bytes();
   // A tuned tblock would step as onepass with plane waves (below): ask for onepass itself.
-  if (tuned && tuned->variant == KernelVariant::TBlock && !m.plane_waves.empty()) tuned.reset();
+  if (tuned && tuned->variant == KernelVariant::TBlock && steps_singly(m)) tuned.reset();
   const VariantRequest request =
       resolve_variant(cfg, info.type, fits_onepass, tuned,
                       tblock_preferred_for(m, info.compute_units));
@@ -69,11 +69,12 @@ GpuEngine::GpuEngine(const SimulationModel& m, const DeviceConfig& cfg,
     // Pairs need an owned box and, with UPML, room for the shell's second auxiliaries (checked
     // before plan_tblock allocates them); else the onepass plan steps throughout, and says why.
     // Plane waves correct both fields between steps (add_plane_waves): a pair has no room for it.
-    const bool boxed = !tblock_owned_box(m).empty() && m.plane_waves.empty();
+    // So does the dispersive samples' step, which needs each step's finished E.
+    const bool boxed = !tblock_owned_box(m).empty() && !steps_singly(m);
     const bool room = tblock_shell_aux_bytes(m) <= dev_->available_bytes();
-    unpaired_why_ = !m.plane_waves.empty() ? "plane waves"
-                    : !boxed               ? "grid too small"
-                                           : "no device memory for the shell's auxiliaries";
+    unpaired_why_ = steps_singly(m) ? steps_singly_why(m)
+                    : !boxed        ? "grid too small"
+                                    : "no device memory for the shell's auxiliaries";
     // The shell's programs (UPML models): one for the x and y slabs' boxes, one for the z slabs',
     // whose tile holds a z box's width (plan.hpp TBlockPass, kShellXYWorkgroup, kShellZWorkgroup).
     std::array<std::optional<PlanInputs>, 2> shell;

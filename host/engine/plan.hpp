@@ -106,6 +106,10 @@ TBlockBox tblock_owned_box(const SimulationModel& m);
 double tblock_owned_share(const SimulationModel& m);
 // engine/variant_choice.hpp tblock_preferred for model `m` on a device of `compute_units`.
 bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units);
+// A model whose stages need every step's finished fields (plane waves, dispersive materials):
+// tblock steps it as onepass, and steps_singly_why() says why in its variant text.
+bool steps_singly(const SimulationModel& m);
+const char* steps_singly_why(const SimulationModel& m);
 // The widest z box of the shell (float4s; 0 without z layers): the z boxes' program holds it in
 // one tile along z.
 int tblock_z_box_float4s(const SimulationModel& m);

@@ -103,10 +103,19 @@ void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
   plan.push_back(s);
 }
 
-}  // namespace
+// update_dispersion last of all: it needs E with every other term of the step in it.
+void plan_dispersion(const PlanInputs& in, StepPlan& plan) {
+  const YeeFields& f = in.f;
+  if (f.ndisp == 0) return;
+  if (in.region) throw DeviceError("dispersive materials run on one device, not on a model split by rows");
+  BoundKernel k = bind_kernel(in, "update_dispersion", [&](Args& a, const FieldSet&, const FieldSet& out) {
+    a << out[0] << out[1] << out[2] << f.disp_cells << f.disp_rows << f.disp_table << f.disp_state
+      << f.ndisp << f.disp_row_stride;
+  });
+  plan.push_back(linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.ndisp)));
+}
 
-void plan_sources(const PlanInputs& in, StepPlan& plan) {
-  plan_plane_waves(in, plan);
+void plan_point_sources(const PlanInputs& in, StepPlan& plan) {
   const YeeFields& f = in.f;
   if (f.nsrc == 0) return;
   RegionSources src{f.src_cells, f.src_j, f.nsrc};
@@ -122,6 +131,14 @@ void plan_sources(const PlanInputs& in, StepPlan& plan) {
   // J exists for s < steps only; a step past the table adds nothing.
   s.runs_below = f.src_steps;
   plan.push_back(s);
+}
+
+}  // namespace
+
+void plan_sources(const PlanInputs& in, StepPlan& plan) {
+  plan_plane_waves(in, plan);
+  plan_point_sources(in, plan);
+  plan_dispersion(in, plan);
 }
 
 Samplers plan_samplers(const PlanInputs& in) {

@@ -63,8 +63,16 @@ double tblock_owned_share(const SimulationModel& m) {
   return static_cast<double>(b.i1 - b.i0) * (b.j1 - b.j0) * z / cells;
 }
 
+bool steps_singly(const SimulationModel& m) {
+  return !m.plane_waves.empty() || !m.dispersion.empty();
+}
+
+const char* steps_singly_why(const SimulationModel& m) {
+  return !m.plane_waves.empty() ? "plane waves" : "dispersive materials";
+}
+
 bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units) {
-  if (!m.plane_waves.empty()) return false;  // it would step singly (gpu_engine.cpp)
+  if (steps_singly(m)) return false;  // it would step as onepass (gpu_engine.cpp)
   const auto& L = m.layout;
   return tblock_preferred(m.upml.enabled(), tblock_owned_share(m),
                           static_cast<double>(L.nx) * L.ny * L.nz, compute_units);

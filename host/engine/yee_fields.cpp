@@ -41,6 +41,8 @@ std::vector<BufferNeed> yee_buffer_needs(const SimulationModel& m, KernelVariant
   buffers.push_back({"source table", j_entries * sizeof(float)});
   if (!m.plane_waves.empty())
     buffers.push_back({"plane wave tables", plane_wave_device_bytes(m.plane_waves)});
+  if (!m.dispersion.empty())
+    buffers.push_back({"dispersive samples and their polarisation", dispersion_device_bytes(m.dispersion)});
   buffers.push_back({"probe batch", m.probes.samples.size() * batch_steps * sizeof(float)});
   for (BufferNeed& b : monitor_buffer_needs(m, batch_steps)) buffers.push_back(std::move(b));
   return buffers;
@@ -119,6 +121,34 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     npw = pw.count();
     pw_row_width = pw.row_width;
     pw_steps = pw.steps;
+  }
+
+  if (!m.dispersion.empty()) {
+    const DispersiveSamples& d = m.dispersion;
+    if (d.count() > static_cast<std::size_t>(INT32_MAX) / d.state_slots())
+      throw DeviceError(std::to_string(d.count()) + " dispersive samples with " +
+                        std::to_string(d.max_poles) + " poles exceed the stage's 2^31 state floats");
+    std::vector<std::int32_t> cells, rows;
+    for (std::size_t n = 0; n < d.count(); ++n) {
+      push_cell_entry(cells, d.comp[n], d.index[n]);
+      rows.push_back(d.row[n]);
+    }
+    // Per row: (corr, inv, poles, 0), then (kK, A, B, C) per pole, max_poles float4s in all.
+    disp_row_stride = 1 + d.max_poles;
+    std::vector<float> table(d.rows.size() * static_cast<std::size_t>(disp_row_stride) * 4, 0.0f);
+    for (std::size_t r = 0; r < d.rows.size(); ++r) {
+      float* at = &table[r * static_cast<std::size_t>(disp_row_stride) * 4];
+      at[0] = static_cast<float>(d.rows[r].corr);
+      at[1] = static_cast<float>(d.rows[r].inv);
+      at[2] = static_cast<float>(d.rows[r].poles.size());
+      for (std::size_t p = 0; p < d.rows[r].poles.size(); ++p)
+        for (int k = 0; k < 4; ++k) at[4 * (1 + p) + k] = static_cast<float>(d.rows[r].poles[p][k]);
+    }
+    disp_cells = alloc.upload(cells);
+    disp_rows = alloc.upload(rows);
+    disp_table = alloc.upload(table);
+    disp_state = alloc.zeros(d.count() * d.state_slots() * sizeof(float));
+    ndisp = static_cast<int>(d.count());
   }
 
   nsamples = static_cast<int>(m.probes.samples.size());

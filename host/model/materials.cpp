@@ -8,9 +8,13 @@
 
 namespace clfdtd {
 
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
+
 MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
-  entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true});
-  entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false});
+  entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true, {}});
+  entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false, {}});
   // Ids are uint8: 256 entries at most, two of them built in.
   if (user.size() + entries_.size() > static_cast<std::size_t>(kMaxMaterials)) {
     throw ConfigError("", 0, "material",
@@ -22,7 +26,10 @@ MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
     if (find(m.name) >= 0) {
       throw ConfigError("", 0, "material." + m.name, "a material name not used before");
     }
-    entries_.push_back(MaterialEntry{m.name, m.eps_r, m.mu_r, m.sigma, m.pec});
+    MaterialEntry e{m.name, m.eps_r, m.mu_r, m.sigma, m.pec, {}};
+    if (!m.pec)
+      for (const PoleConfig& p : m.poles) e.poles.push_back(pole_of(p));
+    entries_.push_back(std::move(e));
   }
 }
 
@@ -33,16 +40,41 @@ int MaterialTable::find(const std::string& name) const {
   return -1;
 }
 
-int MaterialTable::mixture(double eps_r, double mu_r, double sigma) {
+Pole pole_of(const PoleConfig& p) {
+  const double two_pi = 2 * kPi;
+  switch (p.kind) {
+    case PoleKind::Debye: return Pole{0, p.p[1], 1, p.p[0]};  // tau P' + P = delta_eps eps0 E
+    case PoleKind::Drude: {                                    // P'' + g P' = w_p^2 eps0 E
+      const double wp = two_pi * p.p[0];
+      return Pole{1, two_pi * p.p[1], 0, wp * wp};
+    }
+    case PoleKind::Lorentz: {                                  // P'' + g P' + w0^2 P = de w0^2 eps0 E
+      const double w0 = two_pi * p.p[1];
+      return Pole{1, two_pi * p.p[2], w0 * w0, p.p[0] * w0 * w0};
+    }
+  }
+  return Pole{};
+}
+
+int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const MaterialEntry& e = entries_[i];
-    if (!e.pec && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma) return static_cast<int>(i);
+    if (!e.pec && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma && e.poles == poles)
+      return static_cast<int>(i);
   }
   if (entries_.size() >= static_cast<std::size_t>(kMaxMaterials)) return -1;
-  char name[160];
+  char name[200];
   std::snprintf(name, sizeof name, "mixture eps_r %.9g mu_r %.9g sigma %.9g", eps_r, mu_r, sigma);
-  entries_.push_back(MaterialEntry{name, eps_r, mu_r, sigma, false});
+  std::string text = name;
+  if (!poles.empty()) text += " and " + std::to_string(poles.size()) + " poles";
+  entries_.push_back(MaterialEntry{text, eps_r, mu_r, sigma, false, poles});
   return static_cast<int>(entries_.size() - 1);
+}
+
+bool MaterialTable::any_dispersive() const {
+  for (const auto& e : entries_)
+    if (e.dispersive()) return true;
+  return false;
 }
 
 bool MaterialTable::any_magnetic() const {

@@ -9,10 +9,22 @@
 
 namespace clfdtd {
 
+// A pole of a dispersive material in the form the update discretises (docs/EQUATIONS.md
+// "Dispersive materials"): a P'' + b P' + c P = d eps0 E, P in C/m^2 (a = 0: Debye, c = 0:
+// Drude). A surface sample's mixture scales d by the share of its probes in the material.
+struct Pole {
+  double a = 0, b = 0, c = 0, d = 0;
+  bool same_kind(const Pole& o) const { return a == o.a && b == o.b && c == o.c; }
+  bool operator==(const Pole& o) const { return same_kind(o) && d == o.d; }
+};
+Pole pole_of(const PoleConfig& p);
+
 struct MaterialEntry {
   std::string name;
-  double eps_r = 1, mu_r = 1, sigma = 0;
+  double eps_r = 1, mu_r = 1, sigma = 0;  // with poles eps_r is the permittivity at infinity
   bool pec = false;
+  std::vector<Pole> poles{};
+  bool dispersive() const { return !pec && !poles.empty(); }
 };
 
 // Update coefficients of one material for a time step dt (semi-implicit conductivity term):
@@ -40,7 +52,9 @@ public:
   // The id of a non-PEC entry with exactly these properties, appended (named "mixture eps_r X
   // mu_r Y sigma Z") when no entry has them: the mesher's averaged samples on object surfaces.
   // -1 when the table is full.
-  int mixture(double eps_r, double mu_r, double sigma);
+  // With poles (a mixture next to a dispersive material): those poles too.
+  int mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles = {});
+  bool any_dispersive() const;
 
   ECoefficients e_coefficients(std::uint8_t id, double dt) const;
   HCoefficients h_coefficients(std::uint8_t id, double dt) const;

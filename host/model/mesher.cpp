@@ -332,8 +332,22 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
     auto average = [&](double MaterialEntry::*prop) {
       return across ? harmonic_mean(mean(prop, 0), mean(prop, 1)) : mean(prop, -1);
     };
+    // Poles add up as susceptibilities do: each corner's share of its material's poles (also
+    // across an interface, where eps_r takes the harmonic mean: docs/EQUATIONS.md).
+    std::vector<Pole> poles;
+    for (int s = 0; s < corners; ++s) {
+      for (const Pole& p : table.entry(m[s]).poles) {
+        auto same = std::find_if(poles.begin(), poles.end(), [&](const Pole& q) { return q.same_kind(p); });
+        if (same == poles.end()) {
+          poles.push_back(p);
+          poles.back().d = 0;
+          same = poles.end() - 1;
+        }
+        same->d += p.d / corners;
+      }
+    }
     const int id = table.mixture(average(&MaterialEntry::eps_r), average(&MaterialEntry::mu_r),
-                                 average(&MaterialEntry::sigma));
+                                 average(&MaterialEntry::sigma), poles);
     if (id < 0) {
       ++unmixed;
       continue;

@@ -204,6 +204,11 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           if (tested && materials.entry(id).pec)
             refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
                                     sample + " is)");
+          // The incident line has no polarisation: it cannot carry a dispersive background.
+          if (tested && materials.entry(id).dispersive())
+            refuse(src, "size", "a total-field box whose surface is not in a dispersive material "
+                                "(the sample " + sample + " is in '" + materials.entry(id).name +
+                                "'; dispersive backgrounds are not implemented)");
           const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
                                 : materials.e_coefficients(id, g.dt).cb;
           (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});

@@ -300,6 +300,16 @@ SimulationModel SimulationModel::build(
   }
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid))
     m.warnings.push_back(std::move(w));
+  if (m.materials.any_dispersive() && !m.two_d() && !m.cylindrical()) {
+    try {
+      m.dispersion = dispersive_samples(m.materials, m.layout, m.ids, m.upml, m.grid.n, m.grid.dt);
+    } catch (const ConfigError& e) {
+      relocate(cfg, e);
+    }
+    if (cfg.output.energy && !m.dispersion.empty())
+      m.warnings.push_back("energy.csv counts the energy of E and H only: the polarisation of the "
+                           "dispersive materials stores and dissipates energy it does not count");
+  }
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
     const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),
@@ -394,6 +404,7 @@ std::size_t SimulationModel::device_bytes(int probe_batch_steps, bool one_pass) 
   bytes += upml.boxes.size() * 8 * sizeof(int);        // box bounds and offsets
   for (const auto& s : sources) bytes += s.j.size() * f + 4 * sizeof(int);
   bytes += plane_wave_device_bytes(plane_waves);
+  bytes += dispersion_device_bytes(dispersion);
   const std::size_t batch = probe_batch_steps > 0 ? static_cast<std::size_t>(probe_batch_steps) : 0;
   bytes += probes.samples.size() * (batch * f + 4 * sizeof(int));  // values + sample cells
   if (energy) bytes += 3 * f * cells + batch * 3 * f * kEnergyMaxGroups;  // H copy, partial sums

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "model/dispersion.hpp"
 #include "model/field_layout.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/materials.hpp"
@@ -32,6 +33,7 @@ struct SimulationModel {
   UpmlProfile upml;
   std::vector<SourceModel> sources;
   std::vector<PlaneWaveModel> plane_waves;  // [source.*] of type plane_wave (model/plane_wave.hpp)
+  DispersiveSamples dispersion;             // E samples of materials with poles (model/dispersion.hpp)
   ProbeSet probes;                     // the [probe.*] samples, then the ports' E samples
   std::vector<PortModel> ports;        // the sources of type port, in file order
   std::vector<MonitorModel> monitors;  // [monitor.<name>] in file order (model/monitors.hpp)

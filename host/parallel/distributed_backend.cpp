@@ -109,6 +109,12 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
                         "a point source or port in a run over ranks or devices (plane_wave runs "
                         "on one device)");
     }
+    if (!global.dispersion.empty()) {
+      const MaterialEntry& e = global.materials.entry(global.dispersion.rows.front().id);
+      throw ConfigError("", 0, e.name.rfind("mixture", 0) == 0 ? "material" : "material." + e.name,
+                        "no dispersive materials in a run over ranks or devices (they run on one "
+                        "device)");
+    }
     const device::Api api = device_api(device.backend);
     part_ = slice_model(global, make_part(d_, link_->rank()));
     // With the overlap, every step runs split: the owned rows next to the neighbours first.

@@ -168,3 +168,64 @@ TEST_CASE("engine vs reference: tiny magnetic UPML model (oclgrind)") {
     compare_with_reference(*engine::make_gpu_engine(api, m, engine_config(v, {{2, 4, 2}})), m);
   });
 }
+
+TEST_CASE("engine vs reference: dispersive materials (Debye, Drude, Lorentz) beside a plain dielectric") {
+  // update_dispersion after the sources, on every variant; a mixture of two dispersive materials
+  // on the face they share; a source inside a dispersive box. tblock steps as onepass.
+  RunConfig cfg = box_config({19, 17, 15}, kD, 240, BoundaryType::Upml);
+  cfg.boundary.layers = {3, 2, 0, 3, 2, 3};
+  auto poles = [](const char* name, double eps_inf, std::vector<PoleConfig> p, double sigma = 0) {
+    MaterialConfig m = material(name, eps_inf, 1, sigma);
+    m.poles = std::move(p);
+    return m;
+  };
+  auto pole = [](PoleKind k, double a, double b, double c = 0) {
+    PoleConfig p;
+    p.kind = k;
+    p.p = {a, b, c};
+    return p;
+  };
+  cfg.materials = {poles("water", 5, {pole(PoleKind::Debye, 30, 2e-11)}),
+                   poles("plasma", 1.5, {pole(PoleKind::Drude, 30e9, 3e9)}),
+                   poles("osc", 2, {pole(PoleKind::Lorentz, 2, 25e9, 1e9), pole(PoleKind::Debye, 1, 5e-12)}, 0.2),
+                   material("glass", 3, 1, 0)};
+  cfg.objects = {box("w", "water", {6, 6, 6}, {4, 4, 4}, kD),
+                 box("p", "plasma", {10, 6, 6}, {4, 4, 4}, kD),  // shares the face x = 8 with w
+                 sphere("o", "osc", {11, 11, 9}, 2.6, kD), box("g", "glass", {5, 12, 10}, {3, 3, 3}, kD)};
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(9.2, 9.1, 8.3, kD),
+                              WaveformKind::Sine, 20e9, 1e-16),
+                 point_source("in", SourceKind::Current, Axis::X, cells(6, 6, 6, kD),
+                              WaveformKind::Sine, 15e9, 1e6)};
+  cfg.probes = {point_probe("w", cells(6, 6, 6, kD), {Component::Ex, Component::Ez}),
+                point_probe("o", cells(11, 11, 9, kD), {Component::Ey})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.dispersion.rows.size() > 3);  // the three materials and their mixtures
+  compare_everywhere(m, {{4, 5, 4}});
+  for (device::Api api : engine_apis()) {
+    auto e = engine::make_gpu_engine(api, m, engine_config(KernelVariant::TBlock));
+    CHECK(e->kernel_variant().find("onepass steps: dispersive materials") != std::string::npos);
+    compare_with_reference(*e, m);
+  }
+}
+
+// Small enough for tools/oclgrind_check.sh.
+TEST_CASE("engine vs reference: tiny dispersive model (oclgrind)") {
+  RunConfig cfg = box_config({8, 7, 9}, kD, 12, BoundaryType::Upml);
+  cfg.boundary.layers = {1, 1, 0, 0, 1, 0};
+  MaterialConfig plasma = material("plasma", 1, 1, 0);
+  PoleConfig p;
+  p.kind = PoleKind::Drude;
+  p.p = {40e9, 5e9, 0};
+  plasma.poles = {p, p};
+  plasma.poles[1].p[0] = 20e9;
+  cfg.materials = {plasma};
+  cfg.objects = {box("b", "plasma", {4, 3.5, 5}, {3, 3, 3}, kD)};
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Y, cells(4, 3, 4, kD),
+                              WaveformKind::Sine, 50e9, 1e-18)};
+  cfg.probes = {point_probe("p", cells(4, 4, 5, kD), {Component::Ey, Component::Hx})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.dispersion.max_poles == 2);
+  for_each_api_variant([&](device::Api api, KernelVariant v) {
+    compare_with_reference(*engine::make_gpu_engine(api, m, engine_config(v, {{2, 4, 2}})), m);
+  });
+}

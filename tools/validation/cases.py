@@ -5,7 +5,7 @@ import traceback
 
 from . import (cavity, cyl_cavity, cyl_dipole, cyl_mode_selection, cyl_vs_3d, dipole, energy,
                modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave, scattering,
-               symmetry, upml)
+               scattering_dispersive, symmetry, upml)
 from .common import CaseResult
 
 CASES = {
@@ -30,6 +30,7 @@ CASES = {
     "cyl_vs_3d": cyl_vs_3d.case_cyl_vs_3d,
     "cyl_dipole": cyl_dipole.case_cyl_dipole,
     "mie": scattering.case_mie,
+    "mie_dispersive": scattering_dispersive.case_mie_dispersive,
 }
 
 

@@ -3,7 +3,9 @@
 by Small Particles", Wiley 1983, chapter 4 and the BHMIE program of its appendix A), in numpy.
 
 x = k a = 2 pi a / lambda (lambda in the surrounding medium), m the sphere's refractive index
-relative to that medium (here real: a lossless dielectric, m = sqrt(eps_r) in vacuum). With the
+relative to that medium: real for a lossless dielectric (m = sqrt(eps_r) in vacuum), complex for
+an absorbing or dispersive one, m = sqrt(eps(f)) with Im m >= 0 in the time convention
+exp(-i omega t) (BH's; refractive_index(eps) takes that branch). With the
 Riccati-Bessel functions psi_n(z) = z j_n(z), xi_n(z) = z h_n^(1)(z) = psi_n(z) - i chi_n(z)
 (chi_n = -z y_n) and the logarithmic derivative D_n(z) = psi_n'(z) / psi_n(z) (BH 4.88-4.89):
 
@@ -18,12 +20,17 @@ Riccati-Bessel functions psi_n(z) = z j_n(z), xi_n(z) = z h_n^(1)(z) = psi_n(z) 
 summed to n_max = x + 4 x^(1/3) + 2 (BH appendix A). D_n by downward recurrence
 D_(n-1) = n/z - 1/(D_n + n/z) from well above n_max (stable for any z), psi_n and chi_n by upward
 recurrence f_n = (2n-1)/x f_(n-1) - f_(n-2) (BH 4.89; psi_n upward is good to n_max). The
-cross-section is sigma_sca = Q_sca pi a^2.
+cross-section is sigma_sca = Q_sca pi a^2, the absorption one sigma_abs = (Q_ext - Q_sca) pi a^2.
+A real m runs in real arithmetic (as before complex m was added); a complex m runs the same
+formulas in complex arithmetic (D_n(mx) downward is stable for complex mx too, BH appendix A).
 
 `python3 tools/validation/mie.py` runs self_test(): the small-x (Rayleigh) limit, the m -> 1
 (Rayleigh-Gans-Debye) limit, Q_ext = Q_sca for real m, BHMIE's own printed example, the
 large-x extinction limit, and (with scipy) the coefficients against scipy's spherical Bessel
-functions.
+functions; for complex m: the Rayleigh limits of Q_sca and Q_abs (also at eps = -2 + i eps'',
+the Froehlich resonance), Wiscombe's published MIEV0 test cases for m = 1.5 + 1i, 10 + 10i and
+1.33 + 1e-5 i, scipy's spherical Bessel functions of complex argument, Q_ext > Q_sca, the limit
+Im m -> 0 against the real path, and a lossless negative eps (m = i |m|: Q_abs = 0).
 """
 
 import numpy as np
@@ -34,18 +41,42 @@ def n_max(x):
     return int(np.round(x + 4.0 * x ** (1.0 / 3.0) + 2.0))
 
 
-def mie_coefficients(x, m):
-    """a_n, b_n for n = 1 .. n_max(x) (complex arrays) of a sphere of size parameter x > 0 and
-    real relative index m > 0."""
+def refractive_index(eps):
+    """m = sqrt(eps) on the branch with Im m >= 0 (exp(-i omega t): a passive medium has
+    Im eps >= 0, and so Re m >= 0, Im m >= 0); eps real, complex, or an array of either."""
+    return np.sqrt(np.asarray(eps, dtype=complex))
+
+
+def _check_index(x, m):
+    """(x, m) as float and float (real m > 0: the lossless path) or complex (Im m > 0, or
+    Re m <= 0: an absorbing sphere, or a lossless one of negative eps, m = i |m|)."""
     x = float(x)
-    m = float(m)
+    if np.iscomplexobj(m) and np.imag(m) != 0 or np.real(m) <= 0:
+        m = complex(m)
+        if not (x > 0 and m.imag >= 0 and m.real >= 0 and m != 0):
+            raise ValueError(f"mie: need x > 0 and a passive index, Re m >= 0, Im m >= 0, m != 0 "
+                             f"(exp(-i omega t); got x = {x}, m = {m})")
+        return x, m
+    m = float(np.real(m))
     if not (x > 0 and m > 0):
         raise ValueError(f"mie: need x > 0 and m > 0 (got x = {x}, m = {m})")
+    return x, m
+
+
+def mie_coefficients(x, m):
+    """a_n, b_n for n = 1 .. n_max(x) (complex arrays) of a sphere of size parameter x > 0 and
+    relative index m: real m > 0 (lossless), or complex with Im m >= 0 and Re m >= 0 (absorbing
+    with the time factor exp(-i omega t), as Bohren and Huffman: m = sqrt(eps), refractive_index;
+    a complex m with Im m = 0 and Re m > 0 takes the real path)."""
+    x, m = _check_index(x, m)
     nstop = n_max(x)
     mx = m * x
-    nmx = int(max(nstop, abs(mx))) + 16
-    # Logarithmic derivative D_n(mx), n = 0 .. nmx, downward from D_nmx = 0.
-    d = np.zeros(nmx + 1)
+    # Logarithmic derivative D_n(mx), n = 0 .. nmx, downward from D_nmx = 0 (BH appendix A: the
+    # same recurrence for complex mx, stable downward whatever Im mx). The start's error dies
+    # out over the turning region n ~ |mx| .. |mx| + O(|mx|^(1/3)); BHMIE's |mx| + 15 leaves
+    # ~1e-5 in Q_sca at x = 100 (Wiscombe's m = 1.33 case), so start 4 |mx|^(1/3) higher.
+    nmx = int(max(nstop, abs(mx)) + 4 * abs(mx) ** (1.0 / 3.0)) + 16
+    d = np.zeros(nmx + 1, dtype=complex if isinstance(m, complex) else float)
     for n in range(nmx, 0, -1):
         d[n - 1] = n / mx - 1.0 / (d[n] + n / mx)
     n = np.arange(1, nstop + 1)
@@ -78,25 +109,38 @@ def _efficiencies(x, m):
     return q_sca, q_ext, q_back
 
 
-def q_sca(x, m):
-    """Scattering efficiency Q_sca = sigma_sca / (pi a^2); x scalar or array, m real."""
+def _per_x(x, m, which):
+    """One efficiency per size parameter: x scalar or array, m a scalar or an array of x's
+    shape (a dispersive sphere: its index at each x's frequency)."""
     xs = np.asarray(x, dtype=float)
-    out = np.array([_efficiencies(v, m)[0] for v in xs.ravel()]).reshape(xs.shape)
+    if np.ndim(m) == 0:
+        out = np.array([_efficiencies(v, m)[which] for v in xs.ravel()]).reshape(xs.shape)
+    else:
+        ms = np.broadcast_to(np.asarray(m), xs.shape)
+        out = np.array([_efficiencies(v, w)[which]
+                        for v, w in zip(xs.ravel(), ms.ravel())]).reshape(xs.shape)
     return out if xs.shape else float(out)
+
+
+def q_sca(x, m):
+    """Scattering efficiency Q_sca = sigma_sca / (pi a^2); x scalar or array, m real or complex
+    (scalar, or an array of x's shape)."""
+    return _per_x(x, m, 0)
 
 
 def q_ext(x, m):
-    """Extinction efficiency (equals Q_sca for real m)."""
-    xs = np.asarray(x, dtype=float)
-    out = np.array([_efficiencies(v, m)[1] for v in xs.ravel()]).reshape(xs.shape)
-    return out if xs.shape else float(out)
+    """Extinction efficiency (equals Q_sca for real m; above it for Im m > 0)."""
+    return _per_x(x, m, 1)
+
+
+def q_abs(x, m):
+    """Absorption efficiency Q_ext - Q_sca (0 for real m)."""
+    return _per_x(x, m, 1) - _per_x(x, m, 0)
 
 
 def q_back(x, m):
     """Backscattering efficiency (BH 4.82)."""
-    xs = np.asarray(x, dtype=float)
-    out = np.array([_efficiencies(v, m)[2] for v in xs.ravel()]).reshape(xs.shape)
-    return out if xs.shape else float(out)
+    return _per_x(x, m, 2)
 
 
 def amplitude_functions(x, m, theta):
@@ -119,8 +163,16 @@ def amplitude_functions(x, m, theta):
 
 
 def rayleigh_q_sca(x, m):
-    """Small-sphere limit 8/3 x^4 ((m^2 - 1)/(m^2 + 2))^2 (BH 5.8)."""
-    return 8.0 / 3.0 * np.asarray(x, float) ** 4 * ((m * m - 1) / (m * m + 2)) ** 2
+    """Small-sphere limit 8/3 x^4 |(m^2 - 1)/(m^2 + 2)|^2 (BH 5.8; m real or complex)."""
+    k = (m * m - 1) / (m * m + 2)
+    return 8.0 / 3.0 * np.asarray(x, float) ** 4 * (k * k if np.isrealobj(k) else np.abs(k) ** 2)
+
+
+def rayleigh_q_abs(x, m):
+    """Small-sphere absorption 4 x Im((m^2 - 1)/(m^2 + 2)) (BH 5.11; exp(-i omega t), Im m > 0);
+    the next order is O(x^2 |m|^2) relative."""
+    k = (m * m - 1) / (m * m + 2)
+    return 4.0 * np.asarray(x, float) * np.imag(k)
 
 
 def rgd_q_sca(x, m, samples=20001):
@@ -139,9 +191,10 @@ def rgd_q_sca(x, m, samples=20001):
     return (m * m - 1) ** 2 * x ** 4 / 9.0 * integral
 
 
-def _scipy_q_sca(x, m):
-    """The same series with scipy's spherical Bessel functions, straight from BH 4.53 (no
-    logarithmic derivative): an independent check of the recurrences (fine for moderate x)."""
+def _scipy_efficiencies(x, m):
+    """Q_sca and Q_ext from the same series with scipy's spherical Bessel functions (of complex
+    argument for complex m), straight from BH 4.53 (no logarithmic derivative): an independent
+    check of the recurrences (fine for moderate x and |Im m x|)."""
     from scipy.special import spherical_jn, spherical_yn
     n = np.arange(1, n_max(x) + 1)
     mx = m * x
@@ -162,7 +215,13 @@ def _scipy_q_sca(x, m):
 
     a = (m * psi(mx) * dpsi(x) - psi(x) * dpsi(mx)) / (m * psi(mx) * dxi(x) - xi(x) * dpsi(mx))
     b = (psi(mx) * dpsi(x) - m * psi(x) * dpsi(mx)) / (psi(mx) * dxi(x) - m * xi(x) * dpsi(mx))
-    return 2.0 / x ** 2 * np.sum((2 * n + 1) * (np.abs(a) ** 2 + np.abs(b) ** 2))
+    w = 2 * n + 1
+    return (2.0 / x ** 2 * np.sum(w * (np.abs(a) ** 2 + np.abs(b) ** 2)),
+            2.0 / x ** 2 * np.sum(w * (a + b).real))
+
+
+def _scipy_q_sca(x, m):
+    return _scipy_efficiencies(x, m)[0]
 
 
 def self_test(verbose=True):
@@ -228,6 +287,62 @@ def self_test(verbose=True):
     except ImportError:
         if verbose:
             print("  (no scipy: the cross-check against scipy.special is skipped)")
+    # 8. Complex m (absorbing; exp(-i omega t), Im m > 0).
+    # 8a. Rayleigh: Q_sca = 8/3 x^4 |K|^2, Q_abs = 4 x Im K (BH 5.8, 5.11), K = (m^2-1)/(m^2+2);
+    #     at x = 1e-3 the next order is ~x^2 |m|^2 <= 1e-4 for these m. eps = -2 + 0.2i is the
+    #     Froehlich resonance of a small sphere, where K = 1 + 15i and Q_abs = 60 x.
+    for eps in (2.25 + 0.1j, 4 + 3j, -5 + 2j, -2 + 0.2j, 80 + 20j):
+        m = complex(refractive_index(eps))
+        x = 1e-3
+        check(f"complex m, Rayleigh Q_sca, eps = {eps:g}, x = {x:g}: |Q / (8/3 x^4 |K|^2) - 1|",
+              abs(q_sca(x, m) / rayleigh_q_sca(x, m) - 1), 1e-3)
+        check(f"complex m, Rayleigh Q_abs, eps = {eps:g}, x = {x:g}: |Q_abs / (4 x Im K) - 1|",
+              abs(q_abs(x, m) / rayleigh_q_abs(x, m) - 1), 1e-3)
+    # 8b. Wiscombe's MIEV0 test cases (W. J. Wiscombe, "Mie scattering calculations: advances in
+    #     technique and fast, vector-speed computer codes", NCAR/TN-140+STR, 1979, rev. 1996; his
+    #     m = 1.5 - 1i etc. with exp(+i omega t), here conjugated), printed to 6-7 digits.
+    for m, x, name, value, fn in (
+            (1.5 + 1j, 0.055, "Q_ext", 0.101491, q_ext),
+            (1.5 + 1j, 0.056, "Q_ext", 0.1033467, q_ext),
+            (1.5 + 1j, 1.0, "Q_ext", 2.336321, q_ext),
+            (1.5 + 1j, 1.0, "Q_sca", 0.6634538, q_sca),
+            (1.5 + 1j, 100.0, "Q_ext", 2.097502, q_ext),
+            (1.5 + 1j, 100.0, "Q_sca", 1.283697, q_sca),
+            (10 + 10j, 1.0, "Q_sca", 2.049405, q_sca),
+            (10 + 10j, 100.0, "Q_sca", 1.836785, q_sca),
+            (1.33 + 1e-5j, 1.0, "Q_sca", 0.093923, q_sca),
+            (1.33 + 1e-5j, 100.0, "Q_sca", 2.096594, q_sca)):
+        check(f"MIEV0 test case m = {m:g}, x = {x:g}: |{name} - {value}|", abs(fn(x, m) - value),
+              1.5e-6)
+    # 8c. Absorption is positive and extinction exceeds scattering for Im m > 0.
+    worst = np.inf
+    for eps in (2.25 + 0.1j, 4 + 3j, -5 + 2j, -2 + 0.2j, 80 + 20j, 1 + 1e-3j):
+        for x in (0.1, 0.5, 1.0, 3.0, 10.0):
+            m = complex(refractive_index(eps))
+            worst = min(worst, q_abs(x, m) / q_ext(x, m))
+    check("Q_ext > Q_sca for Im m > 0 (6 eps x 5 x): -min (Q_ext - Q_sca) / Q_ext", -worst, -1e-9)
+    # 8d. Im m -> 0: the complex path meets the real one (first order in Im m).
+    for m in (1.5, 3.0):
+        for x in (0.5, 3.0):
+            check(f"complex path at m = {m:g} + 1e-9i vs the real path, x = {x:g}: |ratio - 1|",
+                  abs(q_sca(x, m + 1e-9j) / q_sca(x, m) - 1), 1e-7)
+    # 8e. A lossless negative eps (m = i |m|, a lossless plasma below its plasma frequency):
+    #     no absorption, Q_ext = Q_sca.
+    for eps in (-0.5, -2.5, -20.0):
+        for x in (0.3, 2.0):
+            m = complex(refractive_index(eps))
+            check(f"eps = {eps:g} (m = {m.imag:.3f}i), x = {x:g}: |Q_ext / Q_sca - 1|",
+                  abs(q_ext(x, m) / q_sca(x, m) - 1), 1e-10)
+    # 8f. scipy's spherical Bessel functions of complex argument (BH 4.53).
+    import importlib.util
+    if importlib.util.find_spec("scipy") is not None:
+        for eps in (2.25 + 0.1j, 4 + 3j, -5 + 2j, -2 + 0.2j, 80 + 20j, -30 + 60j):
+            m = complex(refractive_index(eps))
+            for x in (0.3, 1.0, 3.0, 8.0):
+                ref = _scipy_efficiencies(x, m)
+                check(f"vs scipy, complex argument, eps = {eps:g}, x = {x:g}: |Q_sca ratio - 1|, "
+                      "|Q_ext ratio - 1| (max)", max(abs(q_sca(x, m) / ref[0] - 1),
+                                                      abs(q_ext(x, m) / ref[1] - 1)), 1e-9)
     failed = [r for r in rows if not r[3]]
     if failed:
         raise AssertionError(f"mie self-test: {len(failed)} of {len(rows)} checks failed: "

@@ -35,6 +35,9 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
   for (auto& f : f_) f.assign(m.layout.cells(), 0.0);
   for (auto& d : aux_d_) d.assign(m.upml.cells, 0.0);
   for (auto& b : aux_b_) b.assign(m.upml.cells, 0.0);
+  check_host_memory(sizeof(double) * m.dispersion.count() * m.dispersion.state_slots(),
+                    "the reference engine's dispersive state");
+  disp_.assign(m.dispersion.count() * m.dispersion.state_slots(), 0.0);
   // Coefficients once per material id (Plain update section).
   for (std::size_t id = 0; id < m.materials.size(); ++id) {
     ec_.push_back(m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt_));
@@ -236,7 +239,18 @@ void ReferenceBackend::apply_plane_waves(long s, bool magnetic_half) {
   }
 }
 
-// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (Time section).
+// ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)
+void ReferenceBackend::apply_dispersion() {
+  const DispersiveSamples& d = m_.dispersion;
+  const std::size_t count = d.count();
+  for (std::size_t n = 0; n < count; ++n) {
+    double& field = f_[d.comp[n]][d.index[n]];
+    field = dispersive_step(d.rows[static_cast<std::size_t>(d.row[n])], field, &disp_[n], count);
+  }
+}
+
+// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (Time section), and last
+// the dispersive samples, which need E with every other term in it.
 void ReferenceBackend::step(long s) {
   update_h_plain();
   update_h_upml();
@@ -245,6 +259,7 @@ void ReferenceBackend::step(long s) {
   update_e_upml();
   apply_plane_waves(s, false);
   apply_sources(s);
+  apply_dispersion();
 }
 
 void ReferenceBackend::sample_probes(int slot) {

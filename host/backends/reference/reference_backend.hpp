@@ -80,6 +80,7 @@ private:
   void update_e_upml();
   void apply_sources(long s);
   void apply_plane_waves(long s, bool magnetic_half);
+  void apply_dispersion();
 
   const SimulationModel& m_;
   int nx_, ny_, nz_, nzp_;
@@ -90,6 +91,9 @@ private:
   std::array<std::vector<double>, 6> f_;    // Ex, Ey, Ez, Hx, Hy, Hz (padded layout)
   std::array<std::vector<double>, 3> aux_d_;  // UPML D/eps0 of Ex, Ey, Ez, per PML cell
   std::array<std::vector<double>, 3> aux_b_;  // UPML B/mu0 of Hx, Hy, Hz, per PML cell
+  // Dispersive samples' state (model/dispersion.hpp): [slot * count + sample], slot 0 the E of
+  // the step before, then Q and K of each pole.
+  std::vector<double> disp_;
 
   std::vector<ECoefficients> ec_;  // per material id
   std::vector<HCoefficients> hc_;  // per material id (only used when m.magnetic)

@@ -1,0 +1,90 @@
+// Dispersive materials: the pole coefficients of the semi-implicit step and the samples that
+// carry it (dispersion.hpp; docs/EQUATIONS.md "Dispersive materials" derives the coefficients).
+#include "model/dispersion.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "errors.hpp"
+#include "model/grid_geometry.hpp"
+
+namespace clfdtd {
+
+std::array<double, 4> pole_step_coefficients(const Pole& p, double dt) {
+  const double h = dt / 2;
+  if (p.a == 0) {
+    // b Q' + c Q = d E by the trapezoidal rule over [t, t + dt]:
+    // (b/dt + c/2) (Q_new - Q) = -c Q + (d/2) (E + E_new); no K.
+    const double den = p.b / dt + p.c / 2;
+    return {0.0, 0.0, -p.c / den, p.d / 2 / den};
+  }
+  // Q'' + g Q' + w0^2 Q = dd E as Q' = J, J' = dd E - g J - w0^2 Q, trapezoidal over [t, t + dt],
+  // with K = h J: K_new = A K + B Q + C (E + E_new), Q_new - Q = K_new + K.
+  const double g = p.b / p.a, w2 = p.c / p.a, dd = p.d / p.a;
+  const double den = 1 + h * g + h * h * w2;
+  const double A = (1 - h * g - h * h * w2) / den;
+  const double B = -2 * h * h * w2 / den;
+  const double C = h * h * dd / den;
+  return {1 + A, A, B, C};
+}
+
+DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayout& layout,
+                                     const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                     const UpmlProfile& upml, const std::array<int, 3>& n,
+                                     double dt) {
+  DispersiveSamples out;
+  std::vector<int> row_of(table.size(), -1);
+  for (std::size_t id = 0; id < table.size(); ++id) {
+    const MaterialEntry& e = table.entry(static_cast<std::uint8_t>(id));
+    if (!e.dispersive()) continue;
+    DispersionRow r;
+    r.id = static_cast<std::uint8_t>(id);
+    r.corr = table.e_coefficients(r.id, dt).cb * kEps0 / dt;
+    double sum_c = 0;
+    for (const Pole& p : e.poles) {
+      r.poles.push_back(pole_step_coefficients(p, dt));
+      sum_c += r.poles.back()[3];
+    }
+    r.inv = 1 / (1 + r.corr * sum_c);
+    out.max_poles = std::max(out.max_poles, static_cast<int>(r.poles.size()));
+    row_of[id] = static_cast<int>(out.rows.size());
+    out.rows.push_back(std::move(r));
+  }
+  if (out.rows.empty()) return out;
+  const std::size_t nzp = layout.nzp();
+  for (int c = 0; c < 3; ++c) {
+    const std::vector<std::uint8_t>& comp_ids = ids[static_cast<std::size_t>(c)];
+    for (std::size_t at = 0; at < comp_ids.size(); ++at) {
+      const int row = row_of[comp_ids[at]];
+      if (row < 0) continue;
+      const int k = static_cast<int>(at % nzp);
+      const std::size_t ij = at / nzp;
+      const int j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
+      const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
+      if (upml.in_pml(i, j, k, n)) {
+        const std::string& name = table.entry(comp_ids[at]).name;
+        const bool user = name.rfind("mixture", 0) != 0;
+        throw ConfigError("", 0, user ? "material." + name : "boundary.layers",
+                          "objects of a dispersive material outside the UPML layers (the UPML "
+                          "update has no polarisation term): a sample of " +
+                              (user ? "'" + name + "'" : "a mixture with poles") + " lies in the "
+                              "layers at cell " + std::to_string(i) + " " + std::to_string(j) +
+                              " " + std::to_string(k) +
+                              "; move or shrink the object, or thin the layers");
+      }
+      out.comp.push_back(static_cast<std::uint8_t>(c));
+      out.index.push_back(at);
+      out.row.push_back(row);
+    }
+  }
+  return out;
+}
+
+std::size_t dispersion_device_bytes(const DispersiveSamples& d) {
+  if (d.empty()) return 0;
+  const std::size_t f = sizeof(float);
+  return d.count() * (2 * sizeof(std::int32_t) + sizeof(std::int32_t) + d.state_slots() * f) +
+         d.rows.size() * (4 + 4 * static_cast<std::size_t>(d.max_poles)) * f;
+}
+
+}  // namespace clfdtd

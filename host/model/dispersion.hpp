@@ -1,0 +1,80 @@
+// Dispersive materials (docs/EQUATIONS.md "Dispersive materials"): every E sample of a material
+// with poles carries, per pole, its polarisation Q = P / eps0 (V/m) and K = (dt/2) dQ/dt, and
+// the sample's E of the step before. After the plain E update (which gave E* with the material's
+// eps_r, the permittivity at infinity) one local, semi-implicit step (trapezoidal rule, so stable
+// for any pole on the grid's time step) finishes it:
+//   dQ_p  = kK_p K_p + B_p Q_p + C_p (E + E_new)        for each pole p
+//   E_new = (E* - corr sum_p (kK_p K_p + B_p Q_p + C_p E)) / (1 + corr sum_p C_p)
+//   K_p  <- A_p K_p + B_p Q_p + C_p (E + E_new),  Q_p <- Q_p + dQ_p,  E <- E_new
+// corr = cb eps0 / dt turns the polarisation's change into the E update's current term. Both
+// engines run exactly this (the reference in double, the GPU stage update_dispersion in float).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "model/field_layout.hpp"
+#include "model/materials.hpp"
+#include "model/upml_profile.hpp"
+
+namespace clfdtd {
+
+// {kK, A, B, C} of one pole on time step dt.
+std::array<double, 4> pole_step_coefficients(const Pole& p, double dt);
+
+struct DispersionRow {  // one dispersive material id
+  std::uint8_t id = 0;
+  double corr = 0, inv = 1;  // corr = cb eps0 / dt; inv = 1 / (1 + corr sum C)
+  std::vector<std::array<double, 4>> poles;
+};
+
+struct DispersiveSamples {
+  std::vector<DispersionRow> rows;
+  // Every dispersive E sample: its component (0..2), its padded-layout index and its row.
+  std::vector<std::uint8_t> comp;
+  std::vector<std::size_t> index;
+  std::vector<int> row;
+  int max_poles = 0;
+  std::size_t count() const { return index.size(); }
+  bool empty() const { return index.empty(); }
+  // State floats per sample: E of the step before, then Q and K per pole.
+  std::size_t state_slots() const { return 1 + 2 * static_cast<std::size_t>(max_poles); }
+};
+
+// The dispersive E samples of a model (ids of Ex, Ey, Ez). Throws ConfigError naming the
+// material when one of them lies in a UPML cell (the UPML update has no polarisation term).
+DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayout& layout,
+                                     const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                     const UpmlProfile& upml, const std::array<int, 3>& n,
+                                     double dt);
+
+// One sample's step (the reference engine's; update_dispersion in cl_kernels/dispersion.cl is
+// the same in float): e_star is E after every other term of the step, state[slot * stride] the
+// sample's slots (E before, then Q and K per pole). Returns E after the step.
+inline double dispersive_step(const DispersionRow& r, double e_star, double* state,
+                              std::size_t stride) {
+  const double e_before = state[0];
+  double sum = 0;
+  for (std::size_t p = 0; p < r.poles.size(); ++p) {
+    const auto& k = r.poles[p];
+    sum += k[0] * state[(2 + 2 * p) * stride] + k[2] * state[(1 + 2 * p) * stride] + k[3] * e_before;
+  }
+  const double e_new = (e_star - r.corr * sum) * r.inv;
+  for (std::size_t p = 0; p < r.poles.size(); ++p) {
+    const auto& k = r.poles[p];
+    double& q = state[(1 + 2 * p) * stride];
+    double& kk = state[(2 + 2 * p) * stride];
+    const double drive = k[2] * q + k[3] * (e_before + e_new);
+    const double dq = k[0] * kk + drive;
+    kk = k[1] * kk + drive;
+    q += dq;
+  }
+  state[0] = e_new;
+  return e_new;
+}
+
+// Device bytes of the GPU stage's tables and state.
+std::size_t dispersion_device_bytes(const DispersiveSamples& d);
+
+}  // namespace clfdtd

@@ -1,0 +1,83 @@
+// [material.<name>] debye, drude, lorentz: the poles they read and the inputs they refuse.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+const std::string kGrid = "[grid]\nsize = 0.1 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
+
+RunConfig load(const std::string& text, const std::string& grid = kGrid) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("clfdtd_poles_" + std::to_string(getpid()) + ".ini"))
+                               .string();
+  {
+    std::ofstream out(path);
+    out << grid << text;
+  }
+  struct Remove {
+    std::string p;
+    ~Remove() { std::filesystem::remove(p); }
+  } remove{path};
+  return load_config(path, {});
+}
+
+std::string error_of(const std::string& text, const std::string& grid = kGrid) {
+  try {
+    load(text, grid);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("no ConfigError");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("poles: debye, drude and lorentz groups read in that order, eps_r kept as eps_inf") {
+  const RunConfig cfg = load("[material.m]\neps_r = 5\nlorentz = 2 1e9 1e8\n"
+                             "drude = 3e9 0 4e9 1e8\ndebye = 75 9.4e-12\n");
+  REQUIRE(cfg.materials.size() == 1);
+  const MaterialConfig& m = cfg.materials.front();
+  CHECK(m.eps_r == 5);
+  REQUIRE(m.poles.size() == 4);
+  CHECK(m.poles[0].kind == PoleKind::Debye);
+  CHECK(m.poles[0].p[0] == 75);
+  CHECK(m.poles[0].p[1] == doctest::Approx(9.4e-12));
+  CHECK(m.poles[1].kind == PoleKind::Drude);
+  CHECK(m.poles[1].p[0] == 3e9);
+  CHECK(m.poles[1].p[1] == 0);  // a lossless plasma
+  CHECK(m.poles[2].p[0] == 4e9);
+  CHECK(m.poles[3].kind == PoleKind::Lorentz);
+  CHECK(m.poles[3].p[1] == 1e9);
+  CHECK(m.poles[3].p[2] == 1e8);
+  CHECK(load("[material.plain]\neps_r = 3\n").materials.front().poles.empty());
+}
+
+TEST_CASE("poles: incomplete groups, zero or negative values, too many poles, 2D refused") {
+  CHECK(error_of("[material.m]\ndebye = 75\n").find("groups of 2 numbers (delta_eps tau)") !=
+        std::string::npos);
+  CHECK(error_of("[material.m]\nlorentz = 2 1e9 1e8 3\n").find("groups of 3") != std::string::npos);
+  CHECK(error_of("[material.m]\ndebye = 75 0\n").find("material.m.debye") != std::string::npos);
+  CHECK(error_of("[material.m]\ndrude = 0 1e8\n").find("f_p > 0") != std::string::npos);
+  CHECK(error_of("[material.m]\nlorentz = 2 0 1e8\n").find("f0 > 0") != std::string::npos);
+  CHECK(error_of("[material.m]\ndrude = -3e9 1e8\n").find("material.m.drude") != std::string::npos);
+  std::string nine = "[material.m]\ndebye =";
+  for (int p = 0; p < 9; ++p) nine += " 1 1e-10";
+  CHECK(error_of(nine + "\n").find("at most 8 poles") != std::string::npos);
+  const std::string two_d = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
+  CHECK(error_of("[material.m]\ndrude = 3e9 1e8\n", two_d).find("no poles in a 2D or cylindrical") !=
+        std::string::npos);
+  const std::string cyl = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.1\ncell_size = 0.005\n"
+                          "[time]\nsteps = 10\n";
+  CHECK(error_of("[material.m]\ndebye = 3 1e-10\n", cyl).find("no poles") != std::string::npos);
+}

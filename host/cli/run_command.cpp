@@ -76,6 +76,26 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
                 w.lo[0] * g.d[0], w.hi[0] * g.d[0], w.lo[1] * g.d[1], w.hi[1] * g.d[1],
                 w.lo[2] * g.d[2], w.hi[2] * g.d[2]);
   }
+  // What the dispersive materials hold (their samples, with the surface mixtures apart).
+  for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
+    if (c.mixture) {
+      std::printf("dispersive surface mixtures: %zu E samples\n", c.samples);
+      continue;
+    }
+    std::string poles;
+    for (const PoleConfig& p : c.entry->pole_keys) {
+      char text[160];
+      if (p.kind == PoleKind::Debye)
+        std::snprintf(text, sizeof text, "; debye delta_eps %.6g tau %.6g s", p.p[0], p.p[1]);
+      else if (p.kind == PoleKind::Drude)
+        std::snprintf(text, sizeof text, "; drude f_p %.6g Hz gamma %.6g Hz", p.p[0], p.p[1]);
+      else
+        std::snprintf(text, sizeof text, "; lorentz delta_eps %.6g f0 %.6g Hz gamma %.6g Hz", p.p[0], p.p[1], p.p[2]);
+      poles += text;
+    }
+    std::printf("dispersive '%s': eps_inf %.6g%s; %zu E samples\n", c.name.c_str(),
+                c.entry->eps_r, poles.c_str(), c.samples);
+  }
   std::fflush(stdout);
 }
 

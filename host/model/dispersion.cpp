@@ -80,6 +80,23 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
   return out;
 }
 
+std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const DispersiveSamples& d) {
+  std::vector<std::size_t> per_row(d.rows.size(), 0);
+  for (int r : d.row) ++per_row[static_cast<std::size_t>(r)];
+  std::vector<DispersiveCount> out;
+  DispersiveCount mixtures{"surface mixtures", true, 0, nullptr};
+  for (std::size_t r = 0; r < d.rows.size(); ++r) {
+    const MaterialEntry& e = table.entry(d.rows[r].id);
+    if (e.name.rfind("mixture", 0) == 0) {
+      mixtures.samples += per_row[r];
+    } else {
+      out.push_back({e.name, false, per_row[r], &e});
+    }
+  }
+  if (mixtures.samples > 0) out.push_back(mixtures);
+  return out;
+}
+
 std::size_t dispersion_device_bytes(const DispersiveSamples& d) {
   if (d.empty()) return 0;
   const std::size_t f = sizeof(float);

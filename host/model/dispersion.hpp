@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/field_layout.hpp"
@@ -73,6 +74,16 @@ inline double dispersive_step(const DispersionRow& r, double e_star, double* sta
   state[0] = e_new;
   return e_new;
 }
+
+// For the run header and run.json: the samples of each material with poles (user materials in
+// table order, then one entry "surface mixtures" for the mixtures' samples, if any).
+struct DispersiveCount {
+  std::string name;
+  bool mixture = false;
+  std::size_t samples = 0;
+  const MaterialEntry* entry = nullptr;  // the user material (nullptr for the mixtures)
+};
+std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const DispersiveSamples& d);
 
 // Device bytes of the GPU stage's tables and state.
 std::size_t dispersion_device_bytes(const DispersiveSamples& d);

@@ -13,8 +13,8 @@ constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
 MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
-  entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true, {}});
-  entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false, {}});
+  entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true, {}, {}});
+  entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false, {}, {}});
   // Ids are uint8: 256 entries at most, two of them built in.
   if (user.size() + entries_.size() > static_cast<std::size_t>(kMaxMaterials)) {
     throw ConfigError("", 0, "material",
@@ -26,9 +26,11 @@ MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
     if (find(m.name) >= 0) {
       throw ConfigError("", 0, "material." + m.name, "a material name not used before");
     }
-    MaterialEntry e{m.name, m.eps_r, m.mu_r, m.sigma, m.pec, {}};
-    if (!m.pec)
+    MaterialEntry e{m.name, m.eps_r, m.mu_r, m.sigma, m.pec, {}, {}};
+    if (!m.pec) {
       for (const PoleConfig& p : m.poles) e.poles.push_back(pole_of(p));
+      e.pole_keys = m.poles;
+    }
     entries_.push_back(std::move(e));
   }
 }
@@ -67,7 +69,7 @@ int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::v
   std::snprintf(name, sizeof name, "mixture eps_r %.9g mu_r %.9g sigma %.9g", eps_r, mu_r, sigma);
   std::string text = name;
   if (!poles.empty()) text += " and " + std::to_string(poles.size()) + " poles";
-  entries_.push_back(MaterialEntry{text, eps_r, mu_r, sigma, false, poles});
+  entries_.push_back(MaterialEntry{text, eps_r, mu_r, sigma, false, poles, {}});
   return static_cast<int>(entries_.size() - 1);
 }
 

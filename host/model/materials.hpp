@@ -24,6 +24,7 @@ struct MaterialEntry {
   double eps_r = 1, mu_r = 1, sigma = 0;  // with poles eps_r is the permittivity at infinity
   bool pec = false;
   std::vector<Pole> poles{};
+  std::vector<PoleConfig> pole_keys{};  // a user material's poles as its keys gave them
   bool dispersive() const { return !pec && !poles.empty(); }
 };
 

@@ -158,6 +158,17 @@ RunReport report_from_model(const SimulationModel& m) {
     }
     r.plane_waves.push_back(std::move(p));
   }
+  for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
+    DispersiveReport d;
+    d.name = c.name;
+    d.samples = c.samples;
+    if (c.entry) {
+      d.eps_inf = c.entry->eps_r;
+      d.sigma = c.entry->sigma;
+      d.poles = c.entry->pole_keys;
+    }
+    r.dispersive.push_back(std::move(d));
+  }
   r.monitors = monitor_reports(m);
   return r;
 }
@@ -258,6 +269,28 @@ void write_run_json(const std::string& path, const RunReport& r) {
                        {"frequency_hz", w.frequency_hz},
                        {"box_m", w.box_m}});
     j["plane_waves"] = waves;
+  }
+  if (!r.dispersive.empty()) {
+    json materials = json::array();
+    for (const DispersiveReport& d : r.dispersive) {
+      json poles = json::array();
+      for (const PoleConfig& p : d.poles) {
+        if (p.kind == PoleKind::Debye)
+          poles.push_back({{"kind", "debye"}, {"delta_eps", p.p[0]}, {"tau_s", p.p[1]}});
+        else if (p.kind == PoleKind::Drude)
+          poles.push_back({{"kind", "drude"}, {"f_p_hz", p.p[0]}, {"gamma_hz", p.p[1]}});
+        else
+          poles.push_back({{"kind", "lorentz"}, {"delta_eps", p.p[0]}, {"f0_hz", p.p[1]}, {"gamma_hz", p.p[2]}});
+      }
+      json e = {{"name", d.name}, {"e_samples", d.samples}};
+      if (!d.poles.empty()) {
+        e["eps_inf"] = d.eps_inf;
+        e["sigma_S_per_m"] = d.sigma;
+        e["poles"] = poles;
+      }
+      materials.push_back(e);
+    }
+    j["dispersive_materials"] = materials;
   }
   if (r.cylindrical) j["modes"] = r.modes;
   if (r.files) j["files"] = *r.files;

@@ -45,6 +45,14 @@ struct PlaneWaveReport {
   std::array<double, 6> box_m{};       // lo x y z, hi x y z of the total-field box
 };
 
+// One material with poles, or the surface mixtures' samples (model/dispersion.hpp).
+struct DispersiveReport {
+  std::string name;                // the material, or "surface mixtures"
+  double eps_inf = 1, sigma = 0;   // sigma in S/m
+  std::vector<PoleConfig> poles;   // as the keys give them (empty for the mixtures)
+  std::size_t samples = 0;         // its E samples
+};
+
 // One device of the run (Backend::device_parts).
 struct DeviceReport {
   std::string description;  // Backend::device_description() of that device
@@ -90,6 +98,7 @@ struct RunReport {
   std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
   std::vector<PortReport> ports;     // one per source of type port, file order
   std::vector<PlaneWaveReport> plane_waves;  // one per source of type plane_wave, file order
+  std::vector<DispersiveReport> dispersive;   // materials with poles, then the mixtures
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
   std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))

@@ -30,7 +30,7 @@ void check_complete_run(const std::string& dir, bool has_probes) {
 TEST_CASE("every example model runs, shortened") {
   for (const char* name :
        {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole",
-        "scattering_sphere"}) {
+        "scattering_sphere", "gold_nanosphere"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +
@@ -53,6 +53,20 @@ TEST_CASE("every example model runs, shortened") {
       CHECK(wave["waveform"] == "gaussian_pulse");
       CHECK(wave["amplitude_V_per_m"] == 1.0);
       CHECK(wave["box_m"].size() == 6);
+    }
+    if (std::string(name) == "gold_nanosphere") {  // the poles as given, the samples they hold
+      const auto h = run_clfdtd("run models/gold_nanosphere.ini --time.steps=2 --output.dir=" + dir +
+                                "_header --snapshot.steps=");
+      CHECK(h.out.find("dispersive 'gold': eps_inf 9.84; drude f_p 2.183e+15 Hz gamma 1.62e+13 Hz;") !=
+            std::string::npos);
+      const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+      const auto& gold = report["dispersive_materials"].at(0);
+      CHECK(gold["name"] == "gold");
+      CHECK(gold["eps_inf"] == 9.84);
+      CHECK(gold["poles"].at(0)["kind"] == "drude");
+      CHECK(gold["poles"].at(0)["f_p_hz"] == 2.183e15);
+      CHECK(gold["poles"].at(0)["gamma_hz"] == 1.62e13);
+      CHECK(gold["e_samples"].get<long>() > 3 * 30000);  // 3 x (4/3 pi 20^3 cells), staircased
     }
     if (std::string(name) == "wire_dipole") {  // the wires (cylinders), energy.csv, the pattern
       CHECK(fs::exists(dir + "/energy.csv"));

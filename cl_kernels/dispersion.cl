@@ -12,8 +12,8 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
                               GLOBAL float* RESTRICT state, int count, int row_stride) {
   const int n = GLOBAL_ID(0);
   if (n >= count) return;
-  const int comp = entry_component(cells[2 * n]);
-  const long c = entry_cell(cells[2 * n], cells[2 * n + 1]);
+  const int comp = entry_component(cells[2 * (long)n]);
+  const long c = entry_cell(cells[2 * (long)n], cells[2 * (long)n + 1]);
   GLOBAL float* f = comp == 0 ? ex : comp == 1 ? ey : ez;
   GLOBAL const float4* r = rows + (long)row_of[n] * row_stride;
   const float4 head = r[0];

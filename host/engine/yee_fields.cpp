@@ -125,10 +125,10 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
 
   if (!m.dispersion.empty()) {
     const DispersiveSamples& d = m.dispersion;
-    if (d.count() > static_cast<std::size_t>(INT32_MAX) / d.state_slots())
-      throw DeviceError(std::to_string(d.count()) + " dispersive samples with " +
-                        std::to_string(d.max_poles) + " poles exceed the stage's 2^31 state floats");
+    // (The count is checked when the model is built: SimulationModel, kMaxDispersiveSamples.)
     std::vector<std::int32_t> cells, rows;
+    cells.reserve(2 * d.count());
+    rows.reserve(d.count());
     for (std::size_t n = 0; n < d.count(); ++n) {
       push_cell_entry(cells, d.comp[n], d.index[n]);
       rows.push_back(d.row[n]);

@@ -5,10 +5,25 @@
 #include <algorithm>
 #include <string>
 
-#include "errors.hpp"
 #include "model/grid_geometry.hpp"
+#include "model/host_memory.hpp"
 
 namespace clfdtd {
+
+std::complex<double> pole_permittivity(double eps_inf, const std::vector<PoleConfig>& poles, double f) {
+  const std::complex<double> i(0, 1);
+  std::complex<double> eps = eps_inf;
+  for (const PoleConfig& p : poles) {
+    switch (p.kind) {
+      case PoleKind::Debye: eps += p.p[0] / (1.0 - i * 2.0 * 3.14159265358979323846 * f * p.p[1]); break;
+      case PoleKind::Drude: eps -= p.p[0] * p.p[0] / (f * f + i * f * p.p[1]); break;
+      case PoleKind::Lorentz:
+        eps += p.p[0] * p.p[1] * p.p[1] / (p.p[1] * p.p[1] - f * f - i * f * p.p[2]);
+        break;
+    }
+  }
+  return eps;
+}
 
 std::array<double, 4> pole_step_coefficients(const Pole& p, double dt) {
   const double h = dt / 2;
@@ -51,6 +66,18 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
     out.rows.push_back(std::move(r));
   }
   if (out.rows.empty()) return out;
+  std::size_t count = 0;
+  for (int c = 0; c < 3; ++c)
+    for (std::uint8_t id : ids[static_cast<std::size_t>(c)]) count += row_of[id] >= 0;
+  if (count > kMaxDispersiveSamples) {
+    out.too_many = count;
+    return out;
+  }
+  check_host_memory(count * (sizeof(std::uint8_t) + sizeof(std::size_t) + sizeof(int)),
+                    "the list of dispersive samples");
+  out.comp.reserve(count);
+  out.index.reserve(count);
+  out.row.reserve(count);
   const std::size_t nzp = layout.nzp();
   for (int c = 0; c < 3; ++c) {
     const std::vector<std::uint8_t>& comp_ids = ids[static_cast<std::size_t>(c)];
@@ -62,15 +89,8 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
       const int j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
       const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
       if (upml.in_pml(i, j, k, n)) {
-        const std::string& name = table.entry(comp_ids[at]).name;
-        const bool user = name.rfind("mixture", 0) != 0;
-        throw ConfigError("", 0, user ? "material." + name : "boundary.layers",
-                          "objects of a dispersive material outside the UPML layers (the UPML "
-                          "update has no polarisation term): a sample of " +
-                              (user ? "'" + name + "'" : "a mixture with poles") + " lies in the "
-                              "layers at cell " + std::to_string(i) + " " + std::to_string(j) +
-                              " " + std::to_string(k) +
-                              "; move or shrink the object, or thin the layers");
+        out.in_pml = std::array<int, 4>{c, i, j, k};
+        return out;
       }
       out.comp.push_back(static_cast<std::uint8_t>(c));
       out.index.push_back(at);

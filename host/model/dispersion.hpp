@@ -10,8 +10,10 @@
 // engines run exactly this (the reference in double, the GPU stage update_dispersion in float).
 #pragma once
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,10 @@
 #include "model/upml_profile.hpp"
 
 namespace clfdtd {
+
+// eps_inf + sum chi_p(f) (run_config.hpp PoleConfig; exp(-i 2 pi f t), Im > 0 loss), the
+// continuous susceptibilities the keys describe; f > 0 in Hz. Conductivity not included.
+std::complex<double> pole_permittivity(double eps_inf, const std::vector<PoleConfig>& poles, double f);
 
 // {kK, A, B, C} of one pole on time step dt.
 std::array<double, 4> pole_step_coefficients(const Pole& p, double dt);
@@ -37,14 +43,23 @@ struct DispersiveSamples {
   std::vector<std::size_t> index;
   std::vector<int> row;
   int max_poles = 0;
+  // The first dispersive sample found in a UPML cell (component 0..2, i, j, k), which the model
+  // refuses (the UPML update has no polarisation term); SimulationModel::build says where.
+  std::optional<std::array<int, 4>> in_pml;
+  // More samples than the GPU stage indexes (kMaxDispersiveSamples): their number, no lists.
+  std::size_t too_many = 0;
   std::size_t count() const { return index.size(); }
   bool empty() const { return index.empty(); }
   // State floats per sample: E of the step before, then Q and K per pole.
   std::size_t state_slots() const { return 1 + 2 * static_cast<std::size_t>(max_poles); }
 };
 
-// The dispersive E samples of a model (ids of Ex, Ey, Ez). Throws ConfigError naming the
-// material when one of them lies in a UPML cell (the UPML update has no polarisation term).
+// The GPU stage runs one work-item per sample, indexed by a 32-bit int.
+inline constexpr std::size_t kMaxDispersiveSamples = 2147483647;
+
+// The dispersive E samples of a model (ids of Ex, Ey, Ez): counted first, then (the host's memory
+// checked for the lists: HostMemoryError) listed; stops at the first one in a UPML cell (in_pml),
+// and lists none past kMaxDispersiveSamples (too_many).
 DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayout& layout,
                                      const std::array<std::vector<std::uint8_t>, 6>& ids,
                                      const UpmlProfile& upml, const std::array<int, 3>& n,

@@ -332,21 +332,50 @@ std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
     auto average = [&](double MaterialEntry::*prop) {
       return across ? harmonic_mean(mean(prop, 0), mean(prop, 1)) : mean(prop, -1);
     };
-    // Poles add up as susceptibilities do: each corner's share of its material's poles (also
-    // across an interface, where eps_r takes the harmonic mean: docs/EQUATIONS.md).
+    // Poles. Along the face (the arithmetic case) they add up as susceptibilities do: each
+    // corner's share of its material's poles. Across it the harmonic mean of eps(f) on the two
+    // sides is a pole again where one side is a single-pole material and the other has none
+    // (docs/EQUATIONS.md "Dispersive materials"); any other sample across a dispersive face keeps
+    // the material of the object that includes it.
     std::vector<Pole> poles;
-    for (int s = 0; s < corners; ++s) {
-      for (const Pole& p : table.entry(m[s]).poles) {
-        auto same = std::find_if(poles.begin(), poles.end(), [&](const Pole& q) { return q.same_kind(p); });
-        if (same == poles.end()) {
-          poles.push_back(p);
-          poles.back().d = 0;
-          same = poles.end() - 1;
+    double eps_r = average(&MaterialEntry::eps_r);
+    const auto corner_poles = [&](int half) {
+      int with = 0;
+      for (int s = 0; s < corners; ++s)
+        if ((half < 0 || ((s >> axis) & 1) == half) && !table.entry(m[s]).poles.empty()) ++with;
+      return with;
+    };
+    if (!across) {
+      for (int s = 0; s < corners; ++s) {
+        for (const Pole& p : table.entry(m[s]).poles) {
+          auto same = std::find_if(poles.begin(), poles.end(), [&](const Pole& q) { return q.same_kind(p); });
+          if (same == poles.end()) {
+            poles.push_back(p);
+            poles.back().d = 0;
+            same = poles.end() - 1;
+          }
+          same->d += p.d / corners;
         }
-        same->d += p.d / corners;
       }
+    } else if (corner_poles(-1) > 0) {
+      const int half = corner_poles(0) > 0 ? 0 : 1;  // the dispersive side
+      bool single = corner_poles(1 - half) == 0;
+      std::uint8_t material = 0;
+      for (int s = 0; s < corners && single; ++s) {
+        if (((s >> axis) & 1) != half) continue;
+        if (material == 0) material = m[s];
+        single = m[s] == material && table.entry(m[s]).poles.size() == 1;
+      }
+      if (!single) continue;  // keeps the inclusive id
+      const double e1 = mean(&MaterialEntry::eps_r, 1 - half);
+      const double einf = table.entry(material).eps_r;
+      Pole p = table.entry(material).poles.front();
+      eps_r = 2 * e1 * einf / (e1 + einf);
+      p.c += p.d / (e1 + einf);
+      p.d = 2 * e1 * e1 * p.d / ((e1 + einf) * (e1 + einf));
+      poles.push_back(p);
     }
-    const int id = table.mixture(average(&MaterialEntry::eps_r), average(&MaterialEntry::mu_r),
+    const int id = table.mixture(eps_r, average(&MaterialEntry::mu_r),
                                  average(&MaterialEntry::sigma), poles);
     if (id < 0) {
       ++unmixed;

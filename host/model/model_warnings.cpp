@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "config/options.hpp"
+#include "model/dispersion.hpp"
 #include "model/number_text.hpp"
 #include "model/sources.hpp"
 #include "model/waveforms.hpp"
@@ -99,18 +100,12 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
                        " s (is the frequency in Hz? if so, raise time.steps or lower the delay)");
   }
 
-  // The slowest wave among the materials that reached the grid, and the coarsest cell.
-  double index = 1;
-  std::string slowest;
+  // The materials that reached the grid, and the coarsest cell.
+  std::vector<const MaterialConfig*> used;
   for (std::size_t o = 0; o < cfg.objects.size() && o < object_samples.size(); ++o) {
     if (object_samples[o] == 0) continue;
     const MaterialConfig* m = find_material(cfg, cfg.objects[o].material);
-    if (!m || m->pec) continue;
-    const double n = std::sqrt(m->eps_r * m->mu_r);
-    if (n > index) {
-      index = n;
-      slowest = m->name;
-    }
+    if (m && !m->pec) used.push_back(m);
   }
   double coarsest = 0;
   for (int a = 0; a < g.dims; ++a)
@@ -118,10 +113,28 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
   for (const auto& s : all) {
     if (s.amplitude == 0) continue;
     const double top = waveform_top_hz(s);
-    const double cells = kC0 / (top * index * coarsest);
+    // The shortest wavelength in the band: the largest f Re(n(f)) up to `top` (at `top` for a
+    // material without poles; a Debye or Lorentz material can be slowest lower in the band).
+    double index = 1, at = top;
+    std::string slowest;
+    for (const MaterialConfig* m : used) {
+      const int scan = m->poles.empty() ? 1 : 200;
+      for (int k = scan; k >= 1; --k) {
+        const double f = top * k / scan;
+        const double n = std::sqrt(pole_permittivity(m->eps_r, m->poles, f) * m->mu_r).real();
+        if (f * n > at * index) {
+          index = n;
+          at = f;
+          slowest = m->name;
+        }
+      }
+    }
+    const double cells = kC0 / (at * index * coarsest);
     if (!(cells < kFewestCellsPerWavelength)) continue;
     warnings.push_back("source '" + s.name + "' carries frequencies up to " + number_text(top, 3) +
-                       " Hz (a tenth of its spectrum's peak), where a wavelength " +
+                       " Hz (a tenth of its spectrum's peak), " +
+                       (at < top ? "and at " + number_text(at, 3) + " Hz" : std::string("where")) +
+                       " a wavelength " +
                        (slowest.empty() ? std::string("in vacuum")
                                         : "in material '" + slowest + "' (n = " + number_text(index, 3) + ")") +
                        " spans " + number_text(std::floor(cells * 100) / 100, 3) + " cells of " + number_text(coarsest) +

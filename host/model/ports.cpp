@@ -293,7 +293,9 @@ void add_port_conductivity(const RunConfig& cfg, const std::vector<PortModel>& p
         throw cfg.error_at("source." + p.name + ".resistance",
                            "a resistance whose conductivity L / (R A) over the sample is finite, got " +
                                number_text(p.resistance_ohm) + " ohm");
-      const int mixed = table.mixture(e.eps_r, e.mu_r, sigma);
+      // A port in a dispersive material keeps its poles (a copy: mixture() may grow the table).
+      const std::vector<Pole> poles = e.poles;
+      const int mixed = table.mixture(e.eps_r, e.mu_r, sigma, poles);
       if (mixed < 0)
         throw cfg.error_at("source." + p.name + ".type",
                            "room in the material table for the port's conductivity (256 entries, "

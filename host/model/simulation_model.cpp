@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <string>
 
@@ -19,6 +20,7 @@
 #include "model/model_warnings.hpp"
 #include "model/monitor_build.hpp"
 #include "model/number_text.hpp"
+#include "model/shapes.hpp"
 #include "model/waveforms.hpp"
 
 namespace clfdtd {
@@ -43,6 +45,49 @@ constexpr double kMaxCellsPerComponent2D = 2147483648.0;  // 2^31
 // Errors raised below the model (material table, mesher) carry no file; add where they came from.
 [[noreturn]] void relocate(const RunConfig& cfg, const ConfigError& e) {
   fail(cfg, e.key(), e.expected());
+}
+
+std::string first_dispersive_material(const RunConfig& cfg) {
+  for (const MaterialConfig& mc : cfg.materials)
+    if (!mc.pec && !mc.poles.empty()) return mc.name;
+  return "";
+}
+
+// A dispersive sample in the UPML: names the object (the last dispersive one holding the sample
+// or within half a cell of it), where the sample is and where the layers begin.
+[[noreturn]] void refuse_dispersive_in_pml(const RunConfig& cfg, const SimulationModel& m) {
+  const auto [c, i, j, k] = *m.dispersion.in_pml;
+  const Component comp = static_cast<Component>(c);
+  const auto off = yee_offset(comp);
+  const GridGeometry& g = m.grid;
+  const Vec3 p{(i + off[0]) * g.d[0], (j + off[1]) * g.d[1], (k + off[2]) * g.d[2]};
+  const ObjectConfig* found = nullptr;
+  for (auto o = cfg.objects.rbegin(); o != cfg.objects.rend() && !found; ++o) {
+    const MaterialConfig* mat = nullptr;
+    for (const MaterialConfig& mc : cfg.materials)
+      if (mc.name == o->material) mat = &mc;
+    if (!mat || mat->poles.empty() || mat->pec) continue;
+    for (int s = 0; s < 7 && !found; ++s) {
+      Vec3 q = p;
+      if (s > 0) q[(s - 1) / 2] += (s % 2 ? -0.5 : 0.5) * g.d[(s - 1) / 2];
+      if (shape_contains(*o, q)) found = &*o;
+    }
+  }
+  const auto& L = m.upml.layers;
+  char where[400];
+  std::snprintf(where, sizeof where,
+                "its %s sample at (%.6g, %.6g, %.6g) m lies in the layers (boundary.layers: the "
+                "interior is x %.6g..%.6g, y %.6g..%.6g, z %.6g..%.6g m)",
+                component_name(comp), p[0], p[1], p[2], L[0] * g.d[0], (g.n[0] - L[1]) * g.d[0],
+                L[2] * g.d[1], (g.n[1] - L[3]) * g.d[1], L[4] * g.d[2], (g.n[2] - L[5]) * g.d[2]);
+  const std::string what =
+      found ? "object '" + found->name + "' of dispersive material '" + found->material + "'"
+            : std::string("a dispersive material's surface mixture");
+  fail(cfg, found ? "object." + found->name : std::string("boundary.layers"),
+       "objects of a dispersive material inside the interior, out of the UPML layers (their "
+       "update has no polarisation term): " + what + " reaches them, " + where +
+           ". End the object at least half a cell inside the interior, or let a non-dispersive material (eps_r and "
+           "sigma at the band's centre) carry it into the layers as an object of its own");
 }
 
 void check_grid(const RunConfig& cfg, const GridGeometry& g) {
@@ -228,6 +273,11 @@ SimulationModel SimulationModel::build(
   }
   check_grid(cfg, m.grid);
   check_layers(cfg, m.grid);
+  if (cfg.boundary.type == BoundaryType::Upml && !m.cylindrical() &&
+      std::all_of(cfg.boundary.layers.begin(), cfg.boundary.layers.begin() + 2 * m.grid.dims,
+                  [](int l) { return l == 0; }))
+    m.warnings.push_back("boundary.type = upml with boundary.layers = 0 on every face: nothing "
+                         "absorbs, the domain is a closed PEC box (boundary.type = pec says so)");
   add_extent_warnings(cfg, m.grid, m.warnings);
   check_step_count(cfg, m.grid);
   check_upml_conductivity(cfg, m.grid);
@@ -300,12 +350,17 @@ SimulationModel SimulationModel::build(
   }
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid))
     m.warnings.push_back(std::move(w));
-  if (m.materials.any_dispersive() && !m.two_d() && !m.cylindrical()) {
-    try {
-      m.dispersion = dispersive_samples(m.materials, m.layout, m.ids, m.upml, m.grid.n, m.grid.dt);
-    } catch (const ConfigError& e) {
-      relocate(cfg, e);
-    }
+  if (m.materials.any_dispersive() && (m.two_d() || m.cylindrical()))  // load_config refuses it too
+    fail(cfg, "material." + first_dispersive_material(cfg),
+         "no poles in a 2D or cylindrical model (dispersive materials are 3D Cartesian only)");
+  if (m.materials.any_dispersive()) {
+    m.dispersion = dispersive_samples(m.materials, m.layout, m.ids, m.upml, m.grid.n, m.grid.dt);
+    if (m.dispersion.in_pml) refuse_dispersive_in_pml(cfg, m);
+    if (m.dispersion.too_many > 0)
+      fail(cfg, "material." + first_dispersive_material(cfg),
+           "at most " + std::to_string(kMaxDispersiveSamples) + " dispersive E samples (the GPU "
+           "stage's 32-bit index), got " + std::to_string(m.dispersion.too_many) +
+               ": fewer or smaller dispersive objects, or larger cells");
     if (cfg.output.energy && !m.dispersion.empty())
       m.warnings.push_back("energy.csv counts the energy of E and H only: the polarisation of the "
                            "dispersive materials stores and dissipates energy it does not count");
@@ -357,9 +412,12 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 16 * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
-  // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats and a copy of
-  // the material ids, 13 B per cell. The snapshots come later, so the larger of the two counts.
-  const std::size_t model_vti = (3 * sizeof(float) + 1) * static_cast<std::size_t>(g.cells());
+  // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats, a copy of
+  // the material ids and, with a dispersive material, the pole counts: 13 or 14 B per cell. The
+  // snapshots come later, so the larger of the two counts.
+  const bool poles = std::any_of(cfg.materials.begin(), cfg.materials.end(),
+                                 [](const MaterialConfig& mc) { return !mc.pec && !mc.poles.empty(); });
+  const std::size_t model_vti = (3 * sizeof(float) + 1 + (poles ? 1 : 0)) * static_cast<std::size_t>(g.cells());
   std::size_t writers = 0;
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads
@@ -385,6 +443,7 @@ std::size_t gpu_engine_host_bytes(const SimulationModel& m, std::size_t device_b
                                   bool device_memory_is_host) {
   std::size_t bytes = 0;
   for (const auto& s : m.sources) bytes += s.j.size() * sizeof(float);
+  bytes += m.dispersion.count() * 3 * sizeof(std::int32_t);  // the cell entries and rows uploaded
   return bytes + (device_memory_is_host ? device_bytes : 0);
 }
 

@@ -199,6 +199,17 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
   img->GetCellData()->AddArray(eps);
   img->GetCellData()->AddArray(mu);
   img->GetCellData()->AddArray(sigma);
+  if (m.materials.any_dispersive()) {  // where eps_r is the permittivity at infinite frequency
+    auto poles = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    poles->SetName("poles");
+    poles->SetNumberOfTuples(static_cast<vtkIdType>(cells));
+    unsigned char* pp = poles->GetPointer(0);
+    for_each_cell(n, [&](std::size_t o, std::size_t s) {
+      const MaterialEntry& e = m.materials.entry(m.cell_ids[s]);
+      pp[o] = static_cast<unsigned char>(e.pec ? 0 : e.poles.size());
+    });
+    img->GetCellData()->AddArray(poles);
+  }
   img->GetCellData()->SetActiveScalars("material");
 
   // Id -> name table: entry i of material_names belongs to material id i.
@@ -216,6 +227,10 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
   fd->AddArray(pec);
   add_field_string(fd, "units", std::string("lengths m; sigma S/m; eps_r, mu_r relative; material = id, "
                                 "named by material_names[id]; PEC cells: material_pec[id] = 1") +
+                                    (m.materials.any_dispersive()
+                                         ? "; dispersive cells (poles > 0): eps_r is the permittivity "
+                                           "at infinite frequency, the poles in run.json"
+                                         : "") +
                                     (m.two_d() ? "; 2D model: the x-y plane, one cell per pixel" : "") +
                                     (m.cylindrical() ? "; cylindrical model (a body of revolution "
                                                        "about z): the (r, z) half-plane phi = 0, "

@@ -110,7 +110,9 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
                         "on one device)");
     }
     if (!global.dispersion.empty()) {
-      const MaterialEntry& e = global.materials.entry(global.dispersion.rows.front().id);
+      // The material of the first sample: one an object uses.
+      const MaterialEntry& e = global.materials.entry(
+          global.dispersion.rows[static_cast<std::size_t>(global.dispersion.row.front())].id);
       throw ConfigError("", 0, e.name.rfind("mixture", 0) == 0 ? "material" : "material." + e.name,
                         "no dispersive materials in a run over ranks or devices (they run on one "
                         "device)");

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <string>
 
 #include "backends/reference/reference_backend.hpp"
@@ -162,15 +163,18 @@ TEST_CASE("dispersion: a box's face samples take a share of its poles; refusals"
   for (std::size_t n = 0; n < m.dispersion.count(); ++n) rows = std::max<std::size_t>(rows, m.dispersion.row[n] + 1);
   CHECK(rows == m.dispersion.rows.size());
 
-  // Into the UPML: refused, naming the material.
+  // Into the UPML: refused, naming the object, where the sample is and where the interior ends.
   RunConfig into = cfg;
   into.objects = {box("slab", "gold", {10, 10, 2}, {30, 30, 3}, d)};
   try {
     SimulationModel::build(into);
     FAIL("no ConfigError");
   } catch (const ConfigError& e) {
-    CHECK(std::string(e.what()).find("material.gold") != std::string::npos);
-    CHECK(std::string(e.what()).find("outside the UPML layers") != std::string::npos);
+    const std::string what = e.what();
+    CHECK(what.find("object.slab") != std::string::npos);
+    CHECK(what.find("object 'slab' of dispersive material 'gold' reaches them") != std::string::npos);
+    CHECK(what.find("the interior is x 0.004..0.016, y 0.004..0.016, z 0.004..0.016 m") != std::string::npos);
+    CHECK(what.find("a non-dispersive material") != std::string::npos);
   }
   // A plane wave's box surface in it: refused (the incident line has no polarisation).
   RunConfig lit = cfg;
@@ -183,4 +187,31 @@ TEST_CASE("dispersion: a box's face samples take a share of its poles; refusals"
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()).find("dispersive backgrounds are not implemented") != std::string::npos);
   }
+}
+
+TEST_CASE("dispersion: a sample across a metal face takes the harmonic mean of eps(f), as a pole") {
+  // Faces at x = 7.5 and 12.5 cells: the Ex samples there lie across them (vacuum on one side,
+  // the Drude metal on the other). Their mixture must be 2 eps(f) / (1 + eps(f)) at every f.
+  const double d = 1e-3, eps_inf = 2, fp = 2e11, gamma = 1e10;
+  RunConfig cfg = box_config({20, 20, 20}, d, 10, BoundaryType::Pec);
+  cfg.materials = {dispersive("metal", eps_inf, {pole(PoleKind::Drude, fp, gamma)})};
+  cfg.objects = {box("block", "metal", {10, 10, 10}, {5, 8, 8}, d)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  const auto& ex = m.id(Component::Ex);
+  const MaterialEntry& e = m.materials.entry(ex[m.layout.index(7, 10, 10)]);  // Ex at x = 7.5
+  REQUIRE(e.poles.size() == 1);
+  CHECK(e.eps_r == doctest::Approx(2 * eps_inf / (1 + eps_inf)));
+  const std::complex<double> i(0, 1);
+  for (double f : {1e10, 5e10, 1e11, 2e11, 5e11}) {
+    const double w = 2 * kPi * f;
+    const std::complex<double> metal = eps_inf - fp * fp / (f * f + i * f * gamma);
+    const Pole& p = e.poles.front();
+    const std::complex<double> mixed = e.eps_r + p.d / (-p.a * w * w - i * p.b * w + p.c);
+    CAPTURE(f);
+    CHECK(std::abs(mixed - 2.0 * metal / (1.0 + metal)) < 1e-9 * std::abs(metal));
+  }
+  // Along a face: Ex at (9.5, 6, 10) lies in the y = 6 face and takes half the metal's pole.
+  const MaterialEntry& along = m.materials.entry(ex[m.layout.index(9, 6, 10)]);
+  REQUIRE(along.poles.size() == 1);
+  CHECK(along.poles.front().d == doctest::Approx((2 * kPi * fp) * (2 * kPi * fp) / 2));
 }

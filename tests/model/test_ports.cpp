@@ -117,6 +117,18 @@ TEST_CASE("a port on a lossy material adds its conductivity to the material's") 
   CHECK(e.sigma == doctest::Approx(0.5 + 0.008 / (25 * 1e-4)));
 }
 
+TEST_CASE("a port in a dispersive material keeps its poles beside the port's conductivity") {
+  const SimulationModel m = build(kModel, {"--source.feed.position=0.1 0.1 0.06",
+                                           "--material.lossy.debye=10 1e-10",
+                                           "--object.block.center=0.1 0.1 0.06",
+                                           "--object.block.size=0.08 0.08 0.04"});
+  const PortModel& p = m.ports.at(0);
+  const MaterialEntry& e = m.materials.entry(m.id(Component::Ez)[m.layout.index(p.cell[0], p.cell[1], p.cell[2])]);
+  CHECK(e.sigma == doctest::Approx(0.5 + 0.008 / (25 * 1e-4)));
+  REQUIRE(e.poles.size() == 1);
+  CHECK(e.poles[0].d == 10);
+}
+
 TEST_CASE("the port circuit: V = -L (E^n + E^(n+1)) / 2, I = (V_s - V) / R, Z = V / I") {
   PortModel p;
   p.length_m = 0.01;

@@ -197,6 +197,22 @@ TEST_CASE("model.vti reads back with geometry, materials and the id -> name tabl
   CHECK(pec->GetTuple1(0) == 1);
   CHECK(pec->GetTuple1(2) == 0);
 
+  CHECK(cd->GetArray("poles") == nullptr);  // no dispersive material
+
+  // With poles on the glass: a `poles` array, 2 where the glass is.
+  SimulationModel disp = small_model();
+  MaterialConfig glass{"glass", 4.0, 1.0, 0.01, false};
+  PoleConfig debye;
+  debye.p = {3, 1e-10, 0};
+  glass.poles = {debye, debye};
+  disp.materials = MaterialTable({glass, MaterialConfig{"ferrite", 1.0, 2.5, 0.0, false}});
+  write_model_vti((root / "poles.vti").string(), disp);
+  auto with = read_vti((root / "poles.vti").string());
+  vtkDataArray* poles = with->GetCellData()->GetArray("poles");
+  REQUIRE(poles != nullptr);
+  CHECK(poles->GetTuple1(vtk_cell(2, 0, 0)) == 2);  // (2 + 0 + 0) % 4 = 2: glass
+  CHECK(poles->GetTuple1(vtk_cell(1, 0, 0)) == 0);
+
   SimulationModel bad = small_model();
   bad.cell_ids.pop_back();
   CHECK_THROWS_AS(write_model_vti((root / "bad.vti").string(), bad), std::invalid_argument);

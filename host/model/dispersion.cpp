@@ -10,18 +10,10 @@
 
 namespace clfdtd {
 
-std::complex<double> pole_permittivity(double eps_inf, const std::vector<PoleConfig>& poles, double f) {
-  const std::complex<double> i(0, 1);
-  std::complex<double> eps = eps_inf;
-  for (const PoleConfig& p : poles) {
-    switch (p.kind) {
-      case PoleKind::Debye: eps += p.p[0] / (1.0 - i * 2.0 * 3.14159265358979323846 * f * p.p[1]); break;
-      case PoleKind::Drude: eps -= p.p[0] * p.p[0] / (f * f + i * f * p.p[1]); break;
-      case PoleKind::Lorentz:
-        eps += p.p[0] * p.p[1] * p.p[1] / (p.p[1] * p.p[1] - f * f - i * f * p.p[2]);
-        break;
-    }
-  }
+std::complex<double> pole_permittivity(const MaterialEntry& e, double f) {
+  const double w = 2 * 3.14159265358979323846 * f;
+  std::complex<double> eps = e.eps_r;
+  for (const Pole& p : e.poles) eps += p.d / std::complex<double>(p.c - p.a * w * w, -p.b * w);
   return eps;
 }
 

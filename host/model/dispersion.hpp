@@ -23,9 +23,10 @@
 
 namespace clfdtd {
 
-// eps_inf + sum chi_p(f) (run_config.hpp PoleConfig; exp(-i 2 pi f t), Im > 0 loss), the
-// continuous susceptibilities the keys describe; f > 0 in Hz. Conductivity not included.
-std::complex<double> pole_permittivity(double eps_inf, const std::vector<PoleConfig>& poles, double f);
+// eps_r + sum chi_p(f) of a material's poles: chi = d / (c - a w^2 - i b w), w = 2 pi f (the
+// continuous susceptibility of the ODE form; exp(-i w t), Im > 0 loss); f > 0 in Hz.
+// Conductivity not included.
+std::complex<double> pole_permittivity(const MaterialEntry& e, double f);
 
 // {kK, A, B, C} of one pole on time step dt.
 std::array<double, 4> pole_step_coefficients(const Pole& p, double dt);

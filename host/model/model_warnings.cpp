@@ -119,9 +119,11 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     std::string slowest;
     for (const MaterialConfig* m : used) {
       const int scan = m->poles.empty() ? 1 : 200;
+      MaterialEntry entry{m->name, m->eps_r, m->mu_r, m->sigma, false, {}, {}};
+      for (const PoleConfig& pc : m->poles) entry.poles.push_back(pole_of(pc));
       for (int k = scan; k >= 1; --k) {
         const double f = top * k / scan;
-        const double n = std::sqrt(pole_permittivity(m->eps_r, m->poles, f) * m->mu_r).real();
+        const double n = std::sqrt(pole_permittivity(entry, f) * m->mu_r).real();
         if (f * n > at * index) {
           index = n;
           at = f;

@@ -1,10 +1,6 @@
 // [material.<name>] debye, drude, lorentz: the poles they read and the inputs they refuse.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "config/load_config.hpp"
@@ -17,18 +13,7 @@ namespace {
 const std::string kGrid = "[grid]\nsize = 0.1 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
 
 RunConfig load(const std::string& text, const std::string& grid = kGrid) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("clfdtd_poles_" + std::to_string(getpid()) + ".ini"))
-                               .string();
-  {
-    std::ofstream out(path);
-    out << grid << text;
-  }
-  struct Remove {
-    std::string p;
-    ~Remove() { std::filesystem::remove(p); }
-  } remove{path};
-  return load_config(path, {});
+  return load_config_text(grid + text, "poles.ini", {});
 }
 
 std::string error_of(const std::string& text, const std::string& grid = kGrid) {

@@ -4,12 +4,31 @@
 // semi-implicit step of every dispersive E sample, after every other E term of the step (the
 // trapezoidal rule for the poles, so any pole is stable on the grid's time step). One work-item
 // per sample; no two samples share a cell and component.
-//   rows[row * row_stride]: (corr, inv, poles, 0), then (kK, A, B, C) per pole
-//   state[slot * count + n]: slot 0 E of the step before, 1 + 2p Q_p, 2 + 2p K_p
+//   rows[row * row_stride]: (corr, inv, poles, upml), then (kK, A, B, C) per pole; a UPML row
+//     (upml = 1; inv = 1 / (eps_inf + sum C)) ends with (a_v, b_v, a_w, b_w), (cp_u, cm_u, 0, 0)
+//   state[slot * count + n]: slot 0 E of the step before, 1 + 2p Q_p, 2 + 2p K_p; UPML samples
+//     F at f_slot and D at f_slot + 1
+// A sample in the UPML is updated here from the curl of H alone (the E kernels' value for it is
+// overwritten, whichever form their variant took there): D' = a_v D + b_v (dt/eps0) curl H,
+// D' = eps_inf F' + sum Q', E' = a_w E + b_w (cp_u F' - cm_u F) / 2, the poles driven by F.
+// cx, cy, cz: dt / (eps0 d) per axis; sx, sy: the padded layout's x and y strides.
+DEVICE_FN float dispersion_curl_h(int comp, long c, GLOBAL const float* RESTRICT hx,
+                                  GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                                  long sx, long sy, float cx, float cy, float cz) {
+  /* A dispersive sample is never on a low wall's tangential plane (PEC there), so c - sx, c - sy
+     and c - 1 stay in the grid where they are read. */
+  if (comp == 0) return (hz[c] - hz[c - sy]) * cy - (hy[c] - hy[c - 1]) * cz;
+  if (comp == 1) return (hx[c] - hx[c - 1]) * cz - (hz[c] - hz[c - sx]) * cx;
+  return (hy[c] - hy[c - sx]) * cx - (hx[c] - hx[c - sy]) * cy;
+}
+
 KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
-                              GLOBAL float* RESTRICT ez, GLOBAL const int* RESTRICT cells,
-                              GLOBAL const int* RESTRICT row_of, GLOBAL const float4* RESTRICT rows,
-                              GLOBAL float* RESTRICT state, int count, int row_stride) {
+                              GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
+                              GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
+                              GLOBAL const int* RESTRICT cells, GLOBAL const int* RESTRICT row_of,
+                              GLOBAL const float4* RESTRICT rows, GLOBAL float* RESTRICT state,
+                              int count, int row_stride, int f_slot, int sx, int sy, float cx,
+                              float cy, float cz) {
   const int n = GLOBAL_ID(0);
   if (n >= count) return;
   const int comp = entry_component(cells[2 * (long)n]);
@@ -19,21 +38,49 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   const float4 head = r[0];
   const int poles = (int)head.z;
   const float e_before = state[n];
-  float sum = 0.0f;
+  if (head.w == 0.0f) {
+    float sum = 0.0f;
+    for (int p = 0; p < poles; ++p) {
+      const float4 k = r[1 + p];
+      sum += k.x * state[(long)(2 + 2 * p) * count + n] +
+             k.z * state[(long)(1 + 2 * p) * count + n] + k.w * e_before;
+    }
+    const float e_new = (f[c] - head.x * sum) * head.y;
+    for (int p = 0; p < poles; ++p) {
+      const float4 k = r[1 + p];
+      const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
+      const float q = state[q_at], kk = state[k_at];
+      const float drive = k.z * q + k.w * (e_before + e_new);
+      state[q_at] = q + k.x * kk + drive;
+      state[k_at] = k.y * kk + drive;
+    }
+    f[c] = e_new;
+    state[n] = e_new;
+    return;
+  }
+  const float4 pa = r[row_stride - 2], pc = r[row_stride - 1];
+  const long f_at = (long)f_slot * count + n, d_at = f_at + count;
+  const float f_before = state[f_at];
+  const float d_new = pa.x * state[d_at] +
+                      pa.y * dispersion_curl_h(comp, c, hx, hy, hz, sx, sy, cx, cy, cz);
+  float known = 0.0f;  /* sum Q + sum (kK K + B Q + C F): sum Q' less its F' part */
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
-    sum += k.x * state[(long)(2 + 2 * p) * count + n] + k.z * state[(long)(1 + 2 * p) * count + n] +
-           k.w * e_before;
+    const float q = state[(long)(1 + 2 * p) * count + n];
+    known += q + k.x * state[(long)(2 + 2 * p) * count + n] + k.z * q + k.w * f_before;
   }
-  const float e_new = (f[c] - head.x * sum) * head.y;
+  const float f_new = (d_new - known) * head.y;
+  const float e_new = pa.z * e_before + 0.5f * pa.w * (pc.x * f_new - pc.y * f_before);
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
     const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
     const float q = state[q_at], kk = state[k_at];
-    const float drive = k.z * q + k.w * (e_before + e_new);
+    const float drive = k.z * q + k.w * (f_before + f_new);
     state[q_at] = q + k.x * kk + drive;
     state[k_at] = k.y * kk + drive;
   }
+  state[f_at] = f_new;
+  state[d_at] = d_new;
   f[c] = e_new;
   state[n] = e_new;
 }

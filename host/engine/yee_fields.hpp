@@ -61,7 +61,7 @@ struct YeeFields {
   // Dispersive materials (model/dispersion.hpp): per sample its cell entry and row; the rows'
   // float4s (disp_row_stride each); the state [slot * ndisp + sample], zero at the start.
   device::Buffer disp_cells, disp_rows, disp_table, disp_state;
-  int ndisp = 0, disp_row_stride = 0;
+  int ndisp = 0, disp_row_stride = 0, disp_f_slot = 0;
   device::Buffer probe_cells, probe_batch;  // batch[slot * nsamples + sample]
   int nsamples = 0;
   device::Buffer flag;  // check_finite's result

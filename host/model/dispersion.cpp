@@ -3,7 +3,9 @@
 #include "model/dispersion.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <unordered_map>
 
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
@@ -71,19 +73,65 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
   out.index.reserve(count);
   out.row.reserve(count);
   const std::size_t nzp = layout.nzp();
+  // One row per material and set of profile values in the UPML (the layers hold few values): per
+  // axis the positions with equal values share a class, and (row, component, classes) finds the
+  // row without building one per sample.
+  auto classes = [](const AxisProfile& p) {
+    std::map<std::array<double, 4>, int> seen;
+    std::vector<std::uint64_t> out(p.a.size());
+    for (std::size_t i = 0; i < p.a.size(); ++i)
+      out[i] = static_cast<std::uint64_t>(
+          seen.emplace(std::array<double, 4>{p.a[i], p.b[i], p.cp[i], p.cm[i]},
+                       static_cast<int>(seen.size()))
+              .first->second);
+    return out;
+  };
+  std::array<std::vector<std::uint64_t>, 3> int_class, half_class;
+  for (std::size_t a = 0; a < 3; ++a) {
+    int_class[a] = classes(upml.integer[a]);
+    half_class[a] = classes(upml.half[a]);
+  }
+  std::unordered_map<std::uint64_t, int> upml_rows;
+  auto upml_row = [&](int base, int u, int i, int j, int k) {
+    const std::size_t pos[3] = {static_cast<std::size_t>(i), static_cast<std::size_t>(j),
+                                static_cast<std::size_t>(k)};
+    const std::size_t v = static_cast<std::size_t>((u + 1) % 3), w = static_cast<std::size_t>((u + 2) % 3);
+    const std::size_t su = static_cast<std::size_t>(u);
+    // Classes: at most 2 x 1000 layers + 1 values (< 2^16); rows below 256.
+    const std::uint64_t key = static_cast<std::uint64_t>(base) | static_cast<std::uint64_t>(u) << 8 |
+                              int_class[v][pos[v]] << 10 | int_class[w][pos[w]] << 26 |
+                              half_class[su][pos[su]] << 42;
+    const auto found = upml_rows.find(key);
+    if (found != upml_rows.end()) return found->second;
+    DispersionRow r = out.rows[static_cast<std::size_t>(base)];
+    r.upml = true;
+    r.a_v = upml.integer[v].a[pos[v]];
+    r.b_v = upml.integer[v].b[pos[v]];
+    r.a_w = upml.integer[w].a[pos[w]];
+    r.b_w = upml.integer[w].b[pos[w]];
+    r.cp_u = upml.half[su].cp[pos[su]];
+    r.cm_u = upml.half[su].cm[pos[su]];
+    r.eps_inf = table.entry(r.id).eps_r;
+    double sum_c = 0;
+    for (const auto& k4 : r.poles) sum_c += k4[3];
+    r.corr = 0;  // unused: the UPML step has its own coefficients
+    r.inv = 1 / (r.eps_inf + sum_c);
+    const int at = static_cast<int>(out.rows.size());
+    out.rows.push_back(std::move(r));
+    upml_rows.emplace(key, at);
+    out.any_upml = true;
+    return at;
+  };
   for (int c = 0; c < 3; ++c) {
     const std::vector<std::uint8_t>& comp_ids = ids[static_cast<std::size_t>(c)];
     for (std::size_t at = 0; at < comp_ids.size(); ++at) {
-      const int row = row_of[comp_ids[at]];
+      int row = row_of[comp_ids[at]];
       if (row < 0) continue;
       const int k = static_cast<int>(at % nzp);
       const std::size_t ij = at / nzp;
       const int j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
       const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
-      if (upml.in_pml(i, j, k, n)) {
-        out.in_pml = std::array<int, 4>{c, i, j, k};
-        return out;
-      }
+      if (upml.in_pml(i, j, k, n)) row = upml_row(row, c, i, j, k);
       out.comp.push_back(static_cast<std::uint8_t>(c));
       out.index.push_back(at);
       out.row.push_back(row);
@@ -93,16 +141,17 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
 }
 
 std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const DispersiveSamples& d) {
-  std::vector<std::size_t> per_row(d.rows.size(), 0);
-  for (int r : d.row) ++per_row[static_cast<std::size_t>(r)];
+  std::vector<std::size_t> per_id(table.size(), 0);
+  for (int r : d.row) ++per_id[d.rows[static_cast<std::size_t>(r)].id];
   std::vector<DispersiveCount> out;
   DispersiveCount mixtures{"surface mixtures", true, 0, nullptr};
-  for (std::size_t r = 0; r < d.rows.size(); ++r) {
-    const MaterialEntry& e = table.entry(d.rows[r].id);
+  for (const DispersionRow& r : d.rows) {
+    if (r.upml) continue;  // counted with its material's first row
+    const MaterialEntry& e = table.entry(r.id);
     if (e.name.rfind("mixture", 0) == 0) {
-      mixtures.samples += per_row[r];
+      mixtures.samples += per_id[r.id];
     } else {
-      out.push_back({e.name, false, per_row[r], &e});
+      out.push_back({e.name, false, per_id[r.id], &e});
     }
   }
   if (mixtures.samples > 0) out.push_back(mixtures);
@@ -113,7 +162,7 @@ std::size_t dispersion_device_bytes(const DispersiveSamples& d) {
   if (d.empty()) return 0;
   const std::size_t f = sizeof(float);
   return d.count() * (2 * sizeof(std::int32_t) + sizeof(std::int32_t) + d.state_slots() * f) +
-         d.rows.size() * (4 + 4 * static_cast<std::size_t>(d.max_poles)) * f;
+         d.rows.size() * 4 * static_cast<std::size_t>(dispersion_row_stride(d)) * f;
 }
 
 }  // namespace clfdtd

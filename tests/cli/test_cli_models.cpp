@@ -30,7 +30,7 @@ void check_complete_run(const std::string& dir, bool has_probes) {
 TEST_CASE("every example model runs, shortened") {
   for (const char* name :
        {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole",
-        "scattering_sphere", "gold_nanosphere"}) {
+        "scattering_sphere", "gold_nanosphere", "gpr_debye_soil"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +
@@ -67,6 +67,12 @@ TEST_CASE("every example model runs, shortened") {
       CHECK(gold["poles"].at(0)["f_p_hz"] == 2.183e15);
       CHECK(gold["poles"].at(0)["gamma_hz"] == 1.62e13);
       CHECK(gold["e_samples"].get<long>() > 3 * 30000);  // 3 x (4/3 pi 20^3 cells), staircased
+    }
+    if (std::string(name) == "gpr_debye_soil") {  // the soil's samples in the layers count too
+      const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+      const auto& soil = report["dispersive_materials"].at(0);
+      CHECK(soil["name"] == "soil");
+      CHECK(soil["e_samples"].get<long>() > 3L * 118 * 78 * 58);
     }
     if (std::string(name) == "wire_dipole") {  // the wires (cylinders), energy.csv, the pattern
       CHECK(fs::exists(dir + "/energy.csv"));

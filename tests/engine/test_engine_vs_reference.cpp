@@ -219,12 +219,14 @@ TEST_CASE("engine vs reference: tiny dispersive model (oclgrind)") {
   plasma.poles = {p, p};
   plasma.poles[1].p[0] = 20e9;
   cfg.materials = {plasma};
-  cfg.objects = {box("b", "plasma", {4, 3.5, 5}, {3, 3, 3}, kD)};
+  // Into the x-low and z-low layers: the stage's UPML branch reads H at i - 1 and k - 1.
+  cfg.objects = {box("b", "plasma", {2.5, 3.5, 2.5}, {5, 3, 5}, kD)};
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Y, cells(4, 3, 4, kD),
                               WaveformKind::Sine, 50e9, 1e-18)};
   cfg.probes = {point_probe("p", cells(4, 4, 5, kD), {Component::Ey, Component::Hx})};
   const SimulationModel m = SimulationModel::build(cfg);
   REQUIRE(m.dispersion.max_poles == 2);
+  REQUIRE(m.dispersion.any_upml);
   for_each_api_variant([&](device::Api api, KernelVariant v) {
     compare_with_reference(*engine::make_gpu_engine(api, m, engine_config(v, {{2, 4, 2}})), m);
   });

@@ -245,7 +245,9 @@ void ReferenceBackend::apply_dispersion() {
   const std::size_t count = d.count();
   for (std::size_t n = 0; n < count; ++n) {
     double& field = f_[d.comp[n]][d.index[n]];
-    field = dispersive_step(d.rows[static_cast<std::size_t>(d.row[n])], field, &disp_[n], count);
+    const DispersionRow& r = d.rows[static_cast<std::size_t>(d.row[n])];
+    field = r.upml ? dispersive_step_upml(r, field, &disp_[n], count, d.f_slot())
+                   : dispersive_step(r, field, &disp_[n], count);
   }
 }
 

@@ -131,7 +131,14 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
       const std::size_t ij = at / nzp;
       const int j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
       const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
-      if (upml.in_pml(i, j, k, n)) row = upml_row(row, c, i, j, k);
+      if (upml.in_pml(i, j, k, n)) {
+        const MaterialEntry& e = table.entry(comp_ids[at]);
+        if (std::any_of(e.poles.begin(), e.poles.end(), [](const Pole& p) { return p.a != 0; })) {
+          out.second_order_in_pml = std::array<int, 4>{c, i, j, k};
+          return out;
+        }
+        row = upml_row(row, c, i, j, k);
+      }
       out.comp.push_back(static_cast<std::uint8_t>(c));
       out.index.push_back(at);
       out.row.push_back(row);

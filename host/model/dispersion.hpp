@@ -16,6 +16,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ std::array<double, 4> pole_step_coefficients(const Pole& p, double dt);
 
 struct DispersionRow {  // one dispersive material id (and, in the UPML, one set of profile values)
   std::uint8_t id = 0;
-  double corr = 0, inv = 1;  // corr = cb eps0 / dt; inv = 1 / (1 + corr sum C)
+  double corr = 0, inv = 1;  // corr = cb eps0 / dt; inv = 1 / (1 + corr sum C) (UPML row: 1 / (eps_inf + sum C))
   std::vector<std::array<double, 4>> poles;
   // A row of samples in the UPML layers: the profile values of E_u's update at their position
   // (upml_profile.hpp: a_v, b_v of the cyclic next axis v, a_w, b_w of w, cp_u, cm_u of u) and
@@ -52,6 +53,10 @@ struct DispersiveSamples {
   std::vector<int> row;
   int max_poles = 0;
   bool any_upml = false;  // some row is a UPML row: the state has F and D slots
+  // The first sample found in a UPML cell with a second-order (Drude, Lorentz) pole (component
+  // 0..2, i, j, k): the model refuses it (a PML grows without bound in such media; Debye poles
+  // are stable there); SimulationModel::build says where. No lists then.
+  std::optional<std::array<int, 4>> second_order_in_pml;
   // More samples than the GPU stage indexes (kMaxDispersiveSamples): their number, no lists.
   std::size_t too_many = 0;
   std::size_t count() const { return index.size(); }
@@ -67,7 +72,8 @@ inline constexpr std::size_t kMaxDispersiveSamples = 2147483647;
 
 // The dispersive E samples of a model (ids of Ex, Ey, Ez): counted first, then (the host's memory
 // checked for the lists: HostMemoryError) listed, those in UPML cells with rows of their own;
-// lists none past kMaxDispersiveSamples (too_many).
+// lists none past kMaxDispersiveSamples (too_many), and stops at the first second-order sample in
+// a UPML cell (second_order_in_pml).
 DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayout& layout,
                                      const std::array<std::vector<std::uint8_t>, 6>& ids,
                                      const UpmlProfile& upml, const std::array<int, 3>& n,

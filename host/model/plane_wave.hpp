@@ -66,7 +66,8 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
 // The incident intensity spectrum in a flux monitor's convention (docs/MONITORS.md: 1/2 Re E x H*
 // of the transforms sum_n x(t_n) exp(-i 2 pi f t_n) dt): 1/2 |E_inc(f)|^2 / eta (J s per m^2),
 // E_inc the line's field at the box's centre plane over the run's steps, eta the background's
-// wave impedance; NaN in a lossy background (where the wave decays along its path). A flux through
+// wave impedance; NaN in a lossy or dispersive background (where the wave decays along its path
+// or its impedance depends on frequency). A flux through
 // a box around the total-field box divided by it is the scattering cross section (m^2).
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt);

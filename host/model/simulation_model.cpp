@@ -53,6 +53,51 @@ std::string first_dispersive_material(const RunConfig& cfg) {
   return "";
 }
 
+bool second_order(const MaterialConfig& mc) {
+  for (const PoleConfig& p : mc.poles)
+    if (p.kind != PoleKind::Debye) return true;
+  return false;
+}
+
+// A Drude or Lorentz sample in the UPML: names the object (the last such one holding the sample
+// or within half a cell of it), where the sample is and where the layers begin.
+[[noreturn]] void refuse_second_order_in_pml(const RunConfig& cfg, const SimulationModel& m) {
+  const auto [c, i, j, k] = *m.dispersion.second_order_in_pml;
+  const Component comp = static_cast<Component>(c);
+  const auto off = yee_offset(comp);
+  const GridGeometry& g = m.grid;
+  const Vec3 p{(i + off[0]) * g.d[0], (j + off[1]) * g.d[1], (k + off[2]) * g.d[2]};
+  const ObjectConfig* found = nullptr;
+  for (auto o = cfg.objects.rbegin(); o != cfg.objects.rend() && !found; ++o) {
+    const MaterialConfig* mat = nullptr;
+    for (const MaterialConfig& mc : cfg.materials)
+      if (mc.name == o->material) mat = &mc;
+    if (!mat || !second_order(*mat) || mat->pec) continue;
+    for (int s = 0; s < 7 && !found; ++s) {
+      Vec3 q = p;
+      if (s > 0) q[(s - 1) / 2] += (s % 2 ? -0.5 : 0.5) * g.d[(s - 1) / 2];
+      if (shape_contains(*o, q)) found = &*o;
+    }
+  }
+  const auto& L = m.upml.layers;
+  char where[400];
+  std::snprintf(where, sizeof where,
+                "its %s sample at (%.6g, %.6g, %.6g) m lies in the layers (boundary.layers: the "
+                "interior is x %.6g..%.6g, y %.6g..%.6g, z %.6g..%.6g m)",
+                component_name(comp), p[0], p[1], p[2], L[0] * g.d[0], (g.n[0] - L[1]) * g.d[0],
+                L[2] * g.d[1], (g.n[1] - L[3]) * g.d[1], L[4] * g.d[2], (g.n[2] - L[5]) * g.d[2]);
+  const std::string what =
+      found ? "object '" + found->name + "' of material '" + found->material + "'"
+            : std::string("a Drude or Lorentz material's surface mixture");
+  fail(cfg, found ? "object." + found->name : std::string("boundary.layers"),
+       "objects with drude or lorentz poles inside the interior, out of the UPML layers (a PML "
+       "grows without bound in such media; Debye materials may run into the layers): " + what +
+           " reaches them, " + where +
+           ". End the object at least half a cell inside the interior, or let a material without "
+           "those poles (eps_r and sigma at the band's centre, or Debye poles) carry it into the "
+           "layers as an object of its own");
+}
+
 void check_grid(const RunConfig& cfg, const GridGeometry& g) {
   // 3D pads z to whole float4 lanes, 2D pads y (the plane's rows).
   const int padded_axis = g.dims == 2 ? 1 : 2;
@@ -318,6 +363,7 @@ SimulationModel SimulationModel::build(
          "no poles in a 2D or cylindrical model (dispersive materials are 3D Cartesian only)");
   if (m.materials.any_dispersive()) {
     m.dispersion = dispersive_samples(m.materials, m.layout, m.ids, m.upml, m.grid.n, m.grid.dt);
+    if (m.dispersion.second_order_in_pml) refuse_second_order_in_pml(cfg, m);
     if (m.dispersion.too_many > 0)
       fail(cfg, "material." + first_dispersive_material(cfg),
            "at most " + std::to_string(kMaxDispersiveSamples) + " dispersive E samples (the GPU "

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <string>
 
 #include "backends/physics_helpers.hpp"
@@ -246,4 +247,102 @@ TEST_CASE("plane wave: monitors that cross the total-field box are warned about"
   CHECK(warned("on_face"));
   CHECK_FALSE(warned("ff_around"));
   CHECK(warned("ff_inside"));
+}
+
+namespace {
+
+MaterialConfig dispersive_background(const char* name, double eps_inf, PoleKind kind,
+                                     std::array<double, 3> p) {
+  MaterialConfig m = material(name, eps_inf, 1, 0);
+  PoleConfig pole;
+  pole.kind = kind;
+  pole.p = p;
+  m.poles = {pole};
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("plane wave: in a dispersive background, nothing outside, the line's field inside") {
+  // The Debye background fills the grid, layers included; Drude and Lorentz ones (refused in the
+  // layers) the cells 7..21 around the box (its corrections touch 8..20). The line takes the
+  // grid's pole step, so the corrections cancel outside to rounding and the total field inside
+  // is the line's own.
+  for (const MaterialConfig& bg :
+       {dispersive_background("water", 4, PoleKind::Debye, {6, 2e-11, 0}),
+        dispersive_background("plasma", 1, PoleKind::Drude, {5e9, 1e9, 0}),
+        dispersive_background("osc", 2, PoleKind::Lorentz, {2, 30e9, 1e9})}) {
+    INFO("background " << bg.name);
+    RunConfig cfg = wave_config(Axis::Z, 0, 1, 200);
+    cfg.materials = {bg};
+    const bool debye = bg.poles.front().kind == PoleKind::Debye;
+    const double fill = debye ? 40 : 14;
+    cfg.objects = {box("fill", bg.name, {14, 14, 14}, {fill, fill, fill}, kD)};
+    const SimulationModel m = SimulationModel::build(cfg);
+    REQUIRE(m.plane_waves.size() == 1);
+    const PlaneWaveModel& w = m.plane_waves.front();
+    CHECK(w.background == bg.name);
+    CHECK(w.impedance_ohm == 0);  // frequency-dependent: no incident intensity
+    CHECK(m.dispersion.any_upml == debye);
+    ReferenceBackend ref(m);
+    const std::size_t centre = m.layout.index(14, 14, 14);
+    const int row = 14 - w.first;  // the line's node at the centre
+    double outside = 0, peak = 0, worst = 0;
+    for (long s = 0; s + 1 < 200; ++s) {
+      ref.step(s);
+      const double ev = ref.field(Component::Ez)[centre];
+      const double line = w.table[static_cast<std::size_t>(s + 1) * w.row_width() + row];
+      peak = std::max(peak, std::fabs(ev));
+      worst = std::max(worst, std::fabs(ev - line));
+      for (int i = kLayers; i < kN - kLayers; ++i)
+        for (int k : {7, 21})
+          outside = std::max(outside, std::fabs(ref.field(Component::Ez)[m.layout.index(i, 14, k)]));
+    }
+    CHECK(peak > 0.2);
+    CHECK(worst < 1e-12);
+    CHECK(outside < 1e-12);
+  }
+}
+
+TEST_CASE("plane wave: a sine in a Lorentz background has the wavenumber of the discrete dispersion relation") {
+  // Yee's leapfrog with the trapezoidal pole step: sin(k d / 2) / d = sqrt(eps_d) sin(w dt / 2) /
+  // (c dt), eps_d = eps_inf + chi(W), W = (2 / dt) tan(w dt / 2) (complex with the pole's loss).
+  // Below the resonance (f0 = 30 GHz) at 12 GHz eps is about 2 + 2 / (1 - 0.16) = 4.4: the
+  // phase over 4 cells of the line must match the relation to 1e-3 rad, and differ from what
+  // eps_inf alone gives by far more.
+  const double f = 12e9, f0 = 30e9, gamma = 2e9, d_eps = 2, eps_inf = 2;
+  RunConfig cfg = wave_config(Axis::Z, 0, 1, 2400);
+  cfg.plane_waves.front().waveform = WaveformKind::Sine;
+  cfg.plane_waves.front().frequency_hz = f;
+  cfg.materials = {dispersive_background("osc", eps_inf, PoleKind::Lorentz, {d_eps, f0, gamma})};
+  cfg.objects = {box("fill", "osc", {14, 14, 14}, {14, 14, 14}, kD)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  const PlaneWaveModel& w = m.plane_waves.front();
+  const double dt = m.grid.dt, wdt = 2 * kPi * f * dt;
+  // Least squares of a cos(w t) + b sin(w t) over the last 1000 steps: the phasor a - i b.
+  auto phasor = [&](int row) {
+    double cc = 0, ss = 0, cs = 0, xc = 0, xs = 0;
+    for (long s = 1400; s < 2400; ++s) {
+      const double x = w.table[static_cast<std::size_t>(s) * w.row_width() + row];
+      const double c = std::cos(wdt * static_cast<double>(s)), sn = std::sin(wdt * static_cast<double>(s));
+      cc += c * c;
+      ss += sn * sn;
+      cs += c * sn;
+      xc += x * c;
+      xs += x * sn;
+    }
+    const double det = cc * ss - cs * cs;
+    return std::complex<double>((xc * ss - xs * cs) / det, -(xs * cc - xc * cs) / det);
+  };
+  const double measured = -std::arg(phasor(6) / phasor(2));  // Re k 4 d
+  const double big_w = 2 / dt * std::tan(wdt / 2), w0 = 2 * kPi * f0;
+  const std::complex<double> eps_d =
+      eps_inf + d_eps * w0 * w0 / std::complex<double>(w0 * w0 - big_w * big_w, -big_w * 2 * kPi * gamma);
+  auto phase_over_4 = [&](std::complex<double> eps) {
+    return 4 * std::real(2.0 * std::asin(kD * std::sqrt(eps) * std::sin(wdt / 2) / (kC0 * dt)));
+  };
+  MESSAGE("phase over 4 cells: " << measured << " rad; discrete relation " << phase_over_4(eps_d)
+                                 << ", eps_inf alone " << phase_over_4(eps_inf));
+  CHECK(std::fabs(measured - phase_over_4(eps_d)) < 1e-3);
+  CHECK(std::fabs(measured - phase_over_4(eps_inf)) > 0.3);
 }

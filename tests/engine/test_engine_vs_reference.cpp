@@ -212,15 +212,15 @@ TEST_CASE("engine vs reference: dispersive materials (Debye, Drude, Lorentz) bes
 TEST_CASE("engine vs reference: tiny dispersive model (oclgrind)") {
   RunConfig cfg = box_config({8, 7, 9}, kD, 12, BoundaryType::Upml);
   cfg.boundary.layers = {1, 1, 0, 0, 1, 0};
-  MaterialConfig plasma = material("plasma", 1, 1, 0);
+  MaterialConfig wet = material("wet", 2, 1, 0);
   PoleConfig p;
-  p.kind = PoleKind::Drude;
-  p.p = {40e9, 5e9, 0};
-  plasma.poles = {p, p};
-  plasma.poles[1].p[0] = 20e9;
-  cfg.materials = {plasma};
+  p.kind = PoleKind::Debye;
+  p.p = {20, 3e-11, 0};
+  wet.poles = {p, p};
+  wet.poles[1].p = {3, 2e-12, 0};
+  cfg.materials = {wet};
   // Into the x-low and z-low layers: the stage's UPML branch reads H at i - 1 and k - 1.
-  cfg.objects = {box("b", "plasma", {2.5, 3.5, 2.5}, {5, 3, 5}, kD)};
+  cfg.objects = {box("b", "wet", {2.5, 3.5, 2.5}, {5, 3, 5}, kD)};
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Y, cells(4, 3, 4, kD),
                               WaveformKind::Sine, 50e9, 1e-18)};
   cfg.probes = {point_probe("p", cells(4, 4, 5, kD), {Component::Ey, Component::Hx})};

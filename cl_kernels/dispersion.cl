@@ -22,6 +22,19 @@ DEVICE_FN float dispersion_curl_h(int comp, long c, GLOBAL const float* RESTRICT
   return (hy[c] - hy[c - sx]) * cx - (hx[c] - hx[c - sy]) * cy;
 }
 
+/* Each pole's Q and K over the step, driven by `before` and `after` (E, or F in the UPML). */
+DEVICE_FN void dispersion_advance_poles(GLOBAL const float4* RESTRICT r, GLOBAL float* RESTRICT state,
+                                        int count, int n, int poles, float before, float after) {
+  for (int p = 0; p < poles; ++p) {
+    const float4 k = r[1 + p];
+    const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
+    const float q = state[q_at], kk = state[k_at];
+    const float drive = k.z * q + k.w * (before + after);
+    state[q_at] = q + k.x * kk + drive;
+    state[k_at] = k.y * kk + drive;
+  }
+}
+
 KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                               GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
                               GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
@@ -46,14 +59,7 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
              k.z * state[(long)(1 + 2 * p) * count + n] + k.w * e_before;
     }
     const float e_new = (f[c] - head.x * sum) * head.y;
-    for (int p = 0; p < poles; ++p) {
-      const float4 k = r[1 + p];
-      const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
-      const float q = state[q_at], kk = state[k_at];
-      const float drive = k.z * q + k.w * (e_before + e_new);
-      state[q_at] = q + k.x * kk + drive;
-      state[k_at] = k.y * kk + drive;
-    }
+    dispersion_advance_poles(r, state, count, n, poles, e_before, e_new);
     f[c] = e_new;
     state[n] = e_new;
     return;
@@ -71,14 +77,7 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   }
   const float f_new = (d_new - known) * head.y;
   const float e_new = pa.z * e_before + 0.5f * pa.w * (pc.x * f_new - pc.y * f_before);
-  for (int p = 0; p < poles; ++p) {
-    const float4 k = r[1 + p];
-    const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
-    const float q = state[q_at], kk = state[k_at];
-    const float drive = k.z * q + k.w * (f_before + f_new);
-    state[q_at] = q + k.x * kk + drive;
-    state[k_at] = k.y * kk + drive;
-  }
+  dispersion_advance_poles(r, state, count, n, poles, f_before, f_new);
   state[f_at] = f_new;
   state[d_at] = d_new;
   f[c] = e_new;

@@ -79,7 +79,9 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   // What the dispersive materials hold (their samples, with the surface mixtures apart).
   for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
     if (c.mixture) {
-      std::printf("dispersive surface mixtures: %zu E samples\n", c.samples);
+      std::printf("dispersive surface mixtures: %zu E samples (on the faces of dispersive objects: "
+                  "shares of their poles, or across a face the mean of both sides as a pole)\n",
+                  c.samples);
       continue;
     }
     std::string poles;
@@ -93,8 +95,10 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
         std::snprintf(text, sizeof text, "; lorentz delta_eps %.6g f0 %.6g Hz gamma %.6g Hz", p.p[0], p.p[1], p.p[2]);
       poles += text;
     }
-    std::printf("dispersive '%s': eps_inf %.6g%s; %zu E samples\n", c.name.c_str(),
-                c.entry->eps_r, poles.c_str(), c.samples);
+    char sigma[64] = "";
+    if (c.entry->sigma != 0) std::snprintf(sigma, sizeof sigma, "; sigma %.6g S/m", c.entry->sigma);
+    std::printf("dispersive '%s': eps_inf %.6g%s%s; %zu E samples\n", c.name.c_str(),
+                c.entry->eps_r, sigma, poles.c_str(), c.samples);
   }
   std::fflush(stdout);
 }

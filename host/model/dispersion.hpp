@@ -79,6 +79,20 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
                                      const UpmlProfile& upml, const std::array<int, 3>& n,
                                      double dt);
 
+// Each pole's Q and K over the step, driven by `before` and `after` (E, or F in the UPML).
+inline void advance_poles(const DispersionRow& r, double* state, std::size_t stride, double before,
+                          double after) {
+  for (std::size_t p = 0; p < r.poles.size(); ++p) {
+    const auto& k = r.poles[p];
+    double& q = state[(1 + 2 * p) * stride];
+    double& kk = state[(2 + 2 * p) * stride];
+    const double drive = k[2] * q + k[3] * (before + after);
+    const double dq = k[0] * kk + drive;
+    kk = k[1] * kk + drive;
+    q += dq;
+  }
+}
+
 // One sample's step (the reference engine's; update_dispersion in cl_kernels/dispersion.cl is
 // the same in float): e_star is E after every other term of the step, state[slot * stride] the
 // sample's slots (E before, then Q and K per pole). Returns E after the step.
@@ -91,15 +105,7 @@ inline double dispersive_step(const DispersionRow& r, double e_star, double* sta
     sum += k[0] * state[(2 + 2 * p) * stride] + k[2] * state[(1 + 2 * p) * stride] + k[3] * e_before;
   }
   const double e_new = (e_star - r.corr * sum) * r.inv;
-  for (std::size_t p = 0; p < r.poles.size(); ++p) {
-    const auto& k = r.poles[p];
-    double& q = state[(1 + 2 * p) * stride];
-    double& kk = state[(2 + 2 * p) * stride];
-    const double drive = k[2] * q + k[3] * (e_before + e_new);
-    const double dq = k[0] * kk + drive;
-    kk = k[1] * kk + drive;
-    q += dq;
-  }
+  advance_poles(r, state, stride, e_before, e_new);
   state[0] = e_new;
   return e_new;
 }
@@ -129,15 +135,7 @@ inline double dispersive_step_upml(const DispersionRow& r, double e_star, double
   const double e_new =
       (e_star - g * ((1 - rho) * q_sum + s0 + c_sum * base)) / (1 + c_sum / r.eps_inf);
   const double f_new = base + gam * e_new;
-  for (std::size_t p = 0; p < r.poles.size(); ++p) {
-    const auto& k = r.poles[p];
-    double& q = state[(1 + 2 * p) * stride];
-    double& kk = state[(2 + 2 * p) * stride];
-    const double drive = k[2] * q + k[3] * (f_before + f_new);
-    const double dq = k[0] * kk + drive;
-    kk = k[1] * kk + drive;
-    q += dq;
-  }
+  advance_poles(r, state, stride, f_before, f_new);
   f = f_new;
   state[0] = e_new;
   return e_new;

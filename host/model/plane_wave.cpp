@@ -273,6 +273,12 @@ std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWave
   std::vector<std::string> out;
   for (const MonitorConfig& mon : cfg.monitors) {
     if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
+    // One wave in a background without a single impedance: no cross-section column to expect.
+    if (mon.kind == MonitorKind::Flux && waves.size() == 1 && waves.front().impedance_ohm == 0)
+      out.push_back("monitor '" + mon.name + "': no cross_section_m2 column (plane wave '" +
+                    waves.front().name + "' travels in '" + waves.front().background +
+                    "', which is lossy or dispersive: its impedance depends on frequency, so "
+                    "there is no incident intensity to divide by); the flux is written");
     std::array<int, 3> mlo{}, mhi{};
     for (int a = 0; a < 3; ++a) {
       mlo[a] = static_cast<int>(std::lround(mon.box_lo[a] / g.d[a]));

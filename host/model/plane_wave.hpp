@@ -77,7 +77,8 @@ std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vecto
 
 // One warning per flux or farfield monitor whose surface crosses a wave's total-field box (or
 // comes within a cell of it: it would mix total and scattered field), and per farfield monitor
-// inside one (its transform holds the incident wave).
+// inside one (its transform holds the incident wave), and per flux monitor of a model lit by one
+// wave in a lossy or dispersive background (its CSV has no cross-section column).
 std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWaveModel>& waves,
                                                      const RunConfig& cfg, const GridGeometry& g);
 

@@ -90,12 +90,13 @@ bool second_order(const MaterialConfig& mc) {
       found ? "object '" + found->name + "' of material '" + found->material + "'"
             : std::string("a Drude or Lorentz material's surface mixture");
   fail(cfg, found ? "object." + found->name : std::string("boundary.layers"),
-       "objects with drude or lorentz poles inside the interior, out of the UPML layers (a PML "
-       "grows without bound in such media; Debye materials may run into the layers): " + what +
-           " reaches them, " + where +
+       "a Drude or Lorentz material kept out of the UPML layers (a PML grows without bound in "
+       "such media; Debye materials may run into the layers): " + what + " reaches them, " +
+           where +
            ". End the object at least half a cell inside the interior, or let a material without "
            "those poles (eps_r and sigma at the band's centre, or Debye poles) carry it into the "
-           "layers as an object of its own");
+           "layers as an object of its own; either way the step in material there reflects a "
+           "little, so keep it away from what you measure");
 }
 
 void check_grid(const RunConfig& cfg, const GridGeometry& g) {

@@ -282,11 +282,11 @@ void write_run_json(const std::string& path, const RunReport& r) {
         else
           poles.push_back({{"kind", "lorentz"}, {"delta_eps", p.p[0]}, {"f0_hz", p.p[1]}, {"gamma_hz", p.p[2]}});
       }
-      json e = {{"name", d.name}, {"e_samples", d.samples}};
+      // The surface mixtures' entry has no material of its own: poles empty, no eps_inf.
+      json e = {{"name", d.name}, {"e_samples", d.samples}, {"poles", poles}};
       if (!d.poles.empty()) {
         e["eps_inf"] = d.eps_inf;
         e["sigma_S_per_m"] = d.sigma;
-        e["poles"] = poles;
       }
       materials.push_back(e);
     }

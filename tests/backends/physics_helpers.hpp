@@ -28,6 +28,21 @@ inline MaterialConfig material(const std::string& name, double eps_r, double mu_
 }
 
 // Centre and size in cells (cell size d) -> metres.
+// A material with poles (eps_inf its eps_r) and one pole (kind, its numbers as the keys take them).
+inline MaterialConfig dispersive(const std::string& name, double eps_inf, std::vector<PoleConfig> poles,
+                                 double sigma = 0) {
+  MaterialConfig m = material(name, eps_inf, 1, sigma);
+  m.poles = std::move(poles);
+  return m;
+}
+
+inline PoleConfig pole(PoleKind k, double a, double b, double c = 0) {
+  PoleConfig p;
+  p.kind = k;
+  p.p = {a, b, c};
+  return p;
+}
+
 inline ObjectConfig box(const std::string& name, const std::string& mat, const Vec3& centre,
                         const Vec3& size, double d) {
   ObjectConfig o;

@@ -21,20 +21,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-MaterialConfig dispersive(const std::string& name, double eps_inf, std::vector<PoleConfig> poles,
-                          double sigma = 0) {
-  MaterialConfig m = material(name, eps_inf, 1, sigma);
-  m.poles = std::move(poles);
-  return m;
-}
-
-PoleConfig pole(PoleKind k, double a, double b, double c = 0) {
-  PoleConfig p;
-  p.kind = k;
-  p.p = {a, b, c};
-  return p;
-}
-
 DispersionRow row_of(const MaterialConfig& mat, double dt) {
   const MaterialTable table({mat});
   const DispersiveSamples d = dispersive_samples(table, FieldLayout{}, {}, UpmlProfile{}, {1, 1, 1}, dt);
@@ -175,6 +161,7 @@ TEST_CASE("dispersion: a box's face samples take a share of its poles; refusals"
     CHECK(what.find("object.slab") != std::string::npos);
     CHECK(what.find("object 'slab' of material 'gold' reaches them") != std::string::npos);
     CHECK(what.find("the interior is x 0.004..0.016, y 0.004..0.016, z 0.004..0.016 m") != std::string::npos);
+    CHECK(what.find("a Drude or Lorentz material kept out of the UPML layers") != std::string::npos);
     CHECK(what.find("Debye materials may run into the layers") != std::string::npos);
   }
   // A Debye one: the samples there get rows of their own, one per set of profile values, with

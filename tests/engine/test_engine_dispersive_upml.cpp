@@ -15,19 +15,6 @@ namespace {
 
 constexpr double kD = 1e-3;
 
-MaterialConfig with_poles(const char* name, double eps_inf, std::vector<PoleConfig> p, double sigma = 0) {
-  MaterialConfig m = material(name, eps_inf, 1, sigma);
-  m.poles = std::move(p);
-  return m;
-}
-
-PoleConfig pole(PoleKind k, double a, double b, double c = 0) {
-  PoleConfig p;
-  p.kind = k;
-  p.p = {a, b, c};
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("engine vs reference: Debye half-space and blocks through the UPML faces, edges and corners") {
@@ -37,10 +24,10 @@ TEST_CASE("engine vs reference: Debye half-space and blocks through the UPML fac
   // conductivity, which the layers ignore as for any material.
   RunConfig cfg = box_config({17, 15, 16}, kD, 200, BoundaryType::Upml);
   cfg.boundary.layers = {3, 2, 3, 2, 3, 2};
-  cfg.materials = {with_poles("soil", 4, {pole(PoleKind::Debye, 6, 3e-11), pole(PoleKind::Debye, 2, 4e-12)}, 0.05),
-                   with_poles("clay", 2.5, {pole(PoleKind::Debye, 9, 8e-11)}),
-                   with_poles("plasma", 1.2, {pole(PoleKind::Drude, 40e9, 4e9)}),
-                   with_poles("osc", 2, {pole(PoleKind::Lorentz, 3, 30e9, 2e9)})};
+  cfg.materials = {dispersive("soil", 4, {pole(PoleKind::Debye, 6, 3e-11), pole(PoleKind::Debye, 2, 4e-12)}, 0.05),
+                   dispersive("clay", 2.5, {pole(PoleKind::Debye, 9, 8e-11)}),
+                   dispersive("plasma", 1.2, {pole(PoleKind::Drude, 40e9, 4e9)}),
+                   dispersive("osc", 2, {pole(PoleKind::Lorentz, 3, 30e9, 2e9)})};
   cfg.objects = {box("soil", "soil", {8.5, 7.5, 2}, {40, 40, 8}, kD),
                  box("c", "clay", {14, 8, 10}, {6, 4, 3}, kD),
                  box("c2", "clay", {7, 1.5, 13}, {3, 5, 5}, kD),
@@ -64,7 +51,7 @@ TEST_CASE("engine: a Debye slab in the UPML's faces, edges and corners stays bou
   // After the pulse has gone, the field must die away, not grow.
   RunConfig cfg = box_config({14, 13, 12}, kD, 20000, BoundaryType::Upml);
   cfg.boundary.layers = {3, 2, 2, 3, 2, 2};
-  cfg.materials = {with_poles("wet", 2, {pole(PoleKind::Debye, 30, 1e-9), pole(PoleKind::Debye, 5, 1e-12)})};
+  cfg.materials = {dispersive("wet", 2, {pole(PoleKind::Debye, 30, 1e-9), pole(PoleKind::Debye, 5, 1e-12)})};
   cfg.objects = {box("wet", "wet", {7, 6.5, 2}, {30, 30, 6}, kD), box("w2", "wet", {13, 6.5, 8}, {4, 30, 3}, kD)};
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::X, cells(7.3, 6.2, 6.4, kD),
                               WaveformKind::Ricker, 60e9, 1e-16)};
@@ -104,7 +91,7 @@ std::vector<double> half_space_ez(device::Api api, int n, int off, const std::ve
                                   BoundaryType type) {
   const double d = 5e-3;
   RunConfig cfg = box_config({n, n, n}, d, at.back(), type, 8);
-  cfg.materials = {with_poles("soil", 4, {pole(PoleKind::Debye, 6, 2e-10)}, 0.002)};
+  cfg.materials = {dispersive("soil", 4, {pole(PoleKind::Debye, 6, 2e-10)}, 0.002)};
   const double top = 16 + off;
   cfg.objects = {box("soil", "soil", {n / 2.0, n / 2.0, top / 2.0 - 1}, {n + 4.0, n + 4.0, top + 2}, d)};
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(20.0 + off, 20.0 + off, 23.2 + off, d),
@@ -169,8 +156,8 @@ TEST_CASE("engine vs reference: a plane wave in a Debye background that runs int
   // the step and update_dispersion after them, the reference after each update.
   RunConfig cfg = box_config({21, 19, 17}, kD, 200, BoundaryType::Upml);
   cfg.boundary.layers = {3, 2, 3, 2, 2, 3};
-  cfg.materials = {with_poles("water", 3, {pole(PoleKind::Debye, 20, 2e-11)}, 0.1),
-                   with_poles("metal", 1, {pole(PoleKind::Drude, 80e9, 5e9)})};
+  cfg.materials = {dispersive("water", 3, {pole(PoleKind::Debye, 20, 2e-11)}, 0.1),
+                   dispersive("metal", 1, {pole(PoleKind::Drude, 80e9, 5e9)})};
   cfg.objects = {box("water", "water", {10.5, 9.5, 8.5}, {40, 40, 40}, kD),
                  sphere("ball", "metal", {10.5, 9.5, 8.5}, 2.2, kD)};
   cfg.plane_waves = {plane_wave("pw", Axis::Y, 2, 1, cells(10.5, 9.5, 8.5, kD), cells(9, 9, 7, kD),

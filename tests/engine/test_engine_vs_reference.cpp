@@ -174,20 +174,9 @@ TEST_CASE("engine vs reference: dispersive materials (Debye, Drude, Lorentz) bes
   // on the face they share; a source inside a dispersive box. tblock steps as onepass.
   RunConfig cfg = box_config({19, 17, 15}, kD, 240, BoundaryType::Upml);
   cfg.boundary.layers = {3, 2, 0, 3, 2, 3};
-  auto poles = [](const char* name, double eps_inf, std::vector<PoleConfig> p, double sigma = 0) {
-    MaterialConfig m = material(name, eps_inf, 1, sigma);
-    m.poles = std::move(p);
-    return m;
-  };
-  auto pole = [](PoleKind k, double a, double b, double c = 0) {
-    PoleConfig p;
-    p.kind = k;
-    p.p = {a, b, c};
-    return p;
-  };
-  cfg.materials = {poles("water", 5, {pole(PoleKind::Debye, 30, 2e-11)}),
-                   poles("plasma", 1.5, {pole(PoleKind::Drude, 30e9, 3e9)}),
-                   poles("osc", 2, {pole(PoleKind::Lorentz, 2, 25e9, 1e9), pole(PoleKind::Debye, 1, 5e-12)}, 0.2),
+  cfg.materials = {dispersive("water", 5, {pole(PoleKind::Debye, 30, 2e-11)}),
+                   dispersive("plasma", 1.5, {pole(PoleKind::Drude, 30e9, 3e9)}),
+                   dispersive("osc", 2, {pole(PoleKind::Lorentz, 2, 25e9, 1e9), pole(PoleKind::Debye, 1, 5e-12)}, 0.2),
                    material("glass", 3, 1, 0)};
   cfg.objects = {box("w", "water", {6, 6, 6}, {4, 4, 4}, kD),
                  box("p", "plasma", {10, 6, 6}, {4, 4, 4}, kD),  // shares the face x = 8 with w

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 #include "config/options.hpp"
 #include "model/dispersion.hpp"
@@ -115,6 +116,9 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     const double top = waveform_top_hz(s);
     // The shortest wavelength in the band: the largest f Re(n(f)) up to `top` (at `top` for a
     // material without poles; a Debye or Lorentz material can be slowest lower in the band).
+    // Frequencies where a material with poles has Re eps < 0 (a metal or plasma below its plasma
+    // frequency) are skipped: there the field decays over a skin depth instead of travelling, and
+    // no wavelength spans its cells.
     double index = 1, at = top;
     std::string slowest;
     for (const MaterialConfig* m : used) {
@@ -123,7 +127,9 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
       for (const PoleConfig& pc : m->poles) entry.poles.push_back(pole_of(pc));
       for (int k = scan; k >= 1; --k) {
         const double f = top * k / scan;
-        const double n = std::sqrt(pole_permittivity(entry, f) * m->mu_r).real();
+        const std::complex<double> eps = pole_permittivity(entry, f);
+        if (!m->poles.empty() && eps.real() < 0) continue;
+        const double n = std::sqrt(eps * m->mu_r).real();
         if (f * n > at * index) {
           index = n;
           at = f;

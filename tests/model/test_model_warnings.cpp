@@ -119,6 +119,16 @@ TEST_CASE("a source band the cells resolve with fewer than 5 cells a wavelength"
   REQUIRE(w.size() == 1);
   CHECK(w[0].find("in material 'ceramic' (n = 3) spans 2.84 cells") != std::string::npos);
   CHECK(warnings(kGrid + kSource + debye, {"--source.feed.frequency=2e9", "--material.ceramic.debye=8 1e-9"}).empty());
+  // A Drude metal (Re eps < 0 through the band: the field decays over a skin depth there, n is
+  // huge but no wavelength travels) adds no warning; a plasma above its plasma frequency counts.
+  const std::string metal =
+      "[material.metal]\neps_r = 1\ndrude = 2e15 1e13\n[object.b]\nshape = box\ncenter = 0.15 0.15 0.08\n"
+      "size = 0.18 0.18 0.04\nmaterial = metal\n";
+  CHECK(warnings(kGrid + kSource + metal, {"--source.feed.frequency=2e9"}).empty());
+  w = warnings(kGrid + kSource + metal, {"--source.feed.frequency=2e9", "--material.metal.eps_r=9",
+                                          "--material.metal.drude=5e8 1e6"});
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("in material 'metal'") != std::string::npos);
 }
 
 TEST_CASE("waveform_top_hz: each waveform's spectrum is a tenth of its peak there") {

@@ -37,6 +37,15 @@ std::array<double, 4> pole_step_coefficients(const Pole& p, double dt) {
   return {1 + A, A, B, C};
 }
 
+DispersionRow dispersion_row(const MaterialEntry& e, std::uint8_t id, double dt, double corr) {
+  DispersionRow r;
+  r.id = id;
+  r.corr = corr;
+  for (const Pole& p : e.poles) r.poles.push_back(pole_step_coefficients(p, dt));
+  r.inv = 1 / (1 + corr * r.c_sum());
+  return r;
+}
+
 DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayout& layout,
                                      const std::array<std::vector<std::uint8_t>, 6>& ids,
                                      const UpmlProfile& upml, const std::array<int, 3>& n,
@@ -46,15 +55,8 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
   for (std::size_t id = 0; id < table.size(); ++id) {
     const MaterialEntry& e = table.entry(static_cast<std::uint8_t>(id));
     if (!e.dispersive()) continue;
-    DispersionRow r;
-    r.id = static_cast<std::uint8_t>(id);
-    r.corr = table.e_coefficients(r.id, dt).cb * kEps0 / dt;
-    double sum_c = 0;
-    for (const Pole& p : e.poles) {
-      r.poles.push_back(pole_step_coefficients(p, dt));
-      sum_c += r.poles.back()[3];
-    }
-    r.inv = 1 / (1 + r.corr * sum_c);
+    const auto at = static_cast<std::uint8_t>(id);
+    DispersionRow r = dispersion_row(e, at, dt, table.e_coefficients(at, dt).cb * kEps0 / dt);
     out.max_poles = std::max(out.max_poles, static_cast<int>(r.poles.size()));
     row_of[id] = static_cast<int>(out.rows.size());
     out.rows.push_back(std::move(r));
@@ -112,10 +114,8 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
     r.cp_u = upml.half[su].cp[pos[su]];
     r.cm_u = upml.half[su].cm[pos[su]];
     r.eps_inf = table.entry(r.id).eps_r;
-    double sum_c = 0;
-    for (const auto& k4 : r.poles) sum_c += k4[3];
     r.corr = 0;  // unused: the UPML step has its own coefficients
-    r.inv = 1 / (r.eps_inf + sum_c);
+    r.inv = 1 / (r.eps_inf + r.c_sum());
     const int at = static_cast<int>(out.rows.size());
     out.rows.push_back(std::move(r));
     upml_rows.emplace(key, at);

@@ -43,7 +43,16 @@ struct DispersionRow {  // one dispersive material id (and, in the UPML, one set
   // eps_inf (the material's eps_r; its conductivity is ignored there, as in every UPML cell).
   bool upml = false;
   double a_v = 1, b_v = 1, a_w = 1, b_w = 1, cp_u = 2, cm_u = 2, eps_inf = 1;
+  double c_sum() const {  // sum of the poles' C
+    double s = 0;
+    for (const auto& k : poles) s += k[3];
+    return s;
+  }
 };
+
+// The row of material entry e (id) on time step dt with the given corr (cb eps0 / dt of the
+// update it finishes): its poles' coefficients, and inv = 1 / (1 + corr sum C).
+DispersionRow dispersion_row(const MaterialEntry& e, std::uint8_t id, double dt, double corr);
 
 struct DispersiveSamples {
   std::vector<DispersionRow> rows;

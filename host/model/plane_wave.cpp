@@ -120,18 +120,9 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
   std::vector<DispersionRow> pole_rows;
   std::vector<double> pole_state;
   if (bg.dispersive()) {
-    DispersionRow plain;
-    plain.id = background;
-    for (const Pole& pole : bg.poles) plain.poles.push_back(pole_step_coefficients(pole, dt));
-    double sum_c = 0;
-    for (const auto& k : plain.poles) sum_c += k[3];
-    for (int m = 0; m < nodes; ++m) {
-      DispersionRow r = plain;
-      r.corr = 1 / (bg.eps_r * (1 + loss_e + loss(g0 + m)));
-      r.inv = 1 / (1 + r.corr * sum_c);
-      pole_rows.push_back(std::move(r));
-    }
-    pole_state.assign(static_cast<std::size_t>(nodes) * (1 + 2 * plain.poles.size()), 0.0);
+    for (int m = 0; m < nodes; ++m)
+      pole_rows.push_back(dispersion_row(bg, background, dt, 1 / (bg.eps_r * (1 + loss_e + loss(g0 + m)))));
+    pole_state.assign(static_cast<std::size_t>(nodes) * (1 + 2 * bg.poles.size()), 0.0);
   }
   wave.background = bg.name;
   // Frequency-independent only without loss or poles; else 0 (no incident intensity).

@@ -19,8 +19,8 @@ PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
       // Under half a cell across the axis: the nearest node line, as the keys' text says (the
       // two faces rounded apart could straddle a midpoint and give two).
       if (!(half > 0) || (b != a && 2 * half < 0.5 * g.d[b])) continue;
-      const long first = std::lround((s.position[b] - half) / g.d[b]);
-      const long last = std::lround((s.position[b] + half) / g.d[b]);
+      const long first = std::lround(cells_of(s.position[b] - half, g.d[b]));
+      const long last = std::lround(cells_of(s.position[b] + half, g.d[b]));
       // Along the axis the samples lie between the planes (cells first .. last - 1); across it
       // on the node lines first .. last. Nodes past the last sample (the wall) are left out.
       const long hi = std::min<long>(b == a ? last - 1 : last, g.n[b] - 1);

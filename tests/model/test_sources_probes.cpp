@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "model/field_layout.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
 #include "model/waveforms.hpp"
@@ -112,6 +113,27 @@ TEST_CASE("dipole and current J tables") {
   // The current peaks (value ~3) near its delay.
   const long peak = std::lround(default_delay_s(cur) / g.dt - 0.5);
   CHECK(src[1].j[peak] == doctest::Approx(3.0).epsilon(0.01));
+}
+
+TEST_CASE("a point halfway between two samples takes the higher one, whatever the doubles' rounding") {
+  // 0.295 / 0.005 is 58.99999999999999 in doubles and 0.28 / 0.005 is 56.00000000000001: both
+  // lie halfway between two Ex samples along x, and both take the higher, so a source and probe
+  // moved together keep their distance in cells (tools/bscan's traces).
+  const std::array<int, 3> n{120, 80, 100};
+  const std::array<double, 3> d{0.005, 0.005, 0.005};
+  REQUIRE(0.295 / 0.005 < 59.0);
+  REQUIRE(0.28 / 0.005 > 56.0);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.295, 0.2, 0.31}, n, d)[0] == 59);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.28, 0.2, 0.31}, n, d)[0] == 56);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.115 + 9 * 0.02, 0.2, 0.31}, n, d)[0] == 59);
+  // Along y Ex sits on the nodes: halfway between two is 0.0025 m past one (0.1475 m: 29.499999999999996
+  // cells; 0.2775 m: 55.50000000000001).
+  REQUIRE(0.1475 / 0.005 < 29.5);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.1, 0.1475, 0.31}, n, d)[1] == 30);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.1, 0.2775, 0.31}, n, d)[1] == 56);
+  // Away from a tie nothing moves.
+  CHECK(nearest_sample(Component::Ex, Vec3{0.2951, 0.2, 0.31}, n, d)[0] == 59);
+  CHECK(nearest_sample(Component::Ex, Vec3{0.2949, 0.2, 0.31}, n, d)[0] == 58);
 }
 
 TEST_CASE("probe samples sit at each component's nearest Yee sample, in config order") {

@@ -133,7 +133,7 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
       const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
       if (upml.in_pml(i, j, k, n)) {
         const MaterialEntry& e = table.entry(comp_ids[at]);
-        if (std::any_of(e.poles.begin(), e.poles.end(), [](const Pole& p) { return p.a != 0; })) {
+        if (std::any_of(e.poles.begin(), e.poles.end(), [](const Pole& p) { return p.second_order(); })) {
           out.second_order_in_pml = std::array<int, 4>{c, i, j, k};
           return out;
         }

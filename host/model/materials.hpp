@@ -16,6 +16,8 @@ struct Pole {
   double a = 0, b = 0, c = 0, d = 0;
   bool same_kind(const Pole& o) const { return a == o.a && b == o.b && c == o.c; }
   bool operator==(const Pole& o) const { return same_kind(o) && d == o.d; }
+  // Drude and Lorentz (P''): unstable in the UPML, refused there; Debye is first order.
+  bool second_order() const { return a != 0; }
 };
 Pole pole_of(const PoleConfig& p);
 

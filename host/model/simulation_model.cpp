@@ -55,7 +55,7 @@ std::string first_dispersive_material(const RunConfig& cfg) {
 
 bool second_order(const MaterialConfig& mc) {
   for (const PoleConfig& p : mc.poles)
-    if (p.kind != PoleKind::Debye) return true;
+    if (pole_of(p).second_order()) return true;
   return false;
 }
 

@@ -9,9 +9,11 @@ moved together by 5 cm):
   0.02 ns, and eps_r fitted to them is 6 +- 0.3;
 - run again, every trace is kept (nothing reruns) and bscan.csv is the same; with other options
   they all run again;
-- bad input exits 2 and leaves things as they were: a foreign file in --out (kept), an option
-  after `--` that moves the source, a trace outside the grid, an unknown probe; a trace whose run
-  fails exits 3 and bscan.json says so;
+- bad input exits 2, runs nothing and leaves things as they were: a foreign file in --out or in
+  its traces/ (kept), a bscan.csv without a scan's bscan.json, an option after `--` that moves the
+  source or sets output.overwrite, a trace outside the grid, an unknown probe, a field the probe
+  does not record, a model clfdtd refuses (the one-step check); a trace whose run fails (its
+  source on the PEC pipe) exits 3 and bscan.json says so;
 - SIGINT to the script in the middle of a trace exits 6, and the next call resumes (keeps the
   traces done before it).
 
@@ -152,6 +154,10 @@ def main():
     check(r.returncode == 0 and r.stdout.count("kept from the earlier scan") == 7 and
           "(0 traces run, 7 kept)" in r.stdout, "a second call keeps every trace")
     check(open(os.path.join(out, "bscan.csv")).read() == before, "... and writes the same CSV")
+    again = json.load(open(os.path.join(out, "bscan.json")))
+    check(again["complete"] and len(again["traces"]) == 7 and
+          again["traces"][3]["receiver_sample_m"][:2] == [0.625, 0.51],
+          f"... and bscan.json again, with the receiver's sample ({again['traces'][3]['receiver_sample_m']})")
     r = scan(clfdtd, model, out, ["--source.tx.amplitude=2"])
     check(r.returncode == 0 and "(7 traces run, 0 kept)" in r.stdout, "other options rerun them")
 
@@ -172,10 +178,35 @@ def main():
     r = run([TOOL, model, "--step", "0.05", "0", "--traces", "2", "--probe", "nope",
              "--out", os.path.join(work, "x3"), "--bin", clfdtd])
     check(r.returncode == 2 and "no [probe.nope]" in r.stdout, "an unknown probe: exit 2")
+    r = scan(clfdtd, model, os.path.join(work, "x4"), ["--source.tx.waveform=square"], traces=2)
+    check(r.returncode == 2 and "one-step check" in r.stdout and
+          not os.path.exists(os.path.join(work, "x4")), "a model clfdtd refuses: exit 2, nothing written")
+    r = run([TOOL, model, "--step", "0.05", "0", "--traces", "3", "--field", "Hx",
+             "--out", os.path.join(work, "x5"), "--bin", clfdtd])
+    check(r.returncode == 2 and "records Ez, not Hx" in r.stdout, f"a field the probe lacks: exit 2")
+    r = scan(clfdtd, model, os.path.join(work, "x6"), ["--output.overwrite=true"])
+    check(r.returncode == 2 and "output.overwrite" in r.stdout, "output.overwrite after --: exit 2")
+    # Trace 1's source lands on the PEC pipe (0.6, 0.25): the ends pass the check, trace 1 fails.
     failed = os.path.join(work, "failed")
-    r = scan(clfdtd, model, failed, ["--source.tx.waveform=square"], traces=2)
+    r = run([TOOL, model, "--start", "0.4", "0.25", "--step", "0.2", "0", "--receiver-step", "0",
+             "0", "--traces", "3", "--out", failed, "--bin", clfdtd, "--", f"--time.steps={STEPS}"])
     states = [t["state"] for t in json.load(open(os.path.join(failed, "bscan.json")))["traces"]]
-    check(r.returncode == 3 and states == ["failed (exit 2)"], f"a failing run: exit 3, {states}")
+    check(r.returncode == 3 and states == ["completed", "failed (exit 2)"] and "off PEC" in r.stdout,
+          f"a trace whose run fails: exit 3, {states}")
+    # A folder holding someone's bscan.csv but no bscan.json of a scan is refused, the file kept.
+    theirs = os.path.join(work, "theirs")
+    os.makedirs(theirs)
+    with open(os.path.join(theirs, "bscan.csv"), "w") as f:
+        f.write("mine\n")
+    r = scan(clfdtd, model, theirs)
+    check(r.returncode == 2 and open(os.path.join(theirs, "bscan.csv")).read() == "mine\n",
+          "a bscan.csv without a scan's bscan.json: exit 2, kept")
+    # A foreign file inside traces/ of a real scan is refused too.
+    with open(os.path.join(out, "traces", "notes.txt"), "w") as f:
+        f.write("mine\n")
+    r = scan(clfdtd, model, out)
+    check(r.returncode == 2 and "notes.txt" in r.stdout, "a foreign file in traces/: exit 2")
+    os.remove(os.path.join(out, "traces", "notes.txt"))
 
     # SIGINT to the script alone in trace 1 (of 3 long ones): exit 6, then resume.
     inter = os.path.join(work, "interrupted")

@@ -12,8 +12,9 @@ moved together by 5 cm):
 - bad input exits 2, runs nothing and leaves things as they were: a foreign file in --out or in
   its traces/ (kept), a bscan.csv without a scan's bscan.json, an option after `--` that moves the
   source or sets output.overwrite, a trace outside the grid, an unknown probe, a field the probe
-  does not record, a model clfdtd refuses (the one-step check); a trace whose run fails (its
-  source on the PEC pipe) exits 3 and bscan.json says so;
+  does not record (after trace 0); a trace whose run fails (its source on the PEC pipe; the last
+  trace's source in the UPML, which runs second) exits 3 and bscan.json says so; a model with
+  output.overwrite = true still never replaces a trace folder holding someone's file;
 - SIGINT to the script in the middle of a trace exits 6, and the next call resumes (keeps the
   traces done before it).
 
@@ -178,12 +179,32 @@ def main():
     r = run([TOOL, model, "--step", "0.05", "0", "--traces", "2", "--probe", "nope",
              "--out", os.path.join(work, "x3"), "--bin", clfdtd])
     check(r.returncode == 2 and "no [probe.nope]" in r.stdout, "an unknown probe: exit 2")
-    r = scan(clfdtd, model, os.path.join(work, "x4"), ["--source.tx.waveform=square"], traces=2)
-    check(r.returncode == 2 and "one-step check" in r.stdout and
-          not os.path.exists(os.path.join(work, "x4")), "a model clfdtd refuses: exit 2, nothing written")
+    # The last trace's source in the UPML: it runs second, so the scan stops after one trace.
+    x4 = os.path.join(work, "x4")
+    r = run([TOOL, model, "--start", "0.4", "0.51", "--step", "0.19", "0", "--receiver-step", "0",
+             "0", "--traces", "5", "--out", x4, "--bin", clfdtd, "--", f"--time.steps={STEPS}"])
+    states = [t["state"] for t in json.load(open(os.path.join(x4, "bscan.json")))["traces"]]
+    check(r.returncode == 3 and "UPML" in r.stdout and states == ["completed", "failed (exit 2)"],
+          f"the last trace's source in the UPML: exit 3 after one trace ({r.returncode}, {states})")
     r = run([TOOL, model, "--step", "0.05", "0", "--traces", "3", "--field", "Hx",
              "--out", os.path.join(work, "x5"), "--bin", clfdtd])
-    check(r.returncode == 2 and "records Ez, not Hx" in r.stdout, f"a field the probe lacks: exit 2")
+    check(r.returncode == 2 and "records Ez, not Hx" in r.stdout and
+          not os.path.exists(os.path.join(work, "x5", "bscan.csv")), "a field the probe lacks: exit 2")
+    # output.overwrite = true in the model: the traces still never replace a folder holding
+    # someone's file (the scan passes output.overwrite = false).
+    ow_model = os.path.join(work, "overwrite.ini")
+    with open(ow_model, "w") as f:
+        f.write(model_text + "\n[output]\noverwrite = true\n" if "[output]" not in model_text
+                else model_text.replace("[output]", "[output]\noverwrite = true"))
+    ow = os.path.join(work, "ow")
+    r = run([TOOL, ow_model, "--step", "0.05", "0", "--traces", "2", "--out", ow, "--bin", clfdtd,
+             "--", f"--time.steps={STEPS}"])
+    with open(os.path.join(ow, "traces", "001", "notes.txt"), "w") as f:
+        f.write("mine\n")
+    r = run([TOOL, ow_model, "--step", "0.05", "0", "--traces", "2", "--out", ow, "--bin", clfdtd,
+             "--", f"--time.steps={STEPS}", "--source.tx.amplitude=3"])
+    check(r.returncode == 3 and os.path.exists(os.path.join(ow, "traces", "001", "notes.txt")),
+          f"overwrite = true in the model: a trace folder holding my file is kept, exit 3 ({r.returncode})")
     r = scan(clfdtd, model, os.path.join(work, "x6"), ["--output.overwrite=true"])
     check(r.returncode == 2 and "output.overwrite" in r.stdout, "output.overwrite after --: exit 2")
     # Trace 1's source lands on the PEC pipe (0.6, 0.25): the ends pass the check, trace 1 fails.
@@ -191,7 +212,8 @@ def main():
     r = run([TOOL, model, "--start", "0.4", "0.25", "--step", "0.2", "0", "--receiver-step", "0",
              "0", "--traces", "3", "--out", failed, "--bin", clfdtd, "--", f"--time.steps={STEPS}"])
     states = [t["state"] for t in json.load(open(os.path.join(failed, "bscan.json")))["traces"]]
-    check(r.returncode == 3 and states == ["completed", "failed (exit 2)"] and "off PEC" in r.stdout,
+    check(r.returncode == 3 and states == ["completed", "failed (exit 2)", "completed"] and
+          "off PEC" in r.stdout,
           f"a trace whose run fails: exit 3, {states}")
     # A folder holding someone's bscan.csv but no bscan.json of a scan is refused, the file kept.
     theirs = os.path.join(work, "theirs")
@@ -208,20 +230,21 @@ def main():
     check(r.returncode == 2 and "notes.txt" in r.stdout, "a foreign file in traces/: exit 2")
     os.remove(os.path.join(out, "traces", "notes.txt"))
 
-    # SIGINT to the script alone in trace 1 (of 3 long ones): exit 6, then resume.
+    # SIGINT to the script alone in the second trace run (trace 2 of 3 long ones: the last runs
+    # second): exit 6, then resume.
     inter = os.path.join(work, "interrupted")
     cmd = [TOOL, model, "--step", "0.05", "0", "--traces", "3", "--out", inter, "--bin", clfdtd,
            "--dpi", "40", "--", "--time.steps=20000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 300
-    while time.time() < deadline and not os.path.exists(os.path.join(inter, "traces", "001.log")):
+    while time.time() < deadline and not os.path.exists(os.path.join(inter, "traces", "002.log")):
         time.sleep(0.05)
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     text, _ = p.communicate(timeout=300)
     check(p.returncode == 6 and "resume" in text, f"SIGINT: exit 6 ({p.returncode}): {text[-300:]}")
-    states = [t["state"] for t in json.load(open(os.path.join(inter, "bscan.json")))["traces"]]
-    check(states == ["completed", "interrupted"], f"bscan.json after SIGINT: {states}")
+    states = {t["index"]: t["state"] for t in json.load(open(os.path.join(inter, "bscan.json")))["traces"]}
+    check(states == {0: "completed", 2: "interrupted"}, f"bscan.json after SIGINT: {states}")
     r = run(cmd)
     check(r.returncode == 0 and "(2 traces run, 1 kept)" in r.stdout, "the next call resumes")
 

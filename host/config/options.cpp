@@ -134,7 +134,7 @@ std::vector<OptionSpec> make_table() {
       {"source.*.direction", V::Word, {1}, {"+x", "-x", "+y", "-y", "+z", "-z"}, "", "required (plane_wave)",
        "plane_wave only: the direction the wave travels, across its `axis`.", Range{}},
       {"source.*.position", V::Number, {2, 3}, {}, "m", "required",
-       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size] (not in the UPML; in a wave model not in the absorber's frame either: the UPML and the one cell next to it).",
+       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size] (not in the UPML; in a wave model not in the absorber's frame either: the UPML and the one cell next to it). A dipole, current or port drives the nearest sample of its component (halfway between two: the higher one).",
        only("inside the domain [0, grid.size], outside the UPML, off PEC")},
       {"source.*.waveform", V::Word, {1}, {"gaussian", "gaussian_pulse", "ricker", "sine"}, "",
        "gaussian_pulse", "Time function w(t), peak about 1 (see host/model/waveforms.hpp).", Range{}},
@@ -161,7 +161,7 @@ std::vector<OptionSpec> make_table() {
        open_closed(0, 1e17, "at most 1000 values, increasing, each <= asin(courant) / (pi dt)")},
       // [probe.<name>]: patent step 5 outputs.
       {"probe.*.position", V::Number, {2, 3}, {}, "m", "required",
-       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size].",
+       "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size]. Each field is read at its nearest sample (halfway between two: the higher one; run.json gives each sample's position).",
        kPosition},
       {"probe.*.fields", V::Word, {}, kProbeComponents, "", "Ex Ey Ez Hx Hy Hz (2D, cylindrical: the model's)",
        "Field components recorded, each at most once; 2D: among Ez Hx Hy (tm), Hz Ex Ey (te), Ez (wave); cylindrical: among Er Ephi Ez Hr Hphi Hz (the physical field at the probe's phi, summed over the modes).", Range{}},

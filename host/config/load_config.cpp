@@ -538,7 +538,7 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
 }
 
 void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
-  static const char* shape_names[] = {"box", "sphere", "cylinder"};
+  static const char* shape_names[] = {"box", "sphere", "cylinder", "prism"};
   for (const auto& sec : sections_of(raw, "object")) {
     ObjectConfig o;
     o.name = sec.substr(sec.find('.') + 1);
@@ -547,6 +547,8 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
     std::string shape = shape_names[static_cast<int>(o.shape)];
     r.check(cfg.grid.dims == 3 || o.shape != ShapeKind::Cylinder, sec + ".shape",
             "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+    r.check(!cylindrical(cfg.grid) || o.shape != ShapeKind::Prism, sec + ".shape",
+            "box, sphere or cylinder in a cylindrical model (a prism is not a body of revolution)");
     o.center = point_in_domain(r, sec + ".center", cfg.grid);
     // Each dimension key belongs to some shapes only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
@@ -560,14 +562,28 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       o.size = cylindrical(cfg.grid) ? rz_vec(r, sec + ".size")
                                      : model_vec(r, sec + ".size", cfg.grid.dims);
     }
-    if (only("radius", o.shape != ShapeKind::Box, "sphere and cylinder")) {
+    const bool round = o.shape == ShapeKind::Sphere || o.shape == ShapeKind::Cylinder;
+    if (only("radius", round, "sphere and cylinder")) {
       o.radius = r.number(sec + ".radius", 0);
     }
-    if (only("length", o.shape == ShapeKind::Cylinder, "cylinder")) {
+    // A 2D model's prism is its polygon in the x-y plane: no length, no axis.
+    const bool along = o.shape == ShapeKind::Cylinder ||
+                       (o.shape == ShapeKind::Prism && cfg.grid.dims == 3);
+    if (only("length", along, "cylinder, and prism in a 3D model")) {
       o.length = r.number(sec + ".length", 0);
     }
-    if (only("axis", o.shape == ShapeKind::Cylinder, "cylinder"))
+    if (only("axis", along, "cylinder, and prism in a 3D model"))
       o.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
+    if (only("vertices", o.shape == ShapeKind::Prism, "prism")) {
+      const std::vector<double> v = r.numbers(sec + ".vertices");
+      r.check(v.size() >= 6 && v.size() % 2 == 0 && v.size() <= 2 * kMaxPrismVertices,
+              sec + ".vertices",
+              "pairs u v of at least 3 and at most " + std::to_string(kMaxPrismVertices) +
+                  " corners (u, v: the two axes other than `axis`, in x y z order; 2D: x y)");
+      for (std::size_t i = 0; i < v.size(); i += 2) o.vertices.push_back({v[i], v[i + 1]});
+      r.check(polygon_area(o.vertices) > 0, sec + ".vertices",
+              "corners that enclose an area (these lie on one line)");
+    }
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");
     bool known = o.material == "pec" || o.material == "vacuum" ||

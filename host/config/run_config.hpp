@@ -85,7 +85,16 @@ struct MaterialConfig {
   std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
 };
 
-enum class ShapeKind { Box, Sphere, Cylinder };
+enum class ShapeKind { Box, Sphere, Cylinder, Prism };
+inline constexpr std::size_t kMaxPrismVertices = 10000;
+
+// The area of a polygon (corners in order, either way round; the shoelace formula).
+inline double polygon_area(const std::vector<std::array<double, 2>>& v) {
+  double twice = 0;
+  for (std::size_t i = 0, j = v.size() - 1; i < v.size(); j = i++)
+    twice += v[j][0] * v[i][1] - v[i][0] * v[j][1];
+  return 0.5 * (twice < 0 ? -twice : twice);
+}
 
 struct ObjectConfig {
   std::string name;
@@ -93,8 +102,11 @@ struct ObjectConfig {
   Vec3 center;
   Vec3 size;                                  // box: full edge lengths
   double radius = 0;                          // sphere, cylinder
-  double length = 0;                          // cylinder: extent along its axis
-  Axis axis = Axis::Z;                        // cylinder
+  double length = 0;                          // cylinder, prism: extent along its axis
+  Axis axis = Axis::Z;                        // cylinder, prism
+  // prism: the cross-section's corners (u, v) relative to the centre, u and v the two axes other
+  // than `axis` in x, y, z order; a 2D model's prism is this polygon in the x-y plane.
+  std::vector<std::array<double, 2>> vertices{};
   std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
 };
 

@@ -27,6 +27,23 @@ Bounds shape_bounds(const ObjectConfig& o) {
       half = Vec3{o.radius, o.radius, o.radius};
       half[static_cast<int>(o.axis)] = 0.5 * o.length;
       break;
+    case ShapeKind::Prism: {
+      const int ax = static_cast<int>(o.axis);
+      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      Bounds b;
+      b.lo = b.hi = o.center;
+      b.lo[ax] -= 0.5 * o.length;
+      b.hi[ax] += 0.5 * o.length;
+      b.lo[ua] = b.hi[ua] = o.center[ua] + o.vertices[0][0];
+      b.lo[va] = b.hi[va] = o.center[va] + o.vertices[0][1];
+      for (const auto& v : o.vertices) {
+        b.lo[ua] = std::min(b.lo[ua], o.center[ua] + v[0]);
+        b.hi[ua] = std::max(b.hi[ua], o.center[ua] + v[0]);
+        b.lo[va] = std::min(b.lo[va], o.center[va] + v[1]);
+        b.hi[va] = std::max(b.hi[va], o.center[va] + v[1]);
+      }
+      return b;
+    }
   }
   Bounds b;
   for (int a = 0; a < 3; ++a) {

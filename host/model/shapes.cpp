@@ -18,6 +18,26 @@ bool within(double v, double half, double scale) {
 }
 }  // namespace
 
+// Even-odd rule, the boundary inside: a point within rounding of an edge (relative to the
+// polygon's size) counts as on it, so a side placed exactly on a grid line includes that line
+// as a box's face does.
+bool polygon_contains(const std::vector<std::array<double, 2>>& v, double u, double w) {
+  double scale = 0;
+  for (const auto& p : v) scale = std::max({scale, std::fabs(p[0]), std::fabs(p[1])});
+  const double tol = kRelTol * std::max(scale, std::max(std::fabs(u), std::fabs(w)));
+  bool inside = false;
+  for (std::size_t i = 0, j = v.size() - 1; i < v.size(); j = i++) {
+    const double ax = v[j][0], ay = v[j][1], bx = v[i][0], by = v[i][1];
+    const double ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
+    // Distance from (u, w) to the edge a-b.
+    const double t = len2 > 0 ? std::clamp(((u - ax) * ex + (w - ay) * ey) / len2, 0.0, 1.0) : 0.0;
+    const double dx = u - (ax + t * ex), dy = w - (ay + t * ey);
+    if (dx * dx + dy * dy <= tol * tol) return true;
+    if ((ay > w) != (by > w) && u < ax + (w - ay) * ex / ey) inside = !inside;
+  }
+  return inside;
+}
+
 bool shape_contains(const ObjectConfig& obj, const Vec3& p) {
   const Vec3& c = obj.center;
   switch (obj.shape) {
@@ -30,6 +50,12 @@ bool shape_contains(const ObjectConfig& obj, const Vec3& p) {
       double r2 = 0;
       for (int a = 0; a < 3; ++a) r2 += (p[a] - c[a]) * (p[a] - c[a]);
       return r2 <= obj.radius * obj.radius * (1 + 2 * kRelTol);
+    }
+    case ShapeKind::Prism: {
+      const int ax = static_cast<int>(obj.axis);
+      if (obj.length > 0 && !within(p[ax] - c[ax], 0.5 * obj.length, std::fabs(c[ax]))) return false;
+      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      return polygon_contains(obj.vertices, p[ua] - c[ua], p[va] - c[va]);
     }
     case ShapeKind::Cylinder: {
       const int ax = static_cast<int>(obj.axis);
@@ -49,6 +75,7 @@ double shape_volume(const ObjectConfig& obj) {
     case ShapeKind::Box: return obj.size.x * obj.size.y * obj.size.z;
     case ShapeKind::Sphere: return 4.0 / 3.0 * kPi * obj.radius * obj.radius * obj.radius;
     case ShapeKind::Cylinder: return kPi * obj.radius * obj.radius * obj.length;
+    case ShapeKind::Prism: return polygon_area(obj.vertices) * obj.length;
   }
   return 0;
 }

@@ -166,6 +166,9 @@ TEST_CASE("cylindrical object and snapshot refusals") {
   check_error(error_of_text(kHeadCyl + "[object.b]\nshape = sphere\ncenter = 0.02 0.1\nradius = "
                                        "0.01\nmaterial = pec\n"),
               10, "object.b.center", "a centre on the axis, r = 0, for a sphere");
+  check_error(error_of_text(kHeadCyl + "[object.p]\nshape = prism\ncenter = 0 0.1\nvertices = 0 0 "
+                                       "0.01 0 0 0.01\nmaterial = pec\n"),
+              9, "object.p.shape", "box, sphere or cylinder in a cylindrical model");
   check_error(error_of_text(kHeadCyl + "[object.c]\nshape = cylinder\ncenter = 0 0.1\nradius = "
                                        "0.01\nlength = 0.02\naxis = x\nmaterial = pec\n"),
               13, "object.c.axis", "z in a cylindrical model");

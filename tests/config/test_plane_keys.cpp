@@ -91,6 +91,8 @@ TEST_CASE("2D keys refused with file, line and key") {
        "object.o.size", "two numbers x y in a 2D model"},
       {"[object.o]\nshape = cylinder\ncenter = 0.1 0.05\nradius = 0.01\nmaterial = pec\n", 8,
        "object.o.shape", "box or sphere in a 2D model (cylinder is not meaningful in 2D)"},
+      {"[object.o]\nshape = prism\ncenter = 0.1 0.05\nvertices = 0 0 0.01 0 0 0.01\nlength = 1\nmaterial = pec\n", 11,
+       "object.o.length", "no length for a prism (cylinder, and prism in a 3D model only)"},
       {"[object.o]\nshape = box\ncenter = 0.3 0.05\nsize = 0.01 0.01\nmaterial = pec\n", 9,
        "object.o.center", "a point inside the domain [0, 0.2] x [0, 0.1] m"},
       {"[source.s]\naxis = x\nposition = 0.1 0.05\nfrequency = 1e9\n", 8, "source.s.axis",

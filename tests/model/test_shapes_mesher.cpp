@@ -395,3 +395,96 @@ TEST_CASE("tangential E on the low walls and all E padding cells are PEC") {
         }
   }
 }
+
+namespace {
+
+// A prism along `axis` with the cross-section `corners` (relative to the centre).
+ObjectConfig prism(const std::string& material, Vec3 center, Axis axis, double length,
+                   std::vector<std::array<double, 2>> corners) {
+  ObjectConfig o;
+  o.name = "p";
+  o.shape = ShapeKind::Prism;
+  o.center = center;
+  o.axis = axis;
+  o.length = length;
+  o.vertices = std::move(corners);
+  o.material = material;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("polygon containment: convex, concave, either way round, the boundary inside") {
+  const std::vector<std::array<double, 2>> tri{{0, 0}, {1, 0}, {0, 1}};
+  CHECK(polygon_contains(tri, 0.2, 0.2));
+  CHECK(polygon_contains(tri, 0.5, 0.5));        // on the hypotenuse
+  CHECK(polygon_contains(tri, 0, 0));            // a corner
+  CHECK(polygon_contains(tri, 0.5, 0));          // on an edge
+  CHECK_FALSE(polygon_contains(tri, 0.51, 0.5));
+  CHECK_FALSE(polygon_contains(tri, -0.01, 0.5));
+  const std::vector<std::array<double, 2>> back{{0, 1}, {1, 0}, {0, 0}};
+  CHECK(polygon_contains(back, 0.2, 0.2));
+  CHECK_FALSE(polygon_contains(back, 0.6, 0.6));
+  // An L: the notch (upper right) is outside.
+  const std::vector<std::array<double, 2>> ell{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
+  CHECK(polygon_contains(ell, 0.5, 1.5));
+  CHECK(polygon_contains(ell, 1.5, 0.5));
+  CHECK(polygon_contains(ell, 1.5, 1.0));        // on the notch's edge
+  CHECK_FALSE(polygon_contains(ell, 1.5, 1.5));
+  CHECK(polygon_area(ell) == doctest::Approx(3.0));
+  CHECK(polygon_area(back) == doctest::Approx(0.5));
+}
+
+TEST_CASE("a prism with a rectangular cross-section meshes exactly as the box, along every axis") {
+  const GridGeometry g = uneven_grid();
+  const FieldLayout L(17, 19, 23);
+  const Vec3 c{0.083, 0.1, 0.1};
+  const Vec3 size{0.061, 0.084, 0.072};  // faces off the sample planes and on some of them
+  for (Axis ax : {Axis::X, Axis::Y, Axis::Z}) {
+    const int a = static_cast<int>(ax);
+    const int ua = a == 0 ? 1 : 0, va = a == 2 ? 1 : 2;
+    const double hu = 0.5 * size[ua], hv = 0.5 * size[va];
+    const ObjectConfig p = prism("a", c, ax, size[a], {{-hu, -hv}, {hu, -hv}, {hu, hv}, {-hu, hv}});
+    MaterialTable t1({MaterialConfig{"a", 2.0}}), t2({MaterialConfig{"a", 2.0}});
+    const MeshedIds mp = mesh_objects({p}, t1, g, L, true);
+    const MeshedIds mb = mesh_objects({box("a", c, size)}, t2, g, L, true);
+    for (int comp = 0; comp < 6; ++comp) CHECK(mp.component[comp] == mb.component[comp]);
+    CHECK(shape_volume(p) == doctest::Approx(shape_volume(box("a", c, size))));
+  }
+}
+
+TEST_CASE("a triangular prism: its voxel volume is its area times its length, ids agree with shape_contains") {
+  const double d = 0.01;
+  const int n = 100;
+  for (Axis ax : {Axis::X, Axis::Y, Axis::Z}) {
+    const ObjectConfig p = prism("m", Vec3{0.503, 0.487, 0.511}, ax, 0.43,
+                                 {{-0.3, -0.2}, {0.25, -0.17}, {0.02, 0.31}});
+    CHECK(shape_volume(p) == doctest::Approx(polygon_area(p.vertices) * 0.43));
+    CHECK(voxel_volume(p, d, n) == doctest::Approx(shape_volume(p)).epsilon(0.03));
+  }
+  const GridGeometry g = uneven_grid();
+  const FieldLayout L(17, 19, 23);
+  MaterialTable t({MaterialConfig{"a", 2.0}});
+  // A concave (L-shaped) cross-section along y.
+  const ObjectConfig p = prism("a", Vec3{0.08, 0.1, 0.1}, Axis::Y, 0.12,
+                               {{-0.051, -0.043}, {0.047, -0.043}, {0.047, 0.005}, {0.003, 0.005},
+                                {0.003, 0.049}, {-0.051, 0.049}});
+  const MeshedIds m = mesh_objects({p}, t, g, L, true);
+  int inside = 0;
+  for (int comp = 0; comp < 6; ++comp) {
+    const auto cc = static_cast<Component>(comp);
+    for (int i = 1; i < 17; ++i)
+      for (int j = 1; j < 19; ++j)
+        for (int k = 1; k < 23; ++k) {
+          const Vec3 q = sample_position(cc, {i, j, k}, g.d);
+          const std::uint8_t expect = shape_contains(p, q) ? 2 : 1;
+          const std::uint8_t got = at(m, L, cc, i, j, k);
+          if (got != expect && !(got > 2 && expect > 0))
+            FAIL(component_name(cc) << " " << i << "," << j << "," << k);
+          inside += got == 2;
+        }
+  }
+  CHECK(inside > 500);
+  CHECK_FALSE(shape_contains(p, Vec3{0.08 + 0.025, 0.1, 0.1 + 0.025}));  // the notch
+  CHECK(shape_contains(p, Vec3{0.08 - 0.025, 0.1, 0.1 + 0.025}));
+}

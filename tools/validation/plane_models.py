@@ -68,7 +68,8 @@ def show_field(ax, run, field, step, snap, title, clip=99.5, scale_from_x=0.0):
 
 
 def outline(ax, ini, kind_color="k"):
-    """Draws the model's objects (box: rectangle, sphere: disc) from the model file."""
+    """Draws the model's objects (box: rectangle, sphere: disc, prism: polygon) from the model
+    file."""
     import matplotlib.patches as mp
     for sec in ini.sections():
         if not sec.startswith("object."):
@@ -77,6 +78,9 @@ def outline(ax, ini, kind_color="k"):
         if ini[sec]["shape"] == "box":
             s = ini_vector(ini, sec, "size")
             ax.add_patch(mp.Rectangle(c - s / 2, s[0], s[1], fill=False, lw=0.8, ec=kind_color))
+        elif ini[sec]["shape"] == "prism":
+            v = ini_vector(ini, sec, "vertices").reshape(-1, 2) + c
+            ax.add_patch(mp.Polygon(v, closed=True, fill=False, lw=0.8, ec=kind_color))
         else:
             ax.add_patch(mp.Circle(c, float(ini[sec]["radius"]), fill=False, lw=0.8,
                                    ec=kind_color))
@@ -116,6 +120,18 @@ def picture_waveguide(ctx, out, short):
     show_field(ax, run, "Ey", step, snap, "plane_te_waveguide.ini (te)", clip=99.9)
     outline(ax, ini)
     return save(fig, out, "plane_te_waveguide.png")
+
+
+def picture_taper(ctx, out, short):
+    import matplotlib.pyplot as plt
+    ini = read_ini(os.path.join(ROOT, "models", "plane_taper.ini"))
+    run = run_model(ctx, "plane_taper", 400 if short else None, [400])
+    step, snap = last_snapshot(run)
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    show_field(ax, run, "Ey", step, snap, "plane_taper.ini (te, a prism: the guide's polygon)",
+               scale_from_x=0.15)  # scaled away from the feed's own cell
+    outline(ax, ini)
+    return save(fig, out, "plane_taper.png")
 
 
 def picture_wave(ctx, out, short):
@@ -181,7 +197,7 @@ def save(fig, out, name):
 
 
 PICTURES = {"plane_tm_scatter": picture_scatter, "plane_te_waveguide": picture_waveguide,
-            "plane_wave": picture_wave, "plane_gpr": picture_gpr}
+            "plane_wave": picture_wave, "plane_gpr": picture_gpr, "plane_taper": picture_taper}
 
 
 def main():

@@ -1,6 +1,8 @@
 #include "config/load_config.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <cctype>
@@ -537,6 +539,36 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
   }
 }
 
+// The first two sides of a polygon that cross or touch other than at their shared corner (1-based
+// side numbers, side k from corner k to k + 1), or {0, 0} where none do. O(corners^2).
+std::array<std::size_t, 2> crossing_sides(const std::vector<std::array<double, 2>>& v) {
+  double scale = 0;
+  for (const auto& p : v) scale = std::max({scale, std::fabs(p[0]), std::fabs(p[1])});
+  const double eps = 1e-12 * scale * scale;
+  auto orient = [&](const std::array<double, 2>& a, const std::array<double, 2>& b,
+                    const std::array<double, 2>& c) {
+    const double x = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    return (x > eps) - (x < -eps);
+  };
+  auto within = [](const std::array<double, 2>& a, const std::array<double, 2>& b,
+                   const std::array<double, 2>& c) {  // c, on the line a-b, between them
+    return std::min(a[0], b[0]) <= c[0] && c[0] <= std::max(a[0], b[0]) &&
+           std::min(a[1], b[1]) <= c[1] && c[1] <= std::max(a[1], b[1]);
+  };
+  const std::size_t n = v.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (j == i + 1 || (i == 0 && j == n - 1)) continue;  // neighbours share a corner
+      const auto &a = v[i], &b = v[(i + 1) % n], &c = v[j], &d = v[(j + 1) % n];
+      const int o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+      const bool cross = (o1 * o2 < 0 && o3 * o4 < 0) || (o1 == 0 && within(a, b, c)) ||
+                         (o2 == 0 && within(a, b, d)) || (o3 == 0 && within(c, d, a)) ||
+                         (o4 == 0 && within(c, d, b));
+      if (cross) return {i + 1, j + 1};
+    }
+  return {0, 0};
+}
+
 void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
   static const char* shape_names[] = {"box", "sphere", "cylinder", "prism"};
   for (const auto& sec : sections_of(raw, "object")) {
@@ -546,7 +578,7 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
     o.shape = static_cast<ShapeKind>(r.word(sec + ".shape", 0));
     std::string shape = shape_names[static_cast<int>(o.shape)];
     r.check(cfg.grid.dims == 3 || o.shape != ShapeKind::Cylinder, sec + ".shape",
-            "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+            "box, sphere or prism in a 2D model (cylinder is not meaningful in 2D)");
     r.check(!cylindrical(cfg.grid) || o.shape != ShapeKind::Prism, sec + ".shape",
             "box, sphere or cylinder in a cylindrical model (a prism is not a body of revolution)");
     o.center = point_in_domain(r, sec + ".center", cfg.grid);
@@ -581,8 +613,18 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
               "pairs u v of at least 3 and at most " + std::to_string(kMaxPrismVertices) +
                   " corners (u, v: the two axes other than `axis`, in x y z order; 2D: x y)");
       for (std::size_t i = 0; i < v.size(); i += 2) o.vertices.push_back({v[i], v[i + 1]});
-      r.check(polygon_area(o.vertices) > 0, sec + ".vertices",
-              "corners that enclose an area (these lie on one line)");
+      double lo0 = v[0], hi0 = v[0], lo1 = v[1], hi1 = v[1];
+      for (const auto& c : o.vertices) {
+        lo0 = std::min(lo0, c[0]), hi0 = std::max(hi0, c[0]);
+        lo1 = std::min(lo1, c[1]), hi1 = std::max(hi1, c[1]);
+      }
+      const double extent = std::max(hi0 - lo0, hi1 - lo1);
+      r.check(polygon_area(o.vertices) > 1e-9 * extent * extent, sec + ".vertices",
+              "corners that enclose an area (these lie on one line, or nearly)");
+      const auto sides = crossing_sides(o.vertices);
+      r.check(sides[0] == 0, sec + ".vertices",
+              "a polygon whose sides do not cross or touch (sides " + std::to_string(sides[0]) +
+                  " and " + std::to_string(sides[1]) + " do; side k joins corners k and k + 1)");
     }
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");

@@ -49,7 +49,7 @@ void check_plane_config(const RunConfig& cfg) {
   for (const auto& o : cfg.objects) {
     if (o.shape == ShapeKind::Cylinder)
       fail(cfg, "object." + o.name + ".shape",
-           "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+           "box, sphere or prism in a 2D model (cylinder is not meaningful in 2D)");
   }
   for (const auto& s : cfg.sources) {
     if (s.kind == SourceKind::Port)

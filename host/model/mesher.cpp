@@ -90,6 +90,20 @@ bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double,
       q[a] += side * kSurfaceProbe * d[a];
       if (!holds(obj, q, edge, d)) return true;
     }
+  // A concave prism's inner corner (a sample on two faces meeting at 270 degrees) has every probe
+  // along an axis inside: the diagonals across the prism's axis see the missing quadrant.
+  if (obj.shape == ShapeKind::Prism) {
+    const int ax = static_cast<int>(obj.axis);
+    const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+    if (va >= axes) return false;
+    for (double su : {-1.0, 1.0})
+      for (double sv : {-1.0, 1.0}) {
+        Vec3 q = p;
+        q[ua] += su * kSurfaceProbe * d[ua];
+        q[va] += sv * kSurfaceProbe * d[va];
+        if (!holds(obj, q, edge, d)) return true;
+      }
+  }
   return false;
 }
 
@@ -103,6 +117,7 @@ std::size_t paint(const ObjectConfig& obj, std::uint8_t id, int edge, const std:
   const Bounds b = shape_bounds(obj);
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
+  const bool convex_along_z = obj.shape != ShapeKind::Prism || obj.axis == Axis::Z;
   Vec3 p;
   std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
@@ -110,13 +125,22 @@ std::size_t paint(const ObjectConfig& obj, std::uint8_t id, int edge, const std:
     for (int j = first[1]; j < last[1]; ++j) {
       p.y = (j + off[1]) * d[1];
       const std::size_t row = (static_cast<std::size_t>(i) * n[1] + j) * nzp;
-      // Every shape is convex (so a segment lies in it when both ends do), so its samples on a z
-      // row form one run: find both ends and fill between them, testing only the samples outside
-      // the run (plus the two ends).
       auto inside = [&](int k) {
         p.z = (k + off[2]) * d[2];
         return holds(obj, p, edge, d);
       };
+      if (!convex_along_z) {  // a prism across z may be concave there: every sample on its own
+        for (int k = first[2]; k < last[2]; ++k) {
+          if (!inside(k)) continue;
+          ids[row + k] = id;
+          ++written;
+          if (surface && on_surface(obj, p, d, 3, edge)) surface->push_back(row + k);
+        }
+        continue;
+      }
+      // A box, sphere, cylinder or a prism along z meets a z row in one run (a segment lies in it
+      // when both ends do): find both ends and fill between them, testing only the samples
+      // outside the run (plus the two ends).
       int k0 = first[2];
       while (k0 < last[2] && !inside(k0)) ++k0;
       if (k0 == last[2]) continue;
@@ -125,8 +149,8 @@ std::size_t paint(const ObjectConfig& obj, std::uint8_t id, int edge, const std:
       std::fill(ids.begin() + row + k0, ids.begin() + row + k1 + 1, id);
       written += static_cast<std::size_t>(k1 - k0 + 1);
       if (!surface) continue;
-      // Convex: where an inner sample of the run lies on the surface, the whole run does; else
-      // only its ends may.
+      // Where an inner sample of the run lies on the surface, the whole run does (a face along
+      // z); else only its ends may.
       const int mid = k0 + (k1 - k0) / 2;
       inside(mid);
       if (mid != k0 && mid != k1 && on_surface(obj, p, d, 2, edge)) {
@@ -427,7 +451,7 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& 
   for (const auto& o : objects) {
     if (layout.plane && o.shape == ShapeKind::Cylinder) {
       throw ConfigError("", 0, "object." + o.name + ".shape",
-                        "box or sphere in a 2D model (cylinder is not meaningful in 2D)");
+                        "box, sphere or prism in a 2D model (cylinder is not meaningful in 2D)");
     }
   }
 

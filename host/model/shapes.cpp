@@ -22,20 +22,20 @@ bool within(double v, double half, double scale) {
 // polygon's size) counts as on it, so a side placed exactly on a grid line includes that line
 // as a box's face does.
 bool polygon_contains(const std::vector<std::array<double, 2>>& v, double u, double w) {
-  double scale = 0;
-  for (const auto& p : v) scale = std::max({scale, std::fabs(p[0]), std::fabs(p[1])});
-  const double tol = kRelTol * std::max(scale, std::max(std::fabs(u), std::fabs(w)));
+  double scale = std::max(std::fabs(u), std::fabs(w)), nearest2 = 1e300;
   bool inside = false;
   for (std::size_t i = 0, j = v.size() - 1; i < v.size(); j = i++) {
     const double ax = v[j][0], ay = v[j][1], bx = v[i][0], by = v[i][1];
+    scale = std::max({scale, std::fabs(bx), std::fabs(by)});
     const double ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
     // Distance from (u, w) to the edge a-b.
     const double t = len2 > 0 ? std::clamp(((u - ax) * ex + (w - ay) * ey) / len2, 0.0, 1.0) : 0.0;
     const double dx = u - (ax + t * ex), dy = w - (ay + t * ey);
-    if (dx * dx + dy * dy <= tol * tol) return true;
+    nearest2 = std::min(nearest2, dx * dx + dy * dy);
     if ((ay > w) != (by > w) && u < ax + (w - ay) * ex / ey) inside = !inside;
   }
-  return inside;
+  const double tol = kRelTol * scale;
+  return inside || nearest2 <= tol * tol;
 }
 
 bool shape_contains(const ObjectConfig& obj, const Vec3& p) {

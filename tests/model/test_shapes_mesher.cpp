@@ -401,14 +401,11 @@ namespace {
 // A prism along `axis` with the cross-section `corners` (relative to the centre).
 ObjectConfig prism(const std::string& material, Vec3 center, Axis axis, double length,
                    std::vector<std::array<double, 2>> corners) {
-  ObjectConfig o;
-  o.name = "p";
+  ObjectConfig o = box(material, center, Vec3{});
   o.shape = ShapeKind::Prism;
-  o.center = center;
   o.axis = axis;
   o.length = length;
   o.vertices = std::move(corners);
-  o.material = material;
   return o;
 }
 

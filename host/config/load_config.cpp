@@ -613,6 +613,13 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
               "pairs u v of at least 3 and at most " + std::to_string(kMaxPrismVertices) +
                   " corners (u, v: the two axes other than `axis`, in x y z order; 2D: x y)");
       for (std::size_t i = 0; i < v.size(); i += 2) o.vertices.push_back({v[i], v[i + 1]});
+      // CAD exports close a polygon by repeating its first corner: one polygon all the same.
+      if (o.vertices.size() > 3 && o.vertices.back() == o.vertices.front()) o.vertices.pop_back();
+      const auto sides = crossing_sides(o.vertices);
+      r.check(sides[0] == 0, sec + ".vertices",
+              "a polygon whose sides do not cross or touch (sides " + std::to_string(sides[0]) +
+                  " and " + std::to_string(sides[1]) +
+                  " do; side k joins corners k and k + 1; a corner given twice touches too)");
       double lo0 = v[0], hi0 = v[0], lo1 = v[1], hi1 = v[1];
       for (const auto& c : o.vertices) {
         lo0 = std::min(lo0, c[0]), hi0 = std::max(hi0, c[0]);
@@ -621,10 +628,22 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       const double extent = std::max(hi0 - lo0, hi1 - lo1);
       r.check(polygon_area(o.vertices) > 1e-9 * extent * extent, sec + ".vertices",
               "corners that enclose an area (these lie on one line, or nearly)");
-      const auto sides = crossing_sides(o.vertices);
-      r.check(sides[0] == 0, sec + ".vertices",
-              "a polygon whose sides do not cross or touch (sides " + std::to_string(sides[0]) +
-                  " and " + std::to_string(sides[1]) + " do; side k joins corners k and k + 1)");
+      // Corners far past the domain make the same mesh and cost the inside test its precision
+      // (its tolerance scales with the polygon); a prism wholly outside is a mistake.
+      const int ax = cfg.grid.dims == 3 ? static_cast<int>(o.axis) : 2;
+      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      const double su = cfg.grid.size_m[ua], sv = cfg.grid.size_m[va];
+      const double u0 = o.center[ua] + lo0, u1 = o.center[ua] + hi0;
+      const double v0 = o.center[va] + lo1, v1 = o.center[va] + hi1;
+      const std::string names = std::string(1, "xyz"[ua]) + " and " + "xyz"[va];
+      r.check(u0 >= -su && u1 <= 2 * su && v0 >= -sv && v1 <= 2 * sv, sec + ".vertices",
+              "corners (centre + vertex) within one domain size of the domain along " + names +
+                  " (" + fmt(-su) + " .. " + fmt(2 * su) + " and " + fmt(-sv) + " .. " +
+                  fmt(2 * sv) + " m): a farther corner meshes the same");
+      r.check(u1 >= 0 && u0 <= su && v1 >= 0 && v0 <= sv, sec + ".vertices",
+              "a polygon that reaches into the domain (centre + vertices span " + names + " " +
+                  fmt(u0) + " .. " + fmt(u1) + " and " + fmt(v0) + " .. " + fmt(v1) +
+                  " m; the domain is 0 .. " + fmt(su) + " and 0 .. " + fmt(sv) + " m)");
     }
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");

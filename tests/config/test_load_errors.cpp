@@ -173,6 +173,12 @@ TEST_CASE("range, shape and cross-key checks") {
        "object.o.vertices", "sides do not cross or touch (sides 1 and 3 do"},
       {"[object.o]\nshape = prism\ncenter = 0 0 0\nlength = 1\nvertices = 0 0 0.05 0 0.1 1e-20\nmaterial = pec\n", 10,
        "object.o.vertices", "corners that enclose an area"},
+      {"[object.o]\nshape = prism\ncenter = 0.5 0.5 0.5\nlength = 1\nvertices = 0 0 5 0 0 0.1\nmaterial = pec\n", 10,
+       "object.o.vertices", "within one domain size of the domain along x and y (-1 .. 2 and -1 .. 2 m)"},
+      {"[object.o]\nshape = prism\ncenter = 0 0 0.5\nlength = 1\nvertices = -0.9 -0.9 -0.5 -0.9 -0.9 -0.5\nmaterial = pec\n", 10,
+       "object.o.vertices", "a polygon that reaches into the domain"},
+      {"[object.o]\nshape = prism\ncenter = 0.5 0.5 0.5\nlength = 1\nvertices = -0.1 -0.1 0.1 0.1 0.1 -0.1 -0.1 0.1\nmaterial = pec\n", 10,
+       "object.o.vertices", "sides do not cross or touch (sides 1 and 3 do"},
       {"[object.o]\nshape = box\ncenter = 0 0 0\nsize = 1 1 1\nvertices = 0 0 1 0 0 1\nmaterial = pec\n", 10,
        "object.o.vertices", "no vertices for a box (prism only)"},
       {"[source.s]\nposition = 0 0 0\n", 6, "source.s.frequency", "required"},
@@ -299,4 +305,13 @@ TEST_CASE("a model file the user may not read: the message says why") {
   const ConfigError e = error_of(path);
   ::unlink(path.c_str());
   CHECK(std::string(e.what()).find("Permission denied") != std::string::npos);
+}
+
+TEST_CASE("a prism's polygon closed by repeating its first corner (as CAD exports it) is one polygon") {
+  const std::string text =
+      "[grid]\nsize = 1 1 1\nmax_frequency = 1e9\n[time]\nsteps = 100\n[object.o]\nshape = prism\n"
+      "center = 0.5 0.5 0.5\nlength = 0.2\nvertices = 0 0 0.1 0 0 0.1 0 0\nmaterial = pec\n";
+  const RunConfig cfg = load_config_text(text, "m.ini", {});
+  REQUIRE(cfg.objects.size() == 1);
+  CHECK(cfg.objects[0].vertices.size() == 3);
 }

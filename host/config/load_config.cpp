@@ -522,9 +522,10 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     m.sigma = r.number(sec + ".sigma", 0);
     m.pec = r.word(sec + ".pec", 1) == 0;
     read_poles(r, sec, m);
-    if (!m.poles.empty() && (grid.dims != 3 || grid.coordinates != Coordinates::Cartesian))
+    if (!m.poles.empty() && (grid.coordinates != Coordinates::Cartesian ||
+                             (grid.dims == 2 && grid.equation == Equation::Wave)))
       r.fail(sec + (r.has(sec + ".debye") ? ".debye" : r.has(sec + ".drude") ? ".drude" : ".lorentz"),
-             "no poles in a 2D or cylindrical model (dispersive materials are 3D Cartesian only)");
+             kNoPolesHere);
     // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
     // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
     // bound. (eps_r >= 1, so only mu_r < 1 can do it: the message points there.)
@@ -631,7 +632,7 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       // Corners far past the domain make the same mesh and cost the inside test its precision
       // (its tolerance scales with the polygon); a prism wholly outside is a mistake.
       const int ax = cfg.grid.dims == 3 ? static_cast<int>(o.axis) : 2;
-      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      const auto [ua, va] = cross_axes(ax);
       const double su = cfg.grid.size_m[ua], sv = cfg.grid.size_m[va];
       const double u0 = o.center[ua] + lo0, u1 = o.center[ua] + hi0;
       const double v0 = o.center[va] + lo1, v1 = o.center[va] + hi1;

@@ -98,7 +98,7 @@ std::vector<OptionSpec> make_table() {
       {"material.*.sigma", V::Number, {1}, {}, "S/m", "0", "Electric conductivity (copper 6e7; past 1e9, 15 x silver, use pec = true).",
        closed(0, 1e9)},
       {"material.*.debye", V::Number, {}, {}, "1, s", "none",
-       "Debye poles, pairs delta_eps tau: chi(f) = delta_eps / (1 - i 2 pi f tau) (time convention exp(-i 2 pi f t): Im chi > 0 is loss) added to eps_r, which is then the permittivity at infinite frequency (water at 20 C: eps_r = 5.2, debye = 74.9 9.4e-12; docs/EQUATIONS.md \"Dispersive materials\"). 3D Cartesian models only; a Debye object may run into the UPML layers (a soil half-space), a Drude or Lorentz one may not.",
+       "Debye poles, pairs delta_eps tau: chi(f) = delta_eps / (1 - i 2 pi f tau) (time convention exp(-i 2 pi f t): Im chi > 0 is loss) added to eps_r, which is then the permittivity at infinite frequency (water at 20 C: eps_r = 5.2, debye = 74.9 9.4e-12; docs/EQUATIONS.md \"Dispersive materials\"). 3D models, and 2D models (tm: Ez, te: Ex Ey) with grid.equation = maxwell; not cylindrical ones. A Debye object may run into the UPML layers (a soil half-space), a Drude or Lorentz one may not.",
        above(0, "delta_eps > 0, tau > 0")},
       {"material.*.drude", V::Number, {}, {}, "Hz, Hz", "none",
        "Drude poles, pairs f_p gamma: chi(f) = -f_p^2 / (f^2 + i f gamma), f_p the plasma frequency and gamma the collision frequency, both in Hz, not rad/s (omega_p / 2 pi, gamma_omega / 2 pi; a Drude gold: eps_r = 9.84, drude = 2.183e15 1.62e13, models/gold_nanosphere.ini). Same limits as debye.",

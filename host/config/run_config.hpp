@@ -72,6 +72,10 @@ struct BoundaryConfig {
 //   lorentz  p = {delta_eps, f0 (Hz), gamma (Hz)}: chi = delta_eps f0^2 / (f0^2 - f^2 - i f gamma)
 enum class PoleKind { Debye, Drude, Lorentz };
 inline constexpr std::size_t kMaxPoles = 8;  // per material
+// Where poles are refused (load_config and SimulationModel::build say the same).
+inline constexpr const char* kNoPolesHere =
+    "no poles in a cylindrical model or a 2D wave model (dispersive materials run in the Yee "
+    "solvers: 3D, and 2D with grid.equation = maxwell)";
 struct PoleConfig {
   PoleKind kind = PoleKind::Debye;
   std::array<double, 3> p{};
@@ -95,6 +99,9 @@ inline double polygon_area(const std::vector<std::array<double, 2>>& v) {
     twice += v[j][0] * v[i][1] - v[i][0] * v[j][1];
   return 0.5 * (twice < 0 ? -twice : twice);
 }
+
+// The two axes across axis `ax` (0..2) in x, y, z order: a prism's vertex coordinates u and v.
+inline std::array<int, 2> cross_axes(int ax) { return {ax == 0 ? 1 : 0, ax == 2 ? 1 : 2}; }
 
 struct ObjectConfig {
   std::string name;

@@ -149,6 +149,44 @@ SourceBuffers upload_sources(BufferAllocator& alloc, const std::vector<std::int3
   return out;
 }
 
+DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamples& d,
+                                    const device::Buffer& placeholder) {
+  DispersionBuffers out;
+  out.cells = out.rows = out.table = out.state = placeholder;
+  if (d.empty()) return out;
+  std::vector<std::int32_t> cells, rows;
+  cells.reserve(2 * d.count());
+  rows.reserve(d.count());
+  for (std::size_t n = 0; n < d.count(); ++n) {
+    push_cell_entry(cells, d.comp[n], d.index[n]);
+    rows.push_back(d.row[n]);
+  }
+  out.row_stride = dispersion_row_stride(d);
+  out.f_slot = static_cast<int>(d.f_slot());
+  const auto stride = static_cast<std::size_t>(out.row_stride);
+  std::vector<float> table(d.rows.size() * stride * 4, 0.0f);
+  for (std::size_t r = 0; r < d.rows.size(); ++r) {
+    const DispersionRow& row = d.rows[r];
+    float* at = &table[r * stride * 4];
+    at[0] = static_cast<float>(row.corr);
+    at[1] = static_cast<float>(row.inv);
+    at[2] = static_cast<float>(row.poles.size());
+    at[3] = row.upml ? 1.0f : 0.0f;
+    for (std::size_t p = 0; p < row.poles.size(); ++p)
+      for (int k = 0; k < 4; ++k) at[4 * (1 + p) + k] = static_cast<float>(row.poles[p][k]);
+    if (!row.upml) continue;
+    float* profile = at + 4 * (stride - 2);
+    const double values[8] = {row.a_v, row.b_v, row.a_w, row.b_w, row.cp_u, row.cm_u, 0, 0};
+    for (int k = 0; k < 8; ++k) profile[k] = static_cast<float>(values[k]);
+  }
+  out.cells = alloc.upload(cells);
+  out.rows = alloc.upload(rows);
+  out.table = alloc.upload(table);
+  out.state = alloc.zeros(d.count() * d.state_slots() * sizeof(float));
+  out.count = static_cast<int>(d.count());
+  return out;
+}
+
 std::vector<std::int32_t> probe_cell_table(const SimulationModel& m) {
   std::vector<std::int32_t> tab;
   for (const auto& s : m.probes.samples) {

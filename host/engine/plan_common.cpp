@@ -106,16 +106,16 @@ void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
 // update_dispersion last of all: it needs E with every other term of the step in it.
 void plan_dispersion(const PlanInputs& in, StepPlan& plan) {
   const YeeFields& f = in.f;
-  if (f.ndisp == 0) return;
+  if (f.disp.count == 0) return;
   const SimulationModel& m = in.m;
   if (in.region) throw DeviceError("dispersive materials run on one device, not on a model split by rows");
   BoundKernel k = bind_kernel(in, "update_dispersion", [&](Args& a, const FieldSet&, const FieldSet& out) {
-    a << out[0] << out[1] << out[2] << out[3] << out[4] << out[5] << f.disp_cells << f.disp_rows
-      << f.disp_table << f.disp_state << f.ndisp << f.disp_row_stride << f.disp_f_slot
+    a << out[0] << out[1] << out[2] << out[3] << out[4] << out[5] << f.disp.cells << f.disp.rows
+      << f.disp.table << f.disp.state << f.disp.count << f.disp.row_stride << f.disp.f_slot
       << static_cast<int>(m.layout.ny * m.layout.nzp()) << static_cast<int>(m.layout.nzp());
     for (int axis = 0; axis < 3; ++axis) a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[axis]);
   });
-  plan.push_back(linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.ndisp)));
+  plan.push_back(linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.disp.count)));
 }
 
 void plan_point_sources(const PlanInputs& in, StepPlan& plan) {

@@ -123,41 +123,7 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
     pw_steps = pw.steps;
   }
 
-  if (!m.dispersion.empty()) {
-    const DispersiveSamples& d = m.dispersion;
-    // (The count is checked when the model is built: SimulationModel, kMaxDispersiveSamples.)
-    std::vector<std::int32_t> cells, rows;
-    cells.reserve(2 * d.count());
-    rows.reserve(d.count());
-    for (std::size_t n = 0; n < d.count(); ++n) {
-      push_cell_entry(cells, d.comp[n], d.index[n]);
-      rows.push_back(d.row[n]);
-    }
-    // Per row (dispersion_row_stride float4s): (corr, inv, poles, upml), (kK, A, B, C) per pole,
-    // then on a UPML row (a_v, b_v, a_w, b_w), (cp_u, cm_u, 0, 0) in the last two.
-    disp_row_stride = dispersion_row_stride(d);
-    disp_f_slot = static_cast<int>(d.f_slot());
-    std::vector<float> table(d.rows.size() * static_cast<std::size_t>(disp_row_stride) * 4, 0.0f);
-    for (std::size_t r = 0; r < d.rows.size(); ++r) {
-      const DispersionRow& row = d.rows[r];
-      float* at = &table[r * static_cast<std::size_t>(disp_row_stride) * 4];
-      at[0] = static_cast<float>(row.corr);
-      at[1] = static_cast<float>(row.inv);
-      at[2] = static_cast<float>(row.poles.size());
-      at[3] = row.upml ? 1.0f : 0.0f;
-      for (std::size_t p = 0; p < row.poles.size(); ++p)
-        for (int k = 0; k < 4; ++k) at[4 * (1 + p) + k] = static_cast<float>(row.poles[p][k]);
-      if (!row.upml) continue;
-      float* profile = at + 4 * (disp_row_stride - 2);
-      const double values[8] = {row.a_v, row.b_v, row.a_w, row.b_w, row.cp_u, row.cm_u, 0, 0};
-      for (int k = 0; k < 8; ++k) profile[k] = static_cast<float>(values[k]);
-    }
-    disp_cells = alloc.upload(cells);
-    disp_rows = alloc.upload(rows);
-    disp_table = alloc.upload(table);
-    disp_state = alloc.zeros(d.count() * d.state_slots() * sizeof(float));
-    ndisp = static_cast<int>(d.count());
-  }
+  disp = upload_dispersion(alloc, m.dispersion, placeholder);
 
   nsamples = static_cast<int>(m.probes.samples.size());
   if (nsamples > 0) {

@@ -58,10 +58,7 @@ struct YeeFields {
   device::Buffer pw_cells, pw_start, pw_rows, pw_weights, pw_table;
   int npw = 0, pw_row_width = 0;
   long pw_steps = 0;
-  // Dispersive materials (model/dispersion.hpp): per sample its cell entry and row; the rows'
-  // float4s (disp_row_stride each); the state [slot * ndisp + sample], zero at the start.
-  device::Buffer disp_cells, disp_rows, disp_table, disp_state;
-  int ndisp = 0, disp_row_stride = 0, disp_f_slot = 0;
+  DispersionBuffers disp;  // dispersive materials (field_buffers.hpp)
   device::Buffer probe_cells, probe_batch;  // batch[slot * nsamples + sample]
   int nsamples = 0;
   device::Buffer flag;  // check_finite's result

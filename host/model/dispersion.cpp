@@ -74,7 +74,6 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
   out.comp.reserve(count);
   out.index.reserve(count);
   out.row.reserve(count);
-  const std::size_t nzp = layout.nzp();
   // One row per material and set of profile values in the UPML (the layers hold few values): per
   // axis the positions with equal values share a class, and (row, component, classes) finds the
   // row without building one per sample.
@@ -127,10 +126,16 @@ DispersiveSamples dispersive_samples(const MaterialTable& table, const FieldLayo
     for (std::size_t at = 0; at < comp_ids.size(); ++at) {
       int row = row_of[comp_ids[at]];
       if (row < 0) continue;
-      const int k = static_cast<int>(at % nzp);
-      const std::size_t ij = at / nzp;
-      const int j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
-      const int i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
+      int i = 0, j = 0, k = 0;
+      if (layout.plane) {  // i * nyp + j
+        i = static_cast<int>(at / layout.nyp());
+        j = static_cast<int>(at % layout.nyp());
+      } else {  // (i * ny + j) * nzp + k
+        k = static_cast<int>(at % layout.nzp());
+        const std::size_t ij = at / layout.nzp();
+        j = static_cast<int>(ij % static_cast<std::size_t>(layout.ny));
+        i = static_cast<int>(ij / static_cast<std::size_t>(layout.ny));
+      }
       if (upml.in_pml(i, j, k, n)) {
         const MaterialEntry& e = table.entry(comp_ids[at]);
         if (std::any_of(e.poles.begin(), e.poles.end(), [](const Pole& p) { return p.second_order(); })) {

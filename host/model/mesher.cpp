@@ -29,7 +29,7 @@ Bounds shape_bounds(const ObjectConfig& o) {
       break;
     case ShapeKind::Prism: {
       const int ax = static_cast<int>(o.axis);
-      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      const auto [ua, va] = cross_axes(ax);
       Bounds b;
       b.lo = b.hi = o.center;
       b.lo[ax] -= 0.5 * o.length;
@@ -94,7 +94,7 @@ bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double,
   // along an axis inside: the diagonals across the prism's axis see the missing quadrant.
   if (obj.shape == ShapeKind::Prism) {
     const int ax = static_cast<int>(obj.axis);
-    const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+    const auto [ua, va] = cross_axes(ax);
     if (va >= axes) return false;
     for (double su : {-1.0, 1.0})
       for (double sv : {-1.0, 1.0}) {

@@ -54,7 +54,7 @@ bool shape_contains(const ObjectConfig& obj, const Vec3& p) {
     case ShapeKind::Prism: {
       const int ax = static_cast<int>(obj.axis);
       if (obj.length > 0 && !within(p[ax] - c[ax], 0.5 * obj.length, std::fabs(c[ax]))) return false;
-      const int ua = ax == 0 ? 1 : 0, va = ax == 2 ? 1 : 2;
+      const auto [ua, va] = cross_axes(ax);
       return polygon_contains(obj.vertices, p[ua] - c[ua], p[va] - c[va]);
     }
     case ShapeKind::Cylinder: {

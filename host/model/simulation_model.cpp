@@ -73,19 +73,28 @@ bool second_order(const MaterialConfig& mc) {
     for (const MaterialConfig& mc : cfg.materials)
       if (mc.name == o->material) mat = &mc;
     if (!mat || !second_order(*mat) || mat->pec) continue;
-    for (int s = 0; s < 7 && !found; ++s) {
+    for (int s = 0; s < 1 + 2 * g.dims && !found; ++s) {
       Vec3 q = p;
+      if (g.dims == 2) q.z = o->center.z;  // a 2D shape is tested in its own plane, as the mesher does
       if (s > 0) q[(s - 1) / 2] += (s % 2 ? -0.5 : 0.5) * g.d[(s - 1) / 2];
       if (shape_contains(*o, q)) found = &*o;
     }
   }
   const auto& L = m.upml.layers;
   char where[400];
-  std::snprintf(where, sizeof where,
-                "its %s sample at (%.6g, %.6g, %.6g) m lies in the layers (boundary.layers: the "
-                "interior is x %.6g..%.6g, y %.6g..%.6g, z %.6g..%.6g m)",
-                component_name(comp), p[0], p[1], p[2], L[0] * g.d[0], (g.n[0] - L[1]) * g.d[0],
-                L[2] * g.d[1], (g.n[1] - L[3]) * g.d[1], L[4] * g.d[2], (g.n[2] - L[5]) * g.d[2]);
+  if (g.dims == 2) {
+    std::snprintf(where, sizeof where,
+                  "its %s sample at (%.6g, %.6g) m lies in the layers (boundary.layers: the "
+                  "interior is x %.6g..%.6g, y %.6g..%.6g m)",
+                  component_name(comp), p[0], p[1], L[0] * g.d[0], (g.n[0] - L[1]) * g.d[0],
+                  L[2] * g.d[1], (g.n[1] - L[3]) * g.d[1]);
+  } else {
+    std::snprintf(where, sizeof where,
+                  "its %s sample at (%.6g, %.6g, %.6g) m lies in the layers (boundary.layers: the "
+                  "interior is x %.6g..%.6g, y %.6g..%.6g, z %.6g..%.6g m)",
+                  component_name(comp), p[0], p[1], p[2], L[0] * g.d[0], (g.n[0] - L[1]) * g.d[0],
+                  L[2] * g.d[1], (g.n[1] - L[3]) * g.d[1], L[4] * g.d[2], (g.n[2] - L[5]) * g.d[2]);
+  }
   const std::string what =
       found ? "object '" + found->name + "' of material '" + found->material + "'"
             : std::string("a Drude or Lorentz material's surface mixture");
@@ -359,9 +368,9 @@ SimulationModel SimulationModel::build(
   }
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid))
     m.warnings.push_back(std::move(w));
-  if (m.materials.any_dispersive() && (m.two_d() || m.cylindrical()))  // load_config refuses it too
-    fail(cfg, "material." + first_dispersive_material(cfg),
-         "no poles in a 2D or cylindrical model (dispersive materials are 3D Cartesian only)");
+  if (m.materials.any_dispersive() &&
+      (m.cylindrical() || (m.two_d() && m.equation == Equation::Wave)))  // load_config refuses it too
+    fail(cfg, "material." + first_dispersive_material(cfg), kNoPolesHere);
   if (m.materials.any_dispersive()) {
     m.dispersion = dispersive_samples(m.materials, m.layout, m.ids, m.upml, m.grid.n, m.grid.dt);
     if (m.dispersion.second_order_in_pml) refuse_second_order_in_pml(cfg, m);

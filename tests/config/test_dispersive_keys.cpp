@@ -48,7 +48,7 @@ TEST_CASE("poles: debye, drude and lorentz groups read in that order, eps_r kept
   CHECK(load("[material.plain]\neps_r = 3\n").materials.front().poles.empty());
 }
 
-TEST_CASE("poles: incomplete groups, zero or negative values, too many poles, 2D refused") {
+TEST_CASE("poles: incomplete groups, zero or negative values, too many poles; 2D wave and cylindrical refused") {
   CHECK(error_of("[material.m]\ndebye = 75\n").find("groups of 2 numbers (delta_eps tau)") !=
         std::string::npos);
   CHECK(error_of("[material.m]\nlorentz = 2 1e9 1e8 3\n").find("groups of 3") != std::string::npos);
@@ -60,8 +60,11 @@ TEST_CASE("poles: incomplete groups, zero or negative values, too many poles, 2D
   for (int p = 0; p < 9; ++p) nine += " 1 1e-10";
   CHECK(error_of(nine + "\n").find("at most 8 poles") != std::string::npos);
   const std::string two_d = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
-  CHECK(error_of("[material.m]\ndrude = 3e9 1e8\n", two_d).find("no poles in a 2D or cylindrical") !=
-        std::string::npos);
+  CHECK(load("[material.m]\ndrude = 3e9 1e8\n", two_d).materials.front().poles.size() == 1);
+  const std::string wave =
+      "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\nequation = wave\n[time]\nsteps = 10\n";
+  CHECK(error_of("[material.m]\ndrude = 3e9 1e8\n", wave).find("no poles in a cylindrical model or a "
+                                                                 "2D wave model") != std::string::npos);
   const std::string cyl = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.1\ncell_size = 0.005\n"
                           "[time]\nsteps = 10\n";
   CHECK(error_of("[material.m]\ndebye = 3 1e-10\n", cyl).find("no poles") != std::string::npos);

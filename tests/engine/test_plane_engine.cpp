@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -242,6 +243,39 @@ TEST_CASE("plane engine vs PlaneReference: PEC walls only, non-magnetic, ny a mu
     REQUIRE_FALSE(m.magnetic);
     REQUIRE(m.layout.nyp() == 16);
     compare_everywhere(m, {{2, 3, 1}});
+  }
+}
+
+TEST_CASE("plane engine vs PlaneReference: Debye soil through the UPML, Drude and Lorentz inside, tm and te") {
+  // A two-pole Debye soil fills y < 6 cells across the whole grid (the x slabs, the y-low slab
+  // and their corners); a Debye block runs into the y-high slab; Drude and Lorentz blocks stay in
+  // the interior (refused in the layers). Their faces carry surface mixtures (shares of the poles,
+  // and a Drude face's harmonic mean as a Lorentz pole).
+  for (PlaneMode mode : {PlaneMode::Tm, PlaneMode::Te}) {
+    PlaneSpec s = mixed_spec(mode);
+    s.nx = 23;
+    s.ny = 21;
+    s.layers = {3, 4, 2, 3};
+    s.materials = {test::dispersive("soil", 4, {test::pole(PoleKind::Debye, 6, 3e-11),
+                                                test::pole(PoleKind::Debye, 2, 4e-12)}, 0.05),
+                   test::dispersive("clay", 2.5, {test::pole(PoleKind::Debye, 9, 8e-11)}),
+                   test::dispersive("plasma", 1.2, {test::pole(PoleKind::Drude, 40e9, 4e9)}),
+                   test::dispersive("osc", 2, {test::pole(PoleKind::Lorentz, 3, 30e9, 2e9)})};
+    s.rects = {{"soil", -2, 25, -2, 6},
+               {"clay", 15, 19, 15, 24},
+               {"plasma", 5, 9, 9, 12},
+               {"osc", 13, 16, 8, 11}};
+    const bool tm = mode == PlaneMode::Tm;
+    s.sources = {{tm ? Component::Ez : Component::Ex, 11, 13, 15e9, 2e7},
+                 {tm ? Component::Ez : Component::Ey, 9, 7, 11e9, 1e7}};
+    s.probes = tm ? std::vector<std::array<int, 3>>{{2, 11, 4}, {2, 7, 10}, {3, 1, 3}}
+                  : std::vector<std::array<int, 3>>{{0, 11, 4}, {1, 14, 9}, {5, 1, 3}};
+    const SimulationModel m = plane_model(s);
+    REQUIRE(m.dispersion.any_upml);
+    REQUIRE(m.dispersion.max_poles == 2);
+    std::set<std::uint8_t> comps(m.dispersion.comp.begin(), m.dispersion.comp.end());
+    CHECK(comps == (tm ? std::set<std::uint8_t>{2} : std::set<std::uint8_t>{0, 1}));
+    compare_everywhere(m, {{3, 2, 1}});
   }
 }
 

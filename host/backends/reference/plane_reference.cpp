@@ -75,6 +75,9 @@ PlaneReference::PlaneReference(const SimulationModel& m)
   if (wave()) u_prev_.assign(cells, 0.0);
   for (Component c : e_comps_) aux_[static_cast<int>(c)].assign(m.upml.cells, 0.0);
   for (Component c : h_comps_) aux_[static_cast<int>(c)].assign(m.upml.cells, 0.0);
+  check_host_memory(sizeof(double) * m.dispersion.count() * m.dispersion.state_slots(),
+                    "the 2D reference engine's dispersive state");
+  disp_.assign(m.dispersion.count() * m.dispersion.state_slots(), 0.0);
   for (std::size_t id = 0; id < m.materials.size(); ++id) {
     ec_.push_back(m.materials.e_coefficients(static_cast<std::uint8_t>(id), dt_));
     hc_.push_back(m.materials.h_coefficients(static_cast<std::uint8_t>(id), dt_));
@@ -223,7 +226,22 @@ void PlaneReference::apply_sources(long s) {
   }
 }
 
-// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (EQUATIONS.md, Time).
+// ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)
+// Its UPML samples' E came from the update above with the true D in the auxiliary, as in the 3D
+// reference engine, so the same correction (dispersive_step_upml) applies.
+void PlaneReference::apply_dispersion() {
+  const DispersiveSamples& d = m_.dispersion;
+  const std::size_t count = d.count();
+  for (std::size_t n = 0; n < count; ++n) {
+    double& field = f_[d.comp[n]][d.index[n]];
+    const DispersionRow& r = d.rows[static_cast<std::size_t>(d.row[n])];
+    field = r.upml ? dispersive_step_upml(r, field, &disp_[n], count, d.f_slot())
+                   : dispersive_step(r, field, &disp_[n], count);
+  }
+}
+
+// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (EQUATIONS.md, Time), and
+// last the dispersive samples, which need E with every other term in it.
 void PlaneReference::step(long s) {
   update_h();
   if (wave()) {
@@ -235,6 +253,7 @@ void PlaneReference::step(long s) {
     for (Component k : e_comps_) update_e(k, f_[static_cast<int>(k)]);
   }
   apply_sources(s);
+  apply_dispersion();
 }
 
 // ---- Probes and read-back ----------------------------------------------------------------------

@@ -112,6 +112,7 @@ private:
   // E of component c, written to out (the same array for Yee; the next u for the wave equation).
   void update_e(Component c, std::vector<double>& out);
   void apply_sources(long s);
+  void apply_dispersion();
   // The current density a source adds to its cell's E at step s (J at (s+1/2) dt; 0 past its
   // table): J[s], or J[s] - J[s-1] in a cell that takes the wave update.
   double source_term(const SourceModel& src, long s) const;
@@ -132,6 +133,9 @@ private:
   std::array<std::vector<double>, 6> f_;    // Ex..Hz: plane layout (H: compact frame, wave)
   std::vector<double> u_prev_;              // wave: Ez one step back (plane layout)
   std::array<std::vector<double>, 6> aux_;  // UPML D/eps0 (E) or B/mu0 (H) per PML cell
+  // Dispersive samples' state (model/dispersion.hpp): [slot * count + sample], slot 0 the E of
+  // the step before.
+  std::vector<double> disp_;
   std::vector<FrameBox> frame_;             // wave: where H is stored
   std::size_t frame_cells_ = 0;
 

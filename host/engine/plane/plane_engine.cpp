@@ -48,7 +48,8 @@ std::size_t PlaneEngine::device_bytes(const SimulationModel& m) const {
 }
 
 // One time step, s -> s + 1: H to (s + 1/2) dt (interior, then PML cells), E to (s + 1) dt,
-// then the sources' J at (s + 1/2) dt. In place: the one field set stays current.
+// then the sources' J at (s + 1/2) dt, then the dispersive samples' step. In place: the one
+// field set stays current.
 void PlaneEngine::step(long s) { run_step_stages(plan_.step, s); }
 
 void PlaneEngine::read_field(Component c, std::vector<float>& out) {

@@ -62,6 +62,8 @@ std::vector<BufferNeed> plane_buffer_needs(const SimulationModel& m, int batch_s
     out.push_back({"source cells", nsrc * 2 * sizeof(std::int32_t)});
     out.push_back({"source table", nsrc * m.sources.front().j.size() * f});
   }
+  if (!m.dispersion.empty())
+    out.push_back({"dispersive samples and their polarisation", dispersion_device_bytes(m.dispersion)});
   const std::size_t ns = m.probes.samples.size();
   if (ns > 0) {
     out.push_back({"probe cells", ns * 2 * sizeof(std::int32_t)});
@@ -134,6 +136,8 @@ PlaneFields::PlaneFields(device::Device& dev, const SimulationModel& m, int batc
   src_j = sources.j;
   nsrc = sources.count;
   src_steps = src.steps;
+
+  disp = upload_dispersion(alloc, m.dispersion, placeholder);
 
   nsamples = static_cast<int>(m.probes.samples.size());
   probe_cells = probe_batch = placeholder;

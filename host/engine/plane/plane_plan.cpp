@@ -171,6 +171,26 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
     out.step.push_back(st);
   }
 
+  // update_dispersion last of all: it needs E with every other term of the step in it. Its curl
+  // (UPML samples only) is the 3D one with the plane's strides (x: nyp, y: 1) and cz = 0; te binds
+  // Hz to all three H arguments (Ex and Ey read only Hz once the z terms vanish), tm Hx, Hy and a
+  // placeholder (Ez reads Hx and Hy only).
+  if (f.disp.count > 0) {
+    const InPlaceKernel k = bind_in_place(program, "update_dispersion", [&](Args& a) {
+      a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Ez);
+      if (te) {
+        a << F(f, Component::Hz) << F(f, Component::Hz) << F(f, Component::Hz);
+      } else {
+        a << F(f, Component::Hx) << F(f, Component::Hy) << f.placeholder;
+      }
+      a << f.disp.cells << f.disp.rows << f.disp.table << f.disp.state << f.disp.count
+        << f.disp.row_stride << f.disp.f_slot << nyp << 1;
+      a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[0])
+        << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[1]) << 0.0f;
+    });
+    out.step.push_back(linear(Phase::Sources, k, static_cast<std::size_t>(f.disp.count)));
+  }
+
   if (f.nsamples > 0) {
     const InPlaceKernel p = bind_in_place(program, "sample_probes", [&](Args& a) {
       for (const auto& c : f.field) a << c;

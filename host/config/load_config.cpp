@@ -711,8 +711,10 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     const bool plane_wave = s.kind == SourceKind::PlaneWave;
     if (port) check_file_name(r, sec, s.name, "port", "ports", port_names);
     if (plane_wave) {
-      r.check(!cylindrical(cfg.grid) && cfg.grid.dims == 3, sec + ".type",
-              "plane_wave in a 3D Cartesian model only");
+      r.check(!cylindrical(cfg.grid) &&
+                  (cfg.grid.dims == 3 || cfg.grid.equation == Equation::Maxwell),
+              sec + ".type",
+              "plane_wave in a 3D or a 2D Yee model (not cylindrical, not grid.equation = wave)");
       r.require(sec + ".direction");
       r.require(sec + ".size");
     }
@@ -731,19 +733,22 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     }
     if (r.has(sec + ".size")) {
       r.check(port || plane_wave, sec + ".size", "no size unless type = port or plane_wave");
-      // 2D and cylindrical models refuse ports (plane_checks, cyl_checks): only 3D reads it.
-      if (!cylindrical(cfg.grid) && cfg.grid.dims == 3) {
-        const Vec3 size = model_vec(r, sec + ".size", 3);
+      // 2D and cylindrical models refuse ports (plane_checks, cyl_checks); 2D plane waves read
+      // two extents (x y).
+      if (!cylindrical(cfg.grid) && (cfg.grid.dims == 3 || plane_wave)) {
+        const int dims = cfg.grid.dims;
+        const Vec3 size = model_vec(r, sec + ".size", dims);
         const Vec3& domain = cfg.grid.size_m;
         bool inside = true;
-        for (int a = 0; a < 3; ++a) {
+        for (int a = 0; a < dims; ++a) {
           r.check(size[a] >= 0, sec + ".size", "extents >= 0 m, got " + fmt(size[a]));
           inside = inside && s.position[a] - 0.5 * size[a] >= -1e-12 * domain[a] &&
                    s.position[a] + 0.5 * size[a] <= domain[a] * (1 + 1e-12);
         }
         r.check(inside, sec + ".size",
                 "a box about the position inside the domain [0, " + fmt(domain.x) + "] x [0, " +
-                    fmt(domain.y) + "] x [0, " + fmt(domain.z) + "] m");
+                    fmt(domain.y) + (dims == 3 ? "] x [0, " + fmt(domain.z) : std::string()) +
+                    "] m");
         s.size_m = size;
       }
     }

@@ -66,6 +66,20 @@ void check_plane_config(const RunConfig& cfg) {
            cfg.line_of(key) > 0 ? cfg.line_of(key) : cfg.line_of(sec));
     }
   }
+  for (const auto& s : cfg.plane_waves) {
+    // E along z travelling in the plane (tm), or E in the plane and across the travel (te).
+    const std::string sec = "source." + s.name;
+    if (s.direction_axis == 2)
+      fail(cfg, sec + ".direction", "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");
+    const bool tm = cfg.grid.mode == PlaneMode::Tm;
+    if (tm ? s.axis != Axis::Z : s.axis == Axis::Z) {
+      const std::string key = sec + ".axis";
+      fail(cfg, key,
+           std::string(tm ? "z in a tm model (E is Ez)" : "x or y in a te model (E lies in the plane)") +
+               ", got " + kAxisWord[static_cast<int>(s.axis)],
+           cfg.line_of(key) > 0 ? cfg.line_of(key) : cfg.line_of(sec));
+    }
+  }
   for (const auto& p : cfg.probes) {
     for (Component f : p.fields) {
       if (std::find(active.begin(), active.end(), f) == active.end())

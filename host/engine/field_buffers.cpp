@@ -149,6 +149,28 @@ SourceBuffers upload_sources(BufferAllocator& alloc, const std::vector<std::int3
   return out;
 }
 
+PlaneWaveBuffers upload_plane_waves(BufferAllocator& alloc, const SimulationModel& m,
+                                    const device::Buffer& placeholder) {
+  PlaneWaveBuffers out;
+  out.cells = out.start = out.rows = out.weights = out.table = placeholder;
+  if (m.plane_waves.empty()) return out;
+  const PlaneWaveEntries pw = post_step_entries(m.plane_waves, m.grid, m.layout, m.materials, m.ids);
+  std::vector<std::int32_t> cells;
+  for (const auto& [comp, index] : pw.samples) push_cell_entry(cells, comp, index);
+  if (pw.table.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    throw DeviceError("plane wave table of " + std::to_string(pw.table.size()) +
+                      " entries exceeds 2^31 (fewer steps or a smaller box along the wave)");
+  out.cells = alloc.upload(cells);
+  out.start = alloc.upload(pw.start);
+  if (!pw.rows.empty()) out.rows = alloc.upload(pw.rows);
+  if (!pw.weights.empty()) out.weights = alloc.upload(pw.weights);
+  if (!pw.table.empty()) out.table = alloc.upload(pw.table);
+  out.count = pw.count();
+  out.row_width = pw.row_width;
+  out.steps = pw.steps;
+  return out;
+}
+
 DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamples& d,
                                     const device::Buffer& placeholder) {
   DispersionBuffers out;

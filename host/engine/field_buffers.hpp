@@ -110,6 +110,18 @@ SourceBuffers upload_sources(BufferAllocator& alloc, const std::vector<std::int3
                              const std::vector<float>& j, const device::Buffer& placeholder,
                              const std::string& fewer);
 
+// Plane waves (model/plane_wave.hpp post_step_entries) for add_plane_waves: per corrected sample
+// its cell entry and terms [start[n], start[n + 1]) of rows / weights into table[s * row_width +
+// row]. All `placeholder` and count 0 without waves. Throws DeviceError for a table past 2^31
+// entries (the kernel's 32-bit index).
+struct PlaneWaveBuffers {
+  device::Buffer cells, start, rows, weights, table;
+  int count = 0, row_width = 0;
+  long steps = 0;
+};
+PlaneWaveBuffers upload_plane_waves(BufferAllocator& alloc, const SimulationModel& m,
+                                    const device::Buffer& placeholder);
+
 // Dispersive materials (model/dispersion.hpp) for update_dispersion: per sample its cell entry
 // and row, the rows' float4s (row_stride each: (corr, inv, poles, upml), (kK, A, B, C) per pole,
 // then on a UPML row (a_v, b_v, a_w, b_w), (cp_u, cm_u, 0, 0) in the last two) and the state

@@ -90,16 +90,16 @@ namespace {
 // waves run on one device.
 void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
   const YeeFields& f = in.f;
-  if (f.npw == 0) return;
+  if (f.pw.count == 0) return;
   if (in.region) throw DeviceError("plane waves run on one device, not on a model split by rows");
   BoundKernel k = bind_kernel(in, "add_plane_waves", [&](Args& a, const FieldSet&, const FieldSet& out) {
     for (const auto& c : out) a << c;
-    a << f.pw_cells << f.pw_start << f.pw_rows << f.pw_weights << f.pw_table << f.npw
-      << f.pw_row_width;
+    a << f.pw.cells << f.pw.start << f.pw.rows << f.pw.weights << f.pw.table << f.pw.count
+      << f.pw.row_width;
     a.value();
   });
-  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.npw));
-  s.runs_below = f.pw_steps;
+  Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.pw.count));
+  s.runs_below = f.pw.steps;
   plan.push_back(s);
 }
 

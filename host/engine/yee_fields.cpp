@@ -106,22 +106,7 @@ YeeFields::YeeFields(device::Device& dev, const SimulationModel& m, KernelVarian
   nsrc = sources.count;
   src_steps = src.steps;
 
-  if (!m.plane_waves.empty()) {
-    const PlaneWaveEntries pw = post_step_entries(m.plane_waves, m.grid, m.layout, m.materials, m.ids);
-    std::vector<std::int32_t> cells;
-    for (const auto& [comp, index] : pw.samples) push_cell_entry(cells, comp, index);
-    if (pw.table.size() > static_cast<std::size_t>(INT32_MAX))
-      throw DeviceError("plane wave table of " + std::to_string(pw.table.size()) +
-                        " entries exceeds 2^31 (fewer steps or a smaller box along the wave)");
-    pw_cells = alloc.upload(cells);
-    pw_start = alloc.upload(pw.start);
-    pw_rows = pw.rows.empty() ? placeholder : alloc.upload(pw.rows);
-    pw_weights = pw.weights.empty() ? placeholder : alloc.upload(pw.weights);
-    pw_table = pw.table.empty() ? placeholder : alloc.upload(pw.table);
-    npw = pw.count();
-    pw_row_width = pw.row_width;
-    pw_steps = pw.steps;
-  }
+  pw = upload_plane_waves(alloc, m, placeholder);
 
   disp = upload_dispersion(alloc, m.dispersion, placeholder);
 

@@ -53,11 +53,7 @@ struct YeeFields {
   device::Buffer src_cells, src_j;  // (component, index) per merged source; J[src * steps + s]
   int nsrc = 0;
   long src_steps = 0;
-  // Plane waves (model/plane_wave.hpp post_step_entries): per corrected sample its cell entry and
-  // terms [start[n], start[n + 1]) of rows / weights into table[s * row_width + row].
-  device::Buffer pw_cells, pw_start, pw_rows, pw_weights, pw_table;
-  int npw = 0, pw_row_width = 0;
-  long pw_steps = 0;
+  PlaneWaveBuffers pw;  // plane waves (field_buffers.hpp)
   DispersionBuffers disp;  // dispersive materials (field_buffers.hpp)
   device::Buffer probe_cells, probe_batch;  // batch[slot * nsamples + sample]
   int nsamples = 0;

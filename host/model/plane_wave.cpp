@@ -6,6 +6,7 @@
 #include <tuple>
 #include <stdexcept>
 
+#include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/dispersion.hpp"
 #include "model/number_text.hpp"
@@ -164,25 +165,32 @@ std::string where(const GridGeometry& g, int comp, const std::array<int, 3>& cel
 // reads a sample on the other side that carries an incident field.
 // Returns the material every corrected sample lies in (the background), refusing a box whose
 // surface crosses two, or PEC.
+// A 2D model (one z cell, the box's z planes 0 and 1) takes the components its mode carries,
+// at k = 0 only: every sample there lies inside the box along z, and the stencils of those
+// components have no z terms, so no correction reads across z.
 std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const FieldLayout& layout,
                          const MaterialTable& materials, const ComponentIds& ids, bool magnetic,
-                         PlaneWaveModel& wave) {
+                         const std::vector<Component>& active, PlaneWaveModel& wave) {
   int background = -1;
   std::string first;  // the sample that set it, for the message
   const int a = wave.axis;
+  const bool plane = g.dims == 2;
   const HCoefficients h_vacuum = materials.h_coefficients(MaterialTable::kVacuum, g.dt);
   for (int comp = 0; comp < 6; ++comp) {
+    if (std::find(active.begin(), active.end(), static_cast<Component>(comp)) == active.end())
+      continue;
     const bool h = comp >= 3;
     const int carried = h ? wave.e_comp : wave.h_comp;  // the incident component a stencil reads
     const auto terms = stencil(comp, g.d);
     std::array<int, 3> c{};
     for (c[0] = wave.lo[0] - 1; c[0] <= wave.hi[0] + 1; ++c[0]) {
       for (c[1] = wave.lo[1] - 1; c[1] <= wave.hi[1] + 1; ++c[1]) {
-        for (c[2] = wave.lo[2] - 1; c[2] <= wave.hi[2] + 1; ++c[2]) {
+        const int z0 = plane ? 0 : wave.lo[2] - 1, z1 = plane ? 0 : wave.hi[2] + 1;
+        for (c[2] = z0; c[2] <= z1; ++c[2]) {
           // Deep inside, every stencil stays inside: skip to the far side along z.
           bool deep = true;
-          for (int b = 0; b < 3; ++b) deep = deep && c[b] > wave.lo[b] + 1 && c[b] < wave.hi[b] - 1;
-          if (deep) c[2] = wave.hi[2] - 2;
+          for (int b = 0; b < g.dims; ++b) deep = deep && c[b] > wave.lo[b] + 1 && c[b] < wave.hi[b] - 1;
+          if (deep && !plane) c[2] = wave.hi[2] - 2;
           if (deep) continue;
           const bool in = inside(comp, c, wave.lo, wave.hi);
           double weight = 0;
@@ -280,13 +288,13 @@ std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWave
       // side: it sees the scattered field alone where it stays out of the open box (lo - 1,
       // hi + 1), the total field where it lies within [lo + 1, hi - 1].
       bool crosses = false, inside_all = true;
-      for (int a = 0; a < 3; ++a) {
+      for (int a = 0; a < g.dims; ++a) {
         for (int side = 0; side < 2; ++side) {
           if (side == 1 && mhi[a] == mlo[a]) continue;  // a plane: one face
           const int p = side ? mhi[a] : mlo[a];
           bool touches = p > w.lo[a] - 1 && p < w.hi[a] + 1;
           bool core = p >= w.lo[a] + 1 && p <= w.hi[a] - 1;
-          for (int b = 0; b < 3; ++b) {
+          for (int b = 0; b < g.dims; ++b) {
             if (b == a) continue;
             touches = touches && mlo[b] < w.hi[b] + 1 && mhi[b] > w.lo[b] - 1;
             core = core && mlo[b] >= w.lo[b] + 1 && mhi[b] <= w.hi[b] - 1;
@@ -349,6 +357,10 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
                                               const ComponentIds& ids, bool magnetic,
                                               const UpmlProfile& upml) {
   std::vector<PlaneWaveModel> out;
+  using C = Component;
+  const std::vector<Component> active =
+      g.dims == 2 ? plane_components(cfg.grid.mode, cfg.grid.equation)
+                  : std::vector<Component>{C::Ex, C::Ey, C::Ez, C::Hx, C::Hy, C::Hz};
   for (const SourceConfig& src : cfg.plane_waves) {
     PlaneWaveModel w;
     w.name = src.name;
@@ -358,7 +370,9 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     w.sign = src.direction_sign;
     w.h_comp = 3 + (3 - w.e_comp - w.axis);
     const Vec3 size = src.size_m.value_or(Vec3{});
-    for (int b = 0; b < 3; ++b) {
+    w.lo[2] = 0;  // 2D: the one z cell
+    w.hi[2] = 1;
+    for (int b = 0; b < g.dims; ++b) {
       w.lo[b] = static_cast<int>(std::lround((src.position[b] - 0.5 * size[b]) / g.d[b]));
       w.hi[b] = static_cast<int>(std::lround((src.position[b] + 0.5 * size[b]) / g.d[b]));
       if (w.hi[b] <= w.lo[b])
@@ -378,7 +392,7 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     }
     w.first = w.lo[w.axis] - 1;
     w.width = w.hi[w.axis] - w.lo[w.axis] + 3;
-    const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, w);
+    const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, active, w);
     run_line(src, g, materials, background, w);
     out.push_back(std::move(w));
   }
@@ -408,6 +422,7 @@ PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
       parts.push_back({t.comp, layout.index(t.cell[0], t.cell[1], t.cell[2]), offset + t.row, t.w});
       // Every E sample whose curl reads this H sample: E at cell ce reads H at ce + offset.
       for (int ue = 0; ue < 3; ++ue) {
+        if (ids[ue].empty()) continue;  // a component the 2D mode does not carry
         for (const StencilTerm& st : stencil(ue, g.d)) {
           if (st.comp != t.comp) continue;
           const std::array<int, 3> ce{t.cell[0] - st.offset[0], t.cell[1] - st.offset[1],

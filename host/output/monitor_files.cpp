@@ -25,12 +25,13 @@ std::string number(double v) {
 }
 
 // The transform's product is in J s; a 2D model's per metre of depth. With a cross section (a
-// model lit by one plane wave): a third column, empty where the incident spectrum is below 1e-6
-// of its largest value at the monitor's frequencies.
+// model lit by one plane wave): a third column (2D: the scattering width, m), empty where the
+// incident spectrum is below 1e-6 of its largest value at the monitor's frequencies.
 std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d,
                      const std::vector<double>& cross_section = {}) {
   std::string text = two_d ? "frequency_hz,flux_J_s_per_m" : "frequency_hz,flux_J_s";
-  text += cross_section.empty() ? "\n" : ",cross_section_m2\n";
+  // 2D: the flux per metre of depth over the incident intensity, a length (the scattering width).
+  text += cross_section.empty() ? "\n" : two_d ? ",scattering_width_m\n" : ",cross_section_m2\n";
   for (std::size_t f = 0; f < freqs.size(); ++f) {
     text += number(freqs[f]) + "," + number(flux[f]);
     if (!cross_section.empty())

@@ -208,7 +208,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
     if (!m.cross_section.empty()) {  // JSON has no NaN: null where the CSV leaves the field empty
       json cs = json::array();
       for (double v : m.cross_section) cs.push_back(std::isfinite(v) ? json(v) : json(nullptr));
-      entry["cross_section_m2"] = cs;
+      entry[m.per_metre ? "scattering_width_m" : "cross_section_m2"] = cs;
     }
     monitors.push_back(entry);
   }

@@ -112,6 +112,17 @@ TEST_CASE("te and wave refusals; grid.mode and grid.equation only in 2D") {
   // The default axis z: the error points at the source's section.
   check_error(error_of_text(te + "[source.s]\nposition = 0.1 0.05\nfrequency = 1e9\n"), "p.ini", 7,
               "source.s.axis", "x or y in a te model (E lies in the plane), got z");
+  // Plane waves: E in the plane in te, along z in tm; travelling in the plane.
+  const std::string pw = "[source.w]\ntype = plane_wave\nposition = 0.1 0.05\nsize = 0.06 0.04\n"
+                         "frequency = 1e9\n";
+  check_error(error_of_text(te + pw + "direction = +x\n"), "p.ini", 7, "source.w.axis",
+              "x or y in a te model (E lies in the plane), got z");
+  check_error(error_of_text(te + pw + "axis = x\ndirection = +z\n"), "p.ini", 13, "source.w.direction",
+              "+x, -x, +y or -y in a 2D model");
+  const std::string tm = "[grid]\nsize = 0.2 0.1\ncell_size = 0.01\n[time]\nsteps = 40\n";
+  check_error(error_of_text(tm + pw + "axis = y\ndirection = +x\n"), "p.ini", 11, "source.w.axis",
+              "z in a tm model (E is Ez), got y");
+  CHECK(load_config_text(te + pw + "axis = y\ndirection = -x\n", "p.ini", {}).plane_waves.size() == 1);
   check_error(error_of_text("[grid]\nsize = 0.2 0.1\ncell_size = 0.01\nmode = te\nequation = wave\n"
                             "[time]\nsteps = 40\n"),
               "p.ini", 5, "grid.equation", "maxwell with grid.mode = te (the wave equation is tm only)");

@@ -73,10 +73,23 @@ TEST_CASE("plane_wave: what it needs and what it refuses") {
   CHECK(error_of("[source.d]\ntype = dipole\nposition = 0.05 0.05 0.05\nfrequency = 3e9\n"
                  "direction = +x\n")
             .find("no direction unless type = plane_wave") != std::string::npos);
-  // 3D Cartesian only
+  // 2D: two extents, E along z (tm) or in the plane (te), travelling in the plane; not in a
+  // wave model or a cylindrical one
   const std::string two_d = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
-  CHECK(error_of("[source.pw]\ntype = plane_wave\naxis = z\nposition = 0.05 0.05\nfrequency = 3e9\n"
-                 "direction = +x\nsize = 0.04 0.04 0\n",
-                 two_d)
-            .find("plane_wave in a 3D Cartesian model only") != std::string::npos);
+  const std::string wave2d = "[source.pw]\ntype = plane_wave\nposition = 0.05 0.05\nfrequency = 3e9\n";
+  const RunConfig ok = load(wave2d + "axis = z\ndirection = -y\nsize = 0.04 0.06\n", two_d);
+  REQUIRE(ok.plane_waves.size() == 1);
+  CHECK((*ok.plane_waves[0].size_m)[1] == doctest::Approx(0.06));
+  CHECK(error_of(wave2d + "axis = z\ndirection = +x\nsize = 0.04 0.04 0\n", two_d)
+            .find("source.pw.size") != std::string::npos);
+  CHECK(error_of(wave2d + "axis = z\ndirection = +x\nsize = 0.04 0.12\n", two_d)
+            .find("a box about the position inside the domain [0, 0.1] x [0, 0.1] m") != std::string::npos);
+  const std::string wave_eq = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\nequation = wave\n[time]\nsteps = 10\n";
+  CHECK(error_of(wave2d + "axis = z\ndirection = +x\nsize = 0.04 0.04\n", wave_eq)
+            .find("plane_wave in a 3D or a 2D Yee model") != std::string::npos);
+  const std::string cyl = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.1\ncell_size = 0.005\n"
+                          "[time]\nsteps = 10\n";
+  CHECK(error_of("[source.pw]\ntype = plane_wave\naxis = z\nposition = 0.05 0 0.05\nfrequency = 3e9\n"
+                 "direction = +x\nsize = 0.04 0.04\n", cyl)
+            .find("plane_wave in a 3D or a 2D Yee model") != std::string::npos);
 }

@@ -3,9 +3,9 @@
 import time
 import traceback
 
-from . import (cavity, cyl_cavity, cyl_dipole, cyl_mode_selection, cyl_vs_3d, dipole, energy,
-               modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave, scattering,
-               scattering_dispersive, symmetry, upml)
+from . import (cavity, cyl_cavity, cyl_dipole, cyl_mode_selection, cyl_vs_3d, cylinder_2d, dipole,
+               energy, modes, monitors, plane_cavity, plane_line, plane_upml, plane_wave,
+               scattering, scattering_dispersive, symmetry, upml)
 from .common import CaseResult
 
 CASES = {
@@ -31,6 +31,7 @@ CASES = {
     "cyl_dipole": cyl_dipole.case_cyl_dipole,
     "mie": scattering.case_mie,
     "mie_dispersive": scattering_dispersive.case_mie_dispersive,
+    "cylinder_2d": cylinder_2d.case_cylinder_2d,
 }
 
 

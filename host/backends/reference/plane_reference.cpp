@@ -226,6 +226,17 @@ void PlaneReference::apply_sources(long s) {
   }
 }
 
+// ---- Plane waves (model/plane_wave.hpp): after the H update the incident E read across the box,
+// after the E update the incident H, each from the wave's line at step s
+void PlaneReference::apply_plane_waves(long s, bool magnetic_half) {
+  for (const PlaneWaveModel& w : m_.plane_waves) {
+    if (s < 0 || static_cast<std::size_t>(s) * w.row_width() >= w.table.size()) continue;
+    const double* row = w.table.data() + static_cast<std::size_t>(s) * w.row_width();
+    for (const PlaneWaveTerm& t : magnetic_half ? w.h_terms : w.e_terms)
+      f_[t.comp][cell(t.cell[0], t.cell[1])] += t.w * row[t.row];
+  }
+}
+
 // ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)
 // Its UPML samples' E came from the update above with the true D in the auxiliary, as in the 3D
 // reference engine, so the same correction (dispersive_step_upml) applies.
@@ -240,10 +251,12 @@ void PlaneReference::apply_dispersion() {
   }
 }
 
-// One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (EQUATIONS.md, Time), and
-// last the dispersive samples, which need E with every other term in it.
+// One step s -> s+1: H to (s+1/2) dt (and the plane waves' H terms), E to (s+1) dt (and their E
+// terms), then the sources (EQUATIONS.md, Time), and last the dispersive samples, which need E
+// with every other term in it.
 void PlaneReference::step(long s) {
   update_h();
+  apply_plane_waves(s, true);
   if (wave()) {
     // The new u goes into u_prev_ (each cell's old value there is read by that cell only).
     update_e(Component::Ez, u_prev_);
@@ -252,6 +265,7 @@ void PlaneReference::step(long s) {
   } else {
     for (Component k : e_comps_) update_e(k, f_[static_cast<int>(k)]);
   }
+  apply_plane_waves(s, false);
   apply_sources(s);
   apply_dispersion();
 }

@@ -112,6 +112,7 @@ private:
   // E of component c, written to out (the same array for Yee; the next u for the wave equation).
   void update_e(Component c, std::vector<double>& out);
   void apply_sources(long s);
+  void apply_plane_waves(long s, bool magnetic_half);
   void apply_dispersion();
   // The current density a source adds to its cell's E at step s (J at (s+1/2) dt; 0 past its
   // table): J[s], or J[s] - J[s-1] in a cell that takes the wave update.

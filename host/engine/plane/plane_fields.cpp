@@ -62,6 +62,8 @@ std::vector<BufferNeed> plane_buffer_needs(const SimulationModel& m, int batch_s
     out.push_back({"source cells", nsrc * 2 * sizeof(std::int32_t)});
     out.push_back({"source table", nsrc * m.sources.front().j.size() * f});
   }
+  if (!m.plane_waves.empty())
+    out.push_back({"plane wave tables", plane_wave_device_bytes(m.plane_waves)});
   if (!m.dispersion.empty())
     out.push_back({"dispersive samples and their polarisation", dispersion_device_bytes(m.dispersion)});
   const std::size_t ns = m.probes.samples.size();
@@ -137,6 +139,7 @@ PlaneFields::PlaneFields(device::Device& dev, const SimulationModel& m, int batc
   nsrc = sources.count;
   src_steps = src.steps;
 
+  pw = upload_plane_waves(alloc, m, placeholder);
   disp = upload_dispersion(alloc, m.dispersion, placeholder);
 
   nsamples = static_cast<int>(m.probes.samples.size());

@@ -2,8 +2,8 @@
 // components in the plane layout (FieldLayout::xy_plane, float4 lanes along y), their material
 // ids, the coefficient tables (the 3D float4 formats), the UPML auxiliaries of the PML cells only
 // (compact, 3 floats per cell: cl_kernels/plane_common.h numbers the cells), the x and y profiles,
-// the merged source table, the dispersive samples' tables and state, the probe batch, the finite
-// flag and the energy reduction's buffers.
+// the merged source table, the plane waves' and the dispersive samples' tables, the probe batch,
+// the finite flag and the energy reduction's buffers.
 // Sized and checked against the device (check_device_memory) before anything is allocated; the
 // buffers free themselves with this object. Inactive components are a small placeholder buffer
 // that no kernel indexes.
@@ -49,6 +49,7 @@ struct PlaneFields {
   device::Buffer src_cells, src_j;  // (component, index) per merged source; J[src * steps + s]
   int nsrc = 0;
   long src_steps = 0;
+  PlaneWaveBuffers pw;     // plane waves (field_buffers.hpp)
   DispersionBuffers disp;  // dispersive materials (field_buffers.hpp)
   device::Buffer probe_cells, probe_batch;  // batch[slot * nsamples + sample]
   int nsamples = 0;

@@ -159,6 +159,20 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   if (interior) out.step.push_back(main_e);
   if (f.pml_cells > 0) out.step.push_back(pml_e);
 
+  // The plane waves' corrections after the whole step (post_step_entries), before the sources
+  // (both add to E; they commute).
+  if (f.pw.count > 0) {
+    const InPlaceKernel k = bind_in_place(program, "add_plane_waves", [&](Args& a) {
+      for (const auto& c : f.field) a << c;
+      a << f.pw.cells << f.pw.start << f.pw.rows << f.pw.weights << f.pw.table << f.pw.count
+        << f.pw.row_width;
+      a.value();
+    });
+    Stage st = linear(Phase::Sources, k, static_cast<std::size_t>(f.pw.count));
+    st.runs_below = f.pw.steps;  // the incident table ends with the run
+    out.step.push_back(st);
+  }
+
   if (f.nsrc > 0) {
     const InPlaceKernel s = bind_in_place(program, "add_sources", [&](Args& a) {
       a << F(f, Component::Ex) << F(f, Component::Ey) << F(f, Component::Ez) << Id(f, Component::Ex)

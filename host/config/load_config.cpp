@@ -723,6 +723,8 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       const int d = r.word(sec + ".direction", 0);  // +x -x +y -y +z -z
       s.direction_axis = d / 2;
       s.direction_sign = d % 2 == 0 ? 1 : -1;
+      r.check(cfg.grid.dims == 3 || s.direction_axis != 2, sec + ".direction",
+              "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");
       r.check(s.direction_axis != static_cast<int>(s.axis), sec + ".direction",
               "a direction across the wave's E (axis), got E along " +
                   std::string(1, "xyz"[static_cast<int>(s.axis)]) + " travelling along it");

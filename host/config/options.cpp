@@ -131,7 +131,7 @@ std::vector<OptionSpec> make_table() {
        "Name of a [material.<name>] section, or pec, or vacuum.", Range{}},
       // [source.<name>]: patent step 1-1-4.
       {"source.*.type", V::Word, {1}, {"dipole", "current", "port", "plane_wave"}, "", "dipole",
-       "Point dipole (moment p(t), C*m), current density J(t) (A/m^2) in one cell, port: a voltage source V(t) (V) in series with `resistance` across one cell's E sample (or the samples of `size`), whose input impedance and S11 the run writes to ports/<name>.csv (3D only; docs/PORTS.md), or plane_wave: a plane wave E(t) (V/m) polarised along `axis` and travelling along `direction` through the box `size` about `position`, the total field inside the box and the scattered field alone outside it (3D, and 2D Yee models: E along z in tm, in the plane in te; one device; docs/EQUATIONS.md \"Plane waves\").", Range{}},
+       "Point dipole (moment p(t), C*m), current density J(t) (A/m^2) in one cell, port: a voltage source V(t) (V) in series with `resistance` across one cell's E sample (or the samples of `size`), whose input impedance and S11 the run writes to ports/<name>.csv (3D only; docs/PORTS.md), or plane_wave: a plane wave E(t) (V/m) polarised along `axis` and travelling along `direction` through the box `size` about `position`, the total field inside the box and the scattered field alone outside it (3D, and 2D Yee models: E along z in tm, in the plane in te; docs/EQUATIONS.md \"Plane waves\").", Range{}},
       {"source.*.axis", V::Word, {1}, kSourceAxes, "", "z (2D te: required)",
        "Direction of the dipole or current, or a plane wave's E; 2D: z in tm (a line current, J over one cell dx dy), x or y in te; cylindrical: r, phi or z (r and phi not on the axis).", Range{}},
       {"source.*.direction", V::Word, {1}, {"+x", "-x", "+y", "-y", "+z", "-z"}, "", "required (plane_wave)",
@@ -267,7 +267,8 @@ std::vector<OptionSpec> make_table() {
        "starts their halo exchange, and updates the other cells while the planes travel; false "
        "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
        "block reports the exchange time and how much of it was exposed. Ignored by a "
-       "one-process run.", Range{}},
+       "one-process run, and by a model with plane waves or dispersive materials (they change "
+       "the fields after the whole step: no overlap).", Range{}},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows", "tblock"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "

@@ -364,4 +364,33 @@ std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const 
   return bytes;
 }
 
+std::vector<std::string> farfield_medium_warnings(const std::vector<MonitorModel>& monitors,
+                                                  const FieldLayout& layout,
+                                                  const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                                  const MaterialTable& materials) {
+  std::vector<std::string> out;
+  for (const MonitorModel& mon : monitors) {
+    if (mon.kind != MonitorKind::FarField) continue;
+    int found = -1;
+    for (const DftRegion& r : mon.regions) {
+      const auto& comp_ids = ids[static_cast<std::size_t>(r.component)];
+      if (!is_electric(r.component) || comp_ids.empty()) continue;
+      for (int i = r.lo[0]; i < r.hi[0] && found < 0; ++i)
+        for (int j = r.lo[1]; j < r.hi[1] && found < 0; ++j)
+          for (int k = r.lo[2]; k < r.hi[2] && found < 0; ++k) {
+            const std::uint8_t id = comp_ids[layout.index(i, j, k)];
+            if (id != MaterialTable::kVacuum) found = id;
+          }
+      if (found >= 0) break;
+    }
+    if (found < 0) continue;
+    out.push_back("monitor '" + mon.name + "': its surface lies partly in '" +
+                  materials.entry(static_cast<std::uint8_t>(found)).name +
+                  "', not vacuum; the far-field transform assumes vacuum around it (k = 2 pi f / c, "
+                  "eta0), so its pattern and radiated power are wrong: put the farfield box in "
+                  "vacuum, clear of every object");
+  }
+  return out;
+}
+
 }  // namespace clfdtd

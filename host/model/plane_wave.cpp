@@ -156,7 +156,7 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
 std::string where(const GridGeometry& g, int comp, const std::array<int, 3>& cell) {
   const std::array<double, 3> o = yee_offset(static_cast<Component>(comp));
   std::string out = "(";
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < g.dims; ++a)
     out += (a ? " " : "") + number_text((cell[a] + o[a]) * g.d[a], 4);
   return out + ") m";
 }
@@ -195,10 +195,12 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           const bool in = inside(comp, c, wave.lo, wave.hi);
           double weight = 0;
           int row = -1;
+          std::vector<std::array<int, 3>> read;  // the samples read across the surface
           for (const StencilTerm& t : terms) {
             if (t.comp != carried) continue;
             const std::array<int, 3> r{c[0] + t.offset[0], c[1] + t.offset[1], c[2] + t.offset[2]};
             if (inside(t.comp, r, wave.lo, wave.hi) == in) continue;
+            read.push_back(r);
             // E_inc at node r[a]; H_inc at half node r[a] + 1/2 (neither lies along the axis).
             const int at = (h ? 0 : wave.width) + (r[a] - wave.first);
             if (r[a] - wave.first < 0 || r[a] - wave.first >= wave.width)
@@ -210,25 +212,37 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           }
           if (row < 0 || weight == 0) continue;
           const std::size_t index = layout.index(c[0], c[1], c[2]);
-          // Without a magnetic material H has no ids (every H sample vacuum's mu).
+          // The material of sample (k, cell): one background for every sample a correction
+          // touches or reads, and no PEC. Without a magnetic material H has no ids (every H
+          // sample has vacuum's mu); the E samples an H correction reads are tested instead, so
+          // an object across a face that only H corrections touch (tm: the faces along E and
+          // the travel) is refused too.
+          auto check = [&](int k, const std::array<int, 3>& cell) {
+            const std::uint8_t id = ids[static_cast<std::size_t>(k)][layout.index(cell[0], cell[1], cell[2])];
+            const std::string sample = std::string(1, k >= 3 ? 'H' : 'E') + "xyz"[k % 3] + " at " +
+                                       where(g, k, cell);
+            if (background < 0) {
+              background = id;
+              first = sample;
+            }
+            if (id != background)
+              refuse(src, "size",
+                     "a total-field box whose surface lies in one material (the background the "
+                     "wave travels in): the sample " + sample + " is in '" + materials.entry(id).name +
+                         "', the sample " + first + " in '" +
+                         materials.entry(static_cast<std::uint8_t>(background)).name +
+                         "' (move or resize the box so objects lie wholly inside or outside it; "
+                         "a port's samples take a conductivity of their own: keep ports off its "
+                         "faces)");
+            if (materials.entry(id).pec)
+              refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
+                                      sample + " is)");
+          };
           const bool tested = !h || magnetic;
+          if (tested) check(comp, c);
+          if (h)
+            for (const auto& r : read) check(carried, r);
           const std::uint8_t id = tested ? ids[comp][index] : MaterialTable::kVacuum;
-          const std::string sample = std::string(1, h ? 'H' : 'E') + "xyz"[comp % 3] + " at " +
-                                     where(g, comp, c);
-          if (tested && background < 0) {
-            background = id;
-            first = sample;
-          }
-          if (tested && id != background)
-            refuse(src, "size",
-                   "a total-field box whose surface lies in one material (the background the wave "
-                   "travels in): the sample " + sample + " is in '" + materials.entry(id).name +
-                       "', the sample " + first + " in '" + materials.entry(static_cast<std::uint8_t>(background)).name +
-                       "' (move or resize the box so objects lie wholly inside or outside it; a "
-                       "port's samples take a conductivity of their own: keep ports off its faces)");
-          if (tested && materials.entry(id).pec)
-            refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
-                                    sample + " is)");
           const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
                                 : materials.e_coefficients(id, g.dt).cb;
           (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});
@@ -273,11 +287,22 @@ std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWave
   for (const MonitorConfig& mon : cfg.monitors) {
     if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
     // One wave in a background without a single impedance: no cross-section column to expect.
+    const std::string column = g.dims == 2 ? "scattering_width_m" : "cross_section_m2";
     if (mon.kind == MonitorKind::Flux && waves.size() == 1 && waves.front().impedance_ohm == 0)
-      out.push_back("monitor '" + mon.name + "': no cross_section_m2 column (plane wave '" +
+      out.push_back("monitor '" + mon.name + "': no " + column + " column (plane wave '" +
                     waves.front().name + "' travels in '" + waves.front().background +
                     "', which is lossy or dispersive: its impedance depends on frequency, so "
                     "there is no incident intensity to divide by); the flux is written");
+    if (mon.kind == MonitorKind::Flux && waves.size() > 1)
+      out.push_back("monitor '" + mon.name + "': no " + column + " column (" +
+                    std::to_string(waves.size()) + " plane waves light the model: there is no "
+                    "one incident intensity to divide by); the flux is written");
+    if (mon.kind == MonitorKind::Flux && waves.size() == 1 && waves.front().impedance_ohm > 0 &&
+        std::any_of(cfg.sources.begin(), cfg.sources.end(),
+                    [](const SourceConfig& s) { return s.amplitude != 0; }))
+      out.push_back("monitor '" + mon.name + "': no " + column + " column (a point source or "
+                    "port drives the model besides plane wave '" + waves.front().name +
+                    "': its power would count as scattered); the flux is written");
     std::array<int, 3> mlo{}, mhi{};
     for (int a = 0; a < 3; ++a) {
       mlo[a] = static_cast<int>(std::lround(mon.box_lo[a] / g.d[a]));
@@ -373,8 +398,9 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     w.lo[2] = 0;  // 2D: the one z cell
     w.hi[2] = 1;
     for (int b = 0; b < g.dims; ++b) {
-      w.lo[b] = static_cast<int>(std::lround((src.position[b] - 0.5 * size[b]) / g.d[b]));
-      w.hi[b] = static_cast<int>(std::lround((src.position[b] + 0.5 * size[b]) / g.d[b]));
+      // Halfway between two node planes, the higher one (cells_of: not rounding noise).
+      w.lo[b] = static_cast<int>(std::floor(cells_of(src.position[b] - 0.5 * size[b], g.d[b]) + 0.5));
+      w.hi[b] = static_cast<int>(std::floor(cells_of(src.position[b] + 0.5 * size[b], g.d[b]) + 0.5));
       if (w.hi[b] <= w.lo[b])
         refuse(src, "size", "a box at least one cell thick along " + std::string(1, "xyz"[b]) +
                                 " (its faces on node planes " + std::to_string(w.lo[b]) + " and " +
@@ -427,6 +453,8 @@ PlaneWaveEntries post_step_entries(const std::vector<PlaneWaveModel>& waves,
           if (st.comp != t.comp) continue;
           const std::array<int, 3> ce{t.cell[0] - st.offset[0], t.cell[1] - st.offset[1],
                                       t.cell[2] - st.offset[2]};
+          // Past the grid's end (a rank's part: the neighbour owns that sample and adds it).
+          if (ce[0] >= g.n[0] || ce[1] >= g.n[1] || ce[2] >= g.n[2]) continue;
           const std::size_t index = layout.index(ce[0], ce[1], ce[2]);
           const double cb = materials.e_coefficients(ids[ue][index], g.dt).cb;
           parts.push_back({ue, index, offset + t.row, cb * st.w * t.w});

@@ -51,10 +51,11 @@ std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& 
   for (const SourceModel& src : m.sources)
     for (double j : src.j)
       if (j != 0) return {};
+  if (m.plane_waves.front().impedance_ohm == 0) return {};  // lossy or dispersive: no intensity
   const std::vector<double> inc = incident_intensity(m.plane_waves.front(), mon.frequencies_hz, m.grid.dt);
   double top = 0;
   for (double v : inc) top = std::max(top, v);
-  if (!(top > 0)) return {};  // a lossy or dispersive background: no intensity to divide by
+  if (!(top > 0)) return std::vector<double>(inc.size(), std::nan(""));  // the wave never came
   std::vector<double> out;
   for (std::size_t f = 0; f < inc.size(); ++f)
     out.push_back(inc[f] >= 1e-6 * top ? flux[f] / inc[f] : std::nan(""));

@@ -152,10 +152,8 @@ RunReport report_from_model(const SimulationModel& m) {
     p.waveform = waveform_name(w.source.waveform);
     p.amplitude_v_per_m = w.source.amplitude;
     p.frequency_hz = w.source.frequency_hz;
-    for (int a = 0; a < 3; ++a) {
-      p.box_m[a] = w.lo[a] * m.grid.d[a];
-      p.box_m[3 + a] = w.hi[a] * m.grid.d[a];
-    }
+    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.lo[a] * m.grid.d[a]);
+    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.hi[a] * m.grid.d[a]);
     r.plane_waves.push_back(std::move(p));
   }
   for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {

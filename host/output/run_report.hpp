@@ -42,7 +42,7 @@ struct PlaneWaveReport {
   std::string background;              // the material the wave travels in
   std::string waveform;                // the waveform's word
   double amplitude_v_per_m = 0, frequency_hz = 0;
-  std::array<double, 6> box_m{};       // lo x y z, hi x y z of the total-field box
+  std::vector<double> box_m;           // lo x y z, hi x y z of the total-field box (2D: x y, x y)
 };
 
 // One material with poles, or the surface mixtures' samples (model/dispersion.hpp).

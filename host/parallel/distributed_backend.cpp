@@ -84,7 +84,12 @@ void agree(RankLink& link, F&& setup) {
 DistributedBackend::DistributedBackend(const SimulationModel& global, const DeviceConfig& device,
                                        const Decomposition& d, std::unique_ptr<RankLink> link,
                                        const PeerDeviceFactory& make_peer)
-    : global_(global), d_(d), link_(std::move(link)), overlap_(device.halo_overlap) {
+    : global_(global),
+      d_(d),
+      link_(std::move(link)),
+      // Plane waves and dispersive samples correct E (and H) after the whole step, so the halo
+      // goes out once the step is done: no overlap.
+      overlap_(device.halo_overlap && global.plane_waves.empty() && global.dispersion.empty()) {
   const int ranks = link_->size();
   if (d_.ranks() != ranks) {
     throw std::logic_error("DistributedBackend: a decomposition of " + std::to_string(d_.ranks()) +
@@ -103,19 +108,6 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
       throw ConfigError("", 0, "grid.dims",
                         "a 3D model for a run over ranks (2D and cylindrical models run in one "
                         "process)");
-    }
-    if (!global.plane_waves.empty()) {
-      throw ConfigError("", 0, "source." + global.plane_waves.front().name + ".type",
-                        "a point source or port in a run over ranks or devices (plane_wave runs "
-                        "on one device)");
-    }
-    if (!global.dispersion.empty()) {
-      // The material of the first sample: one an object uses.
-      const MaterialEntry& e = global.materials.entry(
-          global.dispersion.rows[static_cast<std::size_t>(global.dispersion.row.front())].id);
-      throw ConfigError("", 0, e.name.rfind("mixture", 0) == 0 ? "material" : "material." + e.name,
-                        "no dispersive materials in a run over ranks or devices (they run on one "
-                        "device)");
     }
     const device::Api api = device_api(device.backend);
     part_ = slice_model(global, make_part(d_, link_->rank()));

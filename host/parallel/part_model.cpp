@@ -176,6 +176,47 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
     m.probes.samples.push_back(local);
   }
 
+  // Dispersive samples the part owns, at their local index (a ghost sample's E comes from its
+  // owner by the halo exchange after the step); the rows are the global ones.
+  if (!global.dispersion.empty()) {
+    const DispersiveSamples& gd = global.dispersion;
+    DispersiveSamples& d = m.dispersion;
+    d.rows = gd.rows;
+    d.max_poles = gd.max_poles;
+    d.any_upml = gd.any_upml;
+    const std::size_t nzp = G.nzp();
+    for (std::size_t s = 0; s < gd.count(); ++s) {
+      const std::size_t at = gd.index[s];
+      const int k = static_cast<int>(at % nzp);
+      const std::size_t ij = at / nzp;
+      const int j = static_cast<int>(ij % static_cast<std::size_t>(G.ny));
+      const int i = static_cast<int>(ij / static_cast<std::size_t>(G.ny));
+      if (!part.owned.contains(i, j, k)) continue;
+      d.comp.push_back(gd.comp[s]);
+      d.index.push_back(L.index(i - o[0], j - o[1], k - o[2]));
+      d.row.push_back(gd.row[s]);
+    }
+  }
+  // Plane waves: the corrections of every sample in the local box, ghosts included. A ghost H
+  // sample's correction reaches owned E samples through post_step_entries (their curl reads it);
+  // what it adds to ghost samples the halo exchange replaces.
+  for (const PlaneWaveModel& gw : global.plane_waves) {
+    PlaneWaveModel w = gw;
+    for (auto* terms : {&w.h_terms, &w.e_terms}) {
+      std::vector<PlaneWaveTerm> kept;
+      for (PlaneWaveTerm t : *terms) {
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+          t.cell[a] -= o[a];
+          inside = inside && t.cell[a] >= 0 && t.cell[a] < n[a];
+        }
+        if (inside) kept.push_back(t);
+      }
+      *terms = std::move(kept);
+    }
+    m.plane_waves.push_back(std::move(w));
+  }
+
   out.monitor_points.resize(global.monitors.size());
   for (std::size_t mi = 0; mi < global.monitors.size(); ++mi) {
     const MonitorModel& gm = global.monitors[mi];

@@ -43,7 +43,9 @@ struct PartModel {
 // layer counts of the local grid (so a cell is PML exactly where it is globally), profiles
 // sliced at the origin, boxes clipped and re-offset; the sources and probe samples whose cell
 // the part owns, shifted to local indices; flux/dft/farfield regions clipped to the owned box;
-// modes monitors' shapes sliced, zero in ghost cells (a projection counts owned cells only).
+// modes monitors' shapes sliced, zero in ghost cells (a projection counts owned cells only); the
+// dispersive samples the part owns; the plane waves' corrections of every local sample (their
+// incident tables whole).
 // Probe windows, monitor names, frequencies and decimation, energy and snapshot steps are kept.
 PartModel slice_model(const SimulationModel& global, const Part& part);
 

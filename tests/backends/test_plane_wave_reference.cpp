@@ -127,6 +127,12 @@ TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the 
   crossing.materials = {material("glass", 4, 1, 0)};
   crossing.objects = {box("slab", "glass", {14, 14, 14}, {30, 4, 4}, kD)};
   refused(crossing, "a total-field box whose surface lies in one material");
+  // Across the face y = 19 alone, which runs along E (z) and the travel (x): only H samples take
+  // corrections there; the E samples they read are in the block.
+  RunConfig side = wave_config(Axis::Z, 0, 1, 10);
+  side.materials = {material("glass", 4, 1, 0)};
+  side.objects = {box("block", "glass", {14, 19, 14}, {2, 2, 2}, kD)};
+  refused(side, "a total-field box whose surface lies in one material");
   // A port's sample on the surface is a lossy one (its conductivity), so no vacuum either.
   RunConfig ported = wave_config(Axis::Z, 0, 1, 10);
   SourceConfig port = point_source("feed", SourceKind::Port, Axis::Z, cells(9, 14, 14.5, kD),
@@ -263,6 +269,30 @@ TEST_CASE("plane wave: monitors that cross the total-field box are warned about"
     const SimulationModel lit = SimulationModel::build(cfg);
     CHECK(no_column(lit) == (soil.sigma != 0 || !soil.poles.empty()));
   }
+  // Two waves, or a wave and a point source: no column either, and said so.
+  cfg.objects.clear();
+  cfg.materials.clear();
+  RunConfig two = cfg;
+  two.plane_waves.push_back(plane_wave("pw2", Axis::Y, 2, 1, cells(14, 14, 14, kD), cells(10, 10, 10, kD),
+                                       WaveformKind::GaussianPulse, 10e9));
+  auto said = [](const SimulationModel& model, const std::string& text) {
+    for (const std::string& w : model.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(said(SimulationModel::build(two), "no cross_section_m2 column (2 plane waves light the model"));
+  RunConfig driven = cfg;
+  driven.sources = {point_source("d", SourceKind::Dipole, Axis::Z, cells(7.2, 14, 14, kD),
+                                 WaveformKind::Gaussian, 10e9, 1e-15)};
+  CHECK(said(SimulationModel::build(driven), "no cross_section_m2 column (a point source or port drives"));
+  CHECK_FALSE(said(SimulationModel::build(cfg), "no cross_section_m2 column"));
+  // A far-field box in a dielectric: its transform assumes vacuum, said so.
+  RunConfig ff = cfg;
+  ff.monitors = {monitor("ff", MonitorKind::FarField, {7, 7, 7}, {21, 21, 21})};
+  CHECK_FALSE(said(SimulationModel::build(ff), "the far-field transform assumes vacuum"));
+  ff.materials = {material("glass", 2, 1, 0)};
+  ff.objects = {box("fill", "glass", {14, 14, 14}, {40, 40, 40}, kD)};
+  CHECK(said(SimulationModel::build(ff), "monitor 'ff': its surface lies partly in 'glass', not vacuum"));
 }
 
 TEST_CASE("plane wave: in a dispersive background, nothing outside, the line's field inside") {

@@ -30,7 +30,8 @@ void check_complete_run(const std::string& dir, bool has_probes) {
 TEST_CASE("every example model runs, shortened") {
   for (const char* name :
        {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole",
-        "scattering_sphere", "gold_nanosphere", "gpr_debye_soil"}) {
+        "scattering_sphere", "gold_nanosphere", "gpr_debye_soil", "plane_scattering",
+        "plane_gpr_debye"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +
@@ -53,6 +54,23 @@ TEST_CASE("every example model runs, shortened") {
       CHECK(wave["waveform"] == "gaussian_pulse");
       CHECK(wave["amplitude_V_per_m"] == 1.0);
       CHECK(wave["box_m"].size() == 6);
+    }
+    if (std::string(name) == "plane_scattering") {  // 2D: the scattering width, the box in x y
+      const std::string csv = read_text(dir + "/monitors/scattered.csv");
+      CHECK(csv.rfind("frequency_hz,flux_J_s_per_m,scattering_width_m\n", 0) == 0);
+      const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+      CHECK(report["monitors"][0]["scattering_width_m"].size() == 17);
+      // 3 steps: the wave has not reached the box's centre, so the column is there and empty.
+      const std::string early = dir + "_early";
+      const auto e = run_clfdtd("run models/plane_scattering.ini --time.steps=3 --snapshot.steps= "
+                                "--quiet --output.dir=" + early);
+      CHECK_MESSAGE(e.code == 0, e.out);
+      CHECK(read_text(early + "/monitors/scattered.csv").find("\n1e+09,0,\n") != std::string::npos);
+      const auto early_report = nlohmann::json::parse(read_text(early + "/run.json"));
+      CHECK(early_report["monitors"][0]["scattering_width_m"][6].is_null());
+      const auto& wave = report["plane_waves"].at(0);
+      CHECK(wave["box_m"].size() == 4);
+      CHECK(wave["box_m"][2] == doctest::Approx(0.5));
     }
     if (std::string(name) == "gold_nanosphere") {  // the poles as given, the samples they hold
       const auto h = run_clfdtd("run models/gold_nanosphere.ini --time.steps=2 --output.dir=" + dir +

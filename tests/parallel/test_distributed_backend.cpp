@@ -140,6 +140,55 @@ TEST_CASE("DistributedBackend: with and without the halo overlap (tile 2 2 1, ro
   }
 }
 
+TEST_CASE("DistributedBackend: plane waves and dispersive materials over ranks (the overlap off)") {
+  // A Debye soil through the layers at the bottom, a Drude and a glass block inside a plane
+  // wave's total-field box that every split cuts, a dipole outside it: each split gives the
+  // one-process outputs, with the overlap asked for and turned off.
+  if (!have_opencl()) return;
+  const double d = kSplitD;
+  RunConfig cfg = box_config({20, 18, 22}, d, 40, BoundaryType::Upml, 4);
+  cfg.boundary.layers = {4, 3, 3, 4, 2, 5};
+  cfg.materials = {dispersive("soil", 4, {pole(PoleKind::Debye, 6, 3e-11)}, 0.05),
+                   dispersive("plasma", 1.2, {pole(PoleKind::Drude, 40e9, 4e9)}),
+                   material("glass", 3, 1, 0)};
+  cfg.objects = {box("soil", "soil", {10, 9, 2.5}, {30, 30, 5}, d),
+                 box("glass", "glass", {10, 8.5, 11.5}, {2, 2, 2}, d),
+                 box("plasma", "plasma", {8, 7, 10}, {2, 2, 2}, d)};
+  cfg.plane_waves = {plane_wave("pw", Axis::Y, 0, 1, cells(10, 8.5, 11.5, d), cells(8, 7, 7, d),
+                                WaveformKind::GaussianPulse, 40e9, 10)};
+  cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Z, cells(15.6, 9.2, 6.4, d),
+                              WaveformKind::Gaussian, 40e9, 1e-15)};
+  cfg.probes = {point_probe("in", cells(9.0, 8.0, 10.0, d), {Component::Ex, Component::Ey, Component::Hz}),
+                point_probe("soil", cells(10.2, 9.1, 3.0, d), {Component::Ez}),
+                point_probe("out", cells(15.0, 4.0, 16.0, d), {Component::Ey, Component::Hx})};
+  cfg.output.energy = true;
+  SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.dispersion.any_upml);
+  REQUIRE(m.plane_waves.size() == 1);
+  m.snapshot_steps = {17, 40};
+  DeviceConfig dev;
+  dev.variant = KernelVariant::Tile;
+  Recorder one;
+  {
+    auto engine = engine::make_gpu_engine(device::Api::OpenCL, m, dev);
+    run(m, *engine, one);
+  }
+  for (const auto& [ranks, parts] : split_cases()) {
+    INFO("split " << parts[0] << " " << parts[1] << " " << parts[2]);
+    const Decomposition dec = decompose(m.grid.n, ranks, parts);
+    ThreadGroup group(ranks);
+    std::vector<Recorder> rec(static_cast<std::size_t>(ranks));
+    std::vector<int> overlap(static_cast<std::size_t>(ranks), -1);
+    group.run([&](int r) {
+      DistributedBackend b(m, dev, dec, std::make_unique<ThreadLink>(group, r));
+      overlap[static_cast<std::size_t>(r)] = b.halo_overlap() ? 1 : 0;
+      run(m, b, rec[static_cast<std::size_t>(r)]);
+    });
+    CHECK(overlap == std::vector<int>(static_cast<std::size_t>(ranks), 0));
+    check_same(rec[0], one, true);
+  }
+}
+
 TEST_CASE("DistributedBackend: onepass is refused, auto never picks it") {
   if (!have_opencl()) return;
   const SimulationModel m = split_model(2);

@@ -8,6 +8,7 @@
    every snapshot)
    equal to the one-process run's within 1e-6 of each series' maximum; run.json names the ranks
    and boxes; the ranks other than 0 print nothing.
+   tests/data/mpi_waves.ini (plane waves, dispersive materials) the same way under -np 2.
 2. Bad input under mpirun -np 2 (a decomposition that does not fit, a 2D model): exit 2, one
    message, nothing written.
 3. A memory refusal on rank 1 alone (CLFDTD_HOST_MEMORY_LIMIT in its environment only): every rank
@@ -118,7 +119,7 @@ def files_under(d):
     return out
 
 
-def compare_runs(one_dir, many_dir, label, ranks, parts):
+def compare_runs(one_dir, many_dir, label, ranks, parts, min_files=10):
     f1, f2 = files_under(one_dir), files_under(many_dir)
     if f1 != f2:
         problems.append(f"{label}: files {sorted(f2 ^ f1)} not in both outputs")
@@ -131,8 +132,8 @@ def compare_runs(one_dir, many_dir, label, ranks, parts):
         else:
             continue
         compared += 1
-    # probes, energy, flux, farfield, dft plane, model, 2 snapshots, the port's two files
-    if compared < 10:
+    # mpi_split.ini: probes, energy, flux, farfield, dft plane, model, 2 snapshots, the port's two files
+    if compared < min_files:
         problems.append(f"{label}: only {compared} output files compared: {sorted(f1)}")
     report = json.load(open(os.path.join(many_dir, "run.json")))
     if report.get("status") != "completed" or report.get("ranks") != ranks:
@@ -195,6 +196,24 @@ def main():
         if out.count("model      ") != 1 or out.count("done       ") != 1:
             problems.append(f"{label}: the summary is not printed once (rank 0 alone):\n{out}")
         print(f"{label}: {n} output files compared with the one-process run")
+
+    # 1b. Plane waves and dispersive materials (a Debye soil through the UPML, a Drude sphere in
+    #     the total-field box, the box across the cut) under -np 2.
+    waves = os.path.join(ROOT, "tests", "data", "mpi_waves.ini")
+    one_waves = os.path.join(work, "waves_one")
+    rc, out, err = run([clfdtd, "run", waves, f"--output.dir={one_waves}", "--quiet"])
+    if rc != 0:
+        problems.append(f"mpi_waves.ini in one process: exit {rc}\n{out}\n{err}")
+    else:
+        d = os.path.join(work, "waves_np2")
+        rc, out, err = run([mpiexec, "-np", "2", clfdtd, "run", waves, f"--output.dir={d}",
+                            "--quiet"])
+        if rc != 0:
+            problems.append(f"mpi_waves.ini under mpirun -np 2: exit {rc}\n{out}\n{err}")
+        else:
+            # probes, energy, flux, dft plane, model, 3 snapshots
+            n = compare_runs(one_waves, d, "mpi_waves.ini under mpirun -np 2", 2, [1, 1, 2], 8)
+            print(f"mpi_waves.ini under mpirun -np 2: {n} output files compared with one process")
 
     # 2. Bad input: exit 2 on every rank, one message, nothing written.
     plane = os.path.join(ROOT, "models", "plane_tm_scatter.ini")

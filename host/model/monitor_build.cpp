@@ -364,31 +364,46 @@ std::size_t monitor_host_bytes(const std::vector<MonitorModel>& monitors, const 
   return bytes;
 }
 
-std::vector<std::string> farfield_medium_warnings(const std::vector<MonitorModel>& monitors,
-                                                  const FieldLayout& layout,
-                                                  const std::array<std::vector<std::uint8_t>, 6>& ids,
-                                                  const MaterialTable& materials) {
+std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
+                                         const FieldLayout& layout,
+                                         const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                         const MaterialTable& materials) {
   std::vector<std::string> out;
-  for (const MonitorModel& mon : monitors) {
+  for (MonitorModel& mon : monitors) {
     if (mon.kind != MonitorKind::FarField) continue;
-    int found = -1;
+    int first = -1, other = -1;  // the first material met, and another one if any
     for (const DftRegion& r : mon.regions) {
       const auto& comp_ids = ids[static_cast<std::size_t>(r.component)];
       if (!is_electric(r.component) || comp_ids.empty()) continue;
-      for (int i = r.lo[0]; i < r.hi[0] && found < 0; ++i)
-        for (int j = r.lo[1]; j < r.hi[1] && found < 0; ++j)
-          for (int k = r.lo[2]; k < r.hi[2] && found < 0; ++k) {
-            const std::uint8_t id = comp_ids[layout.index(i, j, k)];
-            if (id != MaterialTable::kVacuum) found = id;
+      for (int i = r.lo[0]; i < r.hi[0] && other < 0; ++i)
+        for (int j = r.lo[1]; j < r.hi[1] && other < 0; ++j)
+          for (int k = r.lo[2]; k < r.hi[2] && other < 0; ++k) {
+            // The outer wall's tangential E (PEC) on a face on a bare wall: not the medium.
+            const int axis = component_axis(r.component);
+            if ((i == 0 && axis != 0) || (j == 0 && axis != 1) || (k == 0 && axis != 2 && !layout.plane))
+              continue;
+            const int id = comp_ids[layout.index(i, j, k)];
+            if (first < 0) first = id;
+            if (id != first) other = id;
           }
-      if (found >= 0) break;
     }
-    if (found < 0) continue;
-    out.push_back("monitor '" + mon.name + "': its surface lies partly in '" +
-                  materials.entry(static_cast<std::uint8_t>(found)).name +
-                  "', not vacuum; the far-field transform assumes vacuum around it (k = 2 pi f / c, "
-                  "eta0), so its pattern and radiated power are wrong: put the farfield box in "
-                  "vacuum, clear of every object");
+    if (first < 0 || (first == MaterialTable::kVacuum && other < 0)) continue;
+    const MaterialEntry& e = materials.entry(static_cast<std::uint8_t>(first));
+    if (other < 0 && !e.pec && e.sigma == 0 && !e.dispersive()) {
+      mon.medium_eps_r = e.eps_r;
+      mon.medium_mu_r = e.mu_r;
+      continue;
+    }
+    const std::string why =
+        other >= 0 ? "lies in '" + e.name + "' and in '" +
+                         materials.entry(static_cast<std::uint8_t>(other)).name + "'"
+                   : "lies in '" + e.name + "', which " +
+                         (e.pec ? std::string("is PEC")
+                                : e.dispersive() ? std::string("is dispersive") : std::string("conducts"));
+    out.push_back("monitor '" + mon.name + "': its surface " + why +
+                  "; the far-field transform needs one lossless, non-dispersive medium around it "
+                  "and takes vacuum's (k = 2 pi f / c, eta0), so its pattern is wrong: put the "
+                  "farfield box in one such material, clear of every object");
   }
   return out;
 }

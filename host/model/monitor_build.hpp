@@ -77,13 +77,13 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
 // Reads each modes monitor's mode shapes into MonitorModel::modes (layout: model/monitors.hpp)
 // with host/monitors/mode_file.hpp; its ConfigErrors name the modes file and
 // monitor.<name>.modes_file. A relative modes_file is taken from the current folder.
-// One warning per farfield monitor whose surface has an E sample in a material other than
-// vacuum: the transform assumes vacuum around it (k = 2 pi f / c, eta0), so its pattern and
-// radiated power are wrong there (ids: SimulationModel::ids, E components meshed).
-std::vector<std::string> farfield_medium_warnings(const std::vector<MonitorModel>& monitors,
-                                                  const FieldLayout& layout,
-                                                  const std::array<std::vector<std::uint8_t>, 6>& ids,
-                                                  const MaterialTable& materials);
+// The medium around each farfield monitor's surface (MonitorModel::medium_eps_r, medium_mu_r):
+// every E sample of the surface in one lossless, non-dispersive material; otherwise vacuum is
+// kept and a warning returned (the transform needs one such medium). ids: SimulationModel::ids.
+std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
+                                         const FieldLayout& layout,
+                                         const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                         const MaterialTable& materials);
 
 void load_mode_shapes(const GridGeometry& g, const FieldLayout& layout,
                       std::vector<MonitorModel>& monitors);

@@ -368,7 +368,7 @@ SimulationModel SimulationModel::build(
   }
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid))
     m.warnings.push_back(std::move(w));
-  for (std::string& w : farfield_medium_warnings(m.monitors, m.layout, m.ids, m.materials))
+  for (std::string& w : farfield_medium(m.monitors, m.layout, m.ids, m.materials))
     m.warnings.push_back(std::move(w));
   if (m.materials.any_dispersive() &&
       (m.cylindrical() || (m.two_d() && m.equation == Equation::Wave)))  // load_config refuses it too

@@ -279,7 +279,9 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
   out.directivity_dbi.assign(nf, std::vector<double>(nt * np, 0.0));
   out.radiated_power.assign(nf, 0.0);
   for (std::size_t f = 0; f < nf; ++f) {
-    const double k = 2 * M_PI * s.frequencies_hz[f] / kC0;
+    // The medium around the surface: its wavenumber and impedance (vacuum: k0, eta0).
+    const double k = 2 * M_PI * s.frequencies_hz[f] * std::sqrt(s.eps_r * s.mu_r) / kC0;
+    const double eta = kEta0 * std::sqrt(s.mu_r / s.eps_r);
     std::vector<CVec3> n_eval(eval_dirs.size(), CVec3{}), l_eval(eval_dirs.size(), CVec3{});
     double power = 0;
     for (std::size_t fi = 0; fi < s.faces.size(); ++fi) {
@@ -319,8 +321,8 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       auto dot = [](const CVec3& v, const RVec& w) { return v[0] * w[0] + v[1] * w[1] + v[2] * w[2]; };
       const Complex n_th = dot(n_tot, th_hat), n_ph = dot(n_tot, ph_hat);
       const Complex l_th = dot(l_tot, th_hat), l_ph = dot(l_tot, ph_hat);
-      const double u_rad = k * k / (32 * M_PI * M_PI * kEta0) *
-                           (std::norm(l_ph + kEta0 * n_th) + std::norm(l_th - kEta0 * n_ph));
+      const double u_rad = k * k / (32 * M_PI * M_PI * eta) *
+                           (std::norm(l_ph + eta * n_th) + std::norm(l_th - eta * n_ph));
       if (!(power > 0)) {
         dbi[d] = std::nan("");
         continue;

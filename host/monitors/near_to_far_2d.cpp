@@ -74,7 +74,9 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
   out.radiated_power.assign(nf, 0.0);
   std::vector<LinePoint> src;
   for (std::size_t f = 0; f < nf; ++f) {
-    const double k = 2 * M_PI * s.frequencies_hz[f] / kC0;
+    // The medium around the contour: its wavenumber and impedance (vacuum: k0, eta0).
+    const double k = 2 * M_PI * s.frequencies_hz[f] * std::sqrt(s.eps_r * s.mu_r) / kC0;
+    const double eta = kEta0 * std::sqrt(s.mu_r / s.eps_r);
     // The currents of the sides not on a wall, and their images in every subset of the walls.
     src.clear();
     double power = 0;
@@ -117,8 +119,8 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
       }
       // phi_hat = (-sin phi, cos phi, 0)
       const Complex n_phi = -uy * n[0] + ux * n[1], l_phi = -uy * l[0] + ux * l[1];
-      const double u_rad = k / (16 * M_PI * kEta0) *
-                           (std::norm(l_phi - kEta0 * n[2]) + std::norm(l[2] + kEta0 * n_phi));
+      const double u_rad = k / (16 * M_PI * eta) *
+                           (std::norm(l_phi - eta * n[2]) + std::norm(l[2] + eta * n_phi));
       if (!(power > 0)) continue;  // nothing radiated: NaN
       const double directivity = 2 * M_PI * u_rad / power;
       dbi[q] = directivity > 0 ? std::max(10 * std::log10(directivity), kDirectivityFloorDbi)

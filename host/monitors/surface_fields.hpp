@@ -32,6 +32,9 @@ struct SurfaceFields {
   std::vector<MonitorFace> faces;
   std::array<double, 3> cell_m{};          // the grid's cell size (the faces' planes are at plane * d)
   std::vector<double> frequencies_hz;
+  // The medium the surface lies in (MonitorModel::medium_eps_r, medium_mu_r): the far-field
+  // transforms take k = 2 pi f sqrt(eps_r mu_r) / c and eta = eta0 sqrt(mu_r / eps_r).
+  double eps_r = 1, mu_r = 1;
   std::vector<SurfacePoint> points;
   // [f][point]: the transforms of E (V/m s) and H (A/m s) at the point: the two tangential
   // components (the normal one is not sampled and stays zero).

@@ -88,6 +88,8 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
   }
   SurfaceFields s;
   s.two_d = plane;
+  s.eps_r = m.medium_eps_r;
+  s.mu_r = m.medium_mu_r;
   s.faces = m.faces;
   s.cell_m = g.d;
   s.frequencies_hz = m.frequencies_hz;

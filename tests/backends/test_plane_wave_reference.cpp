@@ -286,13 +286,29 @@ TEST_CASE("plane wave: monitors that cross the total-field box are warned about"
                                  WaveformKind::Gaussian, 10e9, 1e-15)};
   CHECK(said(SimulationModel::build(driven), "no cross_section_m2 column (a point source or port drives"));
   CHECK_FALSE(said(SimulationModel::build(cfg), "no cross_section_m2 column"));
-  // A far-field box in a dielectric: its transform assumes vacuum, said so.
+  // A far-field box in one lossless medium takes its eps_r and mu_r; in two materials, or in a
+  // lossy one, vacuum's, and a warning says so.
   RunConfig ff = cfg;
   ff.monitors = {monitor("ff", MonitorKind::FarField, {7, 7, 7}, {21, 21, 21})};
-  CHECK_FALSE(said(SimulationModel::build(ff), "the far-field transform assumes vacuum"));
-  ff.materials = {material("glass", 2, 1, 0)};
+  const std::string needs = "the far-field transform needs one lossless, non-dispersive medium";
+  const SimulationModel in_vacuum = SimulationModel::build(ff);
+  CHECK_FALSE(said(in_vacuum, needs));
+  CHECK(in_vacuum.monitors.front().medium_eps_r == 1);
+  ff.materials = {material("glass", 2, 1.5, 0)};
   ff.objects = {box("fill", "glass", {14, 14, 14}, {40, 40, 40}, kD)};
-  CHECK(said(SimulationModel::build(ff), "monitor 'ff': its surface lies partly in 'glass', not vacuum"));
+  const SimulationModel in_glass = SimulationModel::build(ff);
+  CHECK_FALSE(said(in_glass, needs));
+  CHECK(in_glass.monitors.front().medium_eps_r == 2);
+  CHECK(in_glass.monitors.front().medium_mu_r == 1.5);
+  ff.objects = {box("half", "glass", {14, 14, 4}, {40, 40, 9}, kD)};  // z < 8.5: across the ff box
+  const SimulationModel half = SimulationModel::build(ff);
+  CHECK(said(half, "monitor 'ff': its surface lies in '"));
+  CHECK(said(half, "' and in '"));
+  CHECK(said(half, needs));
+  CHECK(half.monitors.front().medium_eps_r == 1);
+  ff.materials = {material("glass", 2, 1, 0.01)};
+  ff.objects = {box("fill", "glass", {14, 14, 14}, {40, 40, 40}, kD)};
+  CHECK(said(SimulationModel::build(ff), "lies in 'glass', which conducts"));
 }
 
 TEST_CASE("plane wave: in a dispersive background, nothing outside, the line's field inside") {

@@ -15,6 +15,11 @@ and its radial derivative are continuous, g = k1 / eps_r for te, where H and (1/
 are), and the scattering width W = (4 / k0) sum_n |a_n|^2 (m). The empty runs check the source:
 the scattered-field region holds nothing (the monitor's flux, and a probe 1.5 cells upstream of
 the total-field box).
+
+`models/validation/cylinder_2d_medium.ini` checks the far-field transform in a medium: a PEC rod
+(radius 4 cm) in eps_r = 4 filling the domain, its farfield monitor's contour in that background;
+the pattern at 1 GHz against the series |sum_n a_n exp(i n phi)|^2, a_n = J_n(k a) / H_n(k a) at
+k = 2 k0 (the transform takes the medium's k and eta).
 """
 
 import os
@@ -25,6 +30,8 @@ from .common import CaseResult, read_csv
 from .monitors import monitor_entry, read_flux
 
 MODEL = "cylinder_2d.ini"
+MEDIUM_MODEL = "cylinder_2d_medium.ini"  # a PEC rod in eps_r = 4: the far field in a medium
+MEDIUM_BOUND_DB = 0.4  # max |D - D_series| where D_series is within 10 dB of its peak (0.13 measured)
 RADIUS = 0.08
 EPS_R = 4.0
 # Cell sizes (m): the file's 5 mm (a = 16 cells), and 2.5 mm (32 cells) at full size.
@@ -59,6 +66,37 @@ def series_width(freqs, radius, eps_r, te):
             total += abs(num / den) ** 2
         out.append(4 / k0 * total)
     return np.array(out)
+
+
+def pec_rod_pattern_db(phis_deg, ka):
+    """The directivity (dBi) of the field a PEC rod scatters in a tm plane wave (E along the
+    rod), per direction phi from the travel: 2 pi |F|^2 / integral |F|^2 dphi, F = sum_n a_n
+    exp(i n phi), a_n = J_n(ka) / H_n^(2)(ka)."""
+    from scipy.special import hankel2, jv
+    n = np.arange(-40, 41)
+    a = jv(n, ka) / hankel2(n, ka)
+    fine = np.radians(np.arange(0, 360, 0.5))
+    f2 = np.abs(np.exp(1j * np.outer(fine, n)) @ a) ** 2
+    at = np.abs(np.exp(1j * np.outer(np.radians(phis_deg), n)) @ a) ** 2
+    return 10 * np.log10(at / f2.mean())
+
+
+def far_field_in_medium(ctx, r):
+    """A PEC rod in eps_r = 4: the farfield monitor's pattern against the series at k = 2 k0."""
+    run = ctx.run(ctx.model(MEDIUM_MODEL), "cylinder_2d/medium")
+    cols = read_csv(os.path.join(run.dir, monitor_entry(run, "ff")["file"]))
+    phis, dbi = cols["phi_deg"], cols["directivity_dbi"]
+    k0 = 2 * np.pi * 1e9 / 2.99792458e8
+    want = pec_rod_pattern_db(phis, 2 * k0 * 0.04)
+    vacuum_k = pec_rod_pattern_db(phis, k0 * 0.04)
+    shown = want >= want.max() - 10
+    dev = float(np.max(np.abs(dbi - want)[shown]))
+    off = float(np.max(np.abs(vacuum_k - want)[shown]))
+    print(f"    far field in eps_r = 4: max |D - D_series| {dev:.2f} dB (vacuum's k would be {off:.1f} dB off)")
+    r.check("tm, PEC rod in eps_r = 4, 2.5 mm cells: far-field pattern at 1 GHz vs the series at "
+            "k = 2 k0 (max |D - D_series| within 10 dB of the peak)",
+            f"<= {MEDIUM_BOUND_DB:g} dB", f"{dev:.2f} dB", dev <= MEDIUM_BOUND_DB)
+    return phis, dbi, want
 
 
 def width_column(run):
@@ -109,18 +147,19 @@ def case_cylinder_2d(ctx):
         r.check(f"{mode}, empty run: peak |{field}| 1.5 cells upstream of the total-field box / "
                 "amplitude", f"<= {LEAK_PROBE_BOUND_DB:g} dB", f"{peak_db:.1f} dB",
                 peak_db <= LEAK_PROBE_BOUND_DB)
+    pattern = far_field_in_medium(ctx, r)
     r.size = ", ".join(f"{round(0.6 / c)}^2 cells ({c * 1000:g} mm)" for c in cells) + \
-        ", 40 ns; tm and te, with the cylinder and empty"
+        ", 40 ns; tm and te, with the cylinder and empty; the rod in eps_r = 4: 240^2 cells, 25 ns"
     path = ctx.plot_path("cylinder_2d.png")
     if path:
-        plot(path, results, cells)
+        plot(path, results, cells, pattern)
         r.plot = path
     return r
 
 
-def plot(path, results, cells):
+def plot(path, results, cells, pattern):
     import matplotlib.pyplot as plt
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4))
     fine = np.linspace(0.3e9, 2.1e9, 200)
     for mode, color in (("tm", "C0"), ("te", "C1")):
         ax1.plot(fine / 1e9, series_width(fine, RADIUS, EPS_R, mode == "te"), color=color, lw=1,
@@ -142,7 +181,16 @@ def plot(path, results, cells):
     ax2.set_title("relative error", fontsize=10)
     ax2.legend(fontsize=7)
     ax2.grid(alpha=0.3)
-    fig.suptitle("2D plane wave (total-field/scattered-field) on a dielectric cylinder")
+    phis, dbi, want = pattern
+    ax3.plot(phis, want, "-", color="k", lw=1, label="Bessel series, k = 2 k0")
+    ax3.plot(phis, dbi, "o", color="C2", ms=4, mfc="none", label="clfdtd farfield monitor")
+    ax3.set_xlabel("phi (deg, from the travel)")
+    ax3.set_ylabel("directivity (dBi)")
+    ax3.set_title("PEC rod (4 cm) in eps_r = 4, 1 GHz: far field in the medium", fontsize=10)
+    ax3.legend(fontsize=7)
+    ax3.grid(alpha=0.3)
+    fig.suptitle("2D plane wave (total-field/scattered-field) on a dielectric cylinder; a PEC rod "
+                 "in a dielectric")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -333,6 +333,10 @@ a_n = (g J_n(k0 a) J_n'(k1 a) - k0 J_n'(k0 a) J_n(k1 a)) / (k0 H_n'(k0 a) J_n(k1
 J_n'(k1 a)), H_n of the second kind, k1 = sqrt(eps_r) k0, g = k1 (tm) or k1 / eps_r (te). The
 error is the staircased circle's: largest on the steep flanks of the resonances. Runs with the
 cylinder's material set to vacuum check the source: nothing in the scattered-field region (the
-monitor's flux, and a probe 1.5 cells upstream of the box) beyond float rounding.
+monitor's flux, and a probe 1.5 cells upstream of the box) beyond float rounding. The far field
+in a medium: `models/validation/cylinder_2d_medium.ini`, a PEC rod (radius 4 cm) in eps_r = 4
+filling the domain, 2.5 mm cells; the farfield monitor's pattern at 1 GHz (its contour in the
+background, so the transform takes k = 2 k0 and eta0 / 2) against |sum_n a_n exp(i n phi)|^2,
+a_n = J_n(k a) / H_n(k a).
 """,
 }

@@ -22,16 +22,23 @@ DEVICE_FN float dispersion_curl_h(int comp, long c, GLOBAL const float* RESTRICT
   return (hy[c] - hy[c - sx]) * cx - (hx[c] - hx[c - sy]) * cy;
 }
 
+/* A pole's K slot: K enters only through kK (Q' = Q + kK K + ..., the sum's kK K), and a
+   first-order (Debye) pole has kK = 0, so its slot is neither read nor written (8 of the ~48
+   bytes a soil sample moves a step). */
+DEVICE_FN float dispersion_k(GLOBAL const float* RESTRICT state, float4 k, long at) {
+  return k.x != 0.0f ? state[at] : 0.0f;
+}
+
 /* Each pole's Q and K over the step, driven by `before` and `after` (E, or F in the UPML). */
 DEVICE_FN void dispersion_advance_poles(GLOBAL const float4* RESTRICT r, GLOBAL float* RESTRICT state,
                                         int count, int n, int poles, float before, float after) {
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
     const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
-    const float q = state[q_at], kk = state[k_at];
+    const float q = state[q_at], kk = dispersion_k(state, k, k_at);
     const float drive = k.z * q + k.w * (before + after);
     state[q_at] = q + k.x * kk + drive;
-    state[k_at] = k.y * kk + drive;
+    if (k.x != 0.0f) state[k_at] = k.y * kk + drive;
   }
 }
 
@@ -55,7 +62,7 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
     float sum = 0.0f;
     for (int p = 0; p < poles; ++p) {
       const float4 k = r[1 + p];
-      sum += k.x * state[(long)(2 + 2 * p) * count + n] +
+      sum += k.x * dispersion_k(state, k, (long)(2 + 2 * p) * count + n) +
              k.z * state[(long)(1 + 2 * p) * count + n] + k.w * e_before;
     }
     const float e_new = (f[c] - head.x * sum) * head.y;
@@ -73,7 +80,7 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
     const float q = state[(long)(1 + 2 * p) * count + n];
-    known += q + k.x * state[(long)(2 + 2 * p) * count + n] + k.z * q + k.w * f_before;
+    known += q + k.x * dispersion_k(state, k, (long)(2 + 2 * p) * count + n) + k.z * q + k.w * f_before;
   }
   const float f_new = (d_new - known) * head.y;
   const float e_new = pa.z * e_before + 0.5f * pa.w * (pc.x * f_new - pc.y * f_before);

@@ -16,7 +16,9 @@ DEVICE_FN float dispersion_curl_h(int comp, long c, GLOBAL const float* RESTRICT
                                   GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
                                   long sx, long sy, float cx, float cy, float cz) {
   /* A dispersive sample is never on a low wall's tangential plane (PEC there), so c - sx, c - sy
-     and c - 1 stay in the grid where they are read. */
+     and c - 1 stay in the grid where they are read. 2D (sx = nyp, sy = 1, cz = 0): the z terms
+     read c - 1 times zero; for te's Ey at j = 0 that is the previous row's last (padding) cell,
+     in the grid since Ey at i = 0 is PEC. */
   if (comp == 0) return (hz[c] - hz[c - sy]) * cy - (hy[c] - hy[c - 1]) * cz;
   if (comp == 1) return (hx[c] - hx[c - 1]) * cz - (hz[c] - hz[c - sx]) * cx;
   return (hy[c] - hy[c - sx]) * cx - (hx[c] - hx[c - sy]) * cy;

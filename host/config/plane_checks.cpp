@@ -89,6 +89,9 @@ void check_plane_config(const RunConfig& cfg) {
     }
   }
   if (!wave) return;
+  for (const auto& s : cfg.plane_waves)
+    fail(cfg, "source." + s.name + ".type",
+         "plane_wave in a Yee model (grid.equation = maxwell): the wave equation has no plane waves");
   for (const auto& m : cfg.materials) {
     if (!m.pec && m.mu_r != 1.0)
       fail(cfg, "material." + m.name + ".mu_r",

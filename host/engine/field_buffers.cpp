@@ -155,6 +155,7 @@ PlaneWaveBuffers upload_plane_waves(BufferAllocator& alloc, const SimulationMode
   out.cells = out.start = out.rows = out.weights = out.table = placeholder;
   if (m.plane_waves.empty()) return out;
   const PlaneWaveEntries pw = post_step_entries(m.plane_waves, m.grid, m.layout, m.materials, m.ids);
+  if (pw.count() == 0) return out;  // a rank's part the waves' surfaces miss
   std::vector<std::int32_t> cells;
   for (const auto& [comp, index] : pw.samples) push_cell_entry(cells, comp, index);
   if (pw.table.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))

@@ -150,6 +150,20 @@ inline double dispersive_step_upml(const DispersionRow& r, double e_star, double
   return e_new;
 }
 
+// Every sample's step, on the reference engines' double fields (fields[comp][index]: E with every
+// other term of the step in it); state: [slot * count + sample], state_slots() per sample.
+inline void step_dispersive_samples(const DispersiveSamples& d,
+                                    std::array<std::vector<double>, 6>& fields,
+                                    std::vector<double>& state) {
+  const std::size_t count = d.count();
+  for (std::size_t n = 0; n < count; ++n) {
+    double& field = fields[d.comp[n]][d.index[n]];
+    const DispersionRow& r = d.rows[static_cast<std::size_t>(d.row[n])];
+    field = r.upml ? dispersive_step_upml(r, field, &state[n], count, d.f_slot())
+                   : dispersive_step(r, field, &state[n], count);
+  }
+}
+
 // For the run header and run.json: the samples of each material with poles (user materials in
 // table order, then one entry "surface mixtures" for the mixtures' samples, if any).
 struct DispersiveCount {

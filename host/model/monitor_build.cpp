@@ -372,15 +372,18 @@ std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
   for (MonitorModel& mon : monitors) {
     if (mon.kind != MonitorKind::FarField) continue;
     int first = -1, other = -1;  // the first material met, and another one if any
+    // Every sample with an id (E; H too in a magnetic model, whose mu_r must be one as well).
     for (const DftRegion& r : mon.regions) {
       const auto& comp_ids = ids[static_cast<std::size_t>(r.component)];
-      if (!is_electric(r.component) || comp_ids.empty()) continue;
+      if (comp_ids.empty()) continue;
+      const bool electric = is_electric(r.component);
       for (int i = r.lo[0]; i < r.hi[0] && other < 0; ++i)
         for (int j = r.lo[1]; j < r.hi[1] && other < 0; ++j)
           for (int k = r.lo[2]; k < r.hi[2] && other < 0; ++k) {
             // The outer wall's tangential E (PEC) on a face on a bare wall: not the medium.
             const int axis = component_axis(r.component);
-            if ((i == 0 && axis != 0) || (j == 0 && axis != 1) || (k == 0 && axis != 2 && !layout.plane))
+            if (electric && ((i == 0 && axis != 0) || (j == 0 && axis != 1) ||
+                             (k == 0 && axis != 2 && !layout.plane)))
               continue;
             const int id = comp_ids[layout.index(i, j, k)];
             if (first < 0) first = id;

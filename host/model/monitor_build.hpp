@@ -78,7 +78,8 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
 // with host/monitors/mode_file.hpp; its ConfigErrors name the modes file and
 // monitor.<name>.modes_file. A relative modes_file is taken from the current folder.
 // The medium around each farfield monitor's surface (MonitorModel::medium_eps_r, medium_mu_r):
-// every E sample of the surface in one lossless, non-dispersive material; otherwise vacuum is
+// every sample of the surface with an id (E; H in a magnetic model) in one lossless,
+// non-dispersive material; otherwise vacuum is
 // kept and a warning returned (the transform needs one such medium). ids: SimulationModel::ids.
 std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
                                          const FieldLayout& layout,

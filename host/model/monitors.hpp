@@ -58,7 +58,8 @@ struct MonitorModel {
   // flux, dft, farfield: the decimation D, samples at the steps n % D == 0 weighted D dt.
   int dft_every = 1;
   // farfield: the medium around the surface (farfield_medium), whose wavenumber and impedance the
-  // transform takes: every E sample of the surface in one lossless, non-dispersive material;
+  // transform takes: every E (and, magnetic, H) sample of the surface in one lossless,
+  // non-dispersive material;
   // vacuum otherwise (a warning says so).
   double medium_eps_r = 1, medium_mu_r = 1;
   std::size_t points() const {

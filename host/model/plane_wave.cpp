@@ -214,9 +214,9 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           const std::size_t index = layout.index(c[0], c[1], c[2]);
           // The material of sample (k, cell): one background for every sample a correction
           // touches or reads, and no PEC. Without a magnetic material H has no ids (every H
-          // sample has vacuum's mu); the E samples an H correction reads are tested instead, so
-          // an object across a face that only H corrections touch (tm: the faces along E and
-          // the travel) is refused too.
+          // sample has vacuum's mu); the samples a correction reads across the surface are
+          // tested too (E always, H in a magnetic model), so an object across a face that only
+          // H corrections touch (tm: the faces along E and the travel) is refused as well.
           auto check = [&](int k, const std::array<int, 3>& cell) {
             const std::uint8_t id = ids[static_cast<std::size_t>(k)][layout.index(cell[0], cell[1], cell[2])];
             const std::string sample = std::string(1, k >= 3 ? 'H' : 'E') + "xyz"[k % 3] + " at " +
@@ -240,7 +240,7 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           };
           const bool tested = !h || magnetic;
           if (tested) check(comp, c);
-          if (h)
+          if (h || magnetic)  // H samples have ids only in a magnetic model
             for (const auto& r : read) check(carried, r);
           const std::uint8_t id = tested ? ids[comp][index] : MaterialTable::kVacuum;
           const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
@@ -357,7 +357,8 @@ std::size_t plane_wave_term_bytes(const RunConfig& cfg, const GridGeometry& g) {
     if (!s.size_m) continue;
     std::array<double, 3> n{};
     for (int a = 0; a < 3; ++a) n[a] = std::max(1.0, std::round((*s.size_m)[a] / g.d[a])) + 3;
-    const double surface = 2 * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
+    // 2D: the rectangle's perimeter (one z cell).
+    const double surface = g.dims == 2 ? 2 * (n[0] + n[1]) : 2 * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
     bytes += static_cast<std::size_t>(surface * kTermBytesPerSurfaceCell);
   }
   return bytes;

@@ -6,11 +6,12 @@
 // (R = |r - r'| ~ r - r_hat . r') exp(-i k R) ~ exp(-i k r) exp(+i k r_hat . r'), hence the
 // radiation vectors
 //   N(r_hat) = sum J exp(+i k r_hat . r') dA,   L(r_hat) = sum M exp(+i k r_hat . r') dA,
-// J = n x H, M = -n x E, and the far field (Balanis, Antenna Theory, 12.3)
-//   E_theta = -i k exp(-i k r) / (4 pi r) (L_phi + eta0 N_theta),
-//   E_phi   = +i k exp(-i k r) / (4 pi r) (L_theta - eta0 N_phi),
-// so the radiation intensity U = r^2 |E|^2 / (2 eta0) is
-//   U = k^2 / (32 pi^2 eta0) (|L_phi + eta0 N_theta|^2 + |L_theta - eta0 N_phi|^2).
+// J = n x H, M = -n x E, and the far field (Balanis, Antenna Theory, 12.3) in the medium around
+// the surface (k = k0 sqrt(eps_r mu_r), eta = eta0 sqrt(mu_r / eps_r); vacuum: k0, eta0)
+//   E_theta = -i k exp(-i k r) / (4 pi r) (L_phi + eta N_theta),
+//   E_phi   = +i k exp(-i k r) / (4 pi r) (L_theta - eta N_phi),
+// so the radiation intensity U = r^2 |E|^2 / (2 eta) is
+//   U = k^2 / (32 pi^2 eta) (|L_phi + eta N_theta|^2 + |L_theta - eta N_phi|^2).
 // (The other convention would need exp(-i k r_hat . r'); tests/monitors/test_near_to_far.cpp
 // tells them apart with two dipoles in phase quadrature, whose beam points one way only.)
 //

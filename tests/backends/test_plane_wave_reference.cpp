@@ -300,7 +300,7 @@ TEST_CASE("plane wave: monitors that cross the total-field box are warned about"
   CHECK_FALSE(said(in_glass, needs));
   CHECK(in_glass.monitors.front().medium_eps_r == 2);
   CHECK(in_glass.monitors.front().medium_mu_r == 1.5);
-  ff.objects = {box("half", "glass", {14, 14, 4}, {40, 40, 9}, kD)};  // z < 8.5: across the ff box
+  ff.objects = {box("half", "glass", {14, 14, 3.5}, {40, 40, 8}, kD)};  // z < 7.5: across the ff box
   const SimulationModel half = SimulationModel::build(ff);
   CHECK(said(half, "monitor 'ff': its surface lies in '"));
   CHECK(said(half, "' and in '"));

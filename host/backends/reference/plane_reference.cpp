@@ -240,16 +240,7 @@ void PlaneReference::apply_plane_waves(long s, bool magnetic_half) {
 // ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)
 // Its UPML samples' E came from the update above with the true D in the auxiliary, as in the 3D
 // reference engine, so the same correction (dispersive_step_upml) applies.
-void PlaneReference::apply_dispersion() {
-  const DispersiveSamples& d = m_.dispersion;
-  const std::size_t count = d.count();
-  for (std::size_t n = 0; n < count; ++n) {
-    double& field = f_[d.comp[n]][d.index[n]];
-    const DispersionRow& r = d.rows[static_cast<std::size_t>(d.row[n])];
-    field = r.upml ? dispersive_step_upml(r, field, &disp_[n], count, d.f_slot())
-                   : dispersive_step(r, field, &disp_[n], count);
-  }
-}
+void PlaneReference::apply_dispersion() { step_dispersive_samples(m_.dispersion, f_, disp_); }
 
 // One step s -> s+1: H to (s+1/2) dt (and the plane waves' H terms), E to (s+1) dt (and their E
 // terms), then the sources (EQUATIONS.md, Time), and last the dispersive samples, which need E

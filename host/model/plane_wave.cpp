@@ -282,7 +282,8 @@ std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vecto
 }
 
 std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWaveModel>& waves,
-                                                     const RunConfig& cfg, const GridGeometry& g) {
+                                                     const RunConfig& cfg, const GridGeometry& g,
+                                                     bool others_drive) {
   std::vector<std::string> out;
   for (const MonitorConfig& mon : cfg.monitors) {
     if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
@@ -298,8 +299,7 @@ std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWave
                     std::to_string(waves.size()) + " plane waves light the model: there is no "
                     "one incident intensity to divide by); the flux is written");
     if (mon.kind == MonitorKind::Flux && waves.size() == 1 && waves.front().impedance_ohm > 0 &&
-        std::any_of(cfg.sources.begin(), cfg.sources.end(),
-                    [](const SourceConfig& s) { return s.amplitude != 0; }))
+        others_drive)
       out.push_back("monitor '" + mon.name + "': no " + column + " column (a point source or "
                     "port drives the model besides plane wave '" + waves.front().name +
                     "': its power would count as scattered); the flux is written");

@@ -77,10 +77,13 @@ std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vecto
 
 // One warning per flux or farfield monitor whose surface crosses a wave's total-field box (or
 // comes within a cell of it: it would mix total and scattered field), and per farfield monitor
-// inside one (its transform holds the incident wave), and per flux monitor of a model lit by one
-// wave in a lossy or dispersive background (its CSV has no cross-section column).
+// inside one (its transform holds the incident wave), and per flux monitor without the
+// cross-section column: one wave in a lossy or dispersive background, several waves, or
+// `others_drive` (a point source or port's current is nonzero within the run: the rule the
+// monitor files use).
 std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWaveModel>& waves,
-                                                     const RunConfig& cfg, const GridGeometry& g);
+                                                     const RunConfig& cfg, const GridGeometry& g,
+                                                     bool others_drive);
 
 // Device bytes of the waves' post_step_entries at most: the float table, and per term of a
 // sample the entries of it and of the E samples its correction reaches (SimulationModel::

@@ -51,6 +51,20 @@ struct PlaneWaveModel {
   int row_width() const { return 2 * width; }
 };
 
+// The corrections of step s for the reference engines, each half right after the update it
+// corrects: after H (magnetic_half) H += w E_inc(s dt), after E, E += w H_inc((s + 1/2) dt).
+// index(cell) maps a term's cell to the engine's layout.
+template <class Index>
+void add_plane_wave_terms(const std::vector<PlaneWaveModel>& waves, long s, bool magnetic_half,
+                          std::array<std::vector<double>, 6>& fields, Index index) {
+  for (const PlaneWaveModel& w : waves) {
+    if (s < 0 || static_cast<std::size_t>(s) * w.row_width() >= w.table.size()) continue;
+    const double* row = w.table.data() + static_cast<std::size_t>(s) * w.row_width();
+    for (const PlaneWaveTerm& t : magnetic_half ? w.h_terms : w.e_terms)
+      fields[t.comp][index(t.cell)] += t.w * row[t.row];
+  }
+}
+
 // The ids the terms are checked against (SimulationModel::ids; H ids empty when not magnetic).
 using ComponentIds = std::array<std::vector<std::uint8_t>, 6>;
 

@@ -229,12 +229,8 @@ void PlaneReference::apply_sources(long s) {
 // ---- Plane waves (model/plane_wave.hpp): after the H update the incident E read across the box,
 // after the E update the incident H, each from the wave's line at step s
 void PlaneReference::apply_plane_waves(long s, bool magnetic_half) {
-  for (const PlaneWaveModel& w : m_.plane_waves) {
-    if (s < 0 || static_cast<std::size_t>(s) * w.row_width() >= w.table.size()) continue;
-    const double* row = w.table.data() + static_cast<std::size_t>(s) * w.row_width();
-    for (const PlaneWaveTerm& t : magnetic_half ? w.h_terms : w.e_terms)
-      f_[t.comp][cell(t.cell[0], t.cell[1])] += t.w * row[t.row];
-  }
+  add_plane_wave_terms(m_.plane_waves, s, magnetic_half, f_,
+                       [&](const std::array<int, 3>& c) { return cell(c[0], c[1]); });
 }
 
 // ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)

@@ -231,12 +231,9 @@ void ReferenceBackend::apply_sources(long s) {
 // ---- Plane waves: the TFSF corrections, each right after the update it corrects ----------------
 // (model/plane_wave.hpp): after H, H += w E_inc(s dt); after E, E += w H_inc((s + 1/2) dt).
 void ReferenceBackend::apply_plane_waves(long s, bool magnetic_half) {
-  for (const PlaneWaveModel& w : m_.plane_waves) {
-    if (s < 0 || static_cast<std::size_t>(s) * w.row_width() >= w.table.size()) continue;
-    const double* row = w.table.data() + static_cast<std::size_t>(s) * w.row_width();
-    for (const PlaneWaveTerm& t : magnetic_half ? w.h_terms : w.e_terms)
-      f_[t.comp][m_.layout.index(t.cell[0], t.cell[1], t.cell[2])] += t.w * row[t.row];
-  }
+  add_plane_wave_terms(m_.plane_waves, s, magnetic_half, f_, [&](const std::array<int, 3>& c) {
+    return m_.layout.index(c[0], c[1], c[2]);
+  });
 }
 
 // ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)

@@ -268,7 +268,7 @@ std::vector<OptionSpec> make_table() {
        "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
        "block reports the exchange time and how much of it was exposed. Ignored by a "
        "one-process run, and by a model with plane waves or dispersive materials (they change "
-       "the fields after the whole step: no overlap).", Range{}},
+       "the fields after the whole step: no overlap; an explicit true there is warned about).", Range{}},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows", "tblock"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "
        "tiles, onepass = H and E in one pass over double-buffered fields (fewer bytes per step, "

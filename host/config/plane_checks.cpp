@@ -28,6 +28,12 @@ std::string kind_name(const GridConfig& g) {
 
 const char* kAxisWord[] = {"x", "y", "z"};
 
+// The axis a source ended up with, as the user gave it; an unset key took the default z.
+std::string given_axis(const RunConfig& cfg, const std::string& key, Axis axis) {
+  const std::string word = kAxisWord[static_cast<int>(axis)];
+  return cfg.given(key) ? word : "no axis (the default is " + word + ")";
+}
+
 }  // namespace
 
 std::vector<Component> plane_components(PlaneMode mode, Equation equation) {
@@ -62,7 +68,7 @@ void check_plane_config(const RunConfig& cfg) {
       fail(cfg, key,
            std::string(tm ? "z in " + kind_name(cfg.grid) + " model (E is Ez)"
                           : "x or y in a te model (E lies in the plane)") +
-               ", got " + kAxisWord[static_cast<int>(s.axis)],
+               ", got " + given_axis(cfg, key, s.axis),
            cfg.line_of(key) > 0 ? cfg.line_of(key) : cfg.line_of(sec));
     }
   }
@@ -76,7 +82,7 @@ void check_plane_config(const RunConfig& cfg) {
       const std::string key = sec + ".axis";
       fail(cfg, key,
            std::string(tm ? "z in a tm model (E is Ez)" : "x or y in a te model (E lies in the plane)") +
-               ", got " + kAxisWord[static_cast<int>(s.axis)],
+               ", got " + given_axis(cfg, key, s.axis),
            cfg.line_of(key) > 0 ? cfg.line_of(key) : cfg.line_of(sec));
     }
   }

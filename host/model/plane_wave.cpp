@@ -16,6 +16,15 @@ namespace clfdtd {
 
 namespace {
 
+// A material as the refusals name it: a user's material by its name; a surface mixture (a cell
+// an object's edge divides, averaged by clfdtd) as such, since no key names it.
+std::string material_words(const MaterialTable& materials, std::uint8_t id) {
+  const std::string& name = materials.entry(id).name;
+  if (name.rfind("mixture ", 0) == 0)
+    return "a mixture of the materials an object's surface divides there (" + name + ")";
+  return "'" + name + "'";
+}
+
 // The line's absorber: a graded lossy layer with matched electric and magnetic loss (no
 // reflection at normal incidence in the continuum), s = sigma dt / (2 eps0) rising as the cube
 // of the depth to kAbsorberS. One way it attenuates by about exp(-sum 2 s / courant): past
@@ -228,10 +237,10 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
             if (id != background)
               refuse(src, "size",
                      "a total-field box whose surface lies in one material (the background the "
-                     "wave travels in): the sample " + sample + " is in '" + materials.entry(id).name +
-                         "', the sample " + first + " in '" +
-                         materials.entry(static_cast<std::uint8_t>(background)).name +
-                         "' (move or resize the box so objects lie wholly inside or outside it; "
+                     "wave travels in): the sample " + sample + " is in " + material_words(materials, id) +
+                         ", the sample " + first + " in " +
+                         material_words(materials, static_cast<std::uint8_t>(background)) +
+                         " (move or resize the box so objects lie wholly inside or outside it; "
                          "a port's samples take a conductivity of their own: keep ports off its "
                          "faces)");
             if (materials.entry(id).pec)

@@ -388,6 +388,12 @@ SimulationModel SimulationModel::build(
       m.warnings.push_back("energy.csv counts the energy of E and H only: the polarisation of the "
                            "dispersive materials stores and dissipates energy it does not count");
   }
+  if (cfg.given("device.halo_overlap") && cfg.device.halo_overlap &&
+      (!m.plane_waves.empty() || !m.dispersion.empty()))
+    m.warnings.push_back(std::string("device.halo_overlap = true is not used: over MPI ranks a "
+                                     "model with ") +
+                         (m.plane_waves.empty() ? "dispersive materials" : "plane waves") +
+                         " exchanges the halos after the whole step (docs/MPI.md)");
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.
     const bool drives = std::any_of(s.mode_factor.begin(), s.mode_factor.end(),

@@ -127,6 +127,8 @@ TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the 
   crossing.materials = {material("glass", 4, 1, 0)};
   crossing.objects = {box("slab", "glass", {14, 14, 14}, {30, 4, 4}, kD)};
   refused(crossing, "a total-field box whose surface lies in one material");
+  // The slab's faces halve cells: those samples are named as mixtures (no key names them).
+  refused(crossing, "is in a mixture of the materials an object's surface divides there");
   // Across the face y = 19 alone, which runs along E (z) and the travel (x): only H samples take
   // corrections there; the E samples they read are in the block.
   RunConfig side = wave_config(Axis::Z, 0, 1, 10);
@@ -286,6 +288,14 @@ TEST_CASE("plane wave: monitors that cross the total-field box are warned about"
                                  WaveformKind::Gaussian, 10e9, 1e-15)};
   CHECK(said(SimulationModel::build(driven), "no cross_section_m2 column (a point source or port drives"));
   CHECK_FALSE(said(SimulationModel::build(cfg), "no cross_section_m2 column"));
+  // An explicit device.halo_overlap = true cannot hold with plane waves: said, not ignored.
+  const std::string unused = "device.halo_overlap = true is not used";
+  CHECK_FALSE(said(SimulationModel::build(cfg), unused));
+  RunConfig overlap = cfg;
+  overlap.cli_keys.insert("device.halo_overlap");
+  CHECK(said(SimulationModel::build(overlap), unused + ": over MPI ranks a model with plane waves"));
+  overlap.device.halo_overlap = false;
+  CHECK_FALSE(said(SimulationModel::build(overlap), unused));
   // A far-field box in one lossless medium takes its eps_r and mu_r; in two materials, or in a
   // lossy one, vacuum's, and a warning says so.
   RunConfig ff = cfg;

@@ -111,12 +111,15 @@ TEST_CASE("te and wave refusals; grid.mode and grid.equation only in 2D") {
   const std::string te = "[grid]\nsize = 0.2 0.1\ncell_size = 0.01\nmode = te\n[time]\nsteps = 40\n";
   // The default axis z: the error points at the source's section.
   check_error(error_of_text(te + "[source.s]\nposition = 0.1 0.05\nfrequency = 1e9\n"), "p.ini", 7,
-              "source.s.axis", "x or y in a te model (E lies in the plane), got z");
+              "source.s.axis",
+              "x or y in a te model (E lies in the plane), got no axis (the default is z)");
+  check_error(error_of_text(te + "[source.s]\nposition = 0.1 0.05\nfrequency = 1e9\naxis = z\n"),
+              "p.ini", 10, "source.s.axis", "x or y in a te model (E lies in the plane), got z");
   // Plane waves: E in the plane in te, along z in tm; travelling in the plane.
   const std::string pw = "[source.w]\ntype = plane_wave\nposition = 0.1 0.05\nsize = 0.06 0.04\n"
                          "frequency = 1e9\n";
   check_error(error_of_text(te + pw + "direction = +x\n"), "p.ini", 7, "source.w.axis",
-              "x or y in a te model (E lies in the plane), got z");
+              "x or y in a te model (E lies in the plane), got no axis (the default is z)");
   check_error(error_of_text(te + pw + "axis = x\ndirection = +z\n"), "p.ini", 13, "source.w.direction",
               "+x, -x, +y or -y in a 2D model");
   const std::string tm = "[grid]\nsize = 0.2 0.1\ncell_size = 0.01\n[time]\nsteps = 40\n";

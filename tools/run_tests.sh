@@ -14,7 +14,7 @@ jobs=${JOBS:-$(nproc)}
 echo "run_tests: build/ (default options)"
 cmake -S . -B build
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure
+CLFDTD_TEST_REQUIRE=opencl ctest --test-dir build --output-on-failure
 
 # The sanitizer check: the program built with ASan+UBSan (build-asan/, the clfdtd target only),
 # run by the fuzzer at its reduced count; any sanitizer report fails it. CLFDTD_ASAN=OFF skips it.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device/device.hpp"
+#include "device/test_apis.hpp"
 #include "errors.hpp"
 
 namespace clfdtd::test {
@@ -34,13 +35,12 @@ inline Device& opened_device(device::Api api, int index) {
 
 // Runs `check` on every device of `api`; with none, says so and checks nothing.
 inline void on_every_device(device::Api api, const std::function<void(Device&)>& check) {
-  const auto devices = device::list_devices(api);
-  if (devices.empty()) {
+  if (!has_device(api)) {
     MESSAGE("no " << std::string(device::api_name(api))
                   << " device (none on this machine, or the API is not in this build): skipped");
     return;
   }
-  for (const auto& info : devices) {
+  for (const auto& info : device::list_devices(api)) {
     INFO(std::string(device::api_name(api)) << " device " << info.index << ": " << info.name);
     check(opened_device(api, info.index));
   }

@@ -9,6 +9,7 @@
 
 #include "backends/device_tables.hpp"
 #include "config/load_config.hpp"
+#include "device/test_apis.hpp"
 #include "engine/engine_suite.hpp"
 #include "engine/variant_choice.hpp"
 #include "errors.hpp"
@@ -187,7 +188,7 @@ TEST_CASE("engine: a step split by rows launches the slab kernels over its boxes
   split.rest = {{1, 0, 5, ny}, {6, 0, nx, ny}};
   DeviceConfig dev;
   dev.variant = KernelVariant::Tile;
-  if (device::list_devices(device::Api::OpenCL).empty()) return;
+  if (!has_device(device::Api::OpenCL)) return;
   const auto whole = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true);
   const auto parts = engine::make_gpu_engine(device::Api::OpenCL, m, dev, true, split);
   auto slab_items = [](const engine::StepPlan& plan) {

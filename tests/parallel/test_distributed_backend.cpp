@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 
+#include "device/test_apis.hpp"
 #include "engine/gpu_engine.hpp"
 #include "errors.hpp"
 #include "parallel/distributed_backend.hpp"
@@ -32,7 +33,7 @@ void check_same(const Recorder& got, const Recorder& want, bool fields) {
 }
 
 bool have_opencl() {
-  if (!device::list_devices(device::Api::OpenCL).empty()) return true;
+  if (has_device(device::Api::OpenCL)) return true;
   MESSAGE("no OpenCL device: distributed backend cases skipped");
   return false;
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "device/test_apis.hpp"
 #include "engine/gpu_engine.hpp"
 #include "errors.hpp"
 #include "parallel/distributed_backend.hpp"
@@ -26,7 +27,7 @@ using namespace clfdtd::test;
 namespace {
 
 bool have_opencl() {
-  if (!device::list_devices(device::Api::OpenCL).empty()) return true;
+  if (has_device(device::Api::OpenCL)) return true;
   MESSAGE("no OpenCL device: device-to-device halo cases skipped");
   return false;
 }

@@ -161,6 +161,14 @@ def main():
           f"... and bscan.json again, with the receiver's sample ({again['traces'][3]['receiver_sample_m']})")
     r = scan(clfdtd, model, out, ["--source.tx.amplitude=2"])
     check(r.returncode == 0 and "(7 traces run, 0 kept)" in r.stdout, "other options rerun them")
+    # Another program (here a script that runs the same clfdtd): every trace runs again.
+    other_bin = os.path.join(work, "clfdtd-wrapper")
+    with open(other_bin, "w") as f:
+        f.write(f"#!/bin/sh\nexec '{clfdtd}' \"$@\"\n")
+    os.chmod(other_bin, 0o755)
+    r = scan(other_bin, model, out, ["--source.tx.amplitude=2"])
+    check(r.returncode == 0 and "(7 traces run, 0 kept)" in r.stdout and "program_sha256" in r.stdout,
+          "another --bin reruns them")
 
     # Bad input.
     foreign = os.path.join(work, "foreign")

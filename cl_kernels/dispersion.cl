@@ -6,8 +6,8 @@
 // per sample; no two samples share a cell and component.
 //   rows[row * row_stride]: (corr, inv, poles, upml), then (kK, A, B, C) per pole; a UPML row
 //     (upml = 1; inv = 1 / (eps_inf + sum C)) ends with (a_v, b_v, a_w, b_w), (cp_u, cm_u, 0, 0)
-//   state[slot * count + n]: slot 0 E of the step before, 1 + 2p Q_p, 2 + 2p K_p; UPML samples
-//     F at f_slot and D at f_slot + 1
+//   state[slot * count + n]: slot 0 E of the step before (with one field set only), 1 + 2p Q_p,
+//     2 + 2p K_p; UPML samples F at f_slot and D at f_slot + 1
 // A sample in the UPML is updated here from the curl of H alone (the E kernels' value for it is
 // overwritten, whichever form their variant took there): D' = a_v D + b_v (dt/eps0) curl H,
 // D' = eps_inf F' + sum Q', E' = a_w E + b_w (cp_u F' - cm_u F) / 2, the poles driven by F.
@@ -44,22 +44,31 @@ DEVICE_FN void dispersion_advance_poles(GLOBAL const float4* RESTRICT r, GLOBAL 
   }
 }
 
+/* E of the step before: from the field set the step read (onepass and tblock keep two; it holds
+   the corrected E this stage wrote a step ago), else from state slot 0 (one set: tile, rows, 2D),
+   which this stage then keeps up to date. */
 KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey,
                               GLOBAL float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
                               GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
-                              GLOBAL const int* RESTRICT cells, GLOBAL const int* RESTRICT row_of,
-                              GLOBAL const float4* RESTRICT rows, GLOBAL float* RESTRICT state,
-                              int count, int row_stride, int f_slot, int sx, int sy, float cx,
-                              float cy, float cz) {
+                              GLOBAL const float* RESTRICT ex_before,
+                              GLOBAL const float* RESTRICT ey_before,
+                              GLOBAL const float* RESTRICT ez_before,
+                              GLOBAL const int* RESTRICT cells, GLOBAL const float4* RESTRICT rows,
+                              GLOBAL float* RESTRICT state, int count, int row_stride, int f_slot,
+                              int before_in_state, int sx, int sy, float cx, float cy, float cz) {
   const int n = GLOBAL_ID(0);
   if (n >= count) return;
-  const int comp = entry_component(cells[2 * (long)n]);
-  const long c = entry_cell(cells[2 * (long)n], cells[2 * (long)n + 1]);
+  /* cells[2n]: component | (index % 4) << 3 | row << 5 (the row packed in: 4 bytes a sample less);
+     cells[2n + 1]: the float4 lane. */
+  const int code = cells[2 * (long)n];
+  const int comp = code & 7;
+  const long c = ((long)cells[2 * (long)n + 1] << 2) + ((code >> 3) & 3);
   GLOBAL float* f = comp == 0 ? ex : comp == 1 ? ey : ez;
-  GLOBAL const float4* r = rows + (long)row_of[n] * row_stride;
+  GLOBAL const float* fb = comp == 0 ? ex_before : comp == 1 ? ey_before : ez_before;
+  GLOBAL const float4* r = rows + (long)(code >> 5) * row_stride;
   const float4 head = r[0];
   const int poles = (int)head.z;
-  const float e_before = state[n];
+  const float e_before = before_in_state ? state[n] : fb[c];
   if (head.w == 0.0f) {
     float sum = 0.0f;
     for (int p = 0; p < poles; ++p) {
@@ -70,7 +79,7 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
     const float e_new = (f[c] - head.x * sum) * head.y;
     dispersion_advance_poles(r, state, count, n, poles, e_before, e_new);
     f[c] = e_new;
-    state[n] = e_new;
+    if (before_in_state) state[n] = e_new;
     return;
   }
   const float4 pa = r[row_stride - 2], pc = r[row_stride - 1];
@@ -90,5 +99,5 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   state[f_at] = f_new;
   state[d_at] = d_new;
   f[c] = e_new;
-  state[n] = e_new;
+  if (before_in_state) state[n] = e_new;
 }

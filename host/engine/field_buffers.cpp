@@ -175,14 +175,18 @@ PlaneWaveBuffers upload_plane_waves(BufferAllocator& alloc, const SimulationMode
 DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamples& d,
                                     const device::Buffer& placeholder) {
   DispersionBuffers out;
-  out.cells = out.rows = out.table = out.state = placeholder;
+  out.cells = out.table = out.state = placeholder;
   if (d.empty()) return out;
-  std::vector<std::int32_t> cells, rows;
+  // Per sample (component | (index % 4) << 3 | row << 5, float4 lane): the row rides in the
+  // first int (cl_kernels/dispersion.cl), which leaves it 26 bits.
+  if (d.rows.size() > (std::size_t{1} << 26))
+    throw DeviceError("the dispersive stage's " + std::to_string(d.rows.size()) +
+                      " material rows exceed its 2^26");
+  std::vector<std::int32_t> cells;
   cells.reserve(2 * d.count());
-  rows.reserve(d.count());
   for (std::size_t n = 0; n < d.count(); ++n) {
     push_cell_entry(cells, d.comp[n], d.index[n]);
-    rows.push_back(d.row[n]);
+    cells[2 * n] += d.row[n] << 5;
   }
   out.row_stride = dispersion_row_stride(d);
   out.f_slot = static_cast<int>(d.f_slot());
@@ -203,7 +207,6 @@ DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamp
     for (int k = 0; k < 8; ++k) profile[k] = static_cast<float>(values[k]);
   }
   out.cells = alloc.upload(cells);
-  out.rows = alloc.upload(rows);
   out.table = alloc.upload(table);
   out.state = alloc.zeros(d.count() * d.state_slots() * sizeof(float));
   out.count = static_cast<int>(d.count());

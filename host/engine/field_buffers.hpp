@@ -123,12 +123,12 @@ PlaneWaveBuffers upload_plane_waves(BufferAllocator& alloc, const SimulationMode
                                     const device::Buffer& placeholder);
 
 // Dispersive materials (model/dispersion.hpp) for update_dispersion: per sample its cell entry
-// and row, the rows' float4s (row_stride each: (corr, inv, poles, upml), (kK, A, B, C) per pole,
+// with its row packed in, the rows' float4s (row_stride each: (corr, inv, poles, upml), (kK, A, B, C) per pole,
 // then on a UPML row (a_v, b_v, a_w, b_w), (cp_u, cm_u, 0, 0) in the last two) and the state
 // [slot * count + sample], zero at the start. All `placeholder` and count 0 without samples.
 // (The count is checked when the model is built: SimulationModel, kMaxDispersiveSamples.)
 struct DispersionBuffers {
-  device::Buffer cells, rows, table, state;
+  device::Buffer cells, table, state;
   int count = 0, row_stride = 0, f_slot = 0;
 };
 DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamples& d,

@@ -109,10 +109,15 @@ void plan_dispersion(const PlanInputs& in, StepPlan& plan) {
   if (f.disp.count == 0) return;
   const SimulationModel& m = in.m;
   if (in.region) throw std::logic_error("dispersive samples in a step split by rows (no halo overlap with them)");
-  BoundKernel k = bind_kernel(in, "update_dispersion", [&](Args& a, const FieldSet&, const FieldSet& out) {
-    a << out[0] << out[1] << out[2] << out[3] << out[4] << out[5] << f.disp.cells << f.disp.rows
-      << f.disp.table << f.disp.state << f.disp.count << f.disp.row_stride << f.disp.f_slot
-      << static_cast<int>(m.layout.ny * m.layout.nzp()) << static_cast<int>(m.layout.nzp());
+  // With two field sets E of the step before is the set the step read (`before`, which the
+  // stage itself corrected a step ago); with one, the stage keeps it in its state.
+  BoundKernel k = bind_kernel(in, "update_dispersion", [&](Args& a, const FieldSet& before, const FieldSet& out) {
+    const bool one_set = before[0].same(out[0]);
+    a << out[0] << out[1] << out[2] << out[3] << out[4] << out[5];
+    for (int c = 0; c < 3; ++c) a << (one_set ? f.placeholder : before[c]);
+    a << f.disp.cells << f.disp.table << f.disp.state << f.disp.count << f.disp.row_stride
+      << f.disp.f_slot << static_cast<int>(one_set) << static_cast<int>(m.layout.ny * m.layout.nzp())
+      << static_cast<int>(m.layout.nzp());
     for (int axis = 0; axis < 3; ++axis) a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[axis]);
   });
   plan.push_back(linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.disp.count)));

@@ -173,7 +173,7 @@ std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const
 std::size_t dispersion_device_bytes(const DispersiveSamples& d) {
   if (d.empty()) return 0;
   const std::size_t f = sizeof(float);
-  return d.count() * (2 * sizeof(std::int32_t) + sizeof(std::int32_t) + d.state_slots() * f) +
+  return d.count() * (2 * sizeof(std::int32_t) + d.state_slots() * f) +
          d.rows.size() * 4 * static_cast<std::size_t>(dispersion_row_stride(d)) * f;
 }
 

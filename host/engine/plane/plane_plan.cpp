@@ -197,8 +197,9 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
       } else {
         a << F(f, Component::Hx) << F(f, Component::Hy) << f.placeholder;
       }
-      a << f.disp.cells << f.disp.rows << f.disp.table << f.disp.state << f.disp.count
-        << f.disp.row_stride << f.disp.f_slot << nyp << 1;
+      // One field set: E of the step before kept in the stage's state.
+      a << f.placeholder << f.placeholder << f.placeholder << f.disp.cells << f.disp.table
+        << f.disp.state << f.disp.count << f.disp.row_stride << f.disp.f_slot << 1 << nyp << 1;
       a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[0])
         << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[1]) << 0.0f;
     });

@@ -213,6 +213,15 @@ DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamp
   return out;
 }
 
+void plane_wave_table_args(Args& a, const PlaneWaveBuffers& pw) {
+  a << pw.cells << pw.start << pw.rows << pw.weights << pw.table << pw.count << pw.row_width;
+}
+
+void dispersion_table_args(Args& a, const DispersionBuffers& d, bool before_in_state) {
+  a << d.cells << d.table << d.state << d.count << d.row_stride << d.f_slot
+    << static_cast<int>(before_in_state);
+}
+
 std::vector<std::int32_t> probe_cell_table(const SimulationModel& m) {
   std::vector<std::int32_t> tab;
   for (const auto& s : m.probes.samples) {

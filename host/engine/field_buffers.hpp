@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "device/device.hpp"
+#include "engine/stage.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd::engine {
@@ -133,6 +134,12 @@ struct DispersionBuffers {
 };
 DispersionBuffers upload_dispersion(BufferAllocator& alloc, const DispersiveSamples& d,
                                     const device::Buffer& placeholder);
+
+// What add_plane_waves takes after the six fields, and update_dispersion after the fields and E
+// of the step before (one definition for the 3D and the 2D engine's bindings): the tables, their
+// counts and, for the dispersion, whether E of the step before is kept in its state.
+void plane_wave_table_args(Args& a, const PlaneWaveBuffers& pw);
+void dispersion_table_args(Args& a, const DispersionBuffers& d, bool before_in_state);
 
 // The probe kernels' cell table: device_tables.hpp's cell_entry per probe sample.
 std::vector<std::int32_t> probe_cell_table(const SimulationModel& m);

@@ -94,8 +94,7 @@ void plan_plane_waves(const PlanInputs& in, StepPlan& plan) {
   if (in.region) throw std::logic_error("plane waves in a step split by rows");
   BoundKernel k = bind_kernel(in, "add_plane_waves", [&](Args& a, const FieldSet&, const FieldSet& out) {
     for (const auto& c : out) a << c;
-    a << f.pw.cells << f.pw.start << f.pw.rows << f.pw.weights << f.pw.table << f.pw.count
-      << f.pw.row_width;
+    plane_wave_table_args(a, f.pw);
     a.value();
   });
   Stage s = linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.pw.count));
@@ -115,9 +114,8 @@ void plan_dispersion(const PlanInputs& in, StepPlan& plan) {
     const bool one_set = before[0].same(out[0]);
     a << out[0] << out[1] << out[2] << out[3] << out[4] << out[5];
     for (int c = 0; c < 3; ++c) a << (one_set ? f.placeholder : before[c]);
-    a << f.disp.cells << f.disp.table << f.disp.state << f.disp.count << f.disp.row_stride
-      << f.disp.f_slot << static_cast<int>(one_set) << static_cast<int>(m.layout.ny * m.layout.nzp())
-      << static_cast<int>(m.layout.nzp());
+    dispersion_table_args(a, f.disp, one_set);
+    a << static_cast<int>(m.layout.ny * m.layout.nzp()) << static_cast<int>(m.layout.nzp());
     for (int axis = 0; axis < 3; ++axis) a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[axis]);
   });
   plan.push_back(linear_stage(Phase::Sources, k, static_cast<std::size_t>(f.disp.count)));

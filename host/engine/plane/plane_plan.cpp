@@ -164,8 +164,7 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
   if (f.pw.count > 0) {
     const InPlaceKernel k = bind_in_place(program, "add_plane_waves", [&](Args& a) {
       for (const auto& c : f.field) a << c;
-      a << f.pw.cells << f.pw.start << f.pw.rows << f.pw.weights << f.pw.table << f.pw.count
-        << f.pw.row_width;
+      plane_wave_table_args(a, f.pw);
       a.value();
     });
     Stage st = linear(Phase::Sources, k, static_cast<std::size_t>(f.pw.count));
@@ -198,8 +197,9 @@ PlanePlan plan_plane(const device::Program& program, const SimulationModel& m, c
         a << F(f, Component::Hx) << F(f, Component::Hy) << f.placeholder;
       }
       // One field set: E of the step before kept in the stage's state.
-      a << f.placeholder << f.placeholder << f.placeholder << f.disp.cells << f.disp.table
-        << f.disp.state << f.disp.count << f.disp.row_stride << f.disp.f_slot << 1 << nyp << 1;
+      a << f.placeholder << f.placeholder << f.placeholder;
+      dispersion_table_args(a, f.disp, true);
+      a << nyp << 1;
       a << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[0])
         << static_cast<float>(m.grid.dt / kEps0 / m.grid.d[1]) << 0.0f;
     });

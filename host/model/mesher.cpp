@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "errors.hpp"
 #include "model/shapes.hpp"
@@ -17,6 +18,24 @@ namespace {
 struct Bounds {
   Vec3 lo, hi;
 };
+
+// An object as the painting reads it: its keys, and for a prism its cross-section's PolygonIndex
+// (built once, so a point tests a few edges instead of every corner).
+struct Shape : ObjectConfig {
+  std::shared_ptr<const PolygonIndex> cross_section;
+};
+
+std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects) {
+  std::vector<Shape> out;
+  out.reserve(objects.size());
+  for (const ObjectConfig& o : objects) {
+    Shape s;
+    static_cast<ObjectConfig&>(s) = o;
+    if (o.shape == ShapeKind::Prism) s.cross_section = std::make_shared<const PolygonIndex>(o.vertices);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
 
 Bounds shape_bounds(const ObjectConfig& o) {
   Vec3 half;
@@ -72,17 +91,18 @@ constexpr double kSurfaceProbe = 1e-3;
 // only when the object holds both ends. Tested at the midpoint alone, the edges reaching out of a
 // wire thinner than a cell were PEC too, and hung off it as stubs to nodes nothing else connects:
 // a wire of 0.6 cells' radius became a fishbone resonating 20% low (docs/EQUATIONS.md "PEC edges").
-bool holds(const ObjectConfig& obj, const Vec3& p, int edge, const std::array<double, 3>& d) {
-  if (edge < 0) return shape_contains(obj, p);
+bool holds(const Shape& obj, const Vec3& p, int edge, const std::array<double, 3>& d) {
+  const PolygonIndex* cut = obj.cross_section.get();
+  if (edge < 0) return shape_contains(obj, p, cut);
   Vec3 lo = p, hi = p;
   lo[edge] -= 0.5 * d[edge];
   hi[edge] += 0.5 * d[edge];
-  return shape_contains(obj, lo) && shape_contains(obj, hi);
+  return shape_contains(obj, lo, cut) && shape_contains(obj, hi, cut);
 }
 
 // A sample held by `obj` that has the object's surface through it: a probe kSurfaceProbe cells away
 // along one of the first `axes` axes is not held.
-bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double, 3>& d, int axes,
+bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d, int axes,
                 int edge) {
   for (int a = 0; a < axes; ++a)
     for (double side : {-1.0, 1.0}) {
@@ -111,7 +131,7 @@ bool on_surface(const ObjectConfig& obj, const Vec3& p, const std::array<double,
 // (holds(): `edge`), and, where `surface` is given, appends the samples its surface passes
 // through (ends of z runs, or the whole run where it lies in a face). Returns how many samples
 // it wrote.
-std::size_t paint(const ObjectConfig& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
+std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
            std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
@@ -204,7 +224,7 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 // Writes `id` at every sample of one plane grid (offset `off`, row stride `stride`) whose in-plane
 // point lies in the object: the object is cut by the plane z = its centre, so a box is a
 // rectangle and a sphere a disc. Returns how many samples it wrote.
-std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
+std::size_t paint_plane(const Shape& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
                  std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
   const Bounds b = shape_bounds(obj);
@@ -230,7 +250,7 @@ std::size_t paint_plane(const ObjectConfig& obj, std::uint8_t id, int edge, cons
 // The material at p by the objects' order: the last of `near` (indices into objects, ascending)
 // holding it (holds(): `edges[o]`), else vacuum. A plane model tests each object's cut through its
 // own centre.
-std::uint8_t material_at(const std::vector<ObjectConfig>& objects,
+std::uint8_t material_at(const std::vector<Shape>& objects,
                          const std::vector<std::uint8_t>& obj_ids, const std::vector<int>& edges,
                          const std::vector<std::size_t>& near, Vec3 p, bool plane,
                          const std::array<double, 3>& d) {
@@ -253,7 +273,7 @@ double harmonic_mean(double a, double b) { return a > 0 && b > 0 ? 2 * a * b / (
 // PEC wins: a sample where a probe sees a conductor, or on a zero-thickness PEC sheet not strictly
 // inside a later object, is PEC. Where every corner agrees the inclusive id stays (a
 // zero-thickness dielectric sheet). Returns the samples left inclusive because the table was full.
-std::size_t average_surfaces(const std::vector<ObjectConfig>& objects,
+std::size_t average_surfaces(const std::vector<Shape>& objects,
                              const std::vector<std::uint8_t>& obj_ids, const std::vector<int>& edges,
                              MaterialTable& table,
                              Component comp, const GridGeometry& g, const FieldLayout& L,
@@ -444,10 +464,11 @@ std::vector<std::uint8_t> object_material_ids(const std::vector<ObjectConfig>& o
   return obj_ids;
 }
 
-MeshedIds mesh_objects(const std::vector<ObjectConfig>& objects, MaterialTable& table,
+MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& table,
                        const GridGeometry& g, const FieldLayout& layout,
                        const std::vector<Component>& components) {
-  const std::vector<std::uint8_t> obj_ids = object_material_ids(objects, table);
+  const std::vector<std::uint8_t> obj_ids = object_material_ids(configs, table);
+  const std::vector<Shape> objects = indexed_shapes(configs);
   for (const auto& o : objects) {
     if (layout.plane && o.shape == ShapeKind::Cylinder) {
       throw ConfigError("", 0, "object." + o.name + ".shape",

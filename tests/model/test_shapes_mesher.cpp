@@ -432,6 +432,43 @@ TEST_CASE("polygon containment: convex, concave, either way round, the boundary 
   CHECK(polygon_area(back) == doctest::Approx(0.5));
 }
 
+TEST_CASE("PolygonIndex answers exactly as polygon_contains, boundaries and corners included") {
+  using Poly = std::vector<std::array<double, 2>>;
+  // A 240-corner star (concave, irregular), a comb with edges on grid lines and repeated w
+  // values, the L, and a triangle: tested on a grid through every corner and edge, at the
+  // corners themselves, at points a hair off them, and outside the polygon's w range.
+  Poly star;
+  for (int k = 0; k < 240; ++k) {
+    const double t = 2 * 3.14159265358979 * k / 240, r = 0.3 + 0.1 * std::sin(7 * t);
+    star.push_back({r * std::cos(t), r * std::sin(t)});
+  }
+  Poly comb{{0, 0}, {0.5, 0}, {0.5, 0.1}, {0.1, 0.1}, {0.1, 0.2}, {0.5, 0.2}, {0.5, 0.3},
+            {0.1, 0.3}, {0.1, 0.4}, {0.5, 0.4}, {0.5, 0.5}, {0, 0.5}};
+  const Poly ell{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
+  const Poly tri{{0, 0}, {1, 0}, {0, 1}};
+  std::size_t tested = 0, inside = 0;
+  for (const Poly* poly : std::vector<const Poly*>{&star, &comb, &ell, &tri}) {
+    const PolygonIndex index(*poly);
+    double lo = 1e300, hi = -1e300;
+    for (const auto& v : *poly) lo = std::min({lo, v[0], v[1]}), hi = std::max({hi, v[0], v[1]});
+    std::vector<double> at;
+    for (int k = -10; k <= 110; ++k) at.push_back(lo + (hi - lo) * k / 100.0);
+    for (const auto& v : *poly)
+      for (double e : {0.0, 1e-12, -1e-12, 1e-6, -1e-6}) at.push_back(v[0] + e), at.push_back(v[1] + e);
+    for (double u : at)
+      for (double w : at) {
+        const bool want = polygon_contains(*poly, u, w);
+        if (index.contains(u, w) != want) {
+          FAIL_CHECK("PolygonIndex differs at (" << u << ", " << w << "): polygon_contains says " << want);
+        }
+        ++tested;
+        inside += want;
+      }
+  }
+  CHECK(tested > 100000);
+  CHECK(inside > 10000);
+}
+
 TEST_CASE("a prism with a rectangular cross-section meshes exactly as the box, along every axis") {
   const GridGeometry g = uneven_grid();
   const FieldLayout L(17, 19, 23);

@@ -159,8 +159,9 @@ std::string nonfinite_text(const LoopResult& r) {
   if (r.steps_done == r.last_finite_step + 1)
     text += "fields non-finite at step " + std::to_string(r.steps_done);
   else
-    text += "fields non-finite after step " + std::to_string(r.last_finite_step) +
-            " (last finite check), detected at step " + std::to_string(r.steps_done);
+    text += "the fields, checked at intervals, were finite at step " +
+            std::to_string(r.last_finite_step) + " and non-finite at step " +
+            std::to_string(r.steps_done);
   return text;
 }
 
@@ -223,10 +224,12 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   parallel::Decomposition decomposition;
   std::optional<StopSignals> stop_signals;
   if (const int code = agree_on_failure(comm, [&] {
+        // From here SIGINT, SIGTERM and SIGHUP end the setup at once (exit 6): first of all, so
+        // that only the process's own start (before main) is left to the default action.
+        stop_signals.emplace();
         cfg = load_config(model_path, overrides);
         policy = OutputPolicy{cfg.output.overwrite, cfg.source_file};
         if (lead) check_output_path(cfg.output.dir, policy);  // a path that may not be replaced is bad input
-        stop_signals.emplace();  // from here SIGINT, SIGTERM and SIGHUP end the setup at once
         // One device: a grid whose fields alone exceed its memory is refused before the mesh
         // (with ranks each holds a part; make_distributed_backend counts the parts).
         model = SimulationModel::build(cfg, [&](const GridGeometry& g, const FieldLayout& layout) {

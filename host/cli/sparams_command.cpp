@@ -70,7 +70,8 @@ int sparams_command(const std::vector<std::string>& args) {
     throw ConfigError("", 0, "--output",
                       "a name ending in " + extension + " for " +
                           std::to_string(network.port_names.size()) +
-                          " ports (readers take the port count from it), got '" +
+                          (network.port_names.size() == 1 ? " port" : " ports") +
+                          " (readers take the port count from it), got '" +
                           printable(output) + "'");
   std::error_code ec;
   const auto status = std::filesystem::symlink_status(output, ec);
@@ -86,7 +87,8 @@ int sparams_command(const std::vector<std::string>& args) {
   for (std::size_t k = 0; k < network.port_names.size(); ++k)
     ports += (k ? ", " : "") + network.port_names[k] + " " +
              touchstone_number(network.reference_ohm[k]) + " ohm";
-  std::printf("sparams    %zu ports (%s), %zu frequencies: %s\n", network.port_names.size(),
+  const std::size_t count = network.port_names.size();
+  std::printf("sparams    %zu %s (%s), %zu frequencies: %s\n", count, count == 1 ? "port" : "ports",
               ports.c_str(), network.frequencies_hz.size(), output.c_str());
   return 0;
 }

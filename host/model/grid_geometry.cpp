@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace clfdtd {
 
@@ -54,8 +56,16 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
     // Counted in double: a long duration must not overflow the conversion to long.
     const double n = std::ceil(*cfg.time.duration_s / g.dt);
     g.steps = n <= static_cast<double>(kMaxRunSteps) ? static_cast<long>(n) : kMaxRunSteps + 1;
+    g.steps_from_duration = true;
   }
   return g;
+}
+
+std::string longer_run_advice(const GridGeometry& g) {
+  if (!g.steps_from_duration) return "raise time.steps (now " + std::to_string(g.steps) + ")";
+  char t[32];
+  std::snprintf(t, sizeof t, "%.3g", static_cast<double>(g.steps) * g.dt);
+  return std::string("raise time.duration (now ") + t + " s, " + std::to_string(g.steps) + " steps)";
 }
 
 }  // namespace clfdtd

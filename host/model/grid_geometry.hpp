@@ -1,6 +1,7 @@
 // Patent steps 1-1-1 and 1-1-2: the cell size from the highest frequency, the time step from the
 // Courant limit, and the grid dimensions. The one physical-constants header lives here too.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -22,6 +23,7 @@ struct GridGeometry {
   std::array<double, 3> d{};     // cell size, m
   double dt = 0;                 // time step, s
   long steps = 0;                // time steps to run
+  bool steps_from_duration = false;  // steps came from time.duration (messages name that key)
   // Cylindrical (a body of revolution): n = {nr, 1, nz}, d = {dr, 1, dz}, the angular orders in
   // `modes` (ascending, each >= 0); the Courant limit is that of the largest m.
   bool cylindrical = false;
@@ -36,6 +38,10 @@ struct GridGeometry {
 // dt = courant * Courant limit, and steps (given, or ceil(duration / dt); a count past kMaxRunSteps is
 // kept at kMaxRunSteps + 1 for build() to refuse). Assumes a checked config.
 GridGeometry derive_grid_geometry(const RunConfig& cfg);
+
+// What a message advises for a longer run, naming the key the model set: "raise time.steps (now
+// N)" or "raise time.duration (now T s, N steps)".
+std::string longer_run_advice(const GridGeometry& g);
 
 // The name of axis a in messages: x y z, or r phi z in a cylindrical grid.
 inline const char* axis_name(const GridGeometry& g, int a) {

@@ -40,7 +40,7 @@ std::optional<std::string> DftConvergence::compare(int monitor,
   return "monitor '" + m_.monitors[i].name + "': its transform still moved by " + share +
          " of its largest value over the last 5% of the run (steps " + std::to_string(step_) + " to " +
          std::to_string(m_.grid.steps) + "), so the fields had not died down and its spectra come "
-         "from a cut-off series; raise time.steps (now " + std::to_string(m_.grid.steps) + ")";
+         "from a cut-off series; " + longer_run_advice(m_.grid);
 }
 
 }  // namespace clfdtd

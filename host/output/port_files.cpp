@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -100,6 +101,44 @@ std::string s1p_text(const PortModel& port, const std::vector<PortPoint>& points
 
 }  // namespace
 
+namespace {
+
+// Port k alone drives the model: no other port, point source or plane wave (a port's own
+// samples are sources of its name).
+bool drives_alone(const SimulationModel& m, std::size_t k) {
+  const bool sources_drive = std::any_of(m.sources.begin(), m.sources.end(), [&](const SourceModel& s) {
+    const bool of_a_port = std::any_of(m.ports.begin(), m.ports.end(),
+                                       [&](const PortModel& p) { return p.name == s.name; });
+    return !of_a_port && std::any_of(s.j.begin(), s.j.end(), [](double j) { return j != 0; });
+  });
+  return sole_driven_port(m, k) && m.plane_waves.empty() && !sources_drive;
+}
+
+// A port feeding a passive structure alone gets back at most what it sends: Re Z >= 0 and
+// |S11| <= 1 at every frequency. Where its spectrum says otherwise the run is the cause (a
+// series cut while still ringing): said with the frequencies, not left in the .s1p unremarked.
+std::optional<std::string> non_passive_warning(const PortModel& port, const std::vector<PortPoint>& points,
+                                               const GridGeometry& g) {
+  std::size_t count = 0;
+  const PortPoint* worst = nullptr;
+  double largest_s11 = 0;
+  for (const PortPoint& p : points) {
+    largest_s11 = std::max(largest_s11, std::abs(p.s11));
+    if (!(p.z.real() < 0)) continue;
+    ++count;
+    if (!worst || p.z.real() < worst->z.real()) worst = &p;
+  }
+  if (count == 0) return std::nullopt;
+  return "port '" + port.name + "': its resistance is negative at " + std::to_string(count) + " of " +
+         std::to_string(points.size()) + " frequencies (down to " + number("%.3g", worst->z.real()) +
+         " ohm at " + number("%.4g", worst->frequency_hz) + " Hz; |S11| up to " +
+         number("%.6g", largest_s11) + "), which a passive model fed by this port alone cannot "
+         "give: the run ended before its fields died down; " + longer_run_advice(g) +
+         " (ports/" + port.name + ".csv and .s1p hold these values as computed)";
+}
+
+}  // namespace
+
 bool sole_driven_port(const SimulationModel& m, std::size_t k) {
   std::size_t driven = 0;
   for (const PortModel& p : m.ports) driven += p.driven ? 1 : 0;
@@ -151,8 +190,10 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
     if (!late.empty())
       warnings.push_back("port '" + port.name + "' has not died down by the end of the run: over "
                          "its last 5% of steps it still reaches " + late + ", above the 0.1% of a "
-                         "finished series, so its spectrum comes from a cut-off series; raise "
-                         "time.steps (now " + std::to_string(m.grid.steps) + ") until it dies down");
+                         "finished series, so its spectrum comes from a cut-off series; " +
+                         longer_run_advice(m.grid) + " until it dies down");
+    if (port.driven && drives_alone(m, k))
+      if (auto w = non_passive_warning(port, points, m.grid)) warnings.push_back(*w);
   }
   return warnings;
 }

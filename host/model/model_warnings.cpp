@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 
 #include "config/options.hpp"
 #include "model/dispersion.hpp"
@@ -163,6 +164,26 @@ void add_probe_warnings(const ProbeSet& probes, const UpmlProfile& upml, const G
     warnings.push_back("probe '" + probes.probes[p].name +
                        "' samples inside the UPML layers, where the fields are absorbed and "
                        "are not free space's");
+  }
+}
+
+void add_probe_pec_warnings(const ProbeSet& probes, const std::array<std::vector<std::uint8_t>, 6>& ids,
+                            const FieldLayout& layout, const MaterialTable& materials,
+                            std::vector<std::string>& warnings) {
+  std::vector<bool> warned(probes.probes.size(), false);
+  for (std::size_t i = 0; i < probes.csv_samples(); ++i) {
+    const ProbeSample& s = probes.samples[i];
+    const auto p = static_cast<std::size_t>(s.probe);
+    const auto comp = static_cast<std::size_t>(s.component);
+    if (p >= warned.size() || warned[p] || !is_electric(s.component) || ids[comp].empty()) continue;
+    const std::size_t at = layout.index(s.cell[0], s.cell[1], s.cell[2]);
+    if (at >= ids[comp].size() || !materials.entry(ids[comp][at]).pec) continue;
+    warned[p] = true;
+    char where[96];
+    std::snprintf(where, sizeof where, "(%.6g %.6g %.6g) m", s.position_m.x, s.position_m.y, s.position_m.z);
+    warnings.push_back("probe '" + probes.probes[p].name + "': its " + component_name(s.component) +
+                       " sample at " + where + " lies in PEC (an object of material pec or the "
+                       "grid's wall), where E stays zero: it records zeros");
   }
 }
 

@@ -4,12 +4,16 @@
 // the cells resolve too coarsely). Each is a sentence for the run's `warning:` lines and
 // run.json; none stops the run.
 #pragma once
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "model/field_layout.hpp"
 #include "model/grid_geometry.hpp"
+#include "model/materials.hpp"
 #include "model/probes.hpp"
 #include "model/upml_profile.hpp"
 
@@ -41,5 +45,10 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
 // Probes that sample inside the UPML layers (the ports' own samples are checked elsewhere).
 void add_probe_warnings(const ProbeSet& probes, const UpmlProfile& upml, const GridGeometry& g,
                         std::vector<std::string>& warnings);
+// Probes whose E sample lies in PEC (an object or a wall): it records zero throughout. `ids` and
+// `layout` as SimulationModel's (Cartesian and plane layouts; cylindrical models are not read).
+void add_probe_pec_warnings(const ProbeSet& probes, const std::array<std::vector<std::uint8_t>, 6>& ids,
+                            const FieldLayout& layout, const MaterialTable& materials,
+                            std::vector<std::string>& warnings);
 
 }  // namespace clfdtd

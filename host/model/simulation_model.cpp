@@ -406,6 +406,7 @@ SimulationModel SimulationModel::build(
   check_steps_within_run(cfg, m);
   m.probes = build_probes(cfg.probes, m.grid);
   add_probe_warnings(m.probes, m.upml, m.grid, m.warnings);
+  if (!m.cylindrical()) add_probe_pec_warnings(m.probes, m.ids, m.layout, m.materials, m.warnings);
   add_port_samples(m.ports, m.probes, m.grid);
   load_mode_shapes(m.grid, m.layout, m.monitors);
 

@@ -158,3 +158,15 @@ TEST_CASE("a probe inside the UPML layers is named once") {
   REQUIRE(w.size() == 1);
   CHECK(w[0].find("probe 'edge' samples inside the UPML layers") != std::string::npos);
 }
+
+TEST_CASE("a probe whose E sample lies in PEC is named once; beside the block, or H there, none") {
+  const std::string block = "[object.block]\nshape = box\ncenter = 0.2 0.15 0.15\nsize = 0.04 0.04 0.04\n"
+                            "material = pec\n";
+  const auto w = warnings(kGrid + kSource + block + "[probe.in]\nposition = 0.2 0.15 0.15\nfields = Ex Ez Hy\n");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].rfind("probe 'in': its Ex sample at (", 0) == 0);
+  CHECK(w[0].find(" lies in PEC (an object of material pec or the grid's wall), where E stays zero") !=
+        std::string::npos);
+  CHECK(warnings(kGrid + kSource + block + "[probe.out]\nposition = 0.15 0.15 0.15\nfields = Ez\n").empty());
+  CHECK(warnings(kGrid + kSource + block + "[probe.h]\nposition = 0.2 0.15 0.15\nfields = Hy\n").empty());
+}

@@ -651,7 +651,20 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
     bool known = o.material == "pec" || o.material == "vacuum" ||
                  std::any_of(cfg.materials.begin(), cfg.materials.end(),
                              [&](const MaterialConfig& m) { return m.name == o.material; });
-    r.check(known, sec + ".material", "the name of a [material.<name>] section, pec or vacuum");
+    // Names are case-sensitive; one that differs from a known name only in case is pointed at.
+    std::string hint;
+    if (!known) {
+      auto lower = [](std::string t) {
+        for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return t;
+      };
+      std::vector<std::string> names{"pec", "vacuum"};
+      for (const MaterialConfig& m : cfg.materials) names.push_back(m.name);
+      for (const std::string& n : names)
+        if (hint.empty() && lower(n) == lower(o.material))
+          hint = " (did you mean '" + n + "'? names are case-sensitive)";
+    }
+    r.check(known, sec + ".material", "the name of a [material.<name>] section, pec or vacuum" + hint);
     cfg.objects.push_back(o);
   }
 }

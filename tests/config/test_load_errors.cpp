@@ -98,6 +98,11 @@ TEST_CASE("command-line mistakes say 'command line' and line 0") {
   check_error(error_of(kGood, {"stray"}), "", 0, "", "got 'stray'");
   check_error(error_of(kGood, {"--quiet", "yes"}), "", 0, "quiet", "--quiet is a flag");
   check_error(error_of(kGood, {"--grid.courant"}), "", 0, "grid.courant", "a value");
+  // A material named in another case: pointed at, since names are case-sensitive.
+  check_error(error_of(kGood, {"--object.plate.material=PEC"}), "", 0, "object.plate.material",
+              "(did you mean 'pec'? names are case-sensitive), got 'PEC'");
+  check_error(error_of(kGood, {"--object.ball.material=Glass"}), "", 0, "object.ball.material",
+              "(did you mean 'glass'? names are case-sensitive)");
   check_error(error_of(kGood, {"--grid.courant=0.5", "--grid.courant=0.6"}), "", 0, "grid.courant",
               "each key once");
   check_error(error_of(kGood, {"--time.steps=10", "--time.duration=1e-9"}), "", 0, "time.steps",

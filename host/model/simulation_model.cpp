@@ -131,7 +131,9 @@ void check_grid(const RunConfig& cfg, const GridGeometry& g) {
   }
   const bool lanes = g.dims == 3 && !g.cylindrical;
   if (lanes ? padded / 4 > kMaxLanesPerComponent : padded > kMaxCellsPerComponent2D) {
-    fail(cfg, "grid.size",
+    // The size or the cell (or the band and resolution that set the cell): whichever the
+    // command line changed is blamed, not the file's line of the other.
+    fail(cfg, cfg.culprit({"grid.size", "grid.cell_size", "grid.max_frequency", "grid.cells_per_wavelength"}),
          std::string(lanes ? "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field "
                              "component in 3D"
                            : "at most 2^31 cells per field component in 2D and cylindrical "

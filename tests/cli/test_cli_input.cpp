@@ -197,6 +197,11 @@ TEST_CASE("3D grids past 2^31 cells pass the grid check (up to 2^31 - 1 float4 l
   CHECK_MESSAGE(has(r, "at most 2^31 - 1 float4 lanes (about 8.6e9 cells) per field component"),
                 r.out);
   CHECK_FALSE(fs::exists(dir));
+  // Only the cell from the command line: that option is blamed, not the file's grid.size line.
+  r = run_with_host_limit("200000000", "run models/pec_cavity.ini --grid.cell_size=2e-5 --output.dir=" + dir);
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(has(r, "command line: 'grid.cell_size': at most 2^31 - 1 float4 lanes"), r.out);
+  CHECK_FALSE(fs::exists(dir));
 }
 
 TEST_CASE("a grid whose fields alone exceed the device is refused before it is meshed, exit 4") {

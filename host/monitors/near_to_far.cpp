@@ -278,6 +278,8 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
   for (int a = 0; a < 3; ++a) distinct[static_cast<std::size_t>(a)] = distinct_component(eval_dirs, a);
 
   out.directivity_dbi.assign(nf, std::vector<double>(nt * np, 0.0));
+  out.directivity_theta_dbi = out.directivity_dbi;
+  out.directivity_phi_dbi = out.directivity_dbi;
   out.radiated_power.assign(nf, 0.0);
   for (std::size_t f = 0; f < nf; ++f) {
     // The medium around the surface: its wavenumber and impedance (vacuum: k0, eta0).
@@ -301,6 +303,11 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
     out.radiated_power[f] = power;
 
     std::vector<double>& dbi = out.directivity_dbi[f];
+    std::vector<double>& dbi_th = out.directivity_theta_dbi[f];
+    std::vector<double>& dbi_ph = out.directivity_phi_dbi[f];
+    auto in_dbi = [](double d) {
+      return d > 0 ? std::max(10 * std::log10(d), kDirectivityFloorDbi) : kDirectivityFloorDbi;
+    };
     for (std::size_t i = 0; i < kept.size(); ++i) {
       const std::size_t d = kept[i];
       const RVec& u = grid_u[d];
@@ -322,18 +329,18 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       auto dot = [](const CVec3& v, const RVec& w) { return v[0] * w[0] + v[1] * w[1] + v[2] * w[2]; };
       const Complex n_th = dot(n_tot, th_hat), n_ph = dot(n_tot, ph_hat);
       const Complex l_th = dot(l_tot, th_hat), l_ph = dot(l_tot, ph_hat);
-      const double u_rad = k * k / (32 * M_PI * M_PI * eta) *
-                           (std::norm(l_ph + eta * n_th) + std::norm(l_th - eta * n_ph));
+      const double scale = k * k / (32 * M_PI * M_PI * eta);
+      const double u_th = scale * std::norm(l_ph + eta * n_th), u_ph = scale * std::norm(l_th - eta * n_ph);
       if (!(power > 0)) {
-        dbi[d] = std::nan("");
+        dbi[d] = dbi_th[d] = dbi_ph[d] = std::nan("");
         continue;
       }
-      const double directivity = 4 * M_PI * u_rad / power;
-      dbi[d] = directivity > 0 ? std::max(10 * std::log10(directivity), kDirectivityFloorDbi)
-                               : kDirectivityFloorDbi;
+      dbi[d] = in_dbi(4 * M_PI * (u_th + u_ph) / power);
+      dbi_th[d] = in_dbi(4 * M_PI * u_th / power);
+      dbi_ph[d] = in_dbi(4 * M_PI * u_ph / power);
     }
     for (std::size_t d = 0; d < nt * np; ++d)
-      if (!out.included[d]) dbi[d] = std::nan("");
+      if (!out.included[d]) dbi[d] = dbi_th[d] = dbi_ph[d] = std::nan("");
   }
   return out;
 }

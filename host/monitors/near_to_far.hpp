@@ -15,6 +15,9 @@ struct FarFieldPattern {
   // [f][t * phi_deg.size() + p]: directivity 4 pi U / P in dBi; `included` false for a direction
   // behind a PEC wall (not written to the file).
   std::vector<std::vector<double>> directivity_dbi;
+  // 3D only (empty in 2D): the partial directivities of E_theta and E_phi, 4 pi U_theta / P and
+  // 4 pi U_phi / P in dBi, whose sum (in power) is directivity_dbi: co- and cross-polarisation.
+  std::vector<std::vector<double>> directivity_theta_dbi, directivity_phi_dbi;
   std::vector<char> included;     // [t * phi_deg.size() + p]
   std::vector<double> radiated_power;  // [f]: P, the flux out through the faces not on a PEC wall (J s)
 };

@@ -63,7 +63,9 @@ std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& 
 }
 
 std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern& p) {
-  std::string text = "frequency_hz,theta_deg,phi_deg,directivity_dbi\n";
+  const bool parts = !p.directivity_theta_dbi.empty();  // 3D: E_theta's and E_phi's shares too
+  std::string text = std::string("frequency_hz,theta_deg,phi_deg,directivity_dbi") +
+                     (parts ? ",directivity_theta_dbi,directivity_phi_dbi" : "") + "\n";
   const std::size_t nphi = p.phi_deg.size();
   for (std::size_t f = 0; f < freqs.size(); ++f)
     for (std::size_t t = 0; t < p.theta_deg.size(); ++t)
@@ -71,7 +73,10 @@ std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern
         const std::size_t at = t * nphi + q;
         if (!p.included[at]) continue;
         text += number(freqs[f]) + "," + number(p.theta_deg[t]) + "," + number(p.phi_deg[q]) +
-                "," + number(p.directivity_dbi[f][at]) + "\n";
+                "," + number(p.directivity_dbi[f][at]);
+        if (parts)
+          text += "," + number(p.directivity_theta_dbi[f][at]) + "," + number(p.directivity_phi_dbi[f][at]);
+        text += "\n";
       }
   return text;
 }

@@ -2,7 +2,8 @@
 // transforms (docs/MONITORS.md), into <output dir>/monitors/:
 //   flux:     <name>.csv  frequency_hz,flux_J_s             (J s: 1/2 Re of the surface integral
 //                                                            of E(f) x conj(H(f)) . n dA)
-//   farfield: <name>.csv  frequency_hz,theta_deg,phi_deg,directivity_dbi
+//   farfield: <name>.csv  frequency_hz,theta_deg,phi_deg,directivity_dbi,directivity_theta_dbi,
+//                         directivity_phi_dbi (the last two: E_theta's and E_phi's shares, 3D)
 // 2D models (per metre of depth): flux in J s / m (frequency_hz,flux_J_s_per_m); farfield the in-plane pattern, theta_deg = 90
 // on every row, the 2D directivity 2 pi U' / P' in dB (near_to_far_2d.hpp).
 //   dft:      <name>.vti  cell arrays <Field>_re_<i>, <Field>_im_<i> (V/m s, A/m s) per frequency i

@@ -25,10 +25,19 @@ TEST_CASE("clfdtd run writes flux, farfield and dft monitors and lists them in r
   for (const auto& row : flux) CHECK(row[1] > 0);
 
   const auto pattern = csv_rows(read_text(dir + "/monitors/pattern.csv"), header);
-  CHECK(header == "frequency_hz,theta_deg,phi_deg,directivity_dbi");
+  CHECK(header == "frequency_hz,theta_deg,phi_deg,directivity_dbi,directivity_theta_dbi,directivity_phi_dbi");
   CHECK(pattern.size() == 2u * 19u * 12u);  // 2 frequencies, theta 0..180 by 10, phi 0..330 by 30
   for (const auto& row : pattern)
     if (row[1] == 90) CHECK(std::abs(row[3] - 1.76) < 0.3);  // a short dipole: 1.76 dBi
+  // Its E is E_theta (the dipole lies along z): E_theta's share is the whole directivity and
+  // E_phi's far below it; the two shares sum to it in power everywhere.
+  for (const auto& row : pattern) {
+    if (row[1] == 0 || row[1] == 180) continue;  // on the axis both are nulls
+    CHECK(std::abs(row[4] - row[3]) < 0.01);
+    CHECK(row[5] < row[3] - 30);
+    CHECK(std::pow(10, row[3] / 10) ==
+          doctest::Approx(std::pow(10, row[4] / 10) + std::pow(10, row[5] / 10)).epsilon(1e-6));
+  }
 
   const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
   REQUIRE(report["monitors"].size() == 3);

@@ -56,6 +56,17 @@ std::vector<std::string> but_passivity(std::vector<std::string> w) {
   return w;
 }
 
+// The two gaps' E at steps 0 .. steps - 1: a made-up ringing that is zero from step 120 on, the
+// undriven gap a tenth of the driven one.
+std::vector<std::vector<double>> made_up_gaps(std::size_t steps) {
+  std::vector<std::vector<double>> e(2, std::vector<double>(steps, 0.0));
+  for (std::size_t s = 0; s < 120 && s < steps; ++s) {
+    e[0][s] = -std::sin(0.2 * static_cast<double>(s)) * std::exp(-0.02 * static_cast<double>(s));
+    e[1][s] = 0.1 * e[0][s];
+  }
+  return e;
+}
+
 long lines(const std::string& text) {
   long n = 0;
   for (char c : text) n += c == '\n';
@@ -72,12 +83,8 @@ TEST_CASE("port files: a stopped run keeps to its steps; an undriven port receiv
   CHECK(m.ports[1].s21_from == 0);
   CHECK(m.ports[1].frequencies_hz == m.ports[0].frequencies_hz);  // the driven port's band
 
-  // E at steps 0 .. 300: a made-up ringing that is zero from step 200 on.
-  std::vector<std::vector<double>> e(2, std::vector<double>(301, 0.0));
-  for (int s = 0; s < 120; ++s) {
-    e[0][s] = -std::sin(0.2 * s) * std::exp(-0.02 * s);
-    e[1][s] = 0.1 * e[0][s];
-  }
+  // E at steps 0 .. 300.
+  std::vector<std::vector<double>> e = made_up_gaps(301);
   const fs::path dir = fs::temp_directory_path() / ("clfdtd_port_files_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -135,11 +142,7 @@ TEST_CASE("port files: a stopped run keeps to its steps; an undriven port receiv
 TEST_CASE("port files: a negative resistance at a port that alone drives the model is warned about") {
   // E at steps 0 .. 300 with V and I made up so that Re Z < 0 somewhere: a port feeding a passive
   // model alone cannot give that, so the run is blamed, naming the key that set its length.
-  std::vector<std::vector<double>> e(2, std::vector<double>(301, 0.0));
-  for (int s = 0; s < 120; ++s) {
-    e[0][s] = -std::sin(0.2 * s) * std::exp(-0.02 * s);
-    e[1][s] = 0.1 * e[0][s];
-  }
+  std::vector<std::vector<double>> e = made_up_gaps(301);
   const fs::path dir = fs::temp_directory_path() / ("clfdtd_port_passive_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -158,8 +161,7 @@ TEST_CASE("port files: a negative resistance at a port that alone drives the mod
   by_duration.replace(by_duration.find("steps = 300"), 11, "duration = 1.2e-9");
   const SimulationModel timed = SimulationModel::build(load_config_text(by_duration, "ports.ini", {}));
   REQUIRE(timed.grid.steps > 0);
-  std::vector<std::vector<double>> et(2, std::vector<double>(static_cast<std::size_t>(timed.grid.steps) + 1, 0.0));
-  for (std::size_t s = 0; s < 120 && s < et[0].size(); ++s) et[0][s] = e[0][s], et[1][s] = e[1][s];
+  const auto et = made_up_gaps(static_cast<std::size_t>(timed.grid.steps) + 1);
   const std::string timed_said = negative(write_port_files(dir.string(), timed, et, timed.grid.steps));
   CHECK_MESSAGE(timed_said.find("raise time.duration (now 1.21e-09 s, 70 steps)") != std::string::npos, timed_said);
   // Another source drives too: power may flow back into the port, so nothing is said.

@@ -31,13 +31,20 @@ DEVICE_FN float dispersion_k(GLOBAL const float* RESTRICT state, float4 k, long 
   return k.x != 0.0f ? state[at] : 0.0f;
 }
 
+/* Pole p's Q: the first pole's from q0, read at the start (every sample has a pole), so that its
+   load does not wait for the sample's row; the others' from the state. */
+DEVICE_FN float dispersion_q(GLOBAL const float* RESTRICT state, int count, int n, int p, float q0) {
+  return p == 0 ? q0 : state[(long)(1 + 2 * p) * count + n];
+}
+
 /* Each pole's Q and K over the step, driven by `before` and `after` (E, or F in the UPML). */
 DEVICE_FN void dispersion_advance_poles(GLOBAL const float4* RESTRICT r, GLOBAL float* RESTRICT state,
-                                        int count, int n, int poles, float before, float after) {
+                                        int count, int n, int poles, float q0, float before,
+                                        float after) {
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
     const long q_at = (long)(1 + 2 * p) * count + n, k_at = (long)(2 + 2 * p) * count + n;
-    const float q = state[q_at], kk = dispersion_k(state, k, k_at);
+    const float q = dispersion_q(state, count, n, p, q0), kk = dispersion_k(state, k, k_at);
     const float drive = k.z * q + k.w * (before + after);
     state[q_at] = q + k.x * kk + drive;
     if (k.x != 0.0f) state[k_at] = k.y * kk + drive;
@@ -58,6 +65,9 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
                               int before_in_state, int sx, int sy, float cx, float cy, float cz) {
   const int n = GLOBAL_ID(0);
   if (n >= count) return;
+  /* The loads that need only n first: they overlap the cell entry's (the stage is latency-bound). */
+  const float q0 = state[count + (long)n];
+  const float e_state = before_in_state ? state[n] : 0.0f;
   /* cells[2n]: component | (index % 4) << 3 | row << 5 (the row packed in: 4 bytes a sample less);
      cells[2n + 1]: the float4 lane. */
   const int code = cells[2 * (long)n];
@@ -66,18 +76,21 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   GLOBAL float* f = comp == 0 ? ex : comp == 1 ? ey : ez;
   GLOBAL const float* fb = comp == 0 ? ex_before : comp == 1 ? ey_before : ez_before;
   GLOBAL const float4* r = rows + (long)(code >> 5) * row_stride;
+  /* The cell's E as the other terms left it (read before the branch: only this sample writes it;
+     a UPML sample does not use it). */
+  const float e_terms = f[c];
+  const float e_before = before_in_state ? e_state : fb[c];
   const float4 head = r[0];
   const int poles = (int)head.z;
-  const float e_before = before_in_state ? state[n] : fb[c];
   if (head.w == 0.0f) {
     float sum = 0.0f;
     for (int p = 0; p < poles; ++p) {
       const float4 k = r[1 + p];
       sum += k.x * dispersion_k(state, k, (long)(2 + 2 * p) * count + n) +
-             k.z * state[(long)(1 + 2 * p) * count + n] + k.w * e_before;
+             k.z * dispersion_q(state, count, n, p, q0) + k.w * e_before;
     }
-    const float e_new = (f[c] - head.x * sum) * head.y;
-    dispersion_advance_poles(r, state, count, n, poles, e_before, e_new);
+    const float e_new = (e_terms - head.x * sum) * head.y;
+    dispersion_advance_poles(r, state, count, n, poles, q0, e_before, e_new);
     f[c] = e_new;
     if (before_in_state) state[n] = e_new;
     return;
@@ -90,12 +103,12 @@ KERNEL void update_dispersion(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT 
   float known = 0.0f;  /* sum Q + sum (kK K + B Q + C F): sum Q' less its F' part */
   for (int p = 0; p < poles; ++p) {
     const float4 k = r[1 + p];
-    const float q = state[(long)(1 + 2 * p) * count + n];
+    const float q = dispersion_q(state, count, n, p, q0);
     known += q + k.x * dispersion_k(state, k, (long)(2 + 2 * p) * count + n) + k.z * q + k.w * f_before;
   }
   const float f_new = (d_new - known) * head.y;
   const float e_new = pa.z * e_before + 0.5f * pa.w * (pc.x * f_new - pc.y * f_before);
-  dispersion_advance_poles(r, state, count, n, poles, f_before, f_new);
+  dispersion_advance_poles(r, state, count, n, poles, q0, f_before, f_new);
   state[f_at] = f_new;
   state[d_at] = d_new;
   f[c] = e_new;

@@ -368,9 +368,7 @@ SimulationModel SimulationModel::build(
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }
-  const bool others_drive = std::any_of(m.sources.begin(), m.sources.end(), [](const SourceModel& s) {
-    return std::any_of(s.j.begin(), s.j.end(), [](double j) { return j != 0; });
-  });
+  const bool others_drive = std::any_of(m.sources.begin(), m.sources.end(), drives);
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid, others_drive))
     m.warnings.push_back(std::move(w));
   for (std::string& w : farfield_medium(m.monitors, m.layout, m.ids, m.materials))

@@ -37,6 +37,14 @@ std::vector<std::complex<double>> cyl_mode_factors(const GridGeometry& g, Compon
 // Cylindrical models take the position as r, phi (degrees), z and fill mode_factor. out[i] is
 // cfg[i]'s source; a port over a box of samples (source.<name>.size) is there by its first
 // sample, and its other samples follow all of cfg's, each a source of the port's name and table.
+// Whether the source drives anything within the run: some J of its table is nonzero (a port's
+// samples are sources too). The one rule of the cross-section column and the warnings about it.
+inline bool drives(const SourceModel& s) {
+  for (double j : s.j)
+    if (j != 0) return true;
+  return false;
+}
+
 std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, const GridGeometry& g);
 
 // Every [source.*] section with a waveform: cfg.sources, then cfg.plane_waves (for the checks and

@@ -48,9 +48,7 @@ std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& 
                                   const std::vector<double>& flux) {
   if (m.plane_waves.size() != 1) return {};
   // Another source's power would count as scattered: only a wave lighting alone has a cross section.
-  for (const SourceModel& src : m.sources)
-    for (double j : src.j)
-      if (j != 0) return {};
+  if (std::any_of(m.sources.begin(), m.sources.end(), drives)) return {};
   if (m.plane_waves.front().impedance_ohm == 0) return {};  // lossy or dispersive: no intensity
   const std::vector<double> inc = incident_intensity(m.plane_waves.front(), mon.frequencies_hz, m.grid.dt);
   double top = 0;

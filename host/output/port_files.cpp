@@ -99,17 +99,13 @@ std::string s1p_text(const PortModel& port, const std::vector<PortPoint>& points
   return touchstone_text(d);
 }
 
-}  // namespace
-
-namespace {
-
 // Port k alone drives the model: no other port, point source or plane wave (a port's own
 // samples are sources of its name).
 bool drives_alone(const SimulationModel& m, std::size_t k) {
   const bool sources_drive = std::any_of(m.sources.begin(), m.sources.end(), [&](const SourceModel& s) {
     const bool of_a_port = std::any_of(m.ports.begin(), m.ports.end(),
                                        [&](const PortModel& p) { return p.name == s.name; });
-    return !of_a_port && std::any_of(s.j.begin(), s.j.end(), [](double j) { return j != 0; });
+    return !of_a_port && drives(s);
   });
   return sole_driven_port(m, k) && m.plane_waves.empty() && !sources_drive;
 }

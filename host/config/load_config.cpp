@@ -99,7 +99,24 @@ void scan_file(const std::string& text, Raw& raw) {
   }
 }
 
-void read_file_values(const std::string& text, Raw& raw) {
+// A line whose first character past blanks is ';' is a comment, as in other INI files; Boost
+// knows only '#', so such lines are blanked (their numbers kept) before either parser sees them.
+// A ';' later in a line stays part of it.
+std::string blank_semicolon_lines(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] != ';') out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+void read_file_values(const std::string& file_text, Raw& raw) {
+  const std::string text = blank_semicolon_lines(file_text);
   scan_file(text, raw);
   // The section names are the user's, so nothing is registered: every key comes back unregistered.
   po::options_description none;

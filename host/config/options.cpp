@@ -643,7 +643,7 @@ std::string keys_markdown() {
       "<!-- Generated from host/config/options.cpp by keys_markdown(); test_config checks that\n"
       "     this file matches. Regenerate: CLFDTD_WRITE_DOCS=1 ./build/tests/test_config -->\n\n"
       "A model file holds `[section]` headers and `key = value` lines; `#` starts a comment, also\n"
-      "after a value. Every value is SI (metres, seconds, hertz, S/m), but for angles, which are\n"
+      "after a value, and so does `;` at the start of a line. Every value is SI (metres, seconds, hertz, S/m), but for angles, which are\n"
       "in degrees (monitor theta_step and phi_step, a cylindrical position's phi), and numbers may be written\n"
       "like `3e9`; lists are separated by spaces or commas. Sections `[grid]`, `[time]`,\n"
       "`[boundary]`, `[snapshot]`, `[output]` and `[device]` appear at most once; "

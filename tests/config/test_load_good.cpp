@@ -184,6 +184,21 @@ TEST_CASE("comments after values, CRLF line ends and upper-case words are accept
   CHECK(c.line_of("boundary.type") == 7);
 }
 
+TEST_CASE("a line starting with ';' is a comment; line numbers count it") {
+  RunConfig c = load_config_text(
+      "; antenna model\n[grid]\n  ; the box\nsize = 1 1 1\ncell_size = 0.1\n[time]\n"
+      "duration = 1e-9\n;steps = 5\n[boundary]\ntype = pec\n",
+      "semicolon.ini", {});
+  CHECK(same(c.grid.size_m, 1, 1, 1));
+  CHECK(c.time.duration_s == 1e-9);
+  CHECK(c.line_of("boundary.type") == 10);
+  // A ';' inside a line is not a comment: it stays in the value, which is then refused.
+  CHECK_THROWS_AS(load_config_text("[grid]\nsize = 1 1 1 ; metres\ncell_size = 0.1\n[time]\n"
+                                   "duration = 1e-9\n",
+                                   "inline.ini", {}),
+                  ConfigError);
+}
+
 // The shipped examples are the first models users copy: each must load as it is.
 TEST_CASE("every example model in models/ loads") {
   namespace fs = std::filesystem;

@@ -391,7 +391,12 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
               backend->read_dft(i, v);
               if (const auto w = settled.compare(i, v)) warn_after_loop(*w);
             },
-            report.monitors);
+            report.monitors,
+            [&](const std::vector<double>& freqs) -> std::optional<DrivingPortPower> {
+              const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
+              if (!outputs) return std::nullopt;
+              return driving_port_power(model, outputs->port_fields(), result.steps_done, freqs);
+            });
       else
         read_dft_monitors(model, *backend);
       if (lead && !model.ports.empty()) {

@@ -60,10 +60,24 @@ std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& 
   return out;
 }
 
-std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern& p) {
+// The gain's columns (monitor_files.hpp): D + 10 log10(P / P_delivered) and D + 10 log10(P /
+// P_available), empty where the port hardly drives the frequency or delivers nothing.
+std::string gain_fields(double directivity_dbi, double radiated, const DrivingPortPower& port,
+                        std::size_t f) {
+  std::string text;
+  for (double input : {port.delivered[f], port.available[f]}) {
+    const double g = directivity_dbi + 10 * std::log10(radiated / input);
+    text += "," + (port.drives(f) && input > 0 && std::isfinite(g) ? number(g) : std::string());
+  }
+  return text;
+}
+
+std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern& p,
+                         const std::optional<DrivingPortPower>& port) {
   const bool parts = !p.directivity_theta_dbi.empty();  // 3D: E_theta's and E_phi's shares too
   std::string text = std::string("frequency_hz,theta_deg,phi_deg,directivity_dbi") +
-                     (parts ? ",directivity_theta_dbi,directivity_phi_dbi" : "") + "\n";
+                     (parts ? ",directivity_theta_dbi,directivity_phi_dbi" : "") +
+                     (port ? ",gain_dbi,realized_gain_dbi" : "") + "\n";
   const std::size_t nphi = p.phi_deg.size();
   for (std::size_t f = 0; f < freqs.size(); ++f)
     for (std::size_t t = 0; t < p.theta_deg.size(); ++t)
@@ -74,6 +88,7 @@ std::string farfield_csv(const std::vector<double>& freqs, const FarFieldPattern
                 "," + number(p.directivity_dbi[f][at]);
         if (parts)
           text += "," + number(p.directivity_theta_dbi[f][at]) + "," + number(p.directivity_phi_dbi[f][at]);
+        if (port) text += gain_fields(p.directivity_dbi[f][at], p.radiated_power[f], *port, f);
         text += "\n";
       }
   return text;
@@ -112,7 +127,8 @@ bool reads_dft_at_end(const MonitorModel& mon) {
 }
 
 void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
-                             const DftReader& read_dft, std::vector<MonitorReport>& reports) {
+                             const DftReader& read_dft, std::vector<MonitorReport>& reports,
+                             const DrivingPower& driving_power) {
   std::vector<std::complex<double>> dft;
   for (std::size_t i = 0; i < m.monitors.size(); ++i) {
     const MonitorModel& mon = m.monitors[i];
@@ -142,7 +158,16 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
                                     ? near_to_far_2d(surface, mon.phi_step_deg)
                                     : near_to_far(surface, mon.theta_step_deg, mon.phi_step_deg);
       reports[i].radiated_power = p.radiated_power;
-      write_text_file(path, farfield_csv(mon.frequencies_hz, p));
+      // Gain needs the power fed in: a 3D model with one port that alone drives it (a 2D port's
+      // power and pattern are per metre of depth, and what gain would mean there is not settled).
+      std::optional<DrivingPortPower> port;
+      if (!surface.two_d && driving_power) port = driving_power(mon.frequencies_hz);
+      if (port)
+        for (std::size_t f = 0; f < mon.frequencies_hz.size(); ++f)
+          reports[i].radiation_efficiency.push_back(port->drives(f) && port->delivered[f] > 0
+                                                        ? p.radiated_power[f] / port->delivered[f]
+                                                        : std::nan(""));
+      write_text_file(path, farfield_csv(mon.frequencies_hz, p, port));
     }
   }
 }

@@ -133,12 +133,44 @@ std::optional<std::string> non_passive_warning(const PortModel& port, const std:
          " (ports/" + port.name + ".csv and .s1p hold these values as computed)";
 }
 
+// Port k's E at steps 0 .. steps_done (a stopped run's series ends there).
+std::vector<double> steps_done_series(const std::vector<std::vector<double>>& e_series, std::size_t k,
+                                      long steps_done) {
+  const std::vector<double>& all = e_series.at(k);
+  const std::size_t kept = std::min(all.size(), static_cast<std::size_t>(std::max(0L, steps_done)) + 1);
+  return std::vector<double>(all.begin(), all.begin() + static_cast<long>(kept));
+}
+
 }  // namespace
 
 bool sole_driven_port(const SimulationModel& m, std::size_t k) {
   std::size_t driven = 0;
   for (const PortModel& p : m.ports) driven += p.driven ? 1 : 0;
   return driven == 1 && m.ports.at(k).driven;
+}
+
+std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
+                                                   const std::vector<std::vector<double>>& e_series,
+                                                   long steps_done, const std::vector<double>& freqs) {
+  for (std::size_t k = 0; k < m.ports.size(); ++k) {
+    if (!drives_alone(m, k)) continue;
+    PortModel port = m.ports[k];
+    port.frequencies_hz = freqs;
+    const PortSeries s = port_series(port, steps_done_series(e_series, k, steps_done), m.grid.dt);
+    DrivingPortPower out;
+    out.port = port.name;
+    auto available = [&](double f) {
+      return std::norm(port_transform(s.source_v, f, s.dt)) / (8 * port.resistance_ohm);
+    };
+    for (const PortPoint& p : port_spectrum(port, s)) {
+      out.delivered.push_back(p.delivered);
+      out.available.push_back(available(p.frequency_hz));
+      out.available_peak = std::max(out.available_peak, out.available.back());
+    }
+    for (double f : m.ports[k].frequencies_hz) out.available_peak = std::max(out.available_peak, available(f));
+    return out;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
@@ -151,11 +183,7 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
   if (ec) throw OutputError("create", dir + "/ports", ec.message());
   for (std::size_t k = 0; k < m.ports.size(); ++k) {
     const PortModel& port = m.ports[k];
-    // Only the steps the run did: E at steps 0 .. steps_done.
-    const std::vector<double>& all = e_series.at(k);
-    const std::size_t kept = std::min(all.size(), static_cast<std::size_t>(std::max(0L, steps_done)) + 1);
-    const std::vector<double> e(all.begin(), all.begin() + static_cast<long>(kept));
-    const PortSeries s = port_series(port, e, m.grid.dt);
+    const PortSeries s = port_series(port, steps_done_series(e_series, k, steps_done), m.grid.dt);
     write_text_file(dir + "/ports/" + port.name + ".time.csv", series_csv(s));
     const PortModel* incident = port.s21_from >= 0 ? &m.ports.at(static_cast<std::size_t>(port.s21_from)) : nullptr;
     const std::vector<PortPoint> points = port_spectrum(port, s, incident);

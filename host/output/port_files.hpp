@@ -9,6 +9,7 @@
 //                    touchstone.hpp); `clfdtd sparams` joins such runs into an N-port file
 // Port names have no dot, so the two names never meet.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,22 @@ namespace clfdtd {
 
 // Whether port k is the only driven port of the model (it then gets a .s1p).
 bool sole_driven_port(const SimulationModel& m, std::size_t k);
+
+// The power the one port that alone drives the model (no other port, point source or plane wave)
+// delivers into it, 1/2 Re(V(f) conj(I(f))), and has available, |V_s(f)|^2 / (8 R), at `freqs`
+// (J s: the flux monitors' measure), from its E at steps 0 .. steps_done of e_series (as
+// write_port_files reads it). nullopt when no port drives alone.
+struct DrivingPortPower {
+  std::string port;
+  std::vector<double> delivered, available;
+  // The largest available power over `freqs` and the port's own frequencies (its band by
+  // default): where a frequency's is below 1e-6 of it, the source hardly drives it.
+  double available_peak = 0;
+  bool drives(std::size_t f) const { return available.at(f) >= 1e-6 * available_peak && available_peak > 0; }
+};
+std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
+                                                   const std::vector<std::vector<double>>& e_series,
+                                                   long steps_done, const std::vector<double>& freqs);
 
 // A port's series has died down when the largest magnitude of its voltage, and of its current,
 // over the last 5% of the steps is at most this share of that series' largest over the run.

@@ -203,6 +203,11 @@ void write_run_json(const std::string& path, const RunReport& r) {
     const std::string unit = m.per_metre ? "_J_s_per_m" : "_J_s";
     if (!m.flux.empty()) entry["flux" + unit] = m.flux;
     if (!m.radiated_power.empty()) entry["radiated_power" + unit] = m.radiated_power;
+    if (!m.radiation_efficiency.empty()) {
+      json e = json::array();
+      for (double v : m.radiation_efficiency) e.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+      entry["radiation_efficiency"] = e;
+    }
     if (!m.cross_section.empty()) {  // JSON has no NaN: null where the CSV leaves the field empty
       json cs = json::array();
       for (double v : m.cross_section) cs.push_back(std::isfinite(v) ? json(v) : json(nullptr));

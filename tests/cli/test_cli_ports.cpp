@@ -190,6 +190,53 @@ TEST_CASE("models/dipole_impedance.ini: a half-wave dipole resonates near 0.94 G
   CHECK(best < -12);  // seen: -15.2 dB against 50 ohm
 }
 
+TEST_CASE("models/dipole_impedance.ini: the pattern's gain over the power the port delivers and "
+          "has available; the lossless dipole radiates all it is fed") {
+  const std::string dir = scratch_dir("dipole_gain");
+  // The port's rows at the monitor's frequencies, so that S11 is known where the gain is.
+  const auto r = run_clfdtd("run models/dipole_impedance.ini --quiet --source.feed.frequencies=0.6e9,0.94e9,1.5e9 "
+                            "--monitor.pattern.frequencies=0.6e9,0.94e9,1.5e9,5e9 "
+                            "--monitor.pattern.theta_step=15 --monitor.pattern.phi_step=30 --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  std::string header;
+  const auto port = csv_rows(read_text(dir + "/ports/feed.csv"), header);
+  REQUIRE(port.size() == 3);
+  const std::string text = read_text(dir + "/monitors/pattern.csv");
+  const auto pattern = csv_rows(text, header);
+  CHECK(header == "frequency_hz,theta_deg,phi_deg,directivity_dbi,directivity_theta_dbi,"
+                  "directivity_phi_dbi,gain_dbi,realized_gain_dbi");
+  const auto report = nlohmann::json::parse(read_text(dir + "/run.json"));
+  const auto& efficiency = report["monitors"][0]["radiation_efficiency"];
+  REQUIRE(efficiency.size() == 4);
+  // PEC wires in vacuum: what the port delivers leaves through the box (seen: 0.2% at most).
+  for (int f = 0; f < 3; ++f) CHECK(efficiency[f].get<double>() == doctest::Approx(1).epsilon(0.01));
+  // 5 GHz lies far outside the pulse's band: no gain there.
+  CHECK(efficiency[3].is_null());
+  std::size_t rows = 0, broadside = 0;
+  for (const auto& row : pattern) {
+    if (row[1] == 0 || row[1] == 180) continue;  // the pattern's nulls
+    const int f = row[0] == 0.6e9 ? 0 : row[0] == 0.94e9 ? 1 : row[0] == 1.5e9 ? 2 : 3;
+    if (f == 3) continue;
+    ++rows;
+    REQUIRE(row.size() == 8);
+    // gain = D P / P_delivered; realized gain = gain (1 - |S11|^2), S11 from the port's own row.
+    CHECK(row[6] - row[3] == doctest::Approx(10 * std::log10(efficiency[f].get<double>())).epsilon(1e-5));
+    const double s11 = std::norm(std::complex<double>(port[f][3], port[f][4]));
+    CHECK(row[7] - row[6] == doctest::Approx(10 * std::log10(1 - s11)).epsilon(1e-4));
+    if (f == 1 && row[1] == 90) {
+      ++broadside;
+      CHECK(std::abs(row[6] - 2.15) < 0.2);  // a half-wave dipole's gain (seen: 2.14 dBi)
+    }
+  }
+  CHECK(rows == 3u * 11u * 12u);
+  CHECK(broadside == 12u);
+  // The 5 GHz rows leave both gain fields empty.
+  const std::size_t at = text.find("\n5e+09,90,0,");
+  REQUIRE(at != std::string::npos);
+  const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  CHECK(line.substr(line.size() - 2) == ",,");
+}
+
 TEST_CASE("two ports on one wire: each driven in turn, S21 = S12 (reciprocity) across 50 and 100 ohm") {
   const std::string a = scratch_dir("two_ports_a"), b = scratch_dir("two_ports_b");
   auto r = run_clfdtd("run tests/data/two_ports.ini --quiet --output.dir=" + a);

@@ -78,7 +78,9 @@ def main():
         ("monitor_dft", 200, ["--field", "Ez", "--part", "re"],
          {f"plane_Ez_re_{f}GHz.png": (320, 260) for f in ("1", "1.5", "2")}),
         ("cavity_modes", 400, [], {"modes.png": (600, 250)}),
-        ("dipole_impedance", 400, [], {"port_feed.png": (500, 200)}),
+        # a port and a farfield monitor: the pattern's title gives the gain
+        ("dipole_impedance", 400, [], {"port_feed.png": (500, 200),
+                                       **{f"pattern_{f}GHz.png": (550, 450) for f in ("0.6", "0.94", "1.5")}}),
         ("pec_cavity", 400, [], {"probes.png": (400, 320)}),  # a probe's E and H: two axes
         (os.path.join(ROOT, "tests", "data", "two_ports.ini"), 300, [],
          {"port_a.png": (500, 200), "port_b.png": (250, 200)}),

@@ -70,8 +70,8 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
     std::printf("upml       %zu PML cells with auxiliary fields\n", m.upml.cells);
   // Where each plane wave's box landed (its faces snap to node planes), so it can be checked.
   for (const PlaneWaveModel& w : m.plane_waves) {
-    std::printf("plane wave %s: E%c travelling %c%c in '%s', total field in x %.6g..%.6g, y %.6g..%.6g",
-                w.name.c_str(), "xyz"[w.e_comp], w.sign > 0 ? '+' : '-', "xyz"[w.axis],
+    std::printf("plane wave %s: %s travelling %s in '%s', total field in x %.6g..%.6g, y %.6g..%.6g",
+                w.name.c_str(), e_field_text(w).c_str(), direction_text(w).c_str(),
                 w.background.c_str(),
                 w.lo[0] * g.d[0], w.hi[0] * g.d[0], w.lo[1] * g.d[1], w.hi[1] * g.d[1]);
     if (g.dims == 3) std::printf(", z %.6g..%.6g", w.lo[2] * g.d[2], w.hi[2] * g.d[2]);

@@ -317,6 +317,51 @@ Vec3 model_vec(const Reader& r, const std::string& key, int dims) {
   return dims == 2 ? Vec3{v[0], v[1], 0} : vec3(v);
 }
 
+// A plane wave's direction: one of +x .. -z, or a vector of `dims` numbers. A vector along an
+// axis is that axis' word; any other is normalised into direction_vector.
+void read_direction(const Reader& r, const std::string& key, int dims, SourceConfig& s) {
+  static const char* words[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+  const std::vector<std::string> tokens = split_value(r.text(key));
+  const std::string expected =
+      dims == 2 ? "+x, -x, +y, -y, or a vector x y in the plane"
+                : "+x, -x, +y, -y, +z, -z, or a vector x y z";
+  if (tokens.size() == 1) {
+    std::string word = tokens[0];
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (int d = 0; d < 6; ++d)
+      if (word == words[d]) {
+        s.direction_axis = d / 2;
+        s.direction_sign = d % 2 == 0 ? 1 : -1;
+        return;
+      }
+    r.check(false, key, expected);
+  }
+  r.check(static_cast<int>(tokens.size()) == dims, key, expected);
+  Vec3 k{0, 0, 0};
+  double length = 0;
+  for (int a = 0; a < dims; ++a) {
+    const auto v = parse_number(tokens[static_cast<std::size_t>(a)], false);
+    r.check(v.has_value() && std::fabs(*v) <= 1e9, key, expected + " (each at most 1e9 in size)");
+    k[a] = *v;
+    length = std::hypot(length, *v);
+  }
+  r.check(length > 1e-9, key, expected + ", not of length 0");
+  int along = -1, nonzero = 0;
+  for (int a = 0; a < 3; ++a) {
+    k[a] /= length;
+    if (k[a] != 0) {
+      ++nonzero;
+      along = a;
+    }
+  }
+  if (nonzero == 1) {  // along an axis: the exact axis-aligned wave
+    s.direction_axis = along;
+    s.direction_sign = k[along] > 0 ? 1 : -1;
+    return;
+  }
+  s.direction_vector = k;
+}
+
 std::string fmt(double v) {
   std::ostringstream s;
   s << v;
@@ -749,15 +794,21 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.require(sec + ".size");
     }
     if (r.has(sec + ".direction")) {
-      r.check(plane_wave, sec + ".direction", "no direction unless type = plane_wave");
-      const int d = r.word(sec + ".direction", 0);  // +x -x +y -y +z -z
-      s.direction_axis = d / 2;
-      s.direction_sign = d % 2 == 0 ? 1 : -1;
-      r.check(cfg.grid.dims == 3 || s.direction_axis != 2, sec + ".direction",
-              "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");
-      r.check(s.direction_axis != static_cast<int>(s.axis), sec + ".direction",
-              "a direction across the wave's E (axis), got E along " +
-                  std::string(1, "xyz"[static_cast<int>(s.axis)]) + " travelling along it");
+      const std::string key = sec + ".direction";
+      r.check(plane_wave, key, "no direction unless type = plane_wave");
+      read_direction(r, key, cfg.grid.dims, s);
+      if (!s.direction_vector) {
+        r.check(cfg.grid.dims == 3 || s.direction_axis != 2, key,
+                "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");
+        r.check(s.direction_axis != static_cast<int>(s.axis), key,
+                "a direction across the wave's E (axis), got E along " +
+                    std::string(1, "xyz"[static_cast<int>(s.axis)]) + " travelling along it");
+      } else {
+        const Vec3& k = *s.direction_vector;
+        r.check(std::fabs(k[static_cast<int>(s.axis)]) < 1 - 1e-9, key,
+                "a direction not along the wave's E (axis " +
+                    std::string(1, "xyz"[static_cast<int>(s.axis)]) + ")");
+      }
     }
     if (r.has(sec + ".resistance")) {
       r.check(port, sec + ".resistance", "no resistance unless type = port");

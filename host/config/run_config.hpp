@@ -138,6 +138,8 @@ struct SourceConfig {
   std::optional<Vec3> size_m;                 // port: a box of samples (model/port_box.hpp);
                                               // plane_wave: the total-field box
   int direction_axis = 0, direction_sign = 1; // plane_wave only: propagation along +-axis
+  // plane_wave only: the unit vector of an oblique direction (none along an axis: the two above)
+  std::optional<Vec3> direction_vector;
 };
 
 struct ProbeConfig {

@@ -34,6 +34,9 @@ constexpr double kAbsorberS = 0.5;
 // The hard-driven node lies this many cells before the box's upstream face.
 constexpr int kDriveCells = 3;
 constexpr double kPi = 3.14159265358979323846;
+// An oblique wave's line nodes per grid cell (the smallest): linear interpolation between nodes
+// half a cell apart errs by about (k d / 4)^2 / 2, -45 dB at 20 cells per wavelength.
+constexpr double kObliqueRefinement = 2;
 // Host bytes per cell of a box's surface, at most: 8 terms (PlaneWaveTerm, 32 B) and the merge's
 // parts (up to 5 per H term, 4 per E term, 24 B), then its entries (~20 B each).
 constexpr double kTermBytesPerSurfaceCell = 8 * 32 + 8 * 5 * 24 + 8 * 20;
@@ -158,6 +161,150 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
   }
 }
 
+// The numerical wavenumber (1/m) of the grid's Yee scheme at angular frequency omega along the
+// unit vector k (3D and 2D alike: a zero component adds nothing), in a medium of speed v:
+//   sum_a (sin(k k_a d_a / 2) / d_a)^2 = (sin(omega dt / 2) / (v dt))^2   (Newton from omega / v).
+double grid_wavenumber(const GridGeometry& g, const std::array<double, 3>& k_hat, double omega, double v) {
+  const double rhs = std::pow(std::sin(omega * g.dt / 2) / (v * g.dt), 2);
+  double k = omega / v;
+  for (int it = 0; it < 50; ++it) {
+    double f = -rhs, df = 0;
+    for (int a = 0; a < g.dims; ++a) {
+      const double x = k * k_hat[a] * g.d[a] / 2;
+      f += std::pow(std::sin(x) / g.d[a], 2);
+      df += std::sin(2 * x) * k_hat[a] / (2 * g.d[a]);
+    }
+    if (df == 0) break;
+    const double next = k - f / df;
+    if (std::fabs(next - k) <= 1e-15 * k) return next;
+    k = next;
+  }
+  return k;
+}
+
+// An oblique wave's 1D line (PlaneWaveModel's oblique fields): E along e_hat at nodes, H along
+// h_hat at half nodes, of spacing line_step_m and line_step dt / substeps, in the background
+// with eps and mu both scaled by `slowness`; hard-driven kDriveCells nodes before row 0, the
+// graded absorber past the last row. Fills wave.table as run_line does.
+void run_oblique_line(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,
+                      PlaneWaveModel& wave) {
+  const double ds = wave.line_step_m, dt = g.dt / wave.substeps;
+  const double eps = kEps0 * bg.eps_r * wave.slowness, mu = kMu0 * bg.mu_r * wave.slowness;
+  const int width = wave.width;
+  const int nodes = kDriveCells + width + kAbsorberCells + 1;
+  const int abs_start = kDriveCells + width;  // absorber depth counts from this node
+  auto loss = [&](double x) {
+    const double depth = x - abs_start;
+    return depth <= 0 ? 0.0 : kAbsorberS * std::pow(depth / kAbsorberCells, 3);
+  };
+  // (e_hat, h_hat, k_hat) right-handed: dH/dt = -(1/mu) dE/dxi, dE/dt = -(1/eps) dH/dxi.
+  std::vector<double> e(static_cast<std::size_t>(nodes), 0.0), h(static_cast<std::size_t>(nodes - 1), 0.0);
+  std::vector<double> ae(e.size()), be(e.size()), ah(h.size()), bh(h.size());
+  for (int m = 0; m < nodes; ++m) {
+    const double q = loss(m);
+    ae[m] = (1 - q) / (1 + q);
+    be[m] = dt / eps / (1 + q) / ds;
+  }
+  for (int m = 0; m + 1 < nodes; ++m) {
+    const double q = loss(m + 0.5);
+    ah[m] = (1 - q) / (1 + q);
+    bh[m] = dt / mu / (1 + q) / ds;
+  }
+  const int rows = wave.row_width();
+  const long steps = std::max(0L, g.steps);
+  wave.table.assign(static_cast<std::size_t>(steps) * rows, 0.0);
+  const int half = (wave.substeps - 1) / 2;  // the sub-step after which H is at (s + 1/2) dt
+  long j = 0;                                // line steps done
+  e[0] = src.amplitude * waveform_value(src, 0.0);
+  for (long s = 0; s < steps; ++s) {
+    double* row = wave.table.data() + static_cast<std::size_t>(s) * rows;
+    for (int r = 0; r < width; ++r) row[r] = e[kDriveCells + r];
+    for (int sub = 0; sub < wave.substeps; ++sub, ++j) {
+      for (std::size_t m = 0; m < h.size(); ++m) h[m] = ah[m] * h[m] - bh[m] * (e[m + 1] - e[m]);
+      if (sub == half)
+        for (int r = 0; r < width; ++r) row[width + r] = h[kDriveCells + r];
+      for (int m = 1; m + 1 < nodes; ++m) e[m] = ae[m] * e[m] - be[m] * (h[m] - h[m - 1]);
+      e[0] = src.amplitude * waveform_value(src, static_cast<double>(j + 1) * dt);
+      e[nodes - 1] = 0;
+    }
+  }
+}
+
+// Sets an oblique wave's direction, polarisation, line and row window (before build_terms).
+void plan_oblique(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,
+                  PlaneWaveModel& w) {
+  w.oblique = true;
+  for (int a = 0; a < 3; ++a) w.k_hat[a] = (*src.direction_vector)[a];
+  // E along `axis`, made perpendicular to the direction; H along k x E.
+  std::array<double, 3> e{0, 0, 0};
+  const int ax = static_cast<int>(src.axis);
+  e[ax] = 1;
+  double dot = 0, len = 0;
+  for (int a = 0; a < 3; ++a) dot += e[a] * w.k_hat[a];
+  for (int a = 0; a < 3; ++a) {
+    e[a] -= dot * w.k_hat[a];
+    len += e[a] * e[a];
+  }
+  for (int a = 0; a < 3; ++a) w.e_hat[a] = e[a] / std::sqrt(len);
+  const auto& k = w.k_hat;
+  w.h_hat = {k[1] * w.e_hat[2] - k[2] * w.e_hat[1], k[2] * w.e_hat[0] - k[0] * w.e_hat[2],
+             k[0] * w.e_hat[1] - k[1] * w.e_hat[0]};
+  double dmin = g.d[0];
+  for (int a = 1; a < g.dims; ++a) dmin = std::min(dmin, g.d[a]);
+  w.line_step_m = dmin / kObliqueRefinement;
+  // Odd sub-steps (H rows at the grid's half steps), enough for the line's Courant number.
+  const double v = kC0 / std::sqrt(bg.eps_r * bg.mu_r);
+  w.substeps = 1;
+  while (v * g.dt / w.substeps / w.line_step_m > 0.5) w.substeps += 2;
+  // Match the line's phase velocity to the grid's along k_hat at the source's frequency.
+  if (src.frequency_hz > 0) {
+    const double omega = 2 * kPi * src.frequency_hz, dtl = g.dt / w.substeps;
+    const double kg = grid_wavenumber(g, w.k_hat, omega, v);
+    w.slowness = v * dtl / w.line_step_m * std::sin(kg * w.line_step_m / 2) / std::sin(omega * dtl / 2);
+  }
+  // Rows over every sample the corrections read: the box's cells lo - 2 .. hi + 2.
+  double lo = 0, hi = 0;
+  for (int a = 0; a < g.dims; ++a) {
+    const double p0 = (w.lo[a] - 2) * g.d[a] * k[a], p1 = (w.hi[a] + 2) * g.d[a] * k[a];
+    lo += std::min(p0, p1);
+    hi += std::max(p0, p1);
+  }
+  w.xi_first = lo;
+  w.width = static_cast<int>(std::ceil((hi - lo) / w.line_step_m)) + 2;
+  double centre = 0;
+  for (int a = 0; a < g.dims; ++a) centre += 0.5 * (w.lo[a] + w.hi[a]) * g.d[a] * k[a];
+  w.centre_row = static_cast<int>(std::lround((centre - w.xi_first) / w.line_step_m));
+}
+
+// The incident value of sample (comp, cell) as rows of the wave's table and their factors:
+// axis-aligned, the one row of the carried component; oblique, the two line nodes around the
+// sample's xi, times its component of e_hat or h_hat (none where that is zero).
+struct IncidentPart {
+  int row;
+  double factor;
+};
+std::vector<IncidentPart> incident_parts(const PlaneWaveModel& w, const GridGeometry& g, int comp,
+                                         const std::array<int, 3>& cell) {
+  const bool e = comp < 3;
+  if (!w.oblique) {
+    if (comp != (e ? w.e_comp : w.h_comp)) return {};
+    const int r = cell[w.axis] - w.first;
+    if (r < 0 || r >= w.width) throw std::logic_error("plane wave: a term outside the incident table");
+    return {{(e ? 0 : w.width) + r, 1.0}};
+  }
+  const double amp = e ? w.e_hat[comp] : w.h_hat[comp - 3];
+  if (std::fabs(amp) < 1e-12) return {};
+  const std::array<double, 3> o = yee_offset(static_cast<Component>(comp));
+  double xi = -w.xi_first;
+  for (int a = 0; a < g.dims; ++a) xi += (cell[a] + o[a]) * g.d[a] * w.k_hat[a];
+  const double u = xi / w.line_step_m - (e ? 0.0 : 0.5);
+  const int m = static_cast<int>(std::floor(u));
+  const double f = u - m;
+  if (m < 0 || m + 1 >= w.width) throw std::logic_error("plane wave: a term outside the incident table");
+  const int base = e ? 0 : w.width;
+  return {{base + m, amp * (1 - f)}, {base + m + 1, amp * f}};
+}
+
 [[noreturn]] void refuse(const SourceConfig& src, const std::string& key, const std::string& why) {
   throw ConfigError("", 0, "source." + src.name + "." + key, why);
 }
@@ -182,14 +329,12 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
                          const std::vector<Component>& active, PlaneWaveModel& wave) {
   int background = -1;
   std::string first;  // the sample that set it, for the message
-  const int a = wave.axis;
   const bool plane = g.dims == 2;
   const HCoefficients h_vacuum = materials.h_coefficients(MaterialTable::kVacuum, g.dt);
   for (int comp = 0; comp < 6; ++comp) {
     if (std::find(active.begin(), active.end(), static_cast<Component>(comp)) == active.end())
       continue;
     const bool h = comp >= 3;
-    const int carried = h ? wave.e_comp : wave.h_comp;  // the incident component a stencil reads
     const auto terms = stencil(comp, g.d);
     std::array<int, 3> c{};
     for (c[0] = wave.lo[0] - 1; c[0] <= wave.hi[0] + 1; ++c[0]) {
@@ -202,24 +347,23 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           if (deep && !plane) c[2] = wave.hi[2] - 2;
           if (deep) continue;
           const bool in = inside(comp, c, wave.lo, wave.hi);
-          double weight = 0;
-          int row = -1;
-          std::vector<std::array<int, 3>> read;  // the samples read across the surface
+          // (row, weight) of the incident values the sample's stencil reads across the surface.
+          std::vector<std::pair<int, double>> weights;
+          std::vector<std::pair<int, std::array<int, 3>>> read;  // the samples read across it
           for (const StencilTerm& t : terms) {
-            if (t.comp != carried) continue;
             const std::array<int, 3> r{c[0] + t.offset[0], c[1] + t.offset[1], c[2] + t.offset[2]};
             if (inside(t.comp, r, wave.lo, wave.hi) == in) continue;
-            read.push_back(r);
-            // E_inc at node r[a]; H_inc at half node r[a] + 1/2 (neither lies along the axis).
-            const int at = (h ? 0 : wave.width) + (r[a] - wave.first);
-            if (r[a] - wave.first < 0 || r[a] - wave.first >= wave.width)
-              throw std::logic_error("plane wave: a term outside the incident table");
-            if (row >= 0 && row != at)
-              throw std::logic_error("plane wave: one sample reads two incident rows");
-            row = at;
-            weight += (in ? 1.0 : -1.0) * t.w;
+            const std::vector<IncidentPart> parts = incident_parts(wave, g, t.comp, r);
+            if (parts.empty()) continue;
+            read.push_back({t.comp, r});
+            for (const IncidentPart& part : parts) {
+              auto it = std::find_if(weights.begin(), weights.end(),
+                                     [&](const auto& x) { return x.first == part.row; });
+              if (it == weights.end()) it = weights.insert(weights.end(), {part.row, 0.0});
+              it->second += (in ? 1.0 : -1.0) * t.w * part.factor;
+            }
           }
-          if (row < 0 || weight == 0) continue;
+          if (read.empty()) continue;
           const std::size_t index = layout.index(c[0], c[1], c[2]);
           // The material of sample (k, cell): one background for every sample a correction
           // touches or reads, and no PEC. Without a magnetic material H has no ids (every H
@@ -250,11 +394,12 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
           const bool tested = !h || magnetic;
           if (tested) check(comp, c);
           if (h || magnetic)  // H samples have ids only in a magnetic model
-            for (const auto& r : read) check(carried, r);
+            for (const auto& [k, r] : read) check(k, r);
           const std::uint8_t id = tested ? ids[comp][index] : MaterialTable::kVacuum;
           const double coef = h ? -(magnetic ? materials.h_coefficients(id, g.dt).db : h_vacuum.db)
                                 : materials.e_coefficients(id, g.dt).cb;
-          (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});
+          for (const auto& [row, weight] : weights)
+            if (weight != 0) (h ? wave.h_terms : wave.e_terms).push_back({comp, c, row, coef * weight});
         }
       }
     }
@@ -263,6 +408,22 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
 }
 
 }  // namespace
+
+namespace {
+std::string vector_text(const std::array<double, 3>& v) {
+  std::string out = "(";
+  for (int a = 0; a < 3; ++a) out += (a ? ", " : "") + number_text(std::fabs(v[a]) < 1e-12 ? 0.0 : v[a], 4);
+  return out + ")";
+}
+}  // namespace
+
+std::string direction_text(const PlaneWaveModel& w) {
+  return w.oblique ? vector_text(w.k_hat) : std::string(w.sign > 0 ? "+" : "-") + "xyz"[w.axis];
+}
+
+std::string e_field_text(const PlaneWaveModel& w) {
+  return w.oblique ? "E along " + vector_text(w.e_hat) : std::string("E") + "xyz"[w.e_comp];
+}
 
 std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt) {
@@ -274,7 +435,7 @@ std::vector<double> incident_intensity(const PlaneWaveModel& w, const std::vecto
 
 std::vector<double> incident_magnitude(const PlaneWaveModel& w, const std::vector<double>& freqs_hz,
                                        double dt) {
-  const int centre = (w.lo[w.axis] + w.hi[w.axis]) / 2 - w.first;  // an E row
+  const int centre = w.centre_row;  // an E row
   const std::size_t steps = w.row_width() > 0 ? w.table.size() / static_cast<std::size_t>(w.row_width()) : 0;
   std::vector<double> out;
   for (double f : freqs_hz) {
@@ -368,7 +529,8 @@ std::size_t plane_wave_term_bytes(const RunConfig& cfg, const GridGeometry& g) {
     for (int a = 0; a < 3; ++a) n[a] = std::max(1.0, std::round((*s.size_m)[a] / g.d[a])) + 3;
     // 2D: the rectangle's perimeter (one z cell).
     const double surface = g.dims == 2 ? 2 * (n[0] + n[1]) : 2 * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
-    bytes += static_cast<std::size_t>(surface * kTermBytesPerSurfaceCell);
+    // Oblique: a sample reads up to two components across the surface, each from two line nodes.
+    bytes += static_cast<std::size_t>(surface * kTermBytesPerSurfaceCell * (s.direction_vector ? 4 : 1));
   }
   return bytes;
 }
@@ -377,10 +539,19 @@ std::size_t plane_wave_table_values(const RunConfig& cfg, const GridGeometry& g)
   std::size_t values = 0;
   for (const SourceConfig& s : cfg.plane_waves) {
     if (!s.size_m) continue;
-    const int a = s.direction_axis;
-    const double lo = (s.position[a] - 0.5 * (*s.size_m)[a]) / g.d[a];
-    const double hi = (s.position[a] + 0.5 * (*s.size_m)[a]) / g.d[a];
-    const double width = std::max(0.0, std::round(hi) - std::round(lo)) + 3;
+    double width = 0;
+    if (s.direction_vector) {  // the box's extent along the direction, on the line's nodes
+      double dmin = g.d[0];
+      for (int a = 1; a < g.dims; ++a) dmin = std::min(dmin, g.d[a]);
+      for (int a = 0; a < g.dims; ++a)
+        width += std::fabs((*s.direction_vector)[a]) * ((*s.size_m)[a] + 5 * g.d[a]);
+      width = width / (dmin / kObliqueRefinement) + 3;
+    } else {
+      const int a = s.direction_axis;
+      const double lo = (s.position[a] - 0.5 * (*s.size_m)[a]) / g.d[a];
+      const double hi = (s.position[a] + 0.5 * (*s.size_m)[a]) / g.d[a];
+      width = std::max(0.0, std::round(hi) - std::round(lo)) + 3;
+    }
     values += static_cast<std::size_t>(2 * width) * static_cast<std::size_t>(std::max(0L, g.steps));
   }
   return values;
@@ -426,8 +597,28 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
                    number_text(high * g.d[b], 4) + " m, got " + number_text(w.lo[b] * g.d[b], 4) +
                    " to " + number_text(w.hi[b] * g.d[b], 4) + " m");
     }
+    if (src.direction_vector) {
+      // The line's plan needs the background before the terms find it: the material at the box's
+      // low corner, which build_terms then holds every sample of the surface to.
+      const std::uint8_t corner = ids[static_cast<std::size_t>(active.front())][layout.index(w.lo[0], w.lo[1], g.dims == 2 ? 0 : w.lo[2])];
+      const MaterialEntry& bg = materials.entry(corner);
+      if (bg.sigma != 0 || bg.dispersive() || bg.pec)
+        refuse(src, "direction",
+               "an axis direction (+x .. -z) in a lossy, dispersive or PEC background: an oblique "
+               "wave needs a lossless, non-dispersive one, and the box's surface lies in " +
+                   material_words(materials, corner));
+      plan_oblique(src, g, bg, w);
+      const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, active, w);
+      if (background != corner) throw std::logic_error("plane wave: the background moved");
+      w.background = bg.name;
+      w.impedance_ohm = kMu0 * kC0 * std::sqrt(bg.mu_r / bg.eps_r);
+      run_oblique_line(src, g, bg, w);
+      out.push_back(std::move(w));
+      continue;
+    }
     w.first = w.lo[w.axis] - 1;
     w.width = w.hi[w.axis] - w.lo[w.axis] + 3;
+    w.centre_row = (w.lo[w.axis] + w.hi[w.axis]) / 2 - w.first;
     const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, active, w);
     run_line(src, g, materials, background, w);
     out.push_back(std::move(w));

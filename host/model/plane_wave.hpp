@@ -39,6 +39,17 @@ struct PlaneWaveModel {
   int e_comp = 2;                  // the incident E's component (0..2)
   int h_comp = 4;                  // the incident H's component (3..5)
   int axis = 0, sign = 1;          // travelling along sign * axis
+  // Oblique incidence (SourceConfig::direction_vector): the incident field at r is
+  // e_hat E(xi) and h_hat H(xi), xi = k_hat . r - xi_first (m), E and H of a 1D line along k_hat
+  // interpolated linearly between its nodes (E rows: nodes xi = r line_step_m; H rows: half
+  // nodes). The line is finer than the grid (line_step_m, substeps per grid step) and its
+  // eps_r = mu_r are scaled by `slowness` so that its phase velocity at the source's frequency is
+  // the grid's along k_hat. Axis-aligned waves leave these unset (rows on the grid's own nodes).
+  bool oblique = false;
+  std::array<double, 3> k_hat{}, e_hat{}, h_hat{};
+  double line_step_m = 0, xi_first = 0, slowness = 1;
+  int substeps = 1;
+  int centre_row = 0;              // the E row at the box's centre (incident_magnitude)
   std::array<int, 3> lo{}, hi{};   // the box's node planes
   int first = 0;                   // rows [0, width): E_inc at nodes first + r along `axis`;
   int width = 0;                   // rows [width, 2 width): H_inc at half nodes first + r + 1/2
@@ -50,6 +61,11 @@ struct PlaneWaveModel {
   std::vector<PlaneWaveTerm> e_terms;  // after the E update of step s
   int row_width() const { return 2 * width; }
 };
+
+// How a wave travels and where its E points, for the run's header and run.json: "+x" and "Ez"
+// along axes, vectors "(0.7071, 0.7071, 0)" obliquely.
+std::string direction_text(const PlaneWaveModel& w);
+std::string e_field_text(const PlaneWaveModel& w);
 
 // The corrections of step s for the reference engines, each half right after the update it
 // corrects: after H (magnetic_half) H += w E_inc(s dt), after E, E += w H_inc((s + 1/2) dt).

@@ -146,8 +146,8 @@ RunReport report_from_model(const SimulationModel& m) {
   for (const PlaneWaveModel& w : m.plane_waves) {
     PlaneWaveReport p;
     p.name = w.name;
-    p.field = component_name(static_cast<Component>(w.e_comp));
-    p.direction = std::string(w.sign > 0 ? "+" : "-") + "xyz"[w.axis];
+    p.field = w.oblique ? e_field_text(w) : component_name(static_cast<Component>(w.e_comp));
+    p.direction = direction_text(w);
     p.background = w.background;
     p.waveform = waveform_name(w.source.waveform);
     p.amplitude_v_per_m = w.source.amplitude;

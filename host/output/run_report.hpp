@@ -38,7 +38,9 @@ struct PortReport {
 
 // One plane wave (model/plane_wave.hpp): as configured, and where its total-field box landed.
 struct PlaneWaveReport {
-  std::string name, field, direction;  // field: "Ex" .. "Ez" (E's direction); direction: "+x" .. "-z"
+  // field: "Ex" .. "Ez" (E's direction); direction: "+x" .. "-z"; an oblique wave's both as
+  // vectors, "E along (0, 0, 1)" and "(0.7071, 0.7071, 0)" (plane_wave.hpp direction_text)
+  std::string name, field, direction;
   std::string background;              // the material the wave travels in
   std::string waveform;                // the waveform's word
   double amplitude_v_per_m = 0, frequency_hz = 0;

@@ -92,6 +92,79 @@ TEST_CASE("plane wave: total field inside the box, nothing outside, every direct
   }
 }
 
+TEST_CASE("plane wave: oblique incidence, in every octant and both polarisations: the wave "
+          "inside the box, little outside") {
+  // Directions off every axis (one per octant, and two in a coordinate plane), E along the given
+  // axis made perpendicular to the direction: the field at the box's centre is e_hat times the
+  // waveform delayed by its travel along k_hat; outside, what the line's interpolation and its
+  // dispersion (matched at the source's frequency) leave.
+  const std::vector<std::pair<Vec3, Axis>> cases = {
+      {{1, 0.5, 0.3}, Axis::Z},   {{-1, 0.7, 0.2}, Axis::X}, {{0.4, -1, 0.5}, Axis::Z},
+      {{0.3, 0.6, -1}, Axis::Y},  {{-0.5, -0.5, 1}, Axis::X}, {{-1, 0.4, -0.6}, Axis::Z},
+      {{0.6, -0.3, -1}, Axis::X}, {{-0.2, -1, -0.7}, Axis::Z}, {{1, 1, 0}, Axis::Z}, {{1, 0, 1}, Axis::X}};
+  for (const auto& [dir, e_axis] : cases) {
+    INFO("direction " << dir.x << " " << dir.y << " " << dir.z << ", axis " << std::string(1, "xyz"[static_cast<int>(e_axis)]));
+    const long steps = 200;
+    RunConfig cfg = wave_config(e_axis, 0, 1, steps);
+    const double len = std::sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    cfg.plane_waves.front().direction_vector = Vec3{dir.x / len, dir.y / len, dir.z / len};
+    const SimulationModel m = SimulationModel::build(cfg);
+    REQUIRE(m.plane_waves.size() == 1);
+    const PlaneWaveModel& w = m.plane_waves.front();
+    REQUIRE(w.oblique);
+    // e_hat: unit, across k_hat; h_hat = k_hat x e_hat.
+    double ek = 0, ee = 0;
+    for (int a = 0; a < 3; ++a) {
+      ek += w.e_hat[a] * w.k_hat[a];
+      ee += w.e_hat[a] * w.e_hat[a];
+    }
+    CHECK(std::fabs(ek) < 1e-12);
+    CHECK(ee == doctest::Approx(1).epsilon(1e-12));
+    CHECK(w.slowness == doctest::Approx(1).epsilon(0.02));
+    ReferenceBackend ref(m);
+    const std::size_t centre = m.layout.index(14, 14, 14);
+    // xi of the driven node: kDriveCells (3) line nodes before row 0.
+    const double xi_drive = w.xi_first - 3 * w.line_step_m;
+    double outside = 0, inside = 0, worst = 0, poynting = 0;
+    for (long s = 0; s < steps; ++s) {
+      ref.step(s);
+      const double t = static_cast<double>(s + 1) * m.grid.dt;
+      for (int comp = 0; comp < 3; ++comp) {
+        const Vec3 at = sample_position(static_cast<Component>(comp), {14, 14, 14}, m.grid.d);
+        const double xi = w.k_hat[0] * at.x + w.k_hat[1] * at.y + w.k_hat[2] * at.z;
+        const double expect = w.e_hat[comp] * waveform_value(cfg.plane_waves.front(), t - (xi - xi_drive) / kC0);
+        const double ev = ref.field(static_cast<Component>(comp))[centre];
+        worst = std::max(worst, std::fabs(ev - expect));
+        inside = std::max(inside, std::fabs(ev));
+      }
+      // E x H . k_hat at the centre (H half a step and half a cell off: its sign only).
+      std::array<double, 3> ev{}, hv{};
+      for (int a = 0; a < 3; ++a) {
+        ev[a] = ref.field(static_cast<Component>(a))[centre];
+        hv[a] = ref.field(static_cast<Component>(3 + a))[centre];
+      }
+      poynting += (ev[1] * hv[2] - ev[2] * hv[1]) * w.k_hat[0] + (ev[2] * hv[0] - ev[0] * hv[2]) * w.k_hat[1] +
+                  (ev[0] * hv[1] - ev[1] * hv[0]) * w.k_hat[2];
+      if (s % 10 != 9) continue;
+      for (int comp = 0; comp < 6; ++comp) {
+        const auto& f = ref.field(static_cast<Component>(comp));
+        const double scale = comp < 3 ? 1.0 : kEta0;
+        for (int i = kLayers; i < kN - kLayers; ++i)
+          for (int j = kLayers; j < kN - kLayers; ++j)
+            for (int k = kLayers; k < kN - kLayers; ++k) {
+              const bool in = i >= 8 && i <= 20 && j >= 8 && j <= 20 && k >= 8 && k <= 20;
+              if (!in) outside = std::max(outside, scale * std::fabs(f[m.layout.index(i, j, k)]));
+            }
+      }
+    }
+    CHECK(inside > 0.6);            // the pulse passed the centre
+    CHECK(worst < 0.02);            // the grid's dispersion over ~10 cells, at 20-30 cells a wavelength
+    CHECK(poynting > 0);            // power flows along k_hat
+    MESSAGE("leakage " << 20 * std::log10(outside / inside) << " dB");
+    CHECK(outside < 3e-3 * inside);  // -50 dB
+  }
+}
+
 TEST_CASE("plane wave: a scatterer inside the box shows outside, a box near the UPML is refused") {
   RunConfig cfg = wave_config(Axis::Z, 0, 1, 220);
   cfg.materials = {material("glass", 4, 1, 0)};
@@ -220,6 +293,46 @@ TEST_CASE("plane wave: in a dielectric or lossy background, slower or decaying, 
       CHECK(peak < 0.85);
       CHECK(peak > 0.5);
     }
+  }
+}
+
+TEST_CASE("plane wave: oblique in a dielectric background, at its speed; refused in a lossy one") {
+  for (const double sigma : {0.0, 0.05}) {
+    INFO("sigma " << sigma);
+    RunConfig cfg = wave_config(Axis::Z, 0, 1, 300);
+    cfg.plane_waves.front().frequency_hz = 5e9;  // 15 cells per wavelength in the soil's top band
+    cfg.plane_waves.front().direction_vector = Vec3{0.6, 0.8, 0};
+    cfg.materials = {material("soil", 4, 1, sigma)};
+    cfg.objects = {box("ground", "soil", {14, 14, 14}, {40, 40, 40}, kD)};
+    if (sigma > 0) {
+      CHECK_THROWS_WITH_AS(SimulationModel::build(cfg),
+                           doctest::Contains("an oblique wave needs a lossless, non-dispersive one"),
+                           ConfigError);
+      continue;
+    }
+    const SimulationModel m = SimulationModel::build(cfg);
+    const PlaneWaveModel& w = m.plane_waves.front();
+    CHECK(w.background == "soil");
+    CHECK(w.impedance_ohm == doctest::Approx(kMu0 * kC0 / 2));
+    ReferenceBackend ref(m);
+    const std::size_t centre = m.layout.index(14, 14, 14);
+    const Vec3 at = sample_position(Component::Ez, {14, 14, 14}, m.grid.d);
+    const double xi = w.k_hat[0] * at.x + w.k_hat[1] * at.y - (w.xi_first - 3 * w.line_step_m);
+    double outside = 0, peak = 0, worst = 0;
+    for (long s = 0; s < 300; ++s) {
+      ref.step(s);
+      const double t = static_cast<double>(s + 1) * m.grid.dt;
+      const double ev = ref.field(Component::Ez)[centre];
+      peak = std::max(peak, std::fabs(ev));
+      worst = std::max(worst, std::fabs(ev - waveform_value(cfg.plane_waves.front(), t - xi / (kC0 / 2))));
+      for (int i = kLayers; i < kN - kLayers; ++i)
+        for (int k : {7, 21})
+          outside = std::max(outside, std::fabs(ref.field(Component::Ez)[m.layout.index(i, 14, k)]));
+    }
+    CHECK(peak > 0.5);  // seen: 0.69, the pulse's rise within the run
+    CHECK(worst < 0.05);
+    MESSAGE("leakage " << 20 * std::log10(outside / peak) << " dB");
+    CHECK(outside < 3e-3 * peak);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -92,4 +93,33 @@ TEST_CASE("plane_wave: what it needs and what it refuses") {
   CHECK(error_of("[source.pw]\ntype = plane_wave\naxis = z\nposition = 0.05 0 0.05\nfrequency = 3e9\n"
                  "direction = +x\nsize = 0.04 0.04\n", cyl)
             .find("plane_wave in a 3D or a 2D Yee model") != std::string::npos);
+}
+
+TEST_CASE("plane_wave: an oblique direction as a vector; a vector along an axis is that axis") {
+  const std::string box = "size = 0.04 0.04 0.04\n";
+  const RunConfig ob = load(kWave + "direction = 3, 4, 0\n" + box);
+  REQUIRE(ob.plane_waves.front().direction_vector);
+  const Vec3 k = *ob.plane_waves.front().direction_vector;
+  CHECK(k.x == doctest::Approx(0.6));
+  CHECK(k.y == doctest::Approx(0.8));
+  CHECK(k.z == 0);
+  const RunConfig axis = load(kWave + "direction = 0 -2 0\n" + box);
+  CHECK_FALSE(axis.plane_waves.front().direction_vector);
+  CHECK(axis.plane_waves.front().direction_axis == 1);
+  CHECK(axis.plane_waves.front().direction_sign == -1);
+  CHECK(load(kWave + "direction = +X\n" + box).plane_waves.front().direction_axis == 0);
+  CHECK(error_of(kWave + "direction = 0 0 0\n" + box).find("not of length 0") != std::string::npos);
+  CHECK(error_of(kWave + "direction = 1 1\n" + box).find("or a vector x y z") != std::string::npos);
+  CHECK(error_of(kWave + "direction = 1 one 0\n" + box).find("or a vector x y z") != std::string::npos);
+  CHECK(error_of(kWave + "direction = +w\n" + box).find("or a vector x y z") != std::string::npos);
+  CHECK(error_of(kWave + "direction = 0 0 5\n" + box).find("a direction across the wave's E") !=
+        std::string::npos);
+  // 2D: two numbers, in the plane
+  const std::string two_d = "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\n[time]\nsteps = 10\n";
+  const std::string wave2d = "[source.pw]\ntype = plane_wave\nposition = 0.05 0.05\nfrequency = 3e9\n";
+  const RunConfig ok = load(wave2d + "axis = z\ndirection = 1 -1\nsize = 0.04 0.06\n", two_d);
+  REQUIRE(ok.plane_waves.front().direction_vector);
+  CHECK(ok.plane_waves.front().direction_vector->y == doctest::Approx(-std::sqrt(0.5)));
+  CHECK(error_of(wave2d + "axis = z\ndirection = 1 1 1\nsize = 0.04 0.06\n", two_d)
+            .find("or a vector x y in the plane") != std::string::npos);
 }

@@ -84,6 +84,24 @@ TEST_CASE("engine vs reference: plane waves through a box holding a sphere and a
   }
 }
 
+TEST_CASE("engine vs reference: an oblique plane wave through a box holding a sphere") {
+  // A wave off every axis: each sample by the surface reads two components across it, each
+  // interpolated between two line nodes (entries with several rows per sample).
+  RunConfig cfg = box_config({23, 21, 19}, kD, 200, BoundaryType::Upml);
+  cfg.boundary.layers = {3, 4, 3, 2, 4, 3};
+  cfg.materials = {material("glass", 4, 1, 0)};
+  cfg.objects = {sphere("ball", "glass", {11, 10, 9.5}, 2.5, kD)};
+  cfg.plane_waves = {plane_wave("ob", Axis::Z, 0, 1, cells(11.5, 10.5, 9.5, kD), cells(10, 9, 7, kD),
+                                WaveformKind::Sine, 20e9)};
+  cfg.plane_waves[0].direction_vector = Vec3{0.8, -0.48, 0.36};
+  cfg.probes = {point_probe("in", cells(9, 9, 9, kD), {Component::Ez, Component::Hy}),
+                point_probe("out", cells(20, 4, 9, kD), {Component::Ez, Component::Ex})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.plane_waves.size() == 1);
+  REQUIRE(m.plane_waves[0].oblique);
+  compare_everywhere(m, {{4, 5, 4}, {1, 1, 1}});
+}
+
 TEST_CASE("engine vs reference: non-magnetic UPML model with vacuum H coefficients") {
   RunConfig cfg = box_config({15, 13, 10}, kD, 250, BoundaryType::Upml);
   cfg.boundary.layers = {2, 3, 4, 0, 3, 2};

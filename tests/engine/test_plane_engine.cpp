@@ -7,6 +7,8 @@
 // against the reference's sums, the device bytes against the memory check, and the variant rules.
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -286,15 +288,20 @@ TEST_CASE("plane engine vs PlaneReference: plane waves (tm, te; each direction) 
   // A total-field box over most of the interior with a dielectric, a Drude and a PEC rectangle
   // inside it, a line current outside it as well; the waves run along +x, -y (tm) and -x, +y
   // (te), the last in a Debye background that fills the grid and runs into the layers.
+  // Two more run obliquely (tm and te: a direction in the plane off both axes).
   struct Case {
     PlaneMode mode;
     Axis e;
     int axis, sign;
     bool debye_background;
+    std::optional<Vec3> oblique = std::nullopt;
   };
   for (const Case& c : {Case{PlaneMode::Tm, Axis::Z, 0, 1, false}, Case{PlaneMode::Tm, Axis::Z, 1, -1, false},
-                        Case{PlaneMode::Te, Axis::Y, 0, -1, false}, Case{PlaneMode::Te, Axis::X, 1, 1, true}}) {
-    INFO("mode " << (c.mode == PlaneMode::Tm ? "tm" : "te") << ", axis " << c.axis << ", sign " << c.sign);
+                        Case{PlaneMode::Te, Axis::Y, 0, -1, false}, Case{PlaneMode::Te, Axis::X, 1, 1, true},
+                        Case{PlaneMode::Tm, Axis::Z, 0, 1, false, Vec3{0.6, -0.8, 0}},
+                        Case{PlaneMode::Te, Axis::X, 0, 1, false, Vec3{-0.28, 0.96, 0}}}) {
+    INFO("mode " << (c.mode == PlaneMode::Tm ? "tm" : "te") << ", axis " << c.axis << ", sign " << c.sign
+                 << (c.oblique ? ", oblique" : ""));
     PlaneSpec s = mixed_spec(c.mode);
     s.nx = 31;
     s.ny = 29;
@@ -314,8 +321,10 @@ TEST_CASE("plane engine vs PlaneReference: plane waves (tm, te; each direction) 
     // The box: cells 7..24 x 7..23 (faces 3 cells from the layers or more).
     s.waves = {test::plane_wave("w", c.e, c.axis, c.sign, {15.5 * kD, 15 * kD, 0},
                                 {17 * kD, 16 * kD, 0}, WaveformKind::GaussianPulse, 30e9, 100)};
+    s.waves[0].direction_vector = c.oblique;
     const SimulationModel m = plane_model(s);
     REQUIRE(m.plane_waves.size() == 1);
+    CHECK(m.plane_waves[0].oblique == c.oblique.has_value());
     CHECK(m.plane_waves[0].background == (c.debye_background ? "soil" : "vacuum"));
     CHECK(m.plane_waves[0].lo == std::array<int, 3>{7, 7, 0});
     CHECK(m.plane_waves[0].hi == std::array<int, 3>{24, 23, 1});

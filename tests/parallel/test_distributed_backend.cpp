@@ -155,8 +155,12 @@ TEST_CASE("DistributedBackend: plane waves and dispersive materials over ranks (
   cfg.objects = {box("soil", "soil", {10, 9, 2.5}, {30, 30, 5}, d),
                  box("glass", "glass", {10, 8.5, 11.5}, {2, 2, 2}, d),
                  box("plasma", "plasma", {8, 7, 10}, {2, 2, 2}, d)};
+  // and an oblique wave through the same box (terms on every face, two line nodes each)
   cfg.plane_waves = {plane_wave("pw", Axis::Y, 0, 1, cells(10, 8.5, 11.5, d), cells(8, 7, 7, d),
-                                WaveformKind::GaussianPulse, 40e9, 10)};
+                                WaveformKind::GaussianPulse, 40e9, 10),
+                     plane_wave("ob", Axis::Z, 0, 1, cells(10, 8.5, 11.5, d), cells(8, 7, 7, d),
+                                WaveformKind::GaussianPulse, 30e9, 5)};
+  cfg.plane_waves[1].direction_vector = Vec3{-0.6, 0.64, -0.48};
   cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Z, cells(15.6, 9.2, 6.4, d),
                               WaveformKind::Gaussian, 40e9, 1e-15)};
   cfg.probes = {point_probe("in", cells(9.0, 8.0, 10.0, d), {Component::Ex, Component::Ey, Component::Hz}),
@@ -165,7 +169,7 @@ TEST_CASE("DistributedBackend: plane waves and dispersive materials over ranks (
   cfg.output.energy = true;
   SimulationModel m = SimulationModel::build(cfg);
   REQUIRE(m.dispersion.any_upml);
-  REQUIRE(m.plane_waves.size() == 1);
+  REQUIRE(m.plane_waves.size() == 2);
   m.snapshot_steps = {17, 40};
   DeviceConfig dev;
   dev.variant = KernelVariant::Tile;

@@ -146,6 +146,20 @@ def picture_wave(ctx, out, short):
     return save(fig, out, "plane_wave.png")
 
 
+def picture_oblique(ctx, out, short):
+    import matplotlib.pyplot as plt
+    import matplotlib.patches as mp
+    ini = read_ini(os.path.join(ROOT, "models", "plane_oblique.ini"))
+    run = run_model(ctx, "plane_oblique", 600 if short else None, [600])
+    step, snap = 600, run.snapshot(600)
+    fig, ax = plt.subplots(figsize=(7, 5.5))
+    show_field(ax, run, "Ez", step, snap, "plane_oblique.ini (30 degrees onto glass)")
+    outline(ax, ini)
+    c, s = ini_vector(ini, "source.wave", "position"), ini_vector(ini, "source.wave", "size")
+    ax.add_patch(mp.Rectangle(c - s / 2, s[0], s[1], fill=False, lw=0.8, ls="--", ec="0.4"))
+    return save(fig, out, "plane_oblique.png")
+
+
 def picture_gpr(ctx, out, short):
     import matplotlib.pyplot as plt
     model = os.path.join(ROOT, "models", "plane_gpr.ini")
@@ -197,7 +211,8 @@ def save(fig, out, name):
 
 
 PICTURES = {"plane_tm_scatter": picture_scatter, "plane_te_waveguide": picture_waveguide,
-            "plane_wave": picture_wave, "plane_gpr": picture_gpr, "plane_taper": picture_taper}
+            "plane_wave": picture_wave, "plane_gpr": picture_gpr, "plane_taper": picture_taper,
+            "plane_oblique": picture_oblique}
 
 
 def main():

@@ -345,10 +345,17 @@ void read_direction(const Reader& r, const std::string& key, int dims, SourceCon
     k[a] = *v;
     length = std::hypot(length, *v);
   }
-  r.check(length > 1e-9, key, expected + ", not of length 0");
+  r.check(length > 0, key, expected + ", not of length 0");
+  // A component below 1e-6 of the length is taken as 0: such a vector means the axis (which
+  // cancels outside the box to rounding), not an oblique wave 2e-4 degrees off it.
   int along = -1, nonzero = 0;
+  double kept = 0;
   for (int a = 0; a < 3; ++a) {
-    k[a] /= length;
+    if (std::fabs(k[a]) < 1e-6 * length) k[a] = 0;
+    kept = std::hypot(kept, k[a]);
+  }
+  for (int a = 0; a < 3; ++a) {
+    k[a] /= kept;
     if (k[a] != 0) {
       ++nonzero;
       along = a;

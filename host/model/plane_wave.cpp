@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 #include <stdexcept>
 
@@ -163,23 +164,26 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
 
 // The numerical wavenumber (1/m) of the grid's Yee scheme at angular frequency omega along the
 // unit vector k (3D and 2D alike: a zero component adds nothing), in a medium of speed v:
-//   sum_a (sin(k k_a d_a / 2) / d_a)^2 = (sin(omega dt / 2) / (v dt))^2   (Newton from omega / v).
-double grid_wavenumber(const GridGeometry& g, const std::array<double, 3>& k_hat, double omega, double v) {
+//   sum_a (sin(k k_a d_a / 2) / d_a)^2 = (sin(omega dt / 2) / (v dt))^2,
+// the root on the branch from 0 up to where the first term peaks (k |k_a| d_a = pi), where the
+// sum rises; none past it (a frequency above what the grid carries along k).
+std::optional<double> grid_wavenumber(const GridGeometry& g, const std::array<double, 3>& k_hat,
+                                      double omega, double v) {
   const double rhs = std::pow(std::sin(omega * g.dt / 2) / (v * g.dt), 2);
-  double k = omega / v;
-  for (int it = 0; it < 50; ++it) {
-    double f = -rhs, df = 0;
-    for (int a = 0; a < g.dims; ++a) {
-      const double x = k * k_hat[a] * g.d[a] / 2;
-      f += std::pow(std::sin(x) / g.d[a], 2);
-      df += std::sin(2 * x) * k_hat[a] / (2 * g.d[a]);
-    }
-    if (df == 0) break;
-    const double next = k - f / df;
-    if (std::fabs(next - k) <= 1e-15 * k) return next;
-    k = next;
+  auto lhs = [&](double k) {
+    double sum = 0;
+    for (int a = 0; a < g.dims; ++a) sum += std::pow(std::sin(k * k_hat[a] * g.d[a] / 2) / g.d[a], 2);
+    return sum;
+  };
+  double widest = 0;
+  for (int a = 0; a < g.dims; ++a) widest = std::max(widest, std::fabs(k_hat[a]) * g.d[a]);
+  double lo = 0, hi = kPi / widest;
+  if (!(lhs(hi) >= rhs)) return std::nullopt;
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (lhs(mid) < rhs ? lo : hi) = mid;
   }
-  return k;
+  return 0.5 * (lo + hi);
 }
 
 // An oblique wave's 1D line (PlaneWaveModel's oblique fields): E along e_hat at nodes, H along
@@ -230,9 +234,9 @@ void run_oblique_line(const SourceConfig& src, const GridGeometry& g, const Mate
   }
 }
 
-// Sets an oblique wave's direction, polarisation, line and row window (before build_terms).
-void plan_oblique(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,
-                  PlaneWaveModel& w) {
+// Sets an oblique wave's direction, polarisation, line spacing and row window: what build_terms
+// needs (plan_oblique_line then sets the line's time step and speed from the background).
+void plan_oblique(const SourceConfig& src, const GridGeometry& g, PlaneWaveModel& w) {
   w.oblique = true;
   for (int a = 0; a < 3; ++a) w.k_hat[a] = (*src.direction_vector)[a];
   // E along `axis`, made perpendicular to the direction; H along k x E.
@@ -252,16 +256,6 @@ void plan_oblique(const SourceConfig& src, const GridGeometry& g, const Material
   double dmin = g.d[0];
   for (int a = 1; a < g.dims; ++a) dmin = std::min(dmin, g.d[a]);
   w.line_step_m = dmin / kObliqueRefinement;
-  // Odd sub-steps (H rows at the grid's half steps), enough for the line's Courant number.
-  const double v = kC0 / std::sqrt(bg.eps_r * bg.mu_r);
-  w.substeps = 1;
-  while (v * g.dt / w.substeps / w.line_step_m > 0.5) w.substeps += 2;
-  // Match the line's phase velocity to the grid's along k_hat at the source's frequency.
-  if (src.frequency_hz > 0) {
-    const double omega = 2 * kPi * src.frequency_hz, dtl = g.dt / w.substeps;
-    const double kg = grid_wavenumber(g, w.k_hat, omega, v);
-    w.slowness = v * dtl / w.line_step_m * std::sin(kg * w.line_step_m / 2) / std::sin(omega * dtl / 2);
-  }
   // Rows over every sample the corrections read: the box's cells lo - 2 .. hi + 2.
   double lo = 0, hi = 0;
   for (int a = 0; a < g.dims; ++a) {
@@ -274,6 +268,31 @@ void plan_oblique(const SourceConfig& src, const GridGeometry& g, const Material
   double centre = 0;
   for (int a = 0; a < g.dims; ++a) centre += 0.5 * (w.lo[a] + w.hi[a]) * g.d[a] * k[a];
   w.centre_row = static_cast<int>(std::lround((centre - w.xi_first) / w.line_step_m));
+}
+
+[[noreturn]] void refuse(const SourceConfig& src, const std::string& key, const std::string& why);
+
+// The oblique line's sub-steps and its speed in background bg: odd sub-steps (H rows at the
+// grid's half steps), enough for a line Courant number of 0.5, and the slowness that makes its
+// phase velocity at the source's frequency the grid's along k_hat. Refuses a frequency above
+// what the grid carries along k_hat.
+void plan_oblique_line(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,
+                       PlaneWaveModel& w) {
+  const double v = kC0 / std::sqrt(bg.eps_r * bg.mu_r);
+  w.substeps = 1;
+  while (v * g.dt / w.substeps / w.line_step_m > 0.5) w.substeps += 2;
+  if (!(src.frequency_hz > 0)) return;
+  const double omega = 2 * kPi * src.frequency_hz, dtl = g.dt / w.substeps;
+  const std::optional<double> kg = grid_wavenumber(g, w.k_hat, omega, v);
+  if (kg) w.slowness = v * dtl / w.line_step_m * std::sin(*kg * w.line_step_m / 2) / std::sin(omega * dtl / 2);
+  // Past the cut-off no wave travels; near it (a wavelength of 2 to 3 cells) the grid's wave is
+  // so slow that the line cannot follow it.
+  if (!kg || !(w.slowness > 0.5 && w.slowness < 2))
+    refuse(src, "frequency",
+           "a frequency the grid carries along the direction with at least about 3 cells per "
+           "wavelength (the oblique wave's line is matched to the grid there): " +
+               number_text(src.frequency_hz, 4) + " Hz is " +
+               (kg ? "too close to" : "above") + " the grid's cut-off along it");
 }
 
 // The incident value of sample (comp, cell) as rows of the wave's table and their factors:
@@ -598,18 +617,15 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
                    " to " + number_text(w.hi[b] * g.d[b], 4) + " m");
     }
     if (src.direction_vector) {
-      // The line's plan needs the background before the terms find it: the material at the box's
-      // low corner, which build_terms then holds every sample of the surface to.
-      const std::uint8_t corner = ids[static_cast<std::size_t>(active.front())][layout.index(w.lo[0], w.lo[1], g.dims == 2 ? 0 : w.lo[2])];
-      const MaterialEntry& bg = materials.entry(corner);
-      if (bg.sigma != 0 || bg.dispersive() || bg.pec)
-        refuse(src, "direction",
-               "an axis direction (+x .. -z) in a lossy, dispersive or PEC background: an oblique "
-               "wave needs a lossless, non-dispersive one, and the box's surface lies in " +
-                   material_words(materials, corner));
-      plan_oblique(src, g, bg, w);
+      plan_oblique(src, g, w);
       const std::uint8_t background = build_terms(src, g, layout, materials, ids, magnetic, active, w);
-      if (background != corner) throw std::logic_error("plane wave: the background moved");
+      const MaterialEntry& bg = materials.entry(background);
+      if (bg.sigma != 0 || bg.dispersive())
+        refuse(src, "direction",
+               "an axis direction (+x .. -z) in a lossy or dispersive background: an oblique wave "
+               "needs a lossless, non-dispersive one, and the box's surface lies in " +
+                   material_words(materials, background));
+      plan_oblique_line(src, g, bg, w);
       w.background = bg.name;
       w.impedance_ohm = kMu0 * kC0 * std::sqrt(bg.mu_r / bg.eps_r);
       run_oblique_line(src, g, bg, w);

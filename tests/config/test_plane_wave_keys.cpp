@@ -108,6 +108,14 @@ TEST_CASE("plane_wave: an oblique direction as a vector; a vector along an axis 
   CHECK(axis.plane_waves.front().direction_axis == 1);
   CHECK(axis.plane_waves.front().direction_sign == -1);
   CHECK(load(kWave + "direction = +X\n" + box).plane_waves.front().direction_axis == 0);
+  // Components below 1e-6 of the length are zero: the axis; the length does not matter.
+  const RunConfig near = load(kWave + "direction = -1 1e-9 0\n" + box);
+  CHECK_FALSE(near.plane_waves.front().direction_vector);
+  CHECK(near.plane_waves.front().direction_axis == 0);
+  CHECK(near.plane_waves.front().direction_sign == -1);
+  const RunConfig tiny = load(kWave + "direction = 1e-10 1e-10 0\n" + box);
+  REQUIRE(tiny.plane_waves.front().direction_vector);
+  CHECK(tiny.plane_waves.front().direction_vector->x == doctest::Approx(std::sqrt(0.5)));
   CHECK(error_of(kWave + "direction = 0 0 0\n" + box).find("not of length 0") != std::string::npos);
   CHECK(error_of(kWave + "direction = 1 1\n" + box).find("or a vector x y z") != std::string::npos);
   CHECK(error_of(kWave + "direction = 1 one 0\n" + box).find("or a vector x y z") != std::string::npos);

@@ -392,10 +392,13 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
               if (const auto w = settled.compare(i, v)) warn_after_loop(*w);
             },
             report.monitors,
-            [&](const std::vector<double>& freqs) -> std::optional<DrivingPortPower> {
+            [&](const std::string& monitor, const std::vector<double>& freqs) -> std::optional<DrivingPortPower> {
               const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
               if (!outputs) return std::nullopt;
-              return driving_port_power(model, outputs->port_fields(), result.steps_done, freqs);
+              auto p = driving_port_power(model, outputs->port_fields(), result.steps_done, freqs);
+              if (p && result.steps_done == model.grid.steps)
+                if (const auto w = gain_moved_warning(monitor, *p, freqs, model.grid)) warn_after_loop(*w);
+              return p;
             });
       else
         read_dft_monitors(model, *backend);

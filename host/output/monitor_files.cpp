@@ -161,7 +161,7 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
       // Gain needs the power fed in: a 3D model with one port that alone drives it (a 2D port's
       // power and pattern are per metre of depth, and what gain would mean there is not settled).
       std::optional<DrivingPortPower> port;
-      if (!surface.two_d && driving_power) port = driving_power(mon.frequencies_hz);
+      if (!surface.two_d && driving_power) port = driving_power(mon.name, mon.frequencies_hz);
       if (port)
         for (std::size_t f = 0; f < mon.frequencies_hz.size(); ++f)
           reports[i].radiation_efficiency.push_back(port->drives(f) && port->delivered[f] > 0

@@ -53,7 +53,9 @@ bool reads_dft_at_end(const MonitorModel& mon);
 
 // The power of the port that alone drives the model at the given frequencies
 // (output/port_files.hpp driving_port_power), nullopt without one.
-using DrivingPower = std::function<std::optional<DrivingPortPower>(const std::vector<double>& freqs)>;
+// `monitor` names the farfield monitor asking (for the caller's warnings).
+using DrivingPower = std::function<std::optional<DrivingPortPower>(const std::string& monitor,
+                                                                   const std::vector<double>& freqs)>;
 
 // Writes the files of every flux, dft and farfield monitor and fills their entries of `reports`
 // (from monitor_reports). driving_power, where given, adds the gain columns of farfield files.

@@ -141,7 +141,43 @@ std::vector<double> steps_done_series(const std::vector<std::vector<double>>& e_
   return std::vector<double>(all.begin(), all.begin() + static_cast<long>(kept));
 }
 
+// The warning for the frequencies whose power still moved over the last 5% of the steps, or
+// nothing; `what` names the quantity ("its delivered power", ...).
+std::optional<std::string> moved_warning(const std::string& head, const std::vector<double>& freqs,
+                                         const std::vector<double>& moved, const GridGeometry& g) {
+  std::size_t count = 0, worst = 0;
+  double lo = 0, hi = 0;
+  for (std::size_t f = 0; f < moved.size(); ++f) {
+    if (!(moved[f] > kPortPowerMoved)) continue;
+    if (count == 0 || moved[f] > moved[worst]) worst = f;
+    lo = count == 0 ? freqs[f] : std::min(lo, freqs[f]);
+    hi = std::max(hi, freqs[f]);
+    ++count;
+  }
+  if (count == 0) return std::nullopt;
+  return head + " at " + std::to_string(count) + " of " + std::to_string(moved.size()) +
+         " frequencies (" + number("%.4g", lo) + " to " + number("%.4g", hi) + " Hz) still moved by " +
+         "up to " + number("%.3g", 100 * moved[worst]) + "% (at " + number("%.4g", freqs[worst]) +
+         " Hz) over the last 5% of the steps, above the " + number("%.3g", 100 * kPortPowerMoved) +
+         "% of a settled value: the series had not died down at those frequencies (where the "
+         "resistance is small beside the reactance, a residue hardly seen in Z shifts it and the "
+         "power); " + longer_run_advice(g);
+}
+
 }  // namespace
+
+std::vector<double> delivered_moved(const PortModel& port, const std::vector<double>& e, double dt) {
+  const std::size_t n = e.empty() ? 0 : e.size() - 1;  // steps
+  const std::vector<double> early(e.begin(), e.begin() + static_cast<long>(e.size() - n / 20));
+  const std::vector<PortPoint> full = port_spectrum(port, port_series(port, e, dt));
+  const std::vector<PortPoint> part = port_spectrum(port, port_series(port, early, dt));
+  std::vector<double> out;
+  for (std::size_t f = 0; f < full.size(); ++f) {
+    const double change = std::fabs(full[f].delivered - part[f].delivered);
+    out.push_back(change == 0 ? 0.0 : change / std::fabs(full[f].delivered));
+  }
+  return out;
+}
 
 bool sole_driven_port(const SimulationModel& m, std::size_t k) {
   std::size_t driven = 0;
@@ -156,9 +192,11 @@ std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
     if (!drives_alone(m, k)) continue;
     PortModel port = m.ports[k];
     port.frequencies_hz = freqs;
-    const PortSeries s = port_series(port, steps_done_series(e_series, k, steps_done), m.grid.dt);
+    const std::vector<double> e = steps_done_series(e_series, k, steps_done);
+    const PortSeries s = port_series(port, e, m.grid.dt);
     DrivingPortPower out;
     out.port = port.name;
+    out.moved = delivered_moved(port, e, m.grid.dt);
     auto available = [&](double f) {
       return std::norm(port_transform(s.source_v, f, s.dt)) / (8 * port.resistance_ohm);
     };
@@ -173,6 +211,13 @@ std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
   return std::nullopt;
 }
 
+std::optional<std::string> gain_moved_warning(const std::string& monitor, const DrivingPortPower& p,
+                                             const std::vector<double>& freqs, const GridGeometry& g) {
+  return moved_warning("monitor '" + monitor + "': the gain and radiation efficiency rest on port '" +
+                           p.port + "''s delivered power, which",
+                       freqs, p.moved, g);
+}
+
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
                                           const std::vector<std::vector<double>>& e_series,
                                           long steps_done) {
@@ -183,7 +228,8 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
   if (ec) throw OutputError("create", dir + "/ports", ec.message());
   for (std::size_t k = 0; k < m.ports.size(); ++k) {
     const PortModel& port = m.ports[k];
-    const PortSeries s = port_series(port, steps_done_series(e_series, k, steps_done), m.grid.dt);
+    const std::vector<double> e = steps_done_series(e_series, k, steps_done);
+    const PortSeries s = port_series(port, e, m.grid.dt);
     write_text_file(dir + "/ports/" + port.name + ".time.csv", series_csv(s));
     const PortModel* incident = port.s21_from >= 0 ? &m.ports.at(static_cast<std::size_t>(port.s21_from)) : nullptr;
     const std::vector<PortPoint> points = port_spectrum(port, s, incident);
@@ -216,6 +262,12 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
                          "its last 5% of steps it still reaches " + late + ", above the 0.1% of a "
                          "finished series, so its spectrum comes from a cut-off series; " +
                          longer_run_advice(m.grid) + " until it dies down");
+    // Died down by the time series' measure, yet not at every frequency: said per frequency.
+    else if (auto w = moved_warning("port '" + port.name + "': its " +
+                                   (port.driven ? "delivered" : "received") + " power (ports/" +
+                                   port.name + ".csv)",
+                               port.frequencies_hz, delivered_moved(port, e, m.grid.dt), m.grid))
+      warnings.push_back(*w);
     if (port.driven && drives_alone(m, k))
       if (auto w = non_passive_warning(port, points, m.grid)) warnings.push_back(*w);
   }

@@ -27,6 +27,9 @@ bool sole_driven_port(const SimulationModel& m, std::size_t k);
 struct DrivingPortPower {
   std::string port;
   std::vector<double> delivered, available;
+  // Per frequency: how much the delivered power moved over the run's last 5% of steps, as a
+  // share of its value (kPortPowerMoved: the series had not died down there).
+  std::vector<double> moved;
   // The largest available power over `freqs` and the port's own frequencies (its band by
   // default): where a frequency's is below 1e-6 of it, the source hardly drives it.
   double available_peak = 0;
@@ -35,6 +38,21 @@ struct DrivingPortPower {
 std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
                                                    const std::vector<std::vector<double>>& e_series,
                                                    long steps_done, const std::vector<double>& freqs);
+
+// A port's power (delivered, or received) at a frequency still moving by more than this share
+// over the last 5% of the steps comes from a series cut off too early at that frequency: where R
+// is small beside X (a short dipole's low band), a residue that hardly shows in Z shifts R and
+// the power by tens of per cent.
+inline constexpr double kPortPowerMoved = 0.01;
+
+// Per frequency of port.frequencies_hz: |P(steps 0 .. n) - P(steps 0 .. n - n/20)| / |P(steps
+// 0 .. n)|, P = 1/2 Re(V conj(I)); e is the port's E at steps 0 .. n.
+std::vector<double> delivered_moved(const PortModel& port, const std::vector<double>& e, double dt);
+
+// The warning for a farfield monitor's gain columns where the driving port's delivered power
+// had not settled at the monitor's frequencies (DrivingPortPower::moved), or nothing.
+std::optional<std::string> gain_moved_warning(const std::string& monitor, const DrivingPortPower& p,
+                                             const std::vector<double>& freqs, const GridGeometry& g);
 
 // A port's series has died down when the largest magnitude of its voltage, and of its current,
 // over the last 5% of the steps is at most this share of that series' largest over the run.

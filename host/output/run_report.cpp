@@ -154,6 +154,13 @@ RunReport report_from_model(const SimulationModel& m) {
     p.frequency_hz = w.source.frequency_hz;
     for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.lo[a] * m.grid.d[a]);
     for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.hi[a] * m.grid.d[a]);
+    if (w.oblique) {
+      p.k_hat = w.k_hat;
+      p.e_hat = w.e_hat;
+    } else {
+      p.k_hat[w.axis] = w.sign;
+      p.e_hat[w.e_comp] = 1;
+    }
     r.plane_waves.push_back(std::move(p));
   }
   for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
@@ -270,7 +277,9 @@ void write_run_json(const std::string& path, const RunReport& r) {
                        {"waveform", w.waveform},
                        {"amplitude_V_per_m", w.amplitude_v_per_m},
                        {"frequency_hz", w.frequency_hz},
-                       {"box_m", w.box_m}});
+                       {"box_m", w.box_m},
+                       {"direction_vector", w.k_hat},
+                       {"e_vector", w.e_hat}});
     j["plane_waves"] = waves;
   }
   if (!r.dispersive.empty()) {

@@ -45,6 +45,7 @@ struct PlaneWaveReport {
   std::string waveform;                // the waveform's word
   double amplitude_v_per_m = 0, frequency_hz = 0;
   std::vector<double> box_m;           // lo x y z, hi x y z of the total-field box (2D: x y, x y)
+  std::array<double, 3> k_hat{}, e_hat{};  // unit vectors of the travel and of E, x y z (scripts)
 };
 
 // One material with poles, or the surface mixtures' samples (model/dispersion.hpp).

@@ -2,6 +2,8 @@
 // bad input writes nothing; an existing output directory is replaced whole, never half.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.hpp"
@@ -50,6 +52,8 @@ TEST_CASE("every example model runs, shortened") {
       CHECK(wave["name"] == "wave");
       CHECK(wave["field"] == "Ez");
       CHECK(wave["direction"] == "+x");
+      CHECK(wave["direction_vector"] == nlohmann::json::array({1.0, 0.0, 0.0}));
+      CHECK(wave["e_vector"] == nlohmann::json::array({0.0, 0.0, 1.0}));
       CHECK(wave["background"] == "vacuum");
       CHECK(wave["waveform"] == "gaussian_pulse");
       CHECK(wave["amplitude_V_per_m"] == 1.0);
@@ -139,6 +143,8 @@ TEST_CASE("an oblique plane wave: a sphere's cross section is the one it has alo
   const auto& wave = report["plane_waves"].at(0);
   CHECK(wave["direction"] == "(0.7881, 0.4729, -0.3941)");
   CHECK(wave["field"] == "E along (0.3379, 0.2027, 0.9191)");
+  CHECK(wave["direction_vector"][0].get<double>() == doctest::Approx(1 / std::sqrt(1.61)));
+  CHECK(wave["e_vector"][2].get<double>() == doctest::Approx(0.9191).epsilon(1e-3));
   CHECK(b.out.find("plane wave wave: E along (0.3379, 0.2027, 0.9191) travelling (0.7881, 0.4729, -0.3941)") !=
         std::string::npos);
 }

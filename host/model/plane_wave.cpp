@@ -593,7 +593,8 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     w.e_comp = static_cast<int>(src.axis);
     w.axis = src.direction_axis;
     w.sign = src.direction_sign;
-    w.h_comp = 3 + (3 - w.e_comp - w.axis);
+    // (axis-aligned waves only: an oblique one's E may lie along its direction_axis default)
+    w.h_comp = w.e_comp != w.axis ? 3 + (3 - w.e_comp - w.axis) : 3;
     const Vec3 size = src.size_m.value_or(Vec3{});
     w.lo[2] = 0;  // 2D: the one z cell
     w.hi[2] = 1;

@@ -36,6 +36,7 @@ struct PlaneWaveTerm {
 struct PlaneWaveModel {
   std::string name;
   SourceConfig source;             // as configured (waveform, amplitude, ...): run.json lists it
+  // Axis-aligned waves (oblique: e_hat, h_hat, k_hat below; these then mean nothing):
   int e_comp = 2;                  // the incident E's component (0..2)
   int h_comp = 4;                  // the incident H's component (3..5)
   int axis = 0, sign = 1;          // travelling along sign * axis

@@ -113,13 +113,14 @@ TEST_CASE("plane wave: oblique incidence, in every octant and both polarisations
     REQUIRE(m.plane_waves.size() == 1);
     const PlaneWaveModel& w = m.plane_waves.front();
     REQUIRE(w.oblique);
-    // e_hat: unit, across k_hat; h_hat = k_hat x e_hat.
+    // e_hat: unit, (nearly) across k_hat.
     double ek = 0, ee = 0;
     for (int a = 0; a < 3; ++a) {
       ek += w.e_hat[a] * w.k_hat[a];
       ee += w.e_hat[a] * w.e_hat[a];
     }
-    CHECK(std::fabs(ek) < 1e-12);
+    // E is across the grid's numerical wave vector, which leans off k_hat by O((k d)^2).
+    CHECK(std::fabs(ek) < 1e-2);
     CHECK(ee == doctest::Approx(1).epsilon(1e-12));
     CHECK(w.slowness == doctest::Approx(1).epsilon(0.02));
     ReferenceBackend ref(m);
@@ -162,7 +163,7 @@ TEST_CASE("plane wave: oblique incidence, in every octant and both polarisations
     CHECK(worst < 0.02);            // the grid's dispersion over ~10 cells, at 20-30 cells a wavelength
     CHECK(poynting > 0);            // power flows along k_hat
     MESSAGE("leakage " << 20 * std::log10(outside / inside) << " dB");
-    CHECK(outside < 3e-3 * inside);  // -50 dB
+    CHECK(outside < 1e-3 * inside);  // -60 dB
   }
 }
 
@@ -300,7 +301,7 @@ TEST_CASE("plane wave: in a dielectric or lossy background, slower or decaying, 
 TEST_CASE("plane wave: oblique in a dielectric background, at its speed; refused in a lossy one") {
   for (const double sigma : {0.0, 0.05}) {
     INFO("sigma " << sigma);
-    RunConfig cfg = wave_config(Axis::Z, 0, 1, 300);
+    RunConfig cfg = wave_config(Axis::Z, 0, 1, 420);
     cfg.plane_waves.front().frequency_hz = 5e9;  // 15 cells per wavelength in the soil's top band
     cfg.plane_waves.front().direction_vector = Vec3{0.6, 0.8, 0};
     cfg.materials = {material("soil", 4, 1, sigma)};
@@ -320,7 +321,7 @@ TEST_CASE("plane wave: oblique in a dielectric background, at its speed; refused
     const Vec3 at = sample_position(Component::Ez, {14, 14, 14}, m.grid.d);
     const double xi = w.k_hat[0] * at.x + w.k_hat[1] * at.y - (w.xi_first - 3 * w.line_step_m);
     double outside = 0, peak = 0, worst = 0;
-    for (long s = 0; s < 300; ++s) {
+    for (long s = 0; s < 420; ++s) {
       ref.step(s);
       const double t = static_cast<double>(s + 1) * m.grid.dt;
       const double ev = ref.field(Component::Ez)[centre];
@@ -330,10 +331,10 @@ TEST_CASE("plane wave: oblique in a dielectric background, at its speed; refused
         for (int k : {7, 21})
           outside = std::max(outside, std::fabs(ref.field(Component::Ez)[m.layout.index(i, 14, k)]));
     }
-    CHECK(peak > 0.5);  // seen: 0.69, the pulse's rise within the run
+    CHECK(peak > 0.8);  // the pulse passed the centre
     CHECK(worst < 0.05);
     MESSAGE("leakage " << 20 * std::log10(outside / peak) << " dB");
-    CHECK(outside < 3e-3 * peak);
+    CHECK(outside < 1e-3 * peak);
   }
 }
 

@@ -282,69 +282,71 @@ void set_oblique_window(const GridGeometry& g, PlaneWaveModel& w) {
 
 [[noreturn]] void refuse(const SourceConfig& src, const std::string& key, const std::string& why);
 
-// The oblique line's sub-steps and its speed in background bg: odd sub-steps (H rows at the
-// grid's half steps), enough for a line Courant number of 0.5, and the slowness that makes its
-// phase velocity at the source's frequency the grid's along k_hat. Refuses a frequency above
-// what the grid carries along k_hat.
+// The oblique line's spacing, odd sub-steps (H rows at the grid's half steps) and speed in
+// background bg, and E's direction at the source's frequency. Refuses a frequency the grid does
+// not carry along k_hat.
 void plan_oblique_line(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,
                        PlaneWaveModel& w) {
   const double v = kC0 / std::sqrt(bg.eps_r * bg.mu_r);
+  const bool tuned = src.frequency_hz > 0;
+  const double omega = 2 * kPi * src.frequency_hz;
+  const std::optional<double> kg = tuned ? grid_wavenumber(g, w.k_hat, omega, v) : std::nullopt;
+  // Past the cut-off no wave travels; near it (a wavelength of 2 to 3 cells) the grid's wave is
+  // so slow that the line cannot follow it.
+  auto refuse_frequency = [&](bool near) {
+    refuse(src, "frequency",
+           "a frequency the grid carries along the direction with at least about 3 cells per "
+           "wavelength (the oblique wave's line is matched to the grid there): " +
+               number_text(src.frequency_hz, 4) + " Hz is " + (near ? "too close to" : "above") +
+               " the grid's cut-off along it");
+  };
+  if (tuned && !kg) refuse_frequency(false);
+  // A line of spacing ds and n sub-steps, its speed scaled to the grid's at the source's
+  // frequency, if its Courant number (at that speed) is at most `most`.
+  auto take = [&](double ds, int n, double most) {
+    const double dtl = g.dt / n;
+    const double s = kg ? v * dtl / ds * std::sin(*kg * ds / 2) / std::sin(omega * dtl / 2) : 1.0;
+    if (!(s > 0.5 && s < 2) || v * dtl / (s * ds) > most) return false;
+    w.line_step_m = ds;
+    w.substeps = n;
+    w.slowness = s;
+    return true;
+  };
   // The line's dispersion equals the grid's along k_hat to fourth order in k when
-  //   ds^2 - (v dt_l)^2 = sum_a k_a^4 d_a^2 - (v dt)^2,   dt_l = dt / m
-  // (expand both Yee relations, sin^2(k d / 2) / d^2 = sin^2(omega dt / 2) / (v dt)^2): m odd,
-  // the fewest with a line Courant number of at most 0.8; a spacing finer than an eighth of the
-  // smallest cell (the grid run near its limit along k) falls back to half a cell and m for 0.5.
+  //   ds^2 - (v dt_l)^2 = sum_a k_a^4 d_a^2 - (v dt)^2,   dt_l = dt / n
+  // (expand both Yee relations, sin^2(k d / 2) / d^2 = sin^2(omega dt / 2) / (v dt)^2): n odd,
+  // the fewest with a line Courant number of at most 0.8. A spacing finer than an eighth of the
+  // smallest cell (the grid run near its limit along k) falls back to half a cell with n for 0.5.
   double ds4 = 0, dmin = g.d[0];
   for (int a = 0; a < g.dims; ++a) {
     ds4 += std::pow(w.k_hat[a], 4) * g.d[a] * g.d[a];
     dmin = std::min(dmin, g.d[a]);
   }
-  w.line_step_m = 0;
-  for (int m = 1; m <= 15; m += 2) {
-    const double ds2 = ds4 - v * v * g.dt * g.dt * (1 - 1.0 / (m * m));
-    if (ds2 <= 0) continue;
-    if (v * g.dt / m / std::sqrt(ds2) <= 0.8) {
-      w.substeps = m;
-      w.line_step_m = std::sqrt(ds2);
-      break;
-    }
+  bool planned = false;
+  for (int n = 1; n <= 15 && !planned; n += 2) {
+    const double ds2 = ds4 - v * v * g.dt * g.dt * (1 - 1.0 / (n * n));
+    planned = ds2 >= dmin * dmin / 64 && take(std::sqrt(ds2), n, 0.8);
   }
-  if (!(w.line_step_m >= dmin / 8)) {
-    w.line_step_m = dmin / kObliqueRefinement;
-    w.substeps = 1;
-    while (v * g.dt / w.substeps / w.line_step_m > 0.5) w.substeps += 2;
-  }
+  for (int n = 1; n <= 99 && !planned; n += 2) planned = take(dmin / kObliqueRefinement, n, 0.5);
+  if (!planned) refuse_frequency(true);
   set_oblique_window(g, w);
-  if (!(src.frequency_hz > 0)) return;
-  const double omega = 2 * kPi * src.frequency_hz, dtl = g.dt / w.substeps;
-  const std::optional<double> kg = grid_wavenumber(g, w.k_hat, omega, v);
-  if (kg) {
-    w.slowness = v * dtl / w.line_step_m * std::sin(*kg * w.line_step_m / 2) / std::sin(omega * dtl / 2);
-    // The grid's plane wave exp(i kg k_hat . r) has div E = 0 and H along K x E for its
-    // numerical wave vector K_a = (2 / d_a) sin(kg k_a d_a / 2), which leans off k_hat by
-    // O((k d)^2): E is made perpendicular to K, not k_hat, or a longitudinal share of it leaks
-    // (-48 dB at 20 cells per wavelength for 1 0.3 0.2 with E from y).
-    std::array<double, 3> big_k{0, 0, 0};
-    double norm = 0;
-    for (int a = 0; a < g.dims; ++a) {
-      big_k[a] = 2 / g.d[a] * std::sin(*kg * w.k_hat[a] * g.d[a] / 2);
-      norm = std::hypot(norm, big_k[a]);
-    }
-    for (double& c : big_k) c /= norm;
-    set_polarisation(src, big_k, w);
+  if (!kg) return;
+  // The grid's plane wave exp(i kg k_hat . r) has div E = 0 and H along K x E for its numerical
+  // wave vector K_a = (2 / d_a) sin(kg k_a d_a / 2), which leans off k_hat by O((k d)^2): E is
+  // made perpendicular to K, not k_hat, or a longitudinal share of it leaks (-48 dB at 20 cells
+  // per wavelength for 1 0.3 0.2 with E from y).
+  std::array<double, 3> big_k{0, 0, 0};
+  double norm = 0;
+  for (int a = 0; a < g.dims; ++a) {
+    big_k[a] = 2 / g.d[a] * std::sin(*kg * w.k_hat[a] * g.d[a] / 2);
+    norm = std::hypot(norm, big_k[a]);
   }
-  // Past the cut-off no wave travels; near it (a wavelength of 2 to 3 cells) the grid's wave is
-  // so slow that the line cannot follow it.
-  if (!kg || !(w.slowness > 0.5 && w.slowness < 2))
-    refuse(src, "frequency",
-           "a frequency the grid carries along the direction with at least about 3 cells per "
-           "wavelength (the oblique wave's line is matched to the grid there): " +
-               number_text(src.frequency_hz, 4) + " Hz is " +
-               (kg ? "too close to" : "above") + " the grid's cut-off along it");
+  for (double& c : big_k) c /= norm;
+  set_polarisation(src, big_k, w);
 }
 
 // The incident value of sample (comp, cell) as rows of the wave's table and their factors:
-// axis-aligned, the one row of the carried component; oblique, the two line nodes around the
+// axis-aligned, the one row of the carried component; oblique, the four line nodes around the
 // sample's xi, times its component of e_hat or h_hat (none where that is zero).
 struct IncidentPart {
   int row;

@@ -187,7 +187,7 @@ std::optional<double> grid_wavenumber(const GridGeometry& g, const std::array<do
 }
 
 // An oblique wave's 1D line (PlaneWaveModel's oblique fields): E along e_hat at nodes, H along
-// h_hat at half nodes, of spacing line_step_m and line_step dt / substeps, in the background
+// h_hat at half nodes, of spacing line_step_m and time step dt / substeps, in the background
 // with eps and mu both scaled by `slowness`; hard-driven kDriveCells nodes before row 0, the
 // graded absorber past the last row. Fills wave.table as run_line does.
 void run_oblique_line(const SourceConfig& src, const GridGeometry& g, const MaterialEntry& bg,

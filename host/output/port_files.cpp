@@ -142,7 +142,7 @@ std::vector<double> steps_done_series(const std::vector<std::vector<double>>& e_
 }
 
 // The warning for the frequencies whose power still moved over the last 5% of the steps, or
-// nothing; `what` names the quantity ("its delivered power", ...).
+// nothing; `head` names the port and the quantity ("port 'feed': its delivered power ...").
 std::optional<std::string> moved_warning(const std::string& head, const std::vector<double>& freqs,
                                          const std::vector<double>& moved, const GridGeometry& g) {
   std::size_t count = 0, worst = 0;
@@ -166,10 +166,10 @@ std::optional<std::string> moved_warning(const std::string& head, const std::vec
 
 }  // namespace
 
-std::vector<double> delivered_moved(const PortModel& port, const std::vector<double>& e, double dt) {
+std::vector<double> delivered_moved(const PortModel& port, const std::vector<PortPoint>& full,
+                                    const std::vector<double>& e, double dt) {
   const std::size_t n = e.empty() ? 0 : e.size() - 1;  // steps
   const std::vector<double> early(e.begin(), e.begin() + static_cast<long>(e.size() - n / 20));
-  const std::vector<PortPoint> full = port_spectrum(port, port_series(port, e, dt));
   const std::vector<PortPoint> part = port_spectrum(port, port_series(port, early, dt));
   std::vector<double> out;
   for (std::size_t f = 0; f < full.size(); ++f) {
@@ -196,11 +196,12 @@ std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
     const PortSeries s = port_series(port, e, m.grid.dt);
     DrivingPortPower out;
     out.port = port.name;
-    out.moved = delivered_moved(port, e, m.grid.dt);
+    const std::vector<PortPoint> points = port_spectrum(port, s);
+    out.moved = delivered_moved(port, points, e, m.grid.dt);
     auto available = [&](double f) {
       return std::norm(port_transform(s.source_v, f, s.dt)) / (8 * port.resistance_ohm);
     };
-    for (const PortPoint& p : port_spectrum(port, s)) {
+    for (const PortPoint& p : points) {
       out.delivered.push_back(p.delivered);
       out.available.push_back(available(p.frequency_hz));
       out.available_peak = std::max(out.available_peak, out.available.back());
@@ -266,7 +267,7 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
     else if (auto w = moved_warning("port '" + port.name + "': its " +
                                    (port.driven ? "delivered" : "received") + " power (ports/" +
                                    port.name + ".csv)",
-                               port.frequencies_hz, delivered_moved(port, e, m.grid.dt), m.grid))
+                               port.frequencies_hz, delivered_moved(port, points, e, m.grid.dt), m.grid))
       warnings.push_back(*w);
     if (port.driven && drives_alone(m, k))
       if (auto w = non_passive_warning(port, points, m.grid)) warnings.push_back(*w);

@@ -46,8 +46,10 @@ std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
 inline constexpr double kPortPowerMoved = 0.01;
 
 // Per frequency of port.frequencies_hz: |P(steps 0 .. n) - P(steps 0 .. n - n/20)| / |P(steps
-// 0 .. n)|, P = 1/2 Re(V conj(I)); e is the port's E at steps 0 .. n.
-std::vector<double> delivered_moved(const PortModel& port, const std::vector<double>& e, double dt);
+// 0 .. n)|, P = 1/2 Re(V conj(I)); e is the port's E at steps 0 .. n, `full` its spectrum
+// (port_spectrum over all of e).
+std::vector<double> delivered_moved(const PortModel& port, const std::vector<PortPoint>& full,
+                                    const std::vector<double>& e, double dt);
 
 // The warning for a farfield monitor's gain columns where the driving port's delivered power
 // had not settled at the monitor's frequencies (DrivingPortPower::moved), or nothing.

@@ -19,6 +19,8 @@
 #include "config/plane_checks.hpp"
 #include "config/printable.hpp"
 #include "errors.hpp"
+#include "geometry/mesh_file.hpp"
+#include "geometry/triangle_solid.hpp"
 
 namespace po = boost::program_options;
 
@@ -639,25 +641,84 @@ std::array<std::size_t, 2> crossing_sides(const std::vector<std::array<double, 2
   return {0, 0};
 }
 
+// At most this many triangles in one mesh object (about 1 GB of host memory with the index).
+constexpr std::size_t kMaxMeshTriangles = 10000000;
+
+// A mesh object's file read, checked (closed, within the limit, reaching into the domain),
+// scaled to metres and placed: its centre at `center` where the model gives one.
+std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std::string& sec,
+                                                      const ObjectConfig& o, const GridConfig& g) {
+  const std::string key = sec + ".file";
+  TriangleMesh m;
+  try {
+    m = read_mesh_file(o.file);
+  } catch (const MeshFileError& e) {
+    r.fail(key, "a closed triangle surface (.stl, .obj or .ply) at '" + printable(o.file) + "': " + e.what());
+  }
+  r.check(m.triangles.size() <= kMaxMeshTriangles, key,
+          "a surface of at most " + std::to_string(kMaxMeshTriangles) + " triangles; '" +
+              printable(o.file) + "' has " + std::to_string(m.triangles.size()));
+  const OpenEdges open = open_edges(m);
+  if (open.count > 0) {
+    auto point = [](const Point3& p) {
+      return "(" + fmt(p[0]) + ", " + fmt(p[1]) + ", " + fmt(p[2]) + ")";
+    };
+    r.fail(key, "a closed surface, every edge shared by two triangles (or an even number); '" +
+                    printable(o.file) + "' has " + std::to_string(open.count) + " open edge" +
+                    (open.count == 1 ? "" : "s") + ", the first from " + point(open.a) + " to " +
+                    point(open.b) + " in the file's units (a hole, or a face left loose: close it in "
+                    "the CAD program, or export the body as a solid)");
+  }
+  Point3 lo = m.points[static_cast<std::size_t>(m.triangles[0][0])], hi = lo;
+  for (const auto& t : m.triangles)
+    for (int c : t)
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::min(lo[a], m.points[static_cast<std::size_t>(c)][a]);
+        hi[a] = std::max(hi[a], m.points[static_cast<std::size_t>(c)][a]);
+      }
+  Point3 shift{};
+  for (int a = 0; a < 3; ++a)
+    shift[a] = r.has(sec + ".center") ? o.center[a] - 0.5 * (lo[a] + hi[a]) * o.scale : 0.0;
+  for (Point3& p : m.points)
+    for (int a = 0; a < 3; ++a) p[a] = p[a] * o.scale + shift[a];
+  bool reaches = true;
+  std::string span;
+  for (int a = 0; a < 3; ++a) {
+    const double l = lo[a] * o.scale + shift[a], h = hi[a] * o.scale + shift[a];
+    reaches = reaches && h >= 0 && l <= g.size_m[a];
+    span += std::string(a ? ", " : "") + "xyz"[a] + " " + fmt(l) + " .. " + fmt(h);
+  }
+  r.check(reaches, r.has(sec + ".center") ? sec + ".center" : key,
+          "a mesh that reaches into the domain (0 .. " + fmt(g.size_m.x) + ", 0 .. " +
+              fmt(g.size_m.y) + ", 0 .. " + fmt(g.size_m.z) + " m); placed and scaled it spans " +
+              span + " m (object." + o.name + ".scale = " + fmt(o.scale) +
+              " m per file unit; is the file in mm, scale = 1e-3?)");
+  return std::make_shared<const TriangleSolid>(std::move(m));
+}
+
 void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
-  static const char* shape_names[] = {"box", "sphere", "cylinder", "prism"};
+  static const char* shape_names[] = {"box", "sphere", "cylinder", "prism", "mesh"};
   for (const auto& sec : sections_of(raw, "object")) {
     ObjectConfig o;
     o.name = sec.substr(sec.find('.') + 1);
     r.require(sec + ".shape");
     o.shape = static_cast<ShapeKind>(r.word(sec + ".shape", 0));
     std::string shape = shape_names[static_cast<int>(o.shape)];
-    r.check(cfg.grid.dims == 3 || o.shape != ShapeKind::Cylinder, sec + ".shape",
-            "box, sphere or prism in a 2D model (cylinder is not meaningful in 2D)");
-    r.check(!cylindrical(cfg.grid) || o.shape != ShapeKind::Prism, sec + ".shape",
-            "box, sphere or cylinder in a cylindrical model (a prism is not a body of revolution)");
-    o.center = point_in_domain(r, sec + ".center", cfg.grid);
+    r.check(cfg.grid.dims == 3 || (o.shape != ShapeKind::Cylinder && o.shape != ShapeKind::Mesh),
+            sec + ".shape",
+            "box, sphere or prism in a 2D model (cylinder and mesh are not meaningful in 2D)");
+    r.check(!cylindrical(cfg.grid) || (o.shape != ShapeKind::Prism && o.shape != ShapeKind::Mesh),
+            sec + ".shape",
+            "box, sphere or cylinder in a cylindrical model (a prism or a mesh is not a body of "
+            "revolution)");
+    const bool mesh = o.shape == ShapeKind::Mesh;
+    if (!mesh || r.has(sec + ".center")) o.center = point_in_domain(r, sec + ".center", cfg.grid);
     // Each dimension key belongs to some shapes only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
       std::string key = sec + "." + field;
       if (!used && r.has(key))
         r.fail(key, "no " + field + " for a " + shape + " (" + users + " only)");
-      if (used && field != "axis") r.require(key, " for a " + shape);
+      if (used && field != "axis" && field != "scale") r.require(key, " for a " + shape);
       return used && r.has(key);
     };
     if (only("size", o.shape == ShapeKind::Box, "box")) {
@@ -715,6 +776,12 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
                   fmt(u0) + " .. " + fmt(u1) + " and " + fmt(v0) + " .. " + fmt(v1) +
                   " m; the domain is 0 .. " + fmt(su) + " and 0 .. " + fmt(sv) + " m)");
     }
+    if (only("file", mesh, "mesh")) {
+      o.file = r.text(sec + ".file");
+      r.check(!o.file.empty(), sec + ".file", "the path of an .stl, .obj or .ply file");
+    }
+    if (only("scale", mesh, "mesh")) o.scale = r.number(sec + ".scale", 1);
+    if (mesh) o.solid = read_mesh_object(r, sec, o, cfg.grid);
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");
     bool known = o.material == "pec" || o.material == "vacuum" ||

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "errors.hpp"
 
 namespace clfdtd {
+
+class TriangleSolid;  // geometry/triangle_solid.hpp
 
 enum class Axis { X = 0, Y = 1, Z = 2 };
 enum class Component { Ex = 0, Ey = 1, Ez = 2, Hx = 3, Hy = 4, Hz = 5 };
@@ -89,7 +92,7 @@ struct MaterialConfig {
   std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
 };
 
-enum class ShapeKind { Box, Sphere, Cylinder, Prism };
+enum class ShapeKind { Box, Sphere, Cylinder, Prism, Mesh };
 inline constexpr std::size_t kMaxPrismVertices = 10000;
 
 // The area of a polygon (corners in order, either way round; the shoelace formula).
@@ -114,6 +117,12 @@ struct ObjectConfig {
   // prism: the cross-section's corners (u, v) relative to the centre, u and v the two axes other
   // than `axis` in x, y, z order; a 2D model's prism is this polygon in the x-y plane.
   std::vector<std::array<double, 2>> vertices{};
+  // mesh: the surface file's triangles, scaled by `scale` and placed (centre of their bounds at
+  // `center` where the model gives one, else where the file puts them), as a solid; read while
+  // the model file is loaded.
+  std::string file;
+  double scale = 1;
+  std::shared_ptr<const TriangleSolid> solid;
   std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
 };
 

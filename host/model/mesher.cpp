@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "errors.hpp"
+#include "geometry/triangle_solid.hpp"
 #include "model/shapes.hpp"
 
 namespace clfdtd {
@@ -46,6 +47,15 @@ Bounds shape_bounds(const ObjectConfig& o) {
       half = Vec3{o.radius, o.radius, o.radius};
       half[static_cast<int>(o.axis)] = 0.5 * o.length;
       break;
+    case ShapeKind::Mesh: {
+      Bounds b;
+      if (!o.solid) return b;
+      for (int a = 0; a < 3; ++a) {
+        b.lo[a] = o.solid->lo()[a];
+        b.hi[a] = o.solid->hi()[a];
+      }
+      return b;
+    }
     case ShapeKind::Prism: {
       const int ax = static_cast<int>(o.axis);
       const auto [ua, va] = cross_axes(ax);
@@ -112,6 +122,19 @@ bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d,
     }
   // A concave prism's inner corner (a sample on two faces meeting at 270 degrees) has every probe
   // along an axis inside: the diagonals across the prism's axis see the missing quadrant.
+  // A mesh may have such corners along any axis: every pair of axes is looked at.
+  if (obj.shape == ShapeKind::Mesh) {
+    for (int ua = 0; ua < axes; ++ua)
+      for (int va = ua + 1; va < axes; ++va)
+        for (double su : {-1.0, 1.0})
+          for (double sv : {-1.0, 1.0}) {
+            Vec3 q = p;
+            q[ua] += su * kSurfaceProbe * d[ua];
+            q[va] += sv * kSurfaceProbe * d[va];
+            if (!holds(obj, q, edge, d)) return true;
+          }
+    return false;
+  }
   if (obj.shape == ShapeKind::Prism) {
     const int ax = static_cast<int>(obj.axis);
     const auto [ua, va] = cross_axes(ax);
@@ -137,7 +160,8 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
   const Bounds b = shape_bounds(obj);
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
-  const bool convex_along_z = obj.shape != ShapeKind::Prism || obj.axis == Axis::Z;
+  const bool convex_along_z =
+      obj.shape != ShapeKind::Mesh && (obj.shape != ShapeKind::Prism || obj.axis == Axis::Z);
   Vec3 p;
   std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
@@ -149,7 +173,7 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
         p.z = (k + off[2]) * d[2];
         return holds(obj, p, edge, d);
       };
-      if (!convex_along_z) {  // a prism across z may be concave there: every sample on its own
+      if (!convex_along_z) {  // a prism across z or a mesh may be concave there: every sample on its own
         for (int k = first[2]; k < last[2]; ++k) {
           if (!inside(k)) continue;
           ids[row + k] = id;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "geometry/triangle_solid.hpp"
+
 namespace clfdtd {
 
 namespace {
@@ -116,6 +118,7 @@ bool shape_contains(const ObjectConfig& obj, const Vec3& p, const PolygonIndex* 
       }
       return r2 <= obj.radius * obj.radius * (1 + 2 * kRelTol);
     }
+    case ShapeKind::Mesh: return obj.solid && obj.solid->contains({p.x, p.y, p.z});
   }
   return false;
 }
@@ -126,6 +129,7 @@ double shape_volume(const ObjectConfig& obj) {
     case ShapeKind::Sphere: return 4.0 / 3.0 * kPi * obj.radius * obj.radius * obj.radius;
     case ShapeKind::Cylinder: return kPi * obj.radius * obj.radius * obj.length;
     case ShapeKind::Prism: return polygon_area(obj.vertices) * obj.length;
+    case ShapeKind::Mesh: return obj.solid ? obj.solid->volume() : 0.0;
   }
   return 0;
 }

@@ -26,11 +26,12 @@
 #include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkInformationVector.h>
-#include <vtkOutputWindow.h>
 #include <vtkSmartPointer.h>
 #include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkType.h>
 #include <vtkXMLImageDataReader.h>
+
+#include "vtk_messages.hpp"
 #endif
 
 namespace clfdtd {
@@ -52,54 +53,6 @@ std::string cells_text(const std::array<int, 3>& n) {
 
 std::string spacing_text(const std::array<double, 3>& d) {
   return number_text(d[0], 9) + " " + number_text(d[1], 9) + " " + number_text(d[2], 9);
-}
-
-// While alive, VTK's messages (which it would print as multi-line dumps on stderr) go to
-// `first_error` instead; the previous output window and warning switch come back afterwards.
-class CapturedVtkMessages {
-public:
-  CapturedVtkMessages() : previous_(vtkOutputWindow::GetInstance()),
-                          display_(vtkObject::GetGlobalWarningDisplay()) {
-    window_ = vtkSmartPointer<Window>::New();
-    vtkOutputWindow::SetInstance(window_);
-    vtkObject::GlobalWarningDisplayOn();  // off, VTK would not report errors at all
-  }
-  ~CapturedVtkMessages() {
-    vtkOutputWindow::SetInstance(previous_);
-    vtkObject::SetGlobalWarningDisplay(display_);
-  }
-  CapturedVtkMessages(const CapturedVtkMessages&) = delete;
-  CapturedVtkMessages& operator=(const CapturedVtkMessages&) = delete;
-  const std::string& first_error() const { return window_->first_error; }
-
-private:
-  class Window : public vtkOutputWindow {
-  public:
-    static Window* New() { return new Window; }
-    void DisplayText(const char*) override {}
-    void DisplayErrorText(const char* text) override {
-      if (first_error.empty() && text) first_error = text;
-    }
-    void DisplayWarningText(const char*) override {}
-    void DisplayGenericWarningText(const char*) override {}
-    void DisplayDebugText(const char*) override {}
-    std::string first_error;
-  };
-  vtkSmartPointer<vtkOutputWindow> previous_;
-  int display_;
-  vtkSmartPointer<Window> window_;
-};
-
-// VTK's messages name the source line and class first ("ERROR: In ...cxx, line 123\nvtkX (0x..):
-// text"); the text after the class is the part a user can act on.
-std::string vtk_reason(const std::string& message) {
-  std::string m = message;
-  const auto colon = m.find("): ");
-  if (colon != std::string::npos) m = m.substr(colon + 3);
-  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-  for (char& c : m)
-    if (c == '\n') c = ' ';
-  return m;
 }
 
 ModeFileInfo open_mode_file(const std::string& path, const std::string& key,

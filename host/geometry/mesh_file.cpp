@@ -1,0 +1,121 @@
+// Mesh files (mesh_file.hpp): VTK's readers parse them; this file checks what they found and
+// hands over points and triangles.
+#include "geometry/mesh_file.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#ifdef CLFDTD_HAVE_VTK
+#include <vtkCellArray.h>
+#include <vtkIdList.h>
+#include <vtkOBJReader.h>
+#include <vtkPLYReader.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataAlgorithm.h>
+#include <vtkSTLReader.h>
+#include <vtkSmartPointer.h>
+
+#include "vtk_messages.hpp"
+#endif
+
+namespace clfdtd {
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+void check_readable(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (!std::filesystem::exists(p, ec)) {
+    const std::string where =
+        p.is_absolute() ? "" : " (looked for " + std::filesystem::absolute(p, ec).string() +
+                                   ": a relative path starts in the folder clfdtd runs in)";
+    throw MeshFileError("no such file" + where);
+  }
+  if (!std::filesystem::is_regular_file(p, ec)) throw MeshFileError("not a regular file");
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw MeshFileError(std::string("cannot open it: ") + std::strerror(errno));
+}
+
+}  // namespace
+
+#ifdef CLFDTD_HAVE_VTK
+
+bool mesh_files_readable() { return true; }
+
+TriangleMesh read_mesh_file(const std::string& path) {
+  check_readable(path);
+  const std::string ext = lower_extension(path);
+  CapturedVtkMessages vtk;
+  vtkSmartPointer<vtkPolyDataAlgorithm> reader;
+  if (ext == ".stl") {
+    auto stl = vtkSmartPointer<vtkSTLReader>::New();
+    stl->SetFileName(path.c_str());
+    stl->MergingOn();
+    reader = stl;
+  } else if (ext == ".obj") {
+    auto obj = vtkSmartPointer<vtkOBJReader>::New();
+    obj->SetFileName(path.c_str());
+    reader = obj;
+  } else if (ext == ".ply") {
+    auto ply = vtkSmartPointer<vtkPLYReader>::New();
+    ply->SetFileName(path.c_str());
+    reader = ply;
+  } else {
+    throw MeshFileError("a mesh file named .stl, .obj or .ply (its extension says the format); got '" +
+                        ext + "'");
+  }
+  reader->Update();
+  vtkPolyData* data = reader->GetOutput();
+  const vtkIdType polys = data ? data->GetNumberOfPolys() : 0;
+  if (!vtk.first_error().empty() && polys == 0)
+    throw MeshFileError("VTK could not read it as " + ext.substr(1) + ": " + vtk_reason(vtk.first_error()));
+  if (polys == 0)
+    throw MeshFileError("no triangles or polygons found in it (is it an empty or a " + ext.substr(1) +
+                        " file of another kind?)");
+  TriangleMesh mesh;
+  vtkPoints* pts = data->GetPoints();
+  mesh.points.resize(static_cast<std::size_t>(pts->GetNumberOfPoints()));
+  for (vtkIdType i = 0; i < pts->GetNumberOfPoints(); ++i) {
+    double p[3];
+    pts->GetPoint(i, p);
+    if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2]))
+      throw MeshFileError("a corner whose coordinates are not all finite numbers (corner " +
+                          std::to_string(i + 1) + ")");
+    mesh.points[static_cast<std::size_t>(i)] = {p[0], p[1], p[2]};
+  }
+  vtkCellArray* cells = data->GetPolys();
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  cells->InitTraversal();
+  while (cells->GetNextCell(ids)) {
+    const vtkIdType n = ids->GetNumberOfIds();
+    for (vtkIdType k = 1; k + 1 < n; ++k)
+      mesh.triangles.push_back({static_cast<int>(ids->GetId(0)), static_cast<int>(ids->GetId(k)),
+                                static_cast<int>(ids->GetId(k + 1))});
+  }
+  if (mesh.triangles.empty()) throw MeshFileError("no triangles found in it (only degenerate polygons)");
+  return mesh;
+}
+
+#else  // no VTK in this build
+
+bool mesh_files_readable() { return false; }
+
+TriangleMesh read_mesh_file(const std::string& path) {
+  check_readable(path);
+  (void)lower_extension;
+  throw MeshFileError("mesh files need VTK to be read; this build has none (configured with -DCLFDTD_VTK=OFF)");
+}
+
+#endif
+
+}  // namespace clfdtd

@@ -1,0 +1,75 @@
+// A closed triangle surface read as a solid (object.*.shape = mesh, docs/MODEL_KEYS.md): which
+// points it holds, its bounds and its volume. The inside is the even-odd rule: a point is inside
+// when a vertical line from it upwards crosses the surface an odd number of times, so the
+// triangles' orientation does not matter and touching or nested shells work as a CAD kernel's
+// "solid" would. As for the analytic shapes (shapes.hpp), the surface itself counts as inside,
+// within a tolerance of 1e-9 of the mesh's size: a face on a grid plane includes that plane.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace clfdtd {
+
+using Point3 = std::array<double, 3>;
+
+struct TriangleMesh {
+  std::vector<Point3> points;
+  std::vector<std::array<int, 3>> triangles;  // corners: indices into points
+};
+
+// Why a surface does not enclose a solid: an edge that an odd number of triangles share (a hole,
+// or a face hanging loose), with the first one found; triangles with a corner given twice are
+// not counted (they cover nothing).
+struct OpenEdges {
+  std::size_t count = 0;
+  Point3 a{}, b{};  // the first open edge's ends
+};
+OpenEdges open_edges(const TriangleMesh& mesh);
+
+// Whether every edge is used once in each direction: the surface is consistently oriented, so
+// its signed volume is its volume.
+bool consistently_oriented(const TriangleMesh& mesh);
+
+class TriangleSolid {
+public:
+  // The mesh must be closed (open_edges(mesh).count == 0); triangles that are points or lines
+  // are dropped.
+  explicit TriangleSolid(TriangleMesh mesh);
+
+  bool contains(const Point3& p) const;
+  const Point3& lo() const { return lo_; }
+  const Point3& hi() const { return hi_; }
+  std::size_t triangle_count() const { return tri_.size(); }
+  // The enclosed volume from the divergence theorem (|sum of signed tetrahedra|): exact for a
+  // consistently oriented surface, otherwise an estimate.
+  double volume() const;
+
+  // What a vertical line at (x, y) meets, sorted by z: the heights where it crosses the surface,
+  // and the z ranges where it runs within the tolerance of it (a face along z, or a crossing).
+  struct Column {
+    std::vector<double> crossings;
+    std::vector<std::array<double, 2>> near;  // merged, disjoint, ascending
+  };
+  Column column(double x, double y) const;
+
+private:
+  struct Tri {
+    Point3 a, b, c;
+    double xlo, xhi, ylo, yhi;  // bounds in x and y
+  };
+  int bin_x(double x) const;
+  int bin_y(double y) const;
+  const Column& cached_column(double x, double y) const;
+
+  std::vector<Tri> tri_;
+  Point3 lo_{}, hi_{};
+  double tol_ = 0;
+  int nbx_ = 1, nby_ = 1;
+  double inv_bx_ = 0, inv_by_ = 0;
+  std::vector<std::uint32_t> bin_start_, bin_tris_;  // bin b's triangles: bin_tris_[start[b]..start[b+1])
+  std::uint64_t serial_ = 0;  // tells this solid's columns apart in the per-thread cache
+};
+
+}  // namespace clfdtd

@@ -669,6 +669,28 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
                     point(open.b) + " in the file's units (a hole, or a face left loose: close it in "
                     "the CAD program, or export the body as a solid)");
   }
+  // Scaled, then turned about the file's origin: about x, then y, then z (right-hand rule).
+  // Quarter turns are exact, so a part turned from y-up to z-up keeps its faces on grid planes.
+  auto cos_sin = [](double deg) -> std::array<double, 2> {
+    const double q = deg / 90;
+    if (q == std::round(q)) {
+      static const std::array<double, 2> quarter[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+      return quarter[((static_cast<long>(q) % 4) + 4) % 4];
+    }
+    const double rad = deg * 3.14159265358979323846 / 180;
+    return {std::cos(rad), std::sin(rad)};
+  };
+  for (Point3& p : m.points) {
+    for (int a = 0; a < 3; ++a) p[a] *= o.scale;
+    for (int a = 0; a < 3; ++a) {
+      if (o.rotate_deg[a] == 0) continue;
+      const auto [c, sn] = cos_sin(o.rotate_deg[a]);
+      const int u = (a + 1) % 3, v = (a + 2) % 3;
+      const double pu = p[u], pv = p[v];
+      p[u] = c * pu - sn * pv;
+      p[v] = sn * pu + c * pv;
+    }
+  }
   Point3 lo = m.points[static_cast<std::size_t>(m.triangles[0][0])], hi = lo;
   for (const auto& t : m.triangles)
     for (int c : t)
@@ -676,21 +698,26 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
         lo[a] = std::min(lo[a], m.points[static_cast<std::size_t>(c)][a]);
         hi[a] = std::max(hi[a], m.points[static_cast<std::size_t>(c)][a]);
       }
-  Point3 shift{};
-  for (int a = 0; a < 3; ++a)
-    shift[a] = r.has(sec + ".center") ? o.center[a] - 0.5 * (lo[a] + hi[a]) * o.scale : 0.0;
-  for (Point3& p : m.points)
-    for (int a = 0; a < 3; ++a) p[a] = p[a] * o.scale + shift[a];
+  if (r.has(sec + ".center")) {
+    Point3 shift{};
+    for (int a = 0; a < 3; ++a) shift[a] = o.center[a] - 0.5 * (lo[a] + hi[a]);
+    for (Point3& p : m.points)
+      for (int a = 0; a < 3; ++a) p[a] += shift[a];
+    for (int a = 0; a < 3; ++a) {
+      lo[a] += shift[a];
+      hi[a] += shift[a];
+    }
+  }
   bool reaches = true;
   std::string span;
   for (int a = 0; a < 3; ++a) {
-    const double l = lo[a] * o.scale + shift[a], h = hi[a] * o.scale + shift[a];
+    const double l = lo[a], h = hi[a];
     reaches = reaches && h >= 0 && l <= g.size_m[a];
     span += std::string(a ? ", " : "") + "xyz"[a] + " " + fmt(l) + " .. " + fmt(h);
   }
   r.check(reaches, r.has(sec + ".center") ? sec + ".center" : key,
           "a mesh that reaches into the domain (0 .. " + fmt(g.size_m.x) + ", 0 .. " +
-              fmt(g.size_m.y) + ", 0 .. " + fmt(g.size_m.z) + " m); placed and scaled it spans " +
+              fmt(g.size_m.y) + ", 0 .. " + fmt(g.size_m.z) + " m); scaled and placed it spans " +
               span + " m (object." + o.name + ".scale = " + fmt(o.scale) +
               " m per file unit; is the file in mm, scale = 1e-3?)");
   return std::make_shared<const TriangleSolid>(std::move(m));
@@ -718,7 +745,8 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       std::string key = sec + "." + field;
       if (!used && r.has(key))
         r.fail(key, "no " + field + " for a " + shape + " (" + users + " only)");
-      if (used && field != "axis" && field != "scale") r.require(key, " for a " + shape);
+      if (used && field != "axis" && field != "scale" && field != "rotate")
+        r.require(key, " for a " + shape);
       return used && r.has(key);
     };
     if (only("size", o.shape == ShapeKind::Box, "box")) {
@@ -781,6 +809,10 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(!o.file.empty(), sec + ".file", "the path of an .stl, .obj or .ply file");
     }
     if (only("scale", mesh, "mesh")) o.scale = r.number(sec + ".scale", 1);
+    if (only("rotate", mesh, "mesh")) {
+      const std::vector<double> deg = r.numbers(sec + ".rotate");
+      for (int a = 0; a < 3; ++a) o.rotate_deg[a] = deg[static_cast<std::size_t>(a)];
+    }
     if (mesh) o.solid = read_mesh_object(r, sec, o, cfg.grid);
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");

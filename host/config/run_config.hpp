@@ -117,11 +117,12 @@ struct ObjectConfig {
   // prism: the cross-section's corners (u, v) relative to the centre, u and v the two axes other
   // than `axis` in x, y, z order; a 2D model's prism is this polygon in the x-y plane.
   std::vector<std::array<double, 2>> vertices{};
-  // mesh: the surface file's triangles, scaled by `scale` and placed (centre of their bounds at
+  // mesh: the surface file's triangles, scaled by `scale`, turned by `rotate_deg` and placed (centre of their bounds at
   // `center` where the model gives one, else where the file puts them), as a solid; read while
   // the model file is loaded.
   std::string file;
   double scale = 1;
+  std::array<double, 3> rotate_deg{};  // about x, then y, then z, before the placing
   std::shared_ptr<const TriangleSolid> solid;
   std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
 };

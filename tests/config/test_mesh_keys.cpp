@@ -57,6 +57,20 @@ TEST_CASE("a mesh object: the file scaled to metres, placed by its bounds' centr
   const RunConfig b = load_config_text(kHead + obj + "scale = 1e-3\ncenter = 0.2 0.2 0.2\n", "c.ini", {});
   CHECK(b.objects[0].solid->lo()[0] == doctest::Approx(0.15));
   CHECK(b.objects[0].solid->hi()[2] == doctest::Approx(0.21));
+  // Turned a quarter about x (y-up to z-up): 100 x 20 x 50 mm, exactly.
+  const RunConfig c =
+      load_config_text(kHead + obj + "scale = 1e-3\ncenter = 0.2 0.2 0.2\nrotate = 90 0 0\n", "c.ini", {});
+  CHECK(c.objects[0].solid->lo()[0] == doctest::Approx(0.15));
+  CHECK(c.objects[0].solid->lo()[1] == doctest::Approx(0.19));
+  CHECK(c.objects[0].solid->lo()[2] == doctest::Approx(0.175));
+  CHECK(c.objects[0].solid->hi()[2] == doctest::Approx(0.225));
+  CHECK(c.objects[0].solid->volume() == doctest::Approx(0.1 * 0.05 * 0.02));
+  // A quarter about z without placing: (x, y) -> (-y, x).
+  const RunConfig e = load_config_text(kHead + obj + "scale = 1e-3\nrotate = 0 0 -270\n", "c.ini",
+                                       {"--object.part.center=0.2 0.2 0.2"});
+  CHECK(e.objects[0].solid->hi()[0] - e.objects[0].solid->lo()[0] == doctest::Approx(0.05));
+  CHECK(e.objects[0].solid->hi()[1] - e.objects[0].solid->lo()[1] == doctest::Approx(0.1));
+  CHECK(error_of(kHead + obj + "rotate = 90 0\n").find("rotate") != std::string::npos);
   // The file's units taken for metres: 0.11 m .. 110 m reaches the domain, 10 .. 110 m does not.
   const std::string far = error_of(kHead + obj + "center = 100 0 0\n");
   CHECK(far.find("object.part.center") != std::string::npos);

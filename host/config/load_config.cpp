@@ -21,6 +21,8 @@
 #include "errors.hpp"
 #include "geometry/mesh_file.hpp"
 #include "geometry/triangle_solid.hpp"
+#include "geometry/voxel_file.hpp"
+#include "geometry/voxel_solid.hpp"
 
 namespace po = boost::program_options;
 
@@ -644,6 +646,33 @@ std::array<std::size_t, 2> crossing_sides(const std::vector<std::array<double, 2
 // At most this many triangles in one mesh object (about 1 GB of host memory with the index).
 constexpr std::size_t kMaxMeshTriangles = 10000000;
 
+// A solid read from a file must reach into the domain: lo, hi are its placed bounds (m).
+void check_reaches_domain(const Reader& r, const std::string& sec, const ObjectConfig& o,
+                          const GridConfig& g, const Point3& lo, const Point3& hi,
+                          const std::string& what) {
+  bool reaches = true;
+  std::string span;
+  double ratio = 0;  // the largest extent over the domain's
+  for (int a = 0; a < 3; ++a) {
+    reaches = reaches && hi[a] >= 0 && lo[a] <= g.size_m[a];
+    span += std::string(a ? ", " : "") + "xyz"[a] + " " + fmt(lo[a]) + " .. " + fmt(hi[a]);
+    ratio = std::max(ratio, (hi[a] - lo[a]) / std::max({g.size_m.x, g.size_m.y, g.size_m.z}));
+  }
+  // Millimetres read as metres make a part a thousand times too large: it swallows the domain.
+  r.check(ratio <= 100, sec + ".scale",
+          what + " at most 100 times the domain's size; scaled and placed it spans " + span +
+              " m, " + fmt(ratio) + " times the domain (object." + o.name + ".scale = " +
+              fmt(o.scale) + " m per file unit; is the file in mm, scale = 1e-3?)");
+  r.check(reaches, r.has(sec + ".center") ? sec + ".center" : sec + ".file",
+          what + " that reaches into the domain (0 .. " + fmt(g.size_m.x) + ", 0 .. " +
+              fmt(g.size_m.y) + ", 0 .. " + fmt(g.size_m.z) + " m); scaled and placed it spans " +
+              span + " m (object." + o.name + ".scale = " + fmt(o.scale) +
+              " m per file unit; is the file in mm, scale = 1e-3?)");
+}
+
+// At most this many voxels in one voxel file (4 bytes each on the host).
+constexpr std::size_t kMaxVoxels = std::size_t(1) << 30;
+
 // A mesh object's file read, checked (closed, within the limit, reaching into the domain),
 // scaled to metres and placed: its centre at `center` where the model gives one.
 std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std::string& sec,
@@ -653,7 +682,7 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
   try {
     m = read_mesh_file(o.file);
   } catch (const MeshFileError& e) {
-    r.fail(key, "a closed triangle surface (.stl, .obj or .ply) at '" + printable(o.file) + "': " + e.what());
+    r.fail(key, "a closed triangle surface (.stl or .obj) at '" + printable(o.file) + "': " + printable(e.what()));
   }
   r.check(m.triangles.size() <= kMaxMeshTriangles, key,
           "a surface of at most " + std::to_string(kMaxMeshTriangles) + " triangles; '" +
@@ -708,38 +737,68 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
       hi[a] += shift[a];
     }
   }
-  bool reaches = true;
-  std::string span;
-  for (int a = 0; a < 3; ++a) {
-    const double l = lo[a], h = hi[a];
-    reaches = reaches && h >= 0 && l <= g.size_m[a];
-    span += std::string(a ? ", " : "") + "xyz"[a] + " " + fmt(l) + " .. " + fmt(h);
-  }
-  r.check(reaches, r.has(sec + ".center") ? sec + ".center" : key,
-          "a mesh that reaches into the domain (0 .. " + fmt(g.size_m.x) + ", 0 .. " +
-              fmt(g.size_m.y) + ", 0 .. " + fmt(g.size_m.z) + " m); scaled and placed it spans " +
-              span + " m (object." + o.name + ".scale = " + fmt(o.scale) +
-              " m per file unit; is the file in mm, scale = 1e-3?)");
+  check_reaches_domain(r, sec, o, g, lo, hi, "a mesh");
   return std::make_shared<const TriangleSolid>(std::move(m));
 }
 
+// A voxels object: its file read (once per path: `files`), the label checked present, the block
+// scaled and placed by its whole bounds.
+std::shared_ptr<const Solid> read_voxel_object(
+    const Reader& r, const std::string& sec, const ObjectConfig& o, const GridConfig& g,
+    std::map<std::string, std::shared_ptr<const VoxelGrid>>& files) {
+  const std::string key = sec + ".file";
+  std::shared_ptr<const VoxelGrid>& grid = files[o.file];
+  if (!grid) {
+    try {
+      grid = std::make_shared<const VoxelGrid>(read_voxel_file(o.file, kMaxVoxels));
+    } catch (const VoxelFileError& e) {
+      files.erase(o.file);
+      r.fail(key, "a voxel file (.vti with a cell array of labels) at '" + printable(o.file) + "': " + printable(e.what()));
+    }
+  }
+  Point3 origin{}, spacing{}, lo{}, hi{};
+  for (int a = 0; a < 3; ++a) {
+    spacing[a] = grid->spacing[a] * o.scale;
+    origin[a] = grid->origin[a] * o.scale;
+    if (r.has(sec + ".center")) origin[a] = o.center[a] - 0.5 * grid->cells[a] * spacing[a];
+    lo[a] = origin[a];
+    hi[a] = origin[a] + grid->cells[a] * spacing[a];
+  }
+  auto solid = std::make_shared<const VoxelSolid>(grid, static_cast<std::int32_t>(o.label), origin, spacing);
+  if (solid->voxel_count() == 0) {
+    std::set<std::int32_t> found;
+    for (std::int32_t v : grid->labels) {
+      found.insert(v);
+      if (found.size() > 12) break;
+    }
+    std::string list;
+    for (std::int32_t v : found) list += (list.empty() ? "" : " ") + std::to_string(v);
+    r.fail(sec + ".label", "a label that some voxel of '" + printable(o.file) + "' holds; " +
+                               std::to_string(o.label) + " is none's (labels found: " + list +
+                               (found.size() > 12 ? " ..." : "") + ")");
+  }
+  check_reaches_domain(r, sec, o, g, lo, hi, "a voxel block");
+  return solid;
+}
+
 void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
-  static const char* shape_names[] = {"box", "sphere", "cylinder", "prism", "mesh"};
+  static const char* shape_names[] = {"box", "sphere", "cylinder", "prism", "mesh", "voxels"};
+  std::map<std::string, std::shared_ptr<const VoxelGrid>> voxel_files;  // by path: read once
   for (const auto& sec : sections_of(raw, "object")) {
     ObjectConfig o;
     o.name = sec.substr(sec.find('.') + 1);
     r.require(sec + ".shape");
     o.shape = static_cast<ShapeKind>(r.word(sec + ".shape", 0));
     std::string shape = shape_names[static_cast<int>(o.shape)];
-    r.check(cfg.grid.dims == 3 || (o.shape != ShapeKind::Cylinder && o.shape != ShapeKind::Mesh),
+    const bool mesh = o.shape == ShapeKind::Mesh, voxels = o.shape == ShapeKind::Voxels;
+    r.check(cfg.grid.dims == 3 || (o.shape != ShapeKind::Cylinder && !mesh && !voxels), sec + ".shape",
+            "box, sphere or prism in a 2D model (cylinder, mesh and voxels are not meaningful in 2D)");
+    r.check(!cylindrical(cfg.grid) || (o.shape != ShapeKind::Prism && !mesh && !voxels),
             sec + ".shape",
-            "box, sphere or prism in a 2D model (cylinder and mesh are not meaningful in 2D)");
-    r.check(!cylindrical(cfg.grid) || (o.shape != ShapeKind::Prism && o.shape != ShapeKind::Mesh),
-            sec + ".shape",
-            "box, sphere or cylinder in a cylindrical model (a prism or a mesh is not a body of "
-            "revolution)");
-    const bool mesh = o.shape == ShapeKind::Mesh;
-    if (!mesh || r.has(sec + ".center")) o.center = point_in_domain(r, sec + ".center", cfg.grid);
+            "box, sphere or cylinder in a cylindrical model (a prism, a mesh or voxels are not a "
+            "body of revolution)");
+    if (!(mesh || voxels) || r.has(sec + ".center"))
+      o.center = point_in_domain(r, sec + ".center", cfg.grid);
     // Each dimension key belongs to some shapes only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
       std::string key = sec + "." + field;
@@ -804,16 +863,19 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
                   fmt(u0) + " .. " + fmt(u1) + " and " + fmt(v0) + " .. " + fmt(v1) +
                   " m; the domain is 0 .. " + fmt(su) + " and 0 .. " + fmt(sv) + " m)");
     }
-    if (only("file", mesh, "mesh")) {
+    if (only("file", mesh || voxels, "mesh and voxels")) {
       o.file = r.text(sec + ".file");
-      r.check(!o.file.empty(), sec + ".file", "the path of an .stl, .obj or .ply file");
+      r.check(!o.file.empty(), sec + ".file",
+              mesh ? "the path of an .stl, .obj or .ply file" : "the path of a .vti file");
     }
-    if (only("scale", mesh, "mesh")) o.scale = r.number(sec + ".scale", 1);
+    if (only("scale", mesh || voxels, "mesh and voxels")) o.scale = r.number(sec + ".scale", 1);
+    if (only("label", voxels, "voxels")) o.label = static_cast<long>(r.number(sec + ".label", 0));
     if (only("rotate", mesh, "mesh")) {
       const std::vector<double> deg = r.numbers(sec + ".rotate");
       for (int a = 0; a < 3; ++a) o.rotate_deg[a] = deg[static_cast<std::size_t>(a)];
     }
     if (mesh) o.solid = read_mesh_object(r, sec, o, cfg.grid);
+    if (voxels) o.solid = read_voxel_object(r, sec, o, cfg.grid, voxel_files);
     r.require(sec + ".material");
     o.material = r.text(sec + ".material");
     bool known = o.material == "pec" || o.material == "vacuum" ||

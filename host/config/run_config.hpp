@@ -15,7 +15,7 @@
 
 namespace clfdtd {
 
-class TriangleSolid;  // geometry/triangle_solid.hpp
+class Solid;  // geometry/solid.hpp
 
 enum class Axis { X = 0, Y = 1, Z = 2 };
 enum class Component { Ex = 0, Ey = 1, Ez = 2, Hx = 3, Hy = 4, Hz = 5 };
@@ -92,7 +92,9 @@ struct MaterialConfig {
   std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
 };
 
-enum class ShapeKind { Box, Sphere, Cylinder, Prism, Mesh };
+enum class ShapeKind { Box, Sphere, Cylinder, Prism, Mesh, Voxels };
+// mesh and voxels: a solid read from a file (ObjectConfig::solid).
+inline bool solid_from_file(ShapeKind s) { return s == ShapeKind::Mesh || s == ShapeKind::Voxels; }
 inline constexpr std::size_t kMaxPrismVertices = 10000;
 
 // The area of a polygon (corners in order, either way round; the shoelace formula).
@@ -117,13 +119,15 @@ struct ObjectConfig {
   // prism: the cross-section's corners (u, v) relative to the centre, u and v the two axes other
   // than `axis` in x, y, z order; a 2D model's prism is this polygon in the x-y plane.
   std::vector<std::array<double, 2>> vertices{};
-  // mesh: the surface file's triangles, scaled by `scale`, turned by `rotate_deg` and placed (centre of their bounds at
-  // `center` where the model gives one, else where the file puts them), as a solid; read while
-  // the model file is loaded.
+  // mesh: the surface file's triangles, scaled by `scale`, turned by `rotate_deg` and placed
+  // (centre of their bounds at `center` where the model gives one, else where the file puts
+  // them), as a solid; voxels: the voxels of `label` in the file, scaled and placed alike (the
+  // bounds of the file's whole block). Read while the model file is loaded.
   std::string file;
   double scale = 1;
   std::array<double, 3> rotate_deg{};  // about x, then y, then z, before the placing
-  std::shared_ptr<const TriangleSolid> solid;
+  long label = 0;                       // voxels: the label whose voxels this object fills
+  std::shared_ptr<const Solid> solid;
   std::string material;                       // name of a [material.*] section, or "pec"/"vacuum"
 };
 

@@ -8,18 +8,19 @@
 #include <filesystem>
 #include <fstream>
 
+#include "geometry/input_file.hpp"
+
 #ifdef CLFDTD_HAVE_VTK
 #include <vtkCellArray.h>
 #include <vtkIdList.h>
 #include <vtkOBJReader.h>
-#include <vtkPLYReader.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataAlgorithm.h>
 #include <vtkSTLReader.h>
 #include <vtkSmartPointer.h>
 
-#include "vtk_messages.hpp"
+#include "vtk_reading.hpp"
 #endif
 
 namespace clfdtd {
@@ -33,17 +34,8 @@ std::string lower_extension(const std::string& path) {
 }
 
 void check_readable(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path p(path);
-  if (!std::filesystem::exists(p, ec)) {
-    const std::string where =
-        p.is_absolute() ? "" : " (looked for " + std::filesystem::absolute(p, ec).string() +
-                                   ": a relative path starts in the folder clfdtd runs in)";
-    throw MeshFileError("no such file" + where);
-  }
-  if (!std::filesystem::is_regular_file(p, ec)) throw MeshFileError("not a regular file");
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw MeshFileError(std::string("cannot open it: ") + std::strerror(errno));
+  const std::string why = unreadable_reason(path);
+  if (!why.empty()) throw MeshFileError(why);
 }
 
 }  // namespace
@@ -66,12 +58,8 @@ TriangleMesh read_mesh_file(const std::string& path) {
     auto obj = vtkSmartPointer<vtkOBJReader>::New();
     obj->SetFileName(path.c_str());
     reader = obj;
-  } else if (ext == ".ply") {
-    auto ply = vtkSmartPointer<vtkPLYReader>::New();
-    ply->SetFileName(path.c_str());
-    reader = ply;
   } else {
-    throw MeshFileError("a mesh file named .stl, .obj or .ply (its extension says the format); got '" +
+    throw MeshFileError("a mesh file named .stl or .obj (its extension says the format); got '" +
                         ext + "'");
   }
   reader->Update();
@@ -80,8 +68,8 @@ TriangleMesh read_mesh_file(const std::string& path) {
   if (!vtk.first_error().empty() && polys == 0)
     throw MeshFileError("VTK could not read it as " + ext.substr(1) + ": " + vtk_reason(vtk.first_error()));
   if (polys == 0)
-    throw MeshFileError("no triangles or polygons found in it (is it an empty or a " + ext.substr(1) +
-                        " file of another kind?)");
+    throw MeshFileError("no triangles or polygons found in it (is it empty, or not " +
+                        std::string(ext == ".stl" ? "an STL" : "a Wavefront OBJ") + " file?)");
   TriangleMesh mesh;
   vtkPoints* pts = data->GetPoints();
   mesh.points.resize(static_cast<std::size_t>(pts->GetNumberOfPoints()));
@@ -89,8 +77,10 @@ TriangleMesh read_mesh_file(const std::string& path) {
     double p[3];
     pts->GetPoint(i, p);
     if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2]))
-      throw MeshFileError("a corner whose coordinates are not all finite numbers (corner " +
-                          std::to_string(i + 1) + ")");
+      throw MeshFileError("corners with finite coordinates; one reads (" + std::to_string(p[0]) +
+                          ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) +
+                          ") (a damaged file, or not " +
+                          std::string(ext == ".stl" ? "an STL" : "an OBJ") + " file?)");
     mesh.points[static_cast<std::size_t>(i)] = {p[0], p[1], p[2]};
   }
   vtkCellArray* cells = data->GetPolys();

@@ -1,5 +1,6 @@
 // Mesh files: the triangle surfaces of object.*.shape = mesh (docs/MODEL_KEYS.md), read with VTK:
-// STL (binary or ASCII), Wavefront OBJ and PLY, told apart by the file's extension. Polygons with
+// STL (binary or ASCII) and Wavefront OBJ, told apart by the file's extension. (Not PLY: VTK
+// 9.1's PLY reader crashes on a file cut short.) Polygons with
 // more corners are split into triangles around their first corner; points, lines and anything
 // else the file holds are ignored. STL repeats each corner in every triangle: the reader merges
 // corners with equal coordinates, so that shared edges are found (open_edges()).

@@ -16,7 +16,10 @@ namespace clfdtd {
 
 namespace {
 
-constexpr double kRelTol = 1e-9;
+// VTK's readers keep corners as float32 (and binary STL stores them so): a face meant to lie on a
+// grid plane is off it by up to half a float's spacing, 6e-8 of the coordinate. The tolerance
+// covers that, and stays far below the mesher's surface probes (1e-3 of a cell).
+constexpr double kRelTol = 1e-7;
 
 // Error-free transformations: a + b = s + e and a * b = p + e exactly.
 void two_sum(double a, double b, double& s, double& e) {
@@ -94,13 +97,38 @@ bool covers(const Point3& a, const Point3& b, const Point3& c, double x, double 
          side_of_point(c, a, x, y) == side_of_corner(c, a, b);
 }
 
-// The triangle's plane at (x, y).
+// The height of the triangle above (x, y), which its shadow covers: a convex combination of its
+// corners' heights (barycentric weights clamped to the triangle's side, then normalised), so that
+// a wall that is vertical but for rounding gives a height on the wall, not far off it.
 double plane_z(const Point3& a, const Point3& b, const Point3& c, double x, double y) {
-  const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
-  const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
-  const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  if (nz == 0) return (a[2] + b[2] + c[2]) / 3;  // a sliver whose shadow rounds to a line
-  return a[2] - (nx * (x - a[0]) + ny * (y - a[1])) / nz;
+  const double area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  auto weight = [&](const Point3& u, const Point3& v) {  // the sub-triangle (u, v, p), same sense
+    const double w = (v[0] - u[0]) * (y - u[1]) - (v[1] - u[1]) * (x - u[0]);
+    return area >= 0 ? std::max(w, 0.0) : std::max(-w, 0.0);
+  };
+  const double wa = weight(b, c), wb = weight(c, a), wc = weight(a, b), sum = wa + wb + wc;
+  if (!(sum > 0)) return (a[2] + b[2] + c[2]) / 3;
+  return (wa * a[2] + wb * b[2] + wc * c[2]) / sum;
+}
+
+// The x range of the triangle's shadow within the slab y0 <= y <= y1, or false where it misses it.
+bool x_range_in_slab(const Point3& a, const Point3& b, const Point3& c, double y0, double y1,
+                     double& xlo, double& xhi) {
+  const Point3* v[3] = {&a, &b, &c};
+  bool any = false;
+  auto take = [&](double x) {
+    xlo = any ? std::min(xlo, x) : x;
+    xhi = any ? std::max(xhi, x) : x;
+    any = true;
+  };
+  for (int i = 0; i < 3; ++i) {
+    const Point3& p = *v[i];
+    const Point3& q = *v[(i + 1) % 3];
+    if (p[1] >= y0 && p[1] <= y1) take(p[0]);
+    for (double yb : {y0, y1})  // where the side crosses the slab's edges
+      if ((p[1] - yb) * (q[1] - yb) < 0) take(p[0] + (yb - p[1]) / (q[1] - p[1]) * (q[0] - p[0]));
+  }
+  return any;
 }
 
 // The z range of the triangle's part above the square |x' - x| <= t, |y' - y| <= t, or false
@@ -188,7 +216,8 @@ bool consistently_oriented(const TriangleMesh& mesh) {
   return std::all_of(balance.begin(), balance.end(), [](const auto& kv) { return kv.second == 0; });
 }
 
-TriangleSolid::TriangleSolid(TriangleMesh mesh) : serial_(next_serial++) {
+TriangleSolid::TriangleSolid(TriangleMesh mesh)
+    : oriented_(consistently_oriented(mesh)), serial_(next_serial++) {
   bool first = true;
   for (const auto& t : mesh.triangles) {
     if (degenerate(t)) continue;
@@ -220,17 +249,25 @@ TriangleSolid::TriangleSolid(TriangleMesh mesh) : serial_(next_serial++) {
   inv_by_ = wy > 0 ? nby_ / wy : 0;
   // A triangle goes into every bin its x-y bounds, widened by the tolerance, touch: a column
   // reads only its own bin, and every triangle within the tolerance of it is there.
-  std::vector<std::uint32_t> count(static_cast<std::size_t>(nbx_) * nby_ + 1, 0);
+  // Row by row of bins, only the bins the shadow's x range in that row touches: a long thin
+  // triangle (a fan's, from a cap's centre to its rim) takes a bin per row, not its whole box.
+  std::vector<std::size_t> count(static_cast<std::size_t>(nbx_) * nby_ + 1, 0);
+  const double row = inv_by_ > 0 ? 1 / inv_by_ : 0, slack = 2 * tol_ + 1e-12 * (std::fabs(lo_[1]) + row);
   auto each_bin = [&](const Tri& t, auto&& f) {
-    for (int j = bin_y(t.ylo - tol_); j <= bin_y(t.yhi + tol_); ++j)
-      for (int i = bin_x(t.xlo - tol_); i <= bin_x(t.xhi + tol_); ++i)
+    for (int j = bin_y(t.ylo - tol_); j <= bin_y(t.yhi + tol_); ++j) {
+      const double y0 = lo_[1] - tol_ + j * row - slack, y1 = lo_[1] - tol_ + (j + 1) * row + slack;
+      double xlo, xhi;
+      if (!x_range_in_slab(t.a, t.b, t.c, j == 0 ? -1e300 : y0, j == nby_ - 1 ? 1e300 : y1, xlo, xhi))
+        continue;
+      for (int i = bin_x(xlo - tol_); i <= bin_x(xhi + tol_); ++i)
         f(static_cast<std::size_t>(j) * nbx_ + i);
+    }
   };
   for (const Tri& t : tri_) each_bin(t, [&](std::size_t b) { ++count[b + 1]; });
   bin_start_.assign(count.size(), 0);
   for (std::size_t b = 1; b < count.size(); ++b) bin_start_[b] = bin_start_[b - 1] + count[b];
   bin_tris_.resize(bin_start_.back());
-  std::vector<std::uint32_t> fill(bin_start_.begin(), bin_start_.end() - 1);
+  std::vector<std::size_t> fill(bin_start_.begin(), bin_start_.end() - 1);
   for (std::size_t i = 0; i < tri_.size(); ++i)
     each_bin(tri_[i], [&](std::size_t b) { bin_tris_[fill[b]++] = static_cast<std::uint32_t>(i); });
 }
@@ -250,12 +287,15 @@ TriangleSolid::Column TriangleSolid::column(double x, double y) const {
       y > hi_[1] + tol_)
     return col;
   const std::size_t b = static_cast<std::size_t>(bin_y(y)) * nbx_ + bin_x(x);
-  for (std::uint32_t k = bin_start_[b]; k < bin_start_[b + 1]; ++k) {
+  for (std::size_t k = bin_start_[b]; k < bin_start_[b + 1]; ++k) {
     const Tri& t = tri_[bin_tris_[k]];
     if (x < t.xlo - tol_ || x > t.xhi + tol_ || y < t.ylo - tol_ || y > t.yhi + tol_) continue;
     double z0, z1;
     if (clipped_z_range(t.a, t.b, t.c, x, y, tol_, z0, z1)) col.near.push_back({z0 - tol_, z1 + tol_});
-    if (covers(t.a, t.b, t.c, x, y)) col.crossings.push_back(plane_z(t.a, t.b, t.c, x, y));
+    if (covers(t.a, t.b, t.c, x, y)) {
+      const int facing = orient_sign(t.a[0], t.a[1], t.b[0], t.b[1], t.c[0], t.c[1]);
+      col.crossings.push_back({plane_z(t.a, t.b, t.c, x, y), facing});
+    }
   }
   std::sort(col.crossings.begin(), col.crossings.end());
   std::sort(col.near.begin(), col.near.end());
@@ -297,8 +337,15 @@ bool TriangleSolid::contains(const Point3& p) const {
   for (int ax = 0; ax < 3; ++ax)
     if (p[ax] < lo_[ax] - tol_ || p[ax] > hi_[ax] + tol_) return false;
   const Column& c = cached_column(p[0], p[1]);
-  const auto above = c.crossings.end() - std::upper_bound(c.crossings.begin(), c.crossings.end(), p[2]);
-  if (above % 2 == 1) return true;
+  const auto first_above = std::upper_bound(c.crossings.begin(), c.crossings.end(),
+                                            Crossing{p[2], 1});
+  if (oriented_) {  // nonzero winding: a face towards +z is left upwards, one towards -z entered
+    int winding = 0;
+    for (auto it = first_above; it != c.crossings.end(); ++it) winding += it->facing;
+    if (winding != 0) return true;
+  } else if ((c.crossings.end() - first_above) % 2 == 1) {
+    return true;
+  }
   for (const auto& r : c.near)
     if (p[2] >= r[0] && p[2] <= r[1]) return true;
   return false;

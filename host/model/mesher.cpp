@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "errors.hpp"
-#include "geometry/triangle_solid.hpp"
+#include "geometry/solid.hpp"
 #include "model/shapes.hpp"
 
 namespace clfdtd {
@@ -47,7 +47,8 @@ Bounds shape_bounds(const ObjectConfig& o) {
       half = Vec3{o.radius, o.radius, o.radius};
       half[static_cast<int>(o.axis)] = 0.5 * o.length;
       break;
-    case ShapeKind::Mesh: {
+    case ShapeKind::Mesh:
+    case ShapeKind::Voxels: {
       Bounds b;
       if (!o.solid) return b;
       for (int a = 0; a < 3; ++a) {
@@ -122,8 +123,8 @@ bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d,
     }
   // A concave prism's inner corner (a sample on two faces meeting at 270 degrees) has every probe
   // along an axis inside: the diagonals across the prism's axis see the missing quadrant.
-  // A mesh may have such corners along any axis: every pair of axes is looked at.
-  if (obj.shape == ShapeKind::Mesh) {
+  // A mesh or voxels may have such corners along any axis: every pair of axes is looked at.
+  if (solid_from_file(obj.shape)) {
     for (int ua = 0; ua < axes; ++ua)
       for (int va = ua + 1; va < axes; ++va)
         for (double su : {-1.0, 1.0})
@@ -161,7 +162,7 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
   const bool convex_along_z =
-      obj.shape != ShapeKind::Mesh && (obj.shape != ShapeKind::Prism || obj.axis == Axis::Z);
+      !solid_from_file(obj.shape) && (obj.shape != ShapeKind::Prism || obj.axis == Axis::Z);
   Vec3 p;
   std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
@@ -173,7 +174,7 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
         p.z = (k + off[2]) * d[2];
         return holds(obj, p, edge, d);
       };
-      if (!convex_along_z) {  // a prism across z or a mesh may be concave there: every sample on its own
+      if (!convex_along_z) {  // a prism across z, a mesh or voxels may be concave there: every sample on its own
         for (int k = first[2]; k < last[2]; ++k) {
           if (!inside(k)) continue;
           ids[row + k] = id;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "config/options.hpp"
+#include "geometry/solid.hpp"
 #include "model/dispersion.hpp"
 #include "model/number_text.hpp"
 #include "model/sources.hpp"
@@ -43,6 +44,26 @@ void add_object_warnings(const RunConfig& cfg, const std::vector<std::size_t>& o
     warnings.push_back("object '" + cfg.objects[o].name +
                        "' holds no field sample, so it is not in the model: it falls between the "
                        "samples (make it at least a cell across, or the cells smaller)");
+  }
+  // A solid from a file placed by the file's own coordinates may sit mostly off the grid (a part
+  // drawn about the origin lands in the corner): what lies outside is not meshed.
+  for (const ObjectConfig& obj : cfg.objects) {
+    if (!obj.solid) continue;
+    const Point3& lo = obj.solid->lo();
+    const Point3& hi = obj.solid->hi();
+    double inside = 1, whole = 1;
+    for (int a = 0; a < 3; ++a) {
+      whole *= hi[a] - lo[a];
+      inside *= std::max(0.0, std::min(hi[a], cfg.grid.size_m[a]) - std::max(lo[a], 0.0));
+    }
+    if (whole > 0 && inside < 0.5 * whole)
+      warnings.push_back("object '" + obj.name + "': " +
+                         number_text(100 * (1 - inside / whole), 3) +
+                         "% of its bounding box lies outside the domain and is not meshed (it "
+                         "spans x " + number_text(lo[0], 6) + " .. " + number_text(hi[0], 6) +
+                         ", y " + number_text(lo[1], 6) + " .. " + number_text(hi[1], 6) + ", z " +
+                         number_text(lo[2], 6) + " .. " + number_text(hi[2], 6) +
+                         " m; `center` places its middle)");
   }
   std::vector<std::string> referenced;
   for (const auto& obj : cfg.objects) referenced.push_back(obj.material);

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "geometry/triangle_solid.hpp"
+#include "geometry/solid.hpp"
 
 namespace clfdtd {
 
@@ -118,7 +118,8 @@ bool shape_contains(const ObjectConfig& obj, const Vec3& p, const PolygonIndex* 
       }
       return r2 <= obj.radius * obj.radius * (1 + 2 * kRelTol);
     }
-    case ShapeKind::Mesh: return obj.solid && obj.solid->contains({p.x, p.y, p.z});
+    case ShapeKind::Mesh:
+    case ShapeKind::Voxels: return obj.solid && obj.solid->contains({p.x, p.y, p.z});
   }
   return false;
 }
@@ -129,7 +130,8 @@ double shape_volume(const ObjectConfig& obj) {
     case ShapeKind::Sphere: return 4.0 / 3.0 * kPi * obj.radius * obj.radius * obj.radius;
     case ShapeKind::Cylinder: return kPi * obj.radius * obj.radius * obj.length;
     case ShapeKind::Prism: return polygon_area(obj.vertices) * obj.length;
-    case ShapeKind::Mesh: return obj.solid ? obj.solid->volume() : 0.0;
+    case ShapeKind::Mesh:
+    case ShapeKind::Voxels: return obj.solid ? obj.solid->volume() : 0.0;
   }
   return 0;
 }

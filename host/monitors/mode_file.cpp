@@ -31,7 +31,7 @@
 #include <vtkType.h>
 #include <vtkXMLImageDataReader.h>
 
-#include "vtk_messages.hpp"
+#include "vtk_reading.hpp"
 #endif
 
 namespace clfdtd {
@@ -80,21 +80,9 @@ ModeFileInfo open_mode_file(const std::string& path, const std::string& key,
   if (!reader->CanReadFile(path.c_str()))
     fail(path, key, "a modes file: VTK XML image data (.vti, <VTKFile type=\"ImageData\">); "
                     "this file is not one");
-  // VTK fills a raw array cut short by the end of the file with whatever memory held, without an
-  // error; a file that is whole ends with its closing tag.
-  {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
-    const std::streamoff tail = std::min<std::streamoff>(size, 256);
-    std::string end(static_cast<std::size_t>(tail), '\0');
-    in.seekg(size - tail);
-    in.read(&end[0], tail);
-    const auto last = end.find_last_not_of(" \t\r\n");
-    if (!in || last == std::string::npos || last < 9 ||
-        end.compare(last - 9, 10, "</VTKFile>") != 0)
-      fail(path, key, "a complete .vti modes file, ending in </VTKFile>; this one does not (cut "
-                      "short, or not VTK XML)");
-  }
+  if (!vtk_xml_complete(path))
+    fail(path, key, "a complete .vti modes file, ending in </VTKFile>; this one does not (cut "
+                    "short, or not VTK XML)");
   reader->SetFileName(path.c_str());
   reader->UpdateInformation();
   if (!vtk.first_error().empty())

@@ -49,7 +49,7 @@ TEST_CASE("a mesh object: the file scaled to metres, placed by its bounds' centr
   const RunConfig a = load_config_text(kHead + obj + "scale = 1e-3\n", "c.ini", {});
   REQUIRE(a.objects.size() == 1);
   REQUIRE(a.objects[0].solid);
-  const TriangleSolid& s = *a.objects[0].solid;
+  const Solid& s = *a.objects[0].solid;
   CHECK(s.lo()[0] == doctest::Approx(0.01));
   CHECK(s.hi()[1] == doctest::Approx(0.07));
   CHECK(s.hi()[2] == doctest::Approx(0.05));
@@ -76,7 +76,8 @@ TEST_CASE("a mesh object: the file scaled to metres, placed by its bounds' centr
   CHECK(far.find("object.part.center") != std::string::npos);
   const std::string mm = error_of(kHead + "[object.part]\nshape = mesh\nfile = " + stl +
                                   "\nmaterial = d\n", {"--object.part.scale=2"});
-  CHECK(mm.find("reaches into the domain") != std::string::npos);
+  CHECK(mm.find("object.part.scale") != std::string::npos);
+  CHECK(mm.find("times the domain") != std::string::npos);
   CHECK(mm.find("scale = 1e-3") != std::string::npos);
 }
 
@@ -107,5 +108,5 @@ TEST_CASE("mesh objects: an open surface, a missing file, the wrong keys and mod
   const std::string two_d =
       "[grid]\nsize = 0.4 0.4\ncell_size = 0.01\n[time]\nsteps = 10\n[source.s]\nposition = 0.3 "
       "0.3\nfrequency = 1e9\n[object.o]\nshape = mesh\nfile = " + stl + "\nmaterial = vacuum\n";
-  CHECK(error_of(two_d).find("mesh are not meaningful in 2D") != std::string::npos);
+  CHECK(error_of(two_d).find("mesh and voxels are not meaningful in 2D") != std::string::npos);
 }

@@ -90,7 +90,7 @@ TEST_CASE("2D keys refused with file, line and key") {
       {"[object.o]\nshape = box\ncenter = 0.1 0.05\nsize = 0.01 0.01 0.01\nmaterial = pec\n", 10,
        "object.o.size", "two numbers x y in a 2D model"},
       {"[object.o]\nshape = cylinder\ncenter = 0.1 0.05\nradius = 0.01\nmaterial = pec\n", 8,
-       "object.o.shape", "box, sphere or prism in a 2D model (cylinder and mesh are not meaningful in 2D)"},
+       "object.o.shape", "box, sphere or prism in a 2D model (cylinder, mesh and voxels are not meaningful in 2D)"},
       {"[object.o]\nshape = prism\ncenter = 0.1 0.05\nvertices = 0 0 0.01 0 0 0.01\nlength = 1\nmaterial = pec\n", 11,
        "object.o.length", "no length for a prism (cylinder, and prism in a 3D model only)"},
       {"[object.o]\nshape = box\ncenter = 0.3 0.05\nsize = 0.01 0.01\nmaterial = pec\n", 9,

@@ -2,9 +2,11 @@
 // conductor's edges included), an icosphere as the sphere but for the samples between the two.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "geometry/mesh_builders.hpp"
+#include "geometry/mesh_file.hpp"
 #include "model/mesher.hpp"
 #include "model/shapes.hpp"
 
@@ -70,6 +72,31 @@ TEST_CASE("a box's triangles mesh exactly as the box: faces on and off the sampl
       CHECK(a.object_samples == c.object_samples);
     }
   }
+}
+
+TEST_CASE("a box from an STL file in metres (float32 corners off the sample planes) meshes as the box") {
+  if (!mesh_files_readable()) {
+    MESSAGE("this build reads no mesh files (no VTK): skipped");
+    return;
+  }
+  const GridGeometry g = uneven_grid();
+  const FieldLayout L(17, 19, 23);
+  ObjectConfig b;
+  b.name = "b";
+  b.shape = ShapeKind::Box;
+  b.center = Vec3{0.08, 0.096, 0.0945};  // faces at 0.03, 0.13 (x), 0.036, 0.156 (y), 0.045, 0.144
+  b.size = Vec3{0.1, 0.12, 0.099};
+  b.material = "d";
+  const Point3 lo{0.03, 0.036, 0.045}, hi{0.13, 0.156, 0.144};
+  const auto path = std::filesystem::temp_directory_path() / "clfdtd_test_box_m.stl";
+  test::write_stl(path.string(), test::box_mesh(lo, hi, 2), true);
+  const ObjectConfig m = mesh_object("d", read_mesh_file(path.string()));
+  CHECK(m.solid->lo()[0] != 0.03);  // float32: 0.029999999329447746
+  MaterialTable ta({MaterialConfig{"d", 3.0, 2.0, 0.5}}), tb({MaterialConfig{"d", 3.0, 2.0, 0.5}});
+  const MeshedIds a = mesh_objects({b}, ta, g, L, true);
+  const MeshedIds c = mesh_objects({m}, tb, g, L, true);
+  CHECK(differing_samples(a, ta, c, tb) == 0);
+  CHECK(a.object_samples == c.object_samples);
 }
 
 TEST_CASE("an icosphere meshes as its sphere but for samples in the sliver between them") {

@@ -1,9 +1,13 @@
-// VTK's messages captured while a reader runs (modes files, mesh files): VTK would print them as
-// multi-line dumps on stderr; the readers turn the first error into their own message instead.
+// What the readers that parse files with VTK (modes, mesh and voxel files) share: VTK's messages
+// captured while a reader runs (VTK would print them as multi-line dumps on stderr; the readers
+// turn the first error into their own message instead), and the check that an XML file is whole.
 // Only for builds with VTK (CLFDTD_HAVE_VTK).
 #pragma once
+#include <algorithm>
+#include <fstream>
 #include <string>
 
+#include <vtkLogger.h>
 #include <vtkOutputWindow.h>
 #include <vtkSmartPointer.h>
 
@@ -18,10 +22,13 @@ public:
     window_ = vtkSmartPointer<Window>::New();
     vtkOutputWindow::SetInstance(window_);
     vtkObject::GlobalWarningDisplayOn();  // off, VTK would not report errors at all
+    // Some readers also log through vtkLogger, straight to stderr.
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   }
   ~CapturedVtkMessages() {
     vtkOutputWindow::SetInstance(previous_);
     vtkObject::SetGlobalWarningDisplay(display_);
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_WARNING);
   }
   CapturedVtkMessages(const CapturedVtkMessages&) = delete;
   CapturedVtkMessages& operator=(const CapturedVtkMessages&) = delete;
@@ -55,6 +62,19 @@ inline std::string vtk_reason(const std::string& message) {
   for (char& c : m)
     if (c == '\n') c = ' ';
   return m;
+}
+
+// VTK fills a raw array cut short by the end of the file with whatever memory held, without an
+// error; a VTK XML file that is whole ends with its closing tag.
+inline bool vtk_xml_complete(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+  const std::streamoff tail = std::min<std::streamoff>(size, 256);
+  std::string end(static_cast<std::size_t>(tail), '\0');
+  in.seekg(size - tail);
+  in.read(&end[0], tail);
+  const auto last = end.find_last_not_of(" \t\r\n");
+  return in && last != std::string::npos && last >= 9 && end.compare(last - 9, 10, "</VTKFile>") == 0;
 }
 
 }  // namespace clfdtd

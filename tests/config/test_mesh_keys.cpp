@@ -9,6 +9,8 @@
 #include "errors.hpp"
 #include "geometry/mesh_builders.hpp"
 #include "geometry/mesh_file.hpp"
+#include "geometry/voxel_file.hpp"
+#include "geometry/voxel_files.hpp"
 #include "geometry/triangle_solid.hpp"
 
 using namespace clfdtd;
@@ -109,4 +111,33 @@ TEST_CASE("mesh objects: an open surface, a missing file, the wrong keys and mod
       "[grid]\nsize = 0.4 0.4\ncell_size = 0.01\n[time]\nsteps = 10\n[source.s]\nposition = 0.3 "
       "0.3\nfrequency = 1e9\n[object.o]\nshape = mesh\nfile = " + stl + "\nmaterial = vacuum\n";
   CHECK(error_of(two_d).find("mesh and voxels are not meaningful in 2D") != std::string::npos);
+}
+
+TEST_CASE("voxel objects: one file, one object per label, placed by the whole block") {
+  if (!voxel_files_readable()) {
+    MESSAGE("this build reads no voxel files (no VTK): skipped");
+    return;
+  }
+  // 4 x 2 x 1 voxels of 10 mm: labels 1 1 0 3 / 0 0 3 3 (x fastest).
+  const std::string vti = temp_path("soil.vti");
+  test::write_voxel_vti(vti, {4, 2, 1}, {0, 0, 0}, {10, 10, 10}, {1, 1, 0, 3, 0, 0, 3, 3}, "Int16");
+  const std::string objs = "[object.a]\nshape = voxels\nfile = " + vti +
+                           "\nlabel = 1\nscale = 1e-3\ncenter = 0.2 0.2 0.2\nmaterial = d\n"
+                           "[object.b]\nshape = voxels\nfile = " + vti +
+                           "\nlabel = 3\nscale = 1e-3\ncenter = 0.2 0.2 0.2\nmaterial = pec\n";
+  const RunConfig c = load_config_text(kHead + objs, "c.ini", {});
+  REQUIRE(c.objects.size() == 2);
+  // The block spans 0.18 .. 0.22 in x about the centre: label 1 is its first two voxels.
+  CHECK(c.objects[0].solid->lo()[0] == doctest::Approx(0.18));
+  CHECK(c.objects[0].solid->hi()[0] == doctest::Approx(0.20));
+  CHECK(c.objects[1].solid->lo()[0] == doctest::Approx(0.20));
+  CHECK(c.objects[1].solid->hi()[0] == doctest::Approx(0.22));
+  CHECK(c.objects[1].solid->volume() == doctest::Approx(3e-6));
+  const std::string missing = error_of(kHead + objs, {"--object.b.label=2"});
+  CHECK(missing.find("'object.b.label'") != std::string::npos);
+  CHECK(missing.find("labels found: 0 1 3") != std::string::npos);
+  CHECK(error_of(kHead + objs, {"--object.a.rotate=90 0 0"}).find("no rotate for a voxels") !=
+        std::string::npos);
+  CHECK(error_of(kHead + "[object.a]\nshape = voxels\nfile = " + vti + "\nmaterial = d\n")
+            .find("required for a voxels") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 
 #include "geometry/mesh_builders.hpp"
 #include "geometry/mesh_file.hpp"
+#include "geometry/voxel_solid.hpp"
 #include "model/mesher.hpp"
 #include "model/shapes.hpp"
 
@@ -122,4 +123,48 @@ TEST_CASE("an icosphere meshes as its sphere but for samples in the sliver betwe
   const long differ = differing_samples(a, ta, b, tb);
   CHECK(differ <= 20);
   CHECK(shape_volume(m) == doctest::Approx(shape_volume(s)).epsilon(0.002));
+}
+
+TEST_CASE("voxels on the grid's cells mesh as boxes: two labels sharing a face take the mean of both") {
+  const GridGeometry g = uneven_grid();
+  const FieldLayout L(17, 19, 23);
+  auto grid = std::make_shared<VoxelGrid>();
+  grid->cells = {17, 19, 23};
+  grid->labels.assign(17 * 19 * 23, 0);
+  for (int k = 0; k < 23; ++k)
+    for (int j = 0; j < 19; ++j)
+      for (int i = 0; i < 17; ++i) {
+        const bool in_x = i >= 3 && i < 12, in_y = j >= 3 && j < 13;
+        std::int32_t& v = grid->labels[static_cast<std::size_t>(i + 17 * (j + 19 * k))];
+        if (in_x && in_y && k >= 5 && k < 16) v = 1;
+        if (in_x && in_y && k >= 16 && k < 20) v = 2;
+      }
+  const Point3 origin{0, 0, 0}, spacing{g.d[0], g.d[1], g.d[2]};
+  auto voxel_object = [&](std::int32_t label, const std::string& material) {
+    ObjectConfig o;
+    o.name = "v" + std::to_string(label);
+    o.shape = ShapeKind::Voxels;
+    o.label = label;
+    o.solid = std::make_shared<const VoxelSolid>(grid, label, origin, spacing);
+    o.material = material;
+    return o;
+  };
+  auto box = [&](double z0, double z1, const std::string& material) {
+    ObjectConfig b;
+    b.name = "b";
+    b.shape = ShapeKind::Box;
+    b.center = Vec3{(3 + 12) / 2.0 * g.d[0], (3 + 13) / 2.0 * g.d[1], (z0 + z1) / 2 * g.d[2]};
+    b.size = Vec3{9 * g.d[0], 10 * g.d[1], (z1 - z0) * g.d[2]};
+    b.material = material;
+    return b;
+  };
+  for (const char* upper : {"e", "pec"}) {
+    CAPTURE(upper);
+    MaterialTable ta({MaterialConfig{"d", 3.0, 2.0, 0.5}, MaterialConfig{"e", 6.0}}),
+        tb({MaterialConfig{"d", 3.0, 2.0, 0.5}, MaterialConfig{"e", 6.0}});
+    const MeshedIds a = mesh_objects({box(5, 16, "d"), box(16, 20, upper)}, ta, g, L, true);
+    const MeshedIds c = mesh_objects({voxel_object(1, "d"), voxel_object(2, upper)}, tb, g, L, true);
+    CHECK(differing_samples(a, ta, c, tb) == 0);
+    CHECK(a.object_samples == c.object_samples);
+  }
 }

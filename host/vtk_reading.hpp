@@ -61,6 +61,7 @@ inline std::string vtk_reason(const std::string& message) {
   while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
   for (char& c : m)
     if (c == '\n') c = ' ';
+  if (m.size() > 200) m = m.substr(0, 200) + "...";  // some quote the file's line, of any length
   return m;
 }
 

@@ -682,7 +682,7 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
   try {
     m = read_mesh_file(o.file);
   } catch (const MeshFileError& e) {
-    r.fail(key, "a closed triangle surface (.stl or .obj) at '" + printable(o.file) + "': " + printable(e.what()));
+    r.fail(key, "a closed triangle surface (.stl or .obj) at '" + printable(o.file) + "': " + printable(e.what(), 2000));
   }
   r.check(m.triangles.size() <= kMaxMeshTriangles, key,
           "a surface of at most " + std::to_string(kMaxMeshTriangles) + " triangles; '" +
@@ -753,7 +753,7 @@ std::shared_ptr<const Solid> read_voxel_object(
       grid = std::make_shared<const VoxelGrid>(read_voxel_file(o.file, kMaxVoxels));
     } catch (const VoxelFileError& e) {
       files.erase(o.file);
-      r.fail(key, "a voxel file (.vti with a cell array of labels) at '" + printable(o.file) + "': " + printable(e.what()));
+      r.fail(key, "a voxel file (.vti with a cell array of labels) at '" + printable(o.file) + "': " + printable(e.what(), 2000));
     }
   }
   Point3 origin{}, spacing{}, lo{}, hi{};

@@ -38,6 +38,29 @@ void check_readable(const std::string& path) {
   if (!why.empty()) throw MeshFileError(why);
 }
 
+// VTK reads a binary STL cut short without a word (its last triangles are simply missing, and
+// the surface shows holes). A binary STL is 84 + 50 N bytes for the N triangles its header
+// counts; a file of another size is ASCII, which starts with "solid".
+void check_stl_size(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  const auto size = static_cast<unsigned long long>(f.tellg());
+  f.seekg(0);
+  char head[84] = {};
+  f.read(head, sizeof head);
+  if (size >= 84) {
+    const unsigned char* c = reinterpret_cast<const unsigned char*>(head + 80);
+    const unsigned long long count = c[0] | (c[1] << 8) | (c[2] << 16) | (static_cast<unsigned long long>(c[3]) << 24);
+    if (size == 84 + 50 * count) return;
+    if (std::string(head, 5) != "solid")
+      throw MeshFileError("a binary STL of 84 + 50 x " + std::to_string(count) + " = " +
+                          std::to_string(84 + 50 * count) + " bytes for the " +
+                          std::to_string(count) + " triangles its header counts; it has " +
+                          std::to_string(size) + " bytes (cut short?)");
+  } else if (std::string(head, std::min<std::size_t>(5, static_cast<std::size_t>(size))) != "solid") {
+    throw MeshFileError("an STL file; it is " + std::to_string(size) + " bytes, shorter than a binary STL's header");
+  }
+}
+
 }  // namespace
 
 #ifdef CLFDTD_HAVE_VTK
@@ -50,6 +73,7 @@ TriangleMesh read_mesh_file(const std::string& path) {
   CapturedVtkMessages vtk;
   vtkSmartPointer<vtkPolyDataAlgorithm> reader;
   if (ext == ".stl") {
+    check_stl_size(path);
     auto stl = vtkSmartPointer<vtkSTLReader>::New();
     stl->SetFileName(path.c_str());
     stl->MergingOn();

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "geometry/mesh_builders.hpp"
@@ -282,6 +284,16 @@ TEST_CASE("mesh files: binary and ASCII STL read alike; errors say what is wrong
     return std::string("no error");
   };
   CHECK(message(temp_path("missing.stl")).find("no such file") != std::string::npos);
+  // A binary STL cut short: its header still counts every triangle.
+  const std::string whole = temp_path("whole.stl"), cut = temp_path("cut.stl");
+  write_stl(whole, m, true);
+  {
+    std::ifstream in(whole, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 120);
+  }
+  CHECK(message(cut).find("cut short") != std::string::npos);
+  CHECK(message(cut).find("the 108 triangles its header counts") != std::string::npos);
   const std::string txt = temp_path("box.txt");
   write_stl(txt, m, false);
   CHECK(message(txt).find(".stl or .obj") != std::string::npos);

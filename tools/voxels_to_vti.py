@@ -27,10 +27,15 @@ def write_vti(path, labels, spacing, origin=(0.0, 0.0, 0.0), name="labels"):
     labels = np.asarray(labels)
     if labels.ndim != 3:
         raise ValueError(f"labels must have 3 axes (nx, ny, nz), got shape {labels.shape}")
-    if labels.dtype not in _TYPES:
-        if not np.all(np.equal(np.mod(labels, 1), 0)):
+    if labels.dtype.newbyteorder("=") in _TYPES and labels.dtype.byteorder not in "=|<":
+        labels = labels.astype(labels.dtype.newbyteorder("<"))
+    if labels.dtype not in _TYPES:  # bool, uint64, floats, ...: as Int32 where they fit
+        values = labels.astype(np.float64)
+        if not np.all(np.equal(np.mod(values, 1), 0)):
             raise ValueError("labels must be whole numbers")
-        labels = labels.astype(np.int32)
+        if values.size and (values.min() < -2**31 or values.max() > 2**31 - 1):
+            raise ValueError("labels must lie in -2^31 .. 2^31 - 1 (Int32)")
+        labels = values.astype(np.int32)
     data = np.ascontiguousarray(labels.transpose(2, 1, 0)).astype(labels.dtype.newbyteorder("<"))
     nx, ny, nz = labels.shape
     sx, sy, sz = (float(s) for s in spacing)

@@ -643,7 +643,8 @@ std::array<std::size_t, 2> crossing_sides(const std::vector<std::array<double, 2
   return {0, 0};
 }
 
-// At most this many triangles in one mesh object (about 1 GB of host memory with the index).
+// At most this many triangles in one mesh object. Host memory: ~100 B a triangle, and the index,
+// which grows faster than the count for long thin triangles (a fanned cap of 500k: 0.4-0.75 GB).
 constexpr std::size_t kMaxMeshTriangles = 10000000;
 
 // A solid read from a file must reach into the domain: lo, hi are its placed bounds (m).
@@ -670,7 +671,8 @@ void check_reaches_domain(const Reader& r, const std::string& sec, const ObjectC
               " m per file unit; is the file in mm, scale = 1e-3?)");
 }
 
-// At most this many voxels in one voxel file (4 bytes each on the host).
+// At most this many voxels in one voxel file (4 bytes each on the host, and VTK's copy while it is
+// read: 1 to 8 bytes by the file's type).
 constexpr std::size_t kMaxVoxels = std::size_t(1) << 30;
 
 // A mesh object's file read, checked (closed, within the limit, reaching into the domain),
@@ -698,6 +700,7 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
                     point(open.b) + " in the file's units (a hole, or a face left loose: close it in "
                     "the CAD program, or export the body as a solid)");
   }
+  const std::vector<Point3> raw_points = m.points;
   // Scaled, then turned about the file's origin: about x, then y, then z (right-hand rule).
   // Quarter turns are exact, so a part turned from y-up to z-up keeps its faces on grid planes.
   auto cos_sin = [](double deg) -> std::array<double, 2> {
@@ -738,7 +741,12 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
     }
   }
   check_reaches_domain(r, sec, o, g, lo, hi, "a mesh");
-  return std::make_shared<const TriangleSolid>(std::move(m));
+  // The corners were rounded to float32 where the file put them: far from the file's origin
+  // that is more than 1e-7 of where they land.
+  double file_scale = 0;
+  for (const Point3& p : raw_points)
+    for (int a = 0; a < 3; ++a) file_scale = std::max(file_scale, std::fabs(p[a]) * o.scale);
+  return std::make_shared<const TriangleSolid>(std::move(m), 1e-7 * file_scale);
 }
 
 // A voxels object: its file read (once per path: `files`), the label checked present, the block
@@ -866,7 +874,7 @@ void read_objects(const Reader& r, const Raw& raw, RunConfig& cfg) {
     if (only("file", mesh || voxels, "mesh and voxels")) {
       o.file = r.text(sec + ".file");
       r.check(!o.file.empty(), sec + ".file",
-              mesh ? "the path of an .stl, .obj or .ply file" : "the path of a .vti file");
+              mesh ? "the path of an .stl or .obj file" : "the path of a .vti file");
     }
     if (only("scale", mesh || voxels, "mesh and voxels")) o.scale = r.number(sec + ".scale", 1);
     if (only("label", voxels, "voxels")) o.label = static_cast<long>(r.number(sec + ".label", 0));

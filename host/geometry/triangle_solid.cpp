@@ -216,7 +216,7 @@ bool consistently_oriented(const TriangleMesh& mesh) {
   return std::all_of(balance.begin(), balance.end(), [](const auto& kv) { return kv.second == 0; });
 }
 
-TriangleSolid::TriangleSolid(TriangleMesh mesh)
+TriangleSolid::TriangleSolid(TriangleMesh mesh, double min_tolerance)
     : oriented_(consistently_oriented(mesh)), serial_(next_serial++) {
   bool first = true;
   for (const auto& t : mesh.triangles) {
@@ -238,7 +238,7 @@ TriangleSolid::TriangleSolid(TriangleMesh mesh)
   double scale = 0;
   for (int ax = 0; ax < 3; ++ax)
     scale = std::max({scale, std::fabs(lo_[ax]), std::fabs(hi_[ax]), hi_[ax] - lo_[ax]});
-  tol_ = kRelTol * scale;
+  tol_ = std::max(kRelTol * scale, min_tolerance);
   if (tri_.empty()) return;
 
   // About two triangles per bin on a surface spread evenly over x and y.

@@ -38,8 +38,9 @@ bool consistently_oriented(const TriangleMesh& mesh);
 class TriangleSolid : public Solid {
 public:
   // The mesh must be closed (open_edges(mesh).count == 0); triangles that are points or lines
-  // are dropped.
-  explicit TriangleSolid(TriangleMesh mesh);
+  // are dropped. The tolerance is 1e-7 of the mesh's size and position, or `min_tolerance` (m)
+  // where that is larger (corners rounded far from where they were placed).
+  explicit TriangleSolid(TriangleMesh mesh, double min_tolerance = 0);
 
   bool contains(const Point3& p) const override;
   const Point3& lo() const override { return lo_; }

@@ -82,6 +82,14 @@ TEST_CASE("voxel files: extent, origin and spacing place the voxels; x runs fast
   const std::string frac = temp_path("frac.vti");
   test::write_voxel_vti(frac, {2, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1.0, 2.5}, "Float64");
   CHECK(error_of(frac).find("voxel (1, 0, 0) holds 2.5") != std::string::npos);
+  // Fewer values than voxels (VTK's reader would crash on it): counted first.
+  const std::string short_ascii = temp_path("short.vti");
+  test::write_voxel_vti(short_ascii, {2, 3, 4}, {0, 0, 0}, {1, 1, 1}, std::vector<double>(20, 1.0));
+  CHECK(error_of(short_ascii).find("of 24 values (one a voxel); it holds 20") != std::string::npos);
+  // An extent whose product does not fit 64 bits: refused, not wrapped.
+  const std::string huge = temp_path("huge.vti");
+  test::write_voxel_vti(huge, {2097152, 2097152, 4194304}, {0, 0, 0}, {1, 1, 1}, {});
+  CHECK(error_of(huge).find("at most 1000 voxels") != std::string::npos);
   const std::string cut = temp_path("cut.vti");
   test::write_voxel_vti(cut, {2, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1.0, 2.0}, "Int32", {0, 0, 0}, false);
   CHECK(error_of(cut).find("ending in </VTKFile>") != std::string::npos);

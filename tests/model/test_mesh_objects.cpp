@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "config/load_config.hpp"
 #include "geometry/mesh_builders.hpp"
 #include "geometry/mesh_file.hpp"
 #include "geometry/voxel_solid.hpp"
@@ -164,6 +165,39 @@ TEST_CASE("voxels on the grid's cells mesh as boxes: two labels sharing a face t
         tb({MaterialConfig{"d", 3.0, 2.0, 0.5}, MaterialConfig{"e", 6.0}});
     const MeshedIds a = mesh_objects({box(5, 16, "d"), box(16, 20, upper)}, ta, g, L, true);
     const MeshedIds c = mesh_objects({voxel_object(1, "d"), voxel_object(2, upper)}, tb, g, L, true);
+    CHECK(differing_samples(a, ta, c, tb) == 0);
+    CHECK(a.object_samples == c.object_samples);
+  }
+}
+
+TEST_CASE("a box drawn in mm far from the file's origin (float32 there), placed by center, meshes as the box") {
+  if (!mesh_files_readable()) {
+    MESSAGE("this build reads no mesh files (no VTK): skipped");
+    return;
+  }
+  const GridGeometry g = uneven_grid();
+  const FieldLayout L(17, 19, 23);
+  ObjectConfig b;
+  b.name = "b";
+  b.shape = ShapeKind::Box;
+  b.center = Vec3{0.08, 0.096, 0.0945};
+  b.size = Vec3{0.1, 0.12, 0.099};
+  b.material = "d";
+  for (double off : {0.0, 4000.0}) {
+    CAPTURE(off);
+    const auto path = std::filesystem::temp_directory_path() / "clfdtd_test_box_far.stl";
+    test::write_stl(path.string(),
+                    test::box_mesh({off + 0.3, off + 40.3, off + 0.3}, {off + 100.3, off + 160.3, off + 99.3}, 2),
+                    true);
+    const RunConfig cfg = load_config_text(
+        "[grid]\nsize = 0.4 0.4 0.4\ncell_size = 0.01\n[time]\nsteps = 1\n[material.d]\neps_r = 3\n"
+        "[object.m]\nshape = mesh\nfile = " + path.string() +
+            "\nscale = 1e-3\ncenter = 0.08 0.096 0.0945\nmaterial = d\n"
+            "[source.s]\nposition = 0.3 0.3 0.3\nfrequency = 1e9\n",
+        "c.ini", {"--boundary.layers=5"});
+    MaterialTable ta({MaterialConfig{"d", 3.0, 2.0, 0.5}}), tb({MaterialConfig{"d", 3.0, 2.0, 0.5}});
+    const MeshedIds a = mesh_objects({b}, ta, g, L, true);
+    const MeshedIds c = mesh_objects({cfg.objects[0]}, tb, g, L, true);
     CHECK(differing_samples(a, ta, c, tb) == 0);
     CHECK(a.object_samples == c.object_samples);
   }

@@ -121,25 +121,10 @@ bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d,
       q[a] += side * kSurfaceProbe * d[a];
       if (!holds(obj, q, edge, d)) return true;
     }
-  // A concave prism's inner corner (a sample on two faces meeting at 270 degrees) has every probe
-  // along an axis inside: the diagonals across the prism's axis see the missing quadrant.
-  // A mesh or voxels may have such corners along any axis: every pair of axes is looked at.
-  if (solid_from_file(obj.shape)) {
-    for (int ua = 0; ua < axes; ++ua)
-      for (int va = ua + 1; va < axes; ++va)
-        for (double su : {-1.0, 1.0})
-          for (double sv : {-1.0, 1.0}) {
-            Vec3 q = p;
-            q[ua] += su * kSurfaceProbe * d[ua];
-            q[va] += sv * kSurfaceProbe * d[va];
-            if (!holds(obj, q, edge, d)) return true;
-          }
-    return false;
-  }
-  if (obj.shape == ShapeKind::Prism) {
-    const int ax = static_cast<int>(obj.axis);
-    const auto [ua, va] = cross_axes(ax);
-    if (va >= axes) return false;
+  // A concave inner corner (a sample on two faces meeting at 270 degrees) has every probe along
+  // an axis inside: the diagonals in the plane of the two faces' normals see the missing
+  // quadrant. A prism's lie across its axis; a mesh's or voxels' may lie along any pair of axes.
+  auto diagonal_misses = [&](int ua, int va) {
     for (double su : {-1.0, 1.0})
       for (double sv : {-1.0, 1.0}) {
         Vec3 q = p;
@@ -147,6 +132,17 @@ bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d,
         q[va] += sv * kSurfaceProbe * d[va];
         if (!holds(obj, q, edge, d)) return true;
       }
+    return false;
+  };
+  if (solid_from_file(obj.shape)) {
+    for (int ua = 0; ua < axes; ++ua)
+      for (int va = ua + 1; va < axes; ++va)
+        if (diagonal_misses(ua, va)) return true;
+    return false;
+  }
+  if (obj.shape == ShapeKind::Prism) {
+    const auto [ua, va] = cross_axes(static_cast<int>(obj.axis));
+    return va < axes && diagonal_misses(ua, va);
   }
   return false;
 }

@@ -45,6 +45,16 @@ long differing_samples(const MeshedIds& a, const MaterialTable& ta, const Meshed
   return n;
 }
 
+ObjectConfig box_object(const Vec3& center, const Vec3& size, const std::string& material) {
+  ObjectConfig b;
+  b.name = "b";
+  b.shape = ShapeKind::Box;
+  b.center = center;
+  b.size = size;
+  b.material = material;
+  return b;
+}
+
 }  // namespace
 
 TEST_CASE("a box's triangles mesh exactly as the box: faces on and off the sample planes, PEC edges") {
@@ -56,12 +66,8 @@ TEST_CASE("a box's triangles mesh exactly as the box: faces on and off the sampl
     for (int k : {1, 3}) {
       CAPTURE(material);
       CAPTURE(k);
-      ObjectConfig b;
-      b.name = "b";
-      b.shape = ShapeKind::Box;
-      b.center = Vec3{(lo.x + hi.x) / 2, (lo.y + hi.y) / 2, (lo.z + hi.z) / 2};
-      b.size = Vec3{hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
-      b.material = material;
+      const ObjectConfig b = box_object(Vec3{(lo.x + hi.x) / 2, (lo.y + hi.y) / 2, (lo.z + hi.z) / 2},
+                                        Vec3{hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}, material);
       // The box computes its faces from centre and size: the mesh takes the same numbers.
       const Point3 mlo{b.center.x - b.size.x / 2, b.center.y - b.size.y / 2, b.center.z - b.size.z / 2};
       const Point3 mhi{b.center.x + b.size.x / 2, b.center.y + b.size.y / 2, b.center.z + b.size.z / 2};
@@ -83,12 +89,8 @@ TEST_CASE("a box from an STL file in metres (float32 corners off the sample plan
   }
   const GridGeometry g = uneven_grid();
   const FieldLayout L(17, 19, 23);
-  ObjectConfig b;
-  b.name = "b";
-  b.shape = ShapeKind::Box;
-  b.center = Vec3{0.08, 0.096, 0.0945};  // faces at 0.03, 0.13 (x), 0.036, 0.156 (y), 0.045, 0.144
-  b.size = Vec3{0.1, 0.12, 0.099};
-  b.material = "d";
+  // Faces at 0.03, 0.13 (x), 0.036, 0.156 (y), 0.045, 0.144 (z).
+  const ObjectConfig b = box_object(Vec3{0.08, 0.096, 0.0945}, Vec3{0.1, 0.12, 0.099}, "d");
   const Point3 lo{0.03, 0.036, 0.045}, hi{0.13, 0.156, 0.144};
   const auto path = std::filesystem::temp_directory_path() / "clfdtd_test_box_m.stl";
   test::write_stl(path.string(), test::box_mesh(lo, hi, 2), true);
@@ -151,13 +153,8 @@ TEST_CASE("voxels on the grid's cells mesh as boxes: two labels sharing a face t
     return o;
   };
   auto box = [&](double z0, double z1, const std::string& material) {
-    ObjectConfig b;
-    b.name = "b";
-    b.shape = ShapeKind::Box;
-    b.center = Vec3{(3 + 12) / 2.0 * g.d[0], (3 + 13) / 2.0 * g.d[1], (z0 + z1) / 2 * g.d[2]};
-    b.size = Vec3{9 * g.d[0], 10 * g.d[1], (z1 - z0) * g.d[2]};
-    b.material = material;
-    return b;
+    return box_object(Vec3{(3 + 12) / 2.0 * g.d[0], (3 + 13) / 2.0 * g.d[1], (z0 + z1) / 2 * g.d[2]},
+                      Vec3{9 * g.d[0], 10 * g.d[1], (z1 - z0) * g.d[2]}, material);
   };
   for (const char* upper : {"e", "pec"}) {
     CAPTURE(upper);
@@ -177,12 +174,7 @@ TEST_CASE("a box drawn in mm far from the file's origin (float32 there), placed 
   }
   const GridGeometry g = uneven_grid();
   const FieldLayout L(17, 19, 23);
-  ObjectConfig b;
-  b.name = "b";
-  b.shape = ShapeKind::Box;
-  b.center = Vec3{0.08, 0.096, 0.0945};
-  b.size = Vec3{0.1, 0.12, 0.099};
-  b.material = "d";
+  const ObjectConfig b = box_object(Vec3{0.08, 0.096, 0.0945}, Vec3{0.1, 0.12, 0.099}, "d");
   for (double off : {0.0, 4000.0}) {
     CAPTURE(off);
     const auto path = std::filesystem::temp_directory_path() / "clfdtd_test_box_far.stl";

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a block of labelled voxels (a numpy array of whole numbers) as the .vti file that
 object.*.shape = voxels reads (docs/MODEL_KEYS.md): VTK XML image data, the labels one cell
-array, raw appended binary. Needs numpy only.
+array, raw appended binary. Labels must be whole numbers within Int32. Needs numpy only.
 
   tools/voxels_to_vti.py labels.npy out.vti --spacing 0.005            # cubes of 5 mm, origin 0
   tools/voxels_to_vti.py labels.npy out.vti --spacing 0.005 0.005 0.01 --origin 0.1 0.1 0
@@ -29,12 +29,12 @@ def write_vti(path, labels, spacing, origin=(0.0, 0.0, 0.0), name="labels"):
         raise ValueError(f"labels must have 3 axes (nx, ny, nz), got shape {labels.shape}")
     if labels.dtype.newbyteorder("=") in _TYPES and labels.dtype.byteorder not in "=|<":
         labels = labels.astype(labels.dtype.newbyteorder("<"))
-    if labels.dtype not in _TYPES:  # bool, uint64, floats, ...: as Int32 where they fit
-        values = labels.astype(np.float64)
+    if labels.size and labels.dtype != np.bool_ and (labels.min() < -2**31 or labels.max() > 2**31 - 1):
+        raise ValueError("labels must lie in -2^31 .. 2^31 - 1 (Int32): clfdtd reads no others")
+    if labels.dtype not in _TYPES or labels.dtype in (np.dtype(np.int64), np.dtype(np.uint32)):
+        values = labels.astype(np.float64)  # bool, int64, uint32, floats, ...: as Int32
         if not np.all(np.equal(np.mod(values, 1), 0)):
             raise ValueError("labels must be whole numbers")
-        if values.size and (values.min() < -2**31 or values.max() > 2**31 - 1):
-            raise ValueError("labels must lie in -2^31 .. 2^31 - 1 (Int32)")
         labels = values.astype(np.int32)
     data = np.ascontiguousarray(labels.transpose(2, 1, 0)).astype(labels.dtype.newbyteorder("<"))
     nx, ny, nz = labels.shape

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "geometry/input_file.hpp"
 
@@ -117,6 +118,14 @@ TriangleMesh read_mesh_file(const std::string& path) {
                                 static_cast<int>(ids->GetId(k + 1))});
   }
   if (mesh.triangles.empty()) throw MeshFileError("no triangles found in it (only degenerate polygons)");
+  // Corners with equal coordinates are one corner: an OBJ face that indexes normals or texture
+  // coordinates apart from its corners comes out of VTK with a copy of each corner per face.
+  std::map<Point3, int> first;
+  std::vector<int> merged(mesh.points.size());
+  for (std::size_t i = 0; i < mesh.points.size(); ++i)
+    merged[i] = first.emplace(mesh.points[i], static_cast<int>(i)).first->second;
+  for (auto& t : mesh.triangles)
+    for (int& c : t) c = merged[static_cast<std::size_t>(c)];
   return mesh;
 }
 

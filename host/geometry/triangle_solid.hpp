@@ -5,8 +5,8 @@
 // (a multi-body export) are their union and an inward-facing shell inside another is a cavity.
 // Otherwise it is the even-odd rule (an odd number of crossings), which needs no orientation.
 // As for the analytic shapes (model/shapes.hpp), the surface itself counts as inside, within a
-// tolerance of 1e-7 of the mesh's size (the float32 rounding of the files' corners): a face on a
-// grid plane includes that plane.
+// tolerance of 1e-7 of the mesh's size and position, or more where the caller says (the float32
+// rounding of the files' corners): a face on a grid plane includes that plane.
 #pragma once
 #include <array>
 #include <cstddef>

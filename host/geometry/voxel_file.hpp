@@ -1,7 +1,8 @@
 // Voxel files: the labelled blocks of object.*.shape = voxels (docs/MODEL_KEYS.md), VTK XML image
-// data (.vti) read with VTK: its extent, origin and spacing place the voxels, and its first cell
-// array with one component holds each voxel's label (any integer type, or floats holding whole
-// numbers; numpy + tools/voxels_to_vti.py write such a file). Point arrays are not read.
+// data (.vti) read with VTK: its extent, origin and spacing place the voxels, and the cell array
+// it names as its Scalars, else its first one-component cell array, holds each voxel's label (any
+// integer type, or floats holding whole numbers, within Int32; numpy + tools/voxels_to_vti.py
+// write such a file). Point arrays are not read.
 // A build without VTK (CLFDTD_VTK=OFF) cannot read them: voxel_files_readable() is false and
 // read_voxel_file throws.
 #pragma once

@@ -1,7 +1,7 @@
 // Voxels as solids (object.*.shape = voxels, docs/MODEL_KEYS.md): a block of labelled boxes read
 // from a file (a CT scan, a soil model, a phantom), and one label's voxels as one object's solid.
-// A point is held where a voxel of that label holds it, its faces included (within 1e-9 of a
-// voxel), as a box's faces are; the voxels need not line up with the grid, each field sample
+// A point is held where a voxel of that label holds it, its faces included (within 1e-9 of the
+// block's size or position, in voxels), as a box's faces are; the voxels need not line up with the grid, each field sample
 // takes the label of the voxel it lies in.
 #pragma once
 #include <array>

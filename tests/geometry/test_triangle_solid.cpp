@@ -311,4 +311,16 @@ TEST_CASE("mesh files: binary and ASCII STL read alike; errors say what is wrong
   CHECK(q.triangles.size() == 12);
   CHECK(open_edges(q).count == 0);
   CHECK(TriangleSolid(q).volume() == doctest::Approx(1.0));
+  // Faces that index normals apart from corners (as exports often do): still closed.
+  const std::string normals = temp_path("cube_vn.obj");
+  {
+    std::ofstream f(normals);
+    f << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+         "vn 0 0 -1\nvn 0 0 1\nvn 0 -1 0\nvn 1 0 0\nvn 0 1 0\nvn -1 0 0\n"
+         "f 1//1 4//1 3//1 2//1\nf 5//2 6//2 7//2 8//2\nf 1//3 2//3 6//3 5//3\n"
+         "f 2//4 3//4 7//4 6//4\nf 3//5 4//5 8//5 7//5\nf 4//6 1//6 5//6 8//6\n";
+  }
+  const TriangleMesh n = read_mesh_file(normals);
+  CHECK(open_edges(n).count == 0);
+  CHECK(TriangleSolid(n).volume() == doctest::Approx(1.0));
 }

@@ -88,7 +88,7 @@ def main():
     axes[1].imshow(e.T, origin="lower", extent=extent, cmap="RdBu_r", vmin=-lim, vmax=lim)
     axes[1].contour(np.linspace(0, extent[1], eps.shape[0]), np.linspace(0, extent[3], eps.shape[2]),
                     eps[:, j, :].T, levels=[4.5, 10], colors="k", linewidths=0.5)
-    axes[1].set_title("Ex at step 500 (2.9 ns), soil outlines")
+    axes[1].set_title("Ex at step 500 (4.3 ns), soil outlines")
     for ax in axes:
         ax.set_xlabel("x (m)")
         ax.set_ylabel("z (m)")

@@ -42,7 +42,7 @@ void check_readable(const std::string& path) {
 // VTK reads a binary STL cut short without a word (its last triangles are simply missing, and
 // the surface shows holes). A binary STL is 84 + 50 N bytes for the N triangles its header
 // counts; a file of another size is ASCII, which starts with "solid".
-void check_stl_size(const std::string& path) {
+[[maybe_unused]] void check_stl_size(const std::string& path) {  // used with VTK only
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   const auto size = static_cast<unsigned long long>(f.tellg());
   f.seekg(0);

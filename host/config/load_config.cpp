@@ -700,7 +700,11 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
                     point(open.b) + " in the file's units (a hole, or a face left loose: close it in "
                     "the CAD program, or export the body as a solid)");
   }
-  const std::vector<Point3> raw_points = m.points;
+  // The corners were rounded to float32 where the file put them: far from the file's origin
+  // that is more than 1e-7 of where they land.
+  double file_scale = 0;
+  for (const Point3& p : m.points)
+    for (int a = 0; a < 3; ++a) file_scale = std::max(file_scale, std::fabs(p[a]) * o.scale);
   // Scaled, then turned about the file's origin: about x, then y, then z (right-hand rule).
   // Quarter turns are exact, so a part turned from y-up to z-up keeps its faces on grid planes.
   auto cos_sin = [](double deg) -> std::array<double, 2> {
@@ -741,11 +745,6 @@ std::shared_ptr<const TriangleSolid> read_mesh_object(const Reader& r, const std
     }
   }
   check_reaches_domain(r, sec, o, g, lo, hi, "a mesh");
-  // The corners were rounded to float32 where the file put them: far from the file's origin
-  // that is more than 1e-7 of where they land.
-  double file_scale = 0;
-  for (const Point3& p : raw_points)
-    for (int a = 0; a < 3; ++a) file_scale = std::max(file_scale, std::fabs(p[a]) * o.scale);
   return std::make_shared<const TriangleSolid>(std::move(m), 1e-7 * file_scale);
 }
 

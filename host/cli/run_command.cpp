@@ -68,13 +68,27 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
               g.dt / g.courant_limit_dt(), g.steps, g.dt * static_cast<double>(g.steps));
   if (m.upml.enabled())
     std::printf("upml       %zu PML cells with auxiliary fields\n", m.upml.cells);
+  if (g.any_periodic()) {
+    std::string axes, periods;
+    for (int a = 0; a < 3; ++a) {
+      if (!g.periodic[static_cast<std::size_t>(a)]) continue;
+      char text[64];
+      std::snprintf(text, sizeof text, "%s%.6g m", periods.empty() ? "" : ", ", g.n[a] * g.d[a]);
+      axes += std::string(axes.empty() ? "" : " ") + "xyz"[a];
+      periods += text;
+    }
+    std::printf("periodic   along %s: period %s\n", axes.c_str(), periods.c_str());
+  }
   // Where each plane wave's box landed (its faces snap to node planes), so it can be checked.
   for (const PlaneWaveModel& w : m.plane_waves) {
-    std::printf("plane wave %s: %s travelling %s in '%s', total field in x %.6g..%.6g, y %.6g..%.6g",
-                w.name.c_str(), e_field_text(w).c_str(), direction_text(w).c_str(),
-                w.background.c_str(),
-                w.lo[0] * g.d[0], w.hi[0] * g.d[0], w.lo[1] * g.d[1], w.hi[1] * g.d[1]);
-    if (g.dims == 3) std::printf(", z %.6g..%.6g", w.lo[2] * g.d[2], w.hi[2] * g.d[2]);
+    std::printf("plane wave %s: %s travelling %s in '%s', total field in", w.name.c_str(),
+                e_field_text(w).c_str(), direction_text(w).c_str(), w.background.c_str());
+    for (int a = 0; a < g.dims; ++a) {
+      if (g.periodic[static_cast<std::size_t>(a)])
+        std::printf("%s %c: the whole period", a ? "," : "", "xyz"[a]);
+      else
+        std::printf("%s %c %.6g..%.6g", a ? "," : "", "xyz"[a], w.lo[a] * g.d[a], w.hi[a] * g.d[a]);
+    }
     std::printf(" m\n");
   }
   // What the dispersive materials hold (their samples, with the surface mixtures apart).
@@ -240,6 +254,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
           check_distributable(cfg, model, comm.size());
           decomposition = decompose_model(cfg, model, comm.size());
           cfg.device.select = rank_device(cfg, comm.rank(), parallel::node_local_rank());
+        } else if (runs_in_parts(cfg, model)) {
+          // A periodic model on a device runs as one part whose ghost planes carry the wrap.
+          check_periodic_variant(cfg);
+          decomposition = decompose_model(cfg, model, 1);
         }
       }))
     return code;
@@ -252,7 +270,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   std::unique_ptr<Backend> backend;
   std::size_t device_bytes = 0;
   if (const int code = agree_on_failure(comm, [&] {
-        backend = comm.distributed()
+        backend = comm.distributed() || runs_in_parts(cfg, model)
                       ? parallel::make_distributed_backend(model, cfg.device, decomposition, comm)
                       : make_backend(model, cfg.device);
         // Counted once the backend exists: only it knows the variant (device.variant = auto may

@@ -68,9 +68,20 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
                       "auto, tile or rows" + over + " (onepass is not offered with more than one rank, nor tblock)");
 }
 
+bool runs_in_parts(const RunConfig& cfg, const SimulationModel& model) {
+  return model.grid.any_periodic() && cfg.device.backend != BackendKind::Reference;
+}
+
+void check_periodic_variant(const RunConfig& cfg) {
+  if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
+    throw cfg.error_at("device.variant",
+                       "auto, tile or rows in a periodic model (boundary.periodic: its wrap runs "
+                       "as a halo exchange, which onepass and tblock do not offer)");
+}
+
 parallel::Decomposition decompose_model(const RunConfig& cfg, const SimulationModel& model, int ranks) {
   try {
-    return parallel::decompose(model.grid.n, ranks, cfg.device.decomposition);
+    return parallel::decompose(model.grid.n, ranks, cfg.device.decomposition, model.grid.periodic);
   } catch (const ConfigError& e) {
     // Given in the file: its line; given on the command line: no file; absent (automatic): the
     // model file, since its grid is what does not split.

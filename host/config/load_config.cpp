@@ -539,6 +539,20 @@ void read_boundary(const Reader& r, const GridConfig& g, BoundaryConfig& b) {
     for (int f = 0; f < 2 * dims; ++f) b.layers[f] = static_cast<int>(l.size() == 1 ? l[0] : l[f]);
   }
   if (dims == 2) b.layers[4] = b.layers[5] = 0;  // the plane has no z faces
+  if (r.has("boundary.periodic")) {
+    r.check(dims == 3 && !cylindrical(g), "boundary.periodic",
+            "no periodic axis in a 2D or cylindrical model (3D Cartesian models only)");
+    const bool one_value = r.has("boundary.layers") && r.integers("boundary.layers").size() == 1;
+    for (int w : r.words("boundary.periodic")) {
+      b.periodic[static_cast<std::size_t>(w)] = true;
+      const int lo = b.layers[2 * w], hi = b.layers[2 * w + 1];
+      // Explicit per-face layers on a periodic axis contradict it; one value for all faces
+      // means the faces that can hold layers.
+      r.check((lo == 0 && hi == 0) || !r.has("boundary.layers") || one_value, "boundary.layers",
+              std::string("0 on the faces of periodic axis ") + "xyz"[w] + " (boundary.periodic)");
+      b.layers[2 * w] = b.layers[2 * w + 1] = 0;
+    }
+  }
   if (b.type == BoundaryType::Pec) {
     // A bare PEC wall has no layers; explicit non-zero layers contradict the type.
     r.check(std::all_of(b.layers.begin(), b.layers.end(), [](int v) { return v == 0; }) ||

@@ -66,6 +66,9 @@ struct BoundaryConfig {
   double grading = 3;                         // polynomial order m of sigma(rho) = sigma_max rho^m
   std::optional<double> sigma_max;            // S/m; default 0.8 (m+1) / (eta0 * cell size)
   double kappa_max = 1;
+  // Axes along which the domain repeats (boundary.periodic): no layers on their faces; a field
+  // leaving through one face enters through the opposite one.
+  std::array<bool, 3> periodic{};
 };
 
 // One pole of a dispersive material's susceptibility chi(f) (docs/EQUATIONS.md "Dispersive

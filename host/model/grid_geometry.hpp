@@ -28,6 +28,10 @@ struct GridGeometry {
   // `modes` (ascending, each >= 0); the Courant limit is that of the largest m.
   bool cylindrical = false;
   std::vector<int> modes;
+  // boundary.periodic: the grid repeats along these axes (3D Cartesian only). The neighbour of
+  // cell n - 1 along a periodic axis is cell 0.
+  std::array<bool, 3> periodic{};
+  bool any_periodic() const { return periodic[0] || periodic[1] || periodic[2]; }
   // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D);
   // cylindrical: 1 / (c sqrt(((m_max + 1)^2 + 1/4)/dr^2 + 1/dz^2)).
   double courant_limit_dt() const;

@@ -207,8 +207,10 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
   return written;
 }
 
-// The outer PEC wall: tangential E on the low planes, and every E padding cell (k >= nz).
-void apply_walls(Component c, const FieldLayout& L, std::vector<std::uint8_t>& ids) {
+// The outer PEC wall: tangential E on the low planes, and every E padding cell (k >= nz). A
+// periodic axis (boundary.periodic) has no wall: its low plane is the plane after the high end.
+void apply_walls(Component c, const FieldLayout& L, const std::array<bool, 3>& periodic,
+                 std::vector<std::uint8_t>& ids) {
   const std::uint8_t pec = MaterialTable::kPec;
   const int axis = component_axis(c);
   const std::size_t nzp = L.nzp();
@@ -216,10 +218,10 @@ void apply_walls(Component c, const FieldLayout& L, std::vector<std::uint8_t>& i
     for (int j = 0; j < L.ny; ++j) {
       const std::size_t row = L.index(i, j, 0);
       // Tangential means the component's axis differs from the wall normal.
-      const bool wall_row = (i == 0 && axis != 0) || (j == 0 && axis != 1);
+      const bool wall_row = (i == 0 && axis != 0 && !periodic[0]) || (j == 0 && axis != 1 && !periodic[1]);
       if (wall_row) {
         std::fill(ids.begin() + row, ids.begin() + row + L.nz, pec);
-      } else if (axis != 2) {
+      } else if (axis != 2 && !periodic[2]) {
         ids[row] = pec;  // k = 0 plane
       }
       std::fill(ids.begin() + row + L.nz, ids.begin() + row + nzp, pec);
@@ -522,7 +524,7 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& 
     if (layout.plane) {
       apply_plane_walls(comp, layout, ids);
     } else if (is_electric(comp)) {
-      apply_walls(comp, layout, ids);
+      apply_walls(comp, layout, g.periodic, ids);
     }
   }
 

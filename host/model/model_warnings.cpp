@@ -84,7 +84,10 @@ void add_extent_warnings(const RunConfig& cfg, const GridGeometry& g, std::vecto
     warnings.push_back(std::string("grid.size along ") + axis_name(g, a) + " is " + number_text(asked) +
                        " m, " + number_text(asked / g.d[a], 4) + " cells of " + number_text(g.d[a]) +
                        " m: the grid has " + std::to_string(g.n[a]) + " cells, " +
-                       number_text(extent) + " m, and its outer walls lie there");
+                       number_text(extent) + " m, and " +
+                       (g.periodic[static_cast<std::size_t>(a)]
+                            ? "that is the period (boundary.periodic)"
+                            : "its outer walls lie there"));
   }
 }
 

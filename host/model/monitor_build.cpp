@@ -77,6 +77,29 @@ void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector
   }
 }
 
+// boundary.periodic: a flux box spans the whole period along a periodic axis (its two faces
+// there then carry equal and opposite flux and are left out) or stays clear of the period's ends
+// (its samples would wrap onto a face it does not have); a far field needs a domain that ends.
+void check_periodic(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
+                    const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
+  if (!g.any_periodic()) return;
+  if (c.kind == MonitorKind::FarField)
+    fail(cfg, "monitor." + c.name + ".type",
+         "flux or dft in a periodic model (boundary.periodic): the far field of an infinite "
+         "array is its diffraction orders, not a radiation pattern");
+  for (int a = 0; a < 3; ++a) {
+    if (!g.periodic[static_cast<std::size_t>(a)]) continue;
+    const bool whole = lo[a] == 0 && hi[a] == g.n[a];
+    const bool clear = lo[a] > 0 && hi[a] < g.n[a];
+    if (whole || clear) continue;
+    fail(cfg, "monitor." + c.name + ".box",
+         std::string("a box that spans the whole period along periodic axis ") + "xyz"[a] +
+             " (0 to " + number_text(g.n[a] * g.d[a], 6) +
+             " m) or stays clear of both its ends; got nodes " + std::to_string(lo[a]) + " to " +
+             std::to_string(hi[a]) + " of " + std::to_string(g.n[a]));
+  }
+}
+
 std::string face_label(const MonitorFace& f, int nfaces, const GridGeometry& g) {
   if (nfaces == 1) return "plane";
   return std::string(axis_name(g, f.axis)) + (f.normal < 0 ? "-low" : "-high");
@@ -306,8 +329,17 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
     } else {
       m.theta_step_deg = c.theta_step_deg;
       m.phi_step_deg = c.phi_step_deg;
+      check_periodic(cfg, c, g, m.lo, m.hi);
       m.faces = monitor_faces(m.lo, m.hi, g.n, layers, plane ? 2 : 3);
       if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces);
+      // Across a whole period the two faces of a periodic axis cancel: left out.
+      if (m.faces.size() > 1)
+        m.faces.erase(std::remove_if(m.faces.begin(), m.faces.end(),
+                                     [&](const MonitorFace& f) {
+                                       return g.periodic[static_cast<std::size_t>(f.axis)] &&
+                                              m.lo[f.axis] == 0 && m.hi[f.axis] == g.n[f.axis];
+                                     }),
+                      m.faces.end());
       for (const MonitorFace& f : m.faces)
         for (const DftRegion& r : face_regions(f, g.n, components)) m.regions.push_back(r);
       warn_faces_in_upml(m, g, layers, components, warnings);

@@ -411,9 +411,16 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
     const bool h = comp >= 3;
     const auto terms = stencil(comp, g.d);
     std::array<int, 3> c{};
-    for (c[0] = wave.lo[0] - 1; c[0] <= wave.hi[0] + 1; ++c[0]) {
-      for (c[1] = wave.lo[1] - 1; c[1] <= wave.hi[1] + 1; ++c[1]) {
-        const int z0 = plane ? 0 : wave.lo[2] - 1, z1 = plane ? 0 : wave.hi[2] + 1;
+    // Along a periodic axis the box runs past both ends (lo = -2, hi = n + 2: build_plane_waves),
+    // so no stencil there crosses its surface: every cell of the period, none beyond.
+    std::array<int, 3> c0{}, c1{};
+    for (int b = 0; b < 3; ++b) {
+      c0[b] = g.periodic[b] ? 0 : wave.lo[b] - 1;
+      c1[b] = g.periodic[b] ? g.n[b] - 1 : wave.hi[b] + 1;
+    }
+    for (c[0] = c0[0]; c[0] <= c1[0]; ++c[0]) {
+      for (c[1] = c0[1]; c[1] <= c1[1]; ++c[1]) {
+        const int z0 = plane ? 0 : c0[2], z1 = plane ? 0 : c1[2];
         for (c[2] = z0; c[2] <= z1; ++c[2]) {
           // Deep inside, every stencil stays inside: skip to the far side along z.
           bool deep = true;
@@ -654,6 +661,19 @@ std::vector<PlaneWaveModel> build_plane_waves(const RunConfig& cfg, const GridGe
     w.lo[2] = 0;  // 2D: the one z cell
     w.hi[2] = 1;
     for (int b = 0; b < g.dims; ++b) {
+      if (g.periodic[b]) {
+        // The whole period and past it: the box has no faces along a periodic axis.
+        const bool along = src.direction_vector ? (*src.direction_vector)[b] != 0 : w.axis == b;
+        if (along)
+          refuse(src, "direction",
+                 std::string("a direction perpendicular to the periodic axes (boundary.periodic): "
+                             "this one has a component along ") + "xyz"[b] +
+                     " (oblique incidence on a periodic structure needs Bloch-periodic fields, "
+                     "which clfdtd does not have)");
+        w.lo[b] = -2;
+        w.hi[b] = g.n[b] + 2;
+        continue;
+      }
       // Halfway between two node planes, the higher one (cells_of: not rounding noise).
       w.lo[b] = static_cast<int>(std::floor(cells_of(src.position[b] - 0.5 * size[b], g.d[b]) + 0.5));
       w.hi[b] = static_cast<int>(std::floor(cells_of(src.position[b] + 0.5 * size[b], g.d[b]) + 0.5));

@@ -293,7 +293,7 @@ SimulationModel SimulationModel::build(
   }
   check_grid(cfg, m.grid);
   check_layers(cfg, m.grid);
-  if (cfg.boundary.type == BoundaryType::Upml && !m.cylindrical() &&
+  if (cfg.boundary.type == BoundaryType::Upml && !m.cylindrical() && !m.grid.any_periodic() &&
       std::all_of(cfg.boundary.layers.begin(), cfg.boundary.layers.begin() + 2 * m.grid.dims,
                   [](int l) { return l == 0; }))
     m.warnings.push_back("boundary.type = upml with boundary.layers = 0 on every face: nothing "

@@ -23,8 +23,9 @@ public:
   // absent_reads_zero: a component with no region on the face reads zero (a 2D model's face
   // carries its mode's components only; the others are identically zero there).
   FaceSamples(const std::vector<std::complex<double>>& dft, std::size_t nfreq,
-              const std::array<int, 3>& n, bool absent_reads_zero)
-      : dft_(dft), nfreq_(nfreq), n_(n), absent_reads_zero_(absent_reads_zero) {}
+              const std::array<int, 3>& n, const std::array<bool, 3>& periodic,
+              bool absent_reads_zero)
+      : dft_(dft), nfreq_(nfreq), n_(n), periodic_(periodic), absent_reads_zero_(absent_reads_zero) {}
   void add(const DftRegion* r, std::size_t first) { regions_.push_back({r, first}); }
 
   bool inside_grid(const std::array<int, 3>& ijk) const {
@@ -32,7 +33,10 @@ public:
       if (ijk[a] < 0 || ijk[a] >= n_[a]) return false;
     return true;
   }
-  std::complex<double> at(Component c, const std::array<int, 3>& ijk, std::size_t f) const {
+  std::complex<double> at(Component c, std::array<int, 3> ijk, std::size_t f) const {
+    // A face spans a periodic axis' whole period (check_periodic): its last node is node 0.
+    for (int a = 0; a < 3; ++a)
+      if (periodic_[static_cast<std::size_t>(a)] && ijk[a] == n_[a]) ijk[a] = 0;
     if (!inside_grid(ijk)) return 0.0;
     if (absent_reads_zero_ &&
         std::none_of(regions_.begin(), regions_.end(),
@@ -59,6 +63,7 @@ private:
   const std::vector<std::complex<double>>& dft_;
   std::size_t nfreq_;
   std::array<int, 3> n_;
+  std::array<bool, 3> periodic_;
   bool absent_reads_zero_;
   std::vector<PlacedRegion> regions_;
 };
@@ -106,7 +111,7 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
   std::size_t next_region = 0, first_point = 0;
   for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
     const MonitorFace& face = m.faces[fi];
-    FaceSamples samples(dft, nfreq, g.n, plane);
+    FaceSamples samples(dft, nfreq, g.n, g.periodic, plane);
     for (const DftRegion& want : face_regions(face, g.n, components)) {
       if (next_region >= m.regions.size() || !same_region(m.regions[next_region], want))
         throw std::logic_error("monitor '" + m.name + "': its regions do not follow the face rules");

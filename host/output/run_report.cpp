@@ -117,6 +117,8 @@ RunReport report_from_model(const SimulationModel& m) {
   }
   r.cylindrical = m.cylindrical();
   if (r.cylindrical) r.modes = m.grid.modes;
+  for (int a = 0; a < 3; ++a)
+    if (m.grid.periodic[static_cast<std::size_t>(a)]) r.periodic.push_back(std::string(1, "xyz"[a]));
   r.n = m.grid.n;
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
@@ -152,8 +154,12 @@ RunReport report_from_model(const SimulationModel& m) {
     p.waveform = waveform_name(w.source.waveform);
     p.amplitude_v_per_m = w.source.amplitude;
     p.frequency_hz = w.source.frequency_hz;
-    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.lo[a] * m.grid.d[a]);
-    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(w.hi[a] * m.grid.d[a]);
+    // Along a periodic axis the box spans the period (its lo and hi lie past the ends).
+    auto node = [&](int a, int v) {
+      return m.grid.periodic[static_cast<std::size_t>(a)] ? std::clamp(v, 0, m.grid.n[a]) : v;
+    };
+    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(node(a, w.lo[a]) * m.grid.d[a]);
+    for (int a = 0; a < m.grid.dims; ++a) p.box_m.push_back(node(a, w.hi[a]) * m.grid.d[a]);
     if (w.oblique) {
       p.k_hat = w.k_hat;
       p.e_hat = w.e_hat;
@@ -264,6 +270,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"ports", ports},
       {"dims", r.dims},
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
+      {"periodic", r.periodic},
       {"ranks", r.ranks},
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };

@@ -72,13 +72,17 @@ int Decomposition::rank_at(const std::array<int, 3>& p) const {
 int Decomposition::neighbour(int rank, int face) const {
   if (face < 0 || face > 5) throw std::out_of_range("face " + std::to_string(face) + " is not 0..5");
   std::array<int, 3> p = coords(rank);
-  p[face / 2] += face % 2 == 0 ? -1 : 1;
+  const int a = face / 2;
+  p[a] += face % 2 == 0 ? -1 : 1;
+  if (periodic[static_cast<std::size_t>(a)]) p[a] = (p[a] + parts[a]) % parts[a];
   return rank_at(p);
 }
 
-Decomposition decompose(const std::array<int, 3>& n, int ranks, const std::array<int, 3>& requested) {
+Decomposition decompose(const std::array<int, 3>& n, int ranks, const std::array<int, 3>& requested,
+                        const std::array<bool, 3>& periodic) {
   if (ranks < 1) throw std::invalid_argument("decompose: " + std::to_string(ranks) + " ranks");
   Decomposition d;
+  d.periodic = periodic;
   const bool automatic = requested[0] == 0 && requested[1] == 0 && requested[2] == 0;
   if (ranks == 1) {
     d.parts = {1, 1, 1};

@@ -162,6 +162,8 @@ DistributedBackend::~DistributedBackend() {
 }
 
 std::string DistributedBackend::device_description() const {
+  // One process (a periodic model run as one part): the device alone.
+  if (link_->size() == 1) return engine_->device_description();
   return std::to_string(link_->size()) + " ranks (" + std::to_string(d_.parts[0]) + "x" +
          std::to_string(d_.parts[1]) + "x" + std::to_string(d_.parts[2]) + "), rank " +
          std::to_string(link_->rank()) + ": " + engine_->device_description();

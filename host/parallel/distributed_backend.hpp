@@ -40,7 +40,7 @@ public:
   ~DistributedBackend() override;
 
   std::string name() const override { return engine_->name(); }
-  // "K ranks (PXxPYxPZ), rank R: <this rank's device>"
+  // "K ranks (PXxPYxPZ), rank R: <this rank's device>"; one rank: the device's alone.
   std::string device_description() const override;
   std::string kernel_variant() const override { return engine_->kernel_variant(); }
 

@@ -75,6 +75,13 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
                            const Part& part, RankLink& link, bool ghost_reads)
     : dev_(dev), link_(link), faces_(halo_faces(part)) {
   for (const HaloFace& f : faces_) {
+    int opposite = -1;
+    if (f.neighbour == link_.rank())
+      for (std::size_t j = 0; j < faces_.size(); ++j)
+        if (faces_[j].face == (f.face ^ 1)) opposite = static_cast<int>(j);
+    self_opposite_.push_back(opposite);
+  }
+  for (const HaloFace& f : faces_) {
     FaceKernels k;
     const std::size_t count = f.send.cells();
     const std::size_t bytes = kHaloComponents * count * sizeof(float);
@@ -141,7 +148,12 @@ void HaloExchange::begin(int group) {
     if (!face_sends(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
     dev_.launch(k.pack[g], k.global, device::Range(kGroup));
-    dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
+    // To this rank itself (a periodic axis in one box): straight into the opposite face's
+    // receive buffer, which end() unpacks.
+    if (const int j = self_opposite_[i]; j >= 0)
+      dev_.copy(kernels_[static_cast<std::size_t>(j)].recv, k.send, k.send.bytes());
+    else
+      dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
   }
   // Also with nothing read: end() writes recv_host only once the uploads from it queued by the
   // last end(group) have run, which this marker comes after.
@@ -166,6 +178,7 @@ void HaloExchange::end(int group) {
   read_done_[g] = device::Marker();
   std::vector<RankLink::Transfer> transfers;
   for (std::size_t i = 0; i < faces_.size(); ++i) {
+    if (self_opposite_[i] >= 0) continue;  // copied on the device by begin()
     const FaceKernels& k = kernels_[i];
     RankLink::Transfer t;
     t.peer = faces_[i].neighbour;
@@ -184,7 +197,7 @@ void HaloExchange::end(int group) {
   for (std::size_t i = 0; i < faces_.size(); ++i) {
     if (!face_receives(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
-    dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
+    if (self_opposite_[i] < 0) dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
     dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
   }
 }

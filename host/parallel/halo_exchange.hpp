@@ -126,6 +126,10 @@ private:
   RankLink& link_;
   std::vector<HaloFace> faces_;
   std::vector<FaceKernels> kernels_;
+  // Per face: the index of the opposite face where the neighbour is this rank itself (a periodic
+  // axis in one box: begin() copies the plane into that face's receive buffer on the device),
+  // else -1.
+  std::vector<int> self_opposite_;
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;

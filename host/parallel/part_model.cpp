@@ -49,14 +49,25 @@ void for_points(const DftRegion& r, std::size_t first, const DftRegion& c, F&& f
           static_cast<std::size_t>(k - r.lo[2]));
 }
 
-AxisProfile slice_profile(const AxisProfile& p, int origin, int n) {
+// The global index of local index l along an axis of `global_n` cells whose local cell 0 is global
+// `origin`: past either end of a periodic axis (a part's ghost plane there) the other end's.
+int global_index(int origin, int l, int global_n, bool periodic) {
+  const int g = origin + l;
+  return periodic ? (g % global_n + global_n) % global_n : g;
+}
+
+AxisProfile slice_profile(const AxisProfile& p, int origin, int n, int global_n, bool periodic) {
   auto cut = [&](const std::vector<double>& v) {
-    return std::vector<double>(v.begin() + origin, v.begin() + origin + n);
+    std::vector<double> out(static_cast<std::size_t>(n));
+    for (int l = 0; l < n; ++l)
+      out[static_cast<std::size_t>(l)] = v[static_cast<std::size_t>(global_index(origin, l, global_n, periodic))];
+    return out;
   };
   return AxisProfile{cut(p.a), cut(p.b), cut(p.cp), cut(p.cm)};
 }
 
-UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n, const Part& part) {
+UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n,
+                       const std::array<bool, 3>& periodic, const Part& part) {
   const std::array<int, 3> n = part.local_n();
   UpmlProfile u;
   for (int a = 0; a < 3; ++a) {
@@ -66,15 +77,25 @@ UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n,
     const int lo = g.layers[2 * a], hi = g.layers[2 * a + 1];
     u.layers[2 * a] = lo > 0 ? std::clamp(lo - o, 0, n[a]) : 0;
     u.layers[2 * a + 1] = hi > 0 ? std::clamp(hi - (global_n[a] - o - n[a]), 0, n[a]) : 0;
-    u.integer[a] = slice_profile(g.integer[a], o, n[a]);
-    u.half[a] = slice_profile(g.half[a], o, n[a]);
+    u.integer[a] = slice_profile(g.integer[a], o, n[a], global_n[a], periodic[a]);
+    u.half[a] = slice_profile(g.half[a], o, n[a], global_n[a], periodic[a]);
   }
   for (const PmlBox& b : g.boxes) {
     PmlBox c;
-    const int lo[3] = {std::max(b.i0, part.origin[0]), std::max(b.j0, part.origin[1]),
-                       std::max(b.k0, part.origin[2])};
-    const int hi[3] = {std::min(b.i1, part.origin[0] + n[0]), std::min(b.j1, part.origin[1] + n[1]),
-                       std::min(b.k1, part.origin[2] + n[2])};
+    int lo[3] = {std::max(b.i0, part.origin[0]), std::max(b.j0, part.origin[1]),
+                 std::max(b.k0, part.origin[2])};
+    int hi[3] = {std::min(b.i1, part.origin[0] + n[0]), std::min(b.j1, part.origin[1] + n[1]),
+                 std::min(b.k1, part.origin[2] + n[2])};
+    // Along a periodic axis (no layers of its own) every box spans the whole period: the ghost
+    // planes past its ends are PML cells where the cells they copy are.
+    const int b0[3] = {b.i0, b.j0, b.k0}, b1[3] = {b.i1, b.j1, b.k1};
+    for (int a = 0; a < 3; ++a) {
+      if (!periodic[static_cast<std::size_t>(a)]) continue;
+      if (b0[a] != 0 || b1[a] != global_n[a])
+        throw std::logic_error("slice_model: a PML box that does not span a periodic axis");
+      lo[a] = part.origin[a];
+      hi[a] = part.origin[a] + n[a];
+    }
     if (hi[0] <= lo[0] || hi[1] <= lo[1] || hi[2] <= lo[2]) continue;
     c.i0 = lo[0] - part.origin[0];
     c.i1 = hi[0] - part.origin[0];
@@ -124,6 +145,11 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
   // Member by member: the global tables (ids, mode shapes) are never copied whole.
   m.grid = global.grid;
   m.grid.n = n;
+  // The part's own engine knows nothing of periodic axes: its ghost planes carry them.
+  m.grid.periodic = {};
+  const std::array<bool, 3>& periodic = global.grid.periodic;
+  const std::array<int, 3>& gn = global.grid.n;
+  auto gi = [&](int a, int l) { return global_index(o[a], l, gn[a], periodic[a]); };
   m.layout = FieldLayout(n[0], n[1], n[2]);
   const FieldLayout& L = m.layout;
   m.materials = global.materials;
@@ -143,24 +169,26 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
     std::vector<std::uint8_t> ids(L.cells(), MaterialTable::kPec);  // padding is PEC
     for (int i = 0; i < n[0]; ++i)
       for (int j = 0; j < n[1]; ++j) {
-        const std::uint8_t* src = &global.ids[c][G.index(o[0] + i, o[1] + j, o[2])];
-        std::copy(src, src + n[2], &ids[L.index(i, j, 0)]);
+        if (!periodic[2]) {
+          const std::uint8_t* src = &global.ids[c][G.index(gi(0, i), gi(1, j), o[2])];
+          std::copy(src, src + n[2], &ids[L.index(i, j, 0)]);
+          continue;
+        }
+        for (int k = 0; k < n[2]; ++k)
+          ids[L.index(i, j, k)] = global.ids[c][G.index(gi(0, i), gi(1, j), gi(2, k))];
       }
     m.ids[c] = std::move(ids);
   }
   if (!global.cell_ids.empty()) {
-    const std::array<int, 3>& gn = global.grid.n;
     std::vector<std::uint8_t> cells(static_cast<std::size_t>(n[0]) * n[1] * n[2]);
     for (int i = 0; i < n[0]; ++i)
-      for (int j = 0; j < n[1]; ++j) {
-        const std::size_t src = (static_cast<std::size_t>(o[0] + i) * gn[1] + (o[1] + j)) * gn[2] + o[2];
-        std::copy(global.cell_ids.begin() + static_cast<long>(src),
-                  global.cell_ids.begin() + static_cast<long>(src) + n[2],
-                  cells.begin() + static_cast<long>((static_cast<std::size_t>(i) * n[1] + j) * n[2]));
-      }
+      for (int j = 0; j < n[1]; ++j)
+        for (int k = 0; k < n[2]; ++k)
+          cells[(static_cast<std::size_t>(i) * n[1] + j) * n[2] + k] =
+              global.cell_ids[(static_cast<std::size_t>(gi(0, i)) * gn[1] + gi(1, j)) * gn[2] + gi(2, k)];
     m.cell_ids = std::move(cells);
   }
-  m.upml = slice_upml(global.upml, global.grid.n, part);
+  m.upml = slice_upml(global.upml, global.grid.n, periodic, part);
 
   for (const SourceModel& s : global.sources) {
     if (!part.owned.contains(s.cell[0], s.cell[1], s.cell[2])) continue;
@@ -199,18 +227,28 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
   }
   // Plane waves: the corrections of every sample in the local box, ghosts included. A ghost H
   // sample's correction reaches owned E samples through post_step_entries (their curl reads it);
-  // what it adds to ghost samples the halo exchange replaces.
+  // what it adds to ghost samples the halo exchange replaces. Along a periodic axis a ghost plane
+  // takes the corrections of the cells at the other end.
   for (const PlaneWaveModel& gw : global.plane_waves) {
     PlaneWaveModel w = gw;
     for (auto* terms : {&w.h_terms, &w.e_terms}) {
       std::vector<PlaneWaveTerm> kept;
-      for (PlaneWaveTerm t : *terms) {
-        bool inside = true;
-        for (int a = 0; a < 3; ++a) {
-          t.cell[a] -= o[a];
-          inside = inside && t.cell[a] >= 0 && t.cell[a] < n[a];
-        }
-        if (inside) kept.push_back(t);
+      for (const PlaneWaveTerm& t : *terms) {
+        // Each axis' local images of the term's cell: itself, and past a periodic axis' ends.
+        std::array<std::vector<int>, 3> at;
+        for (int a = 0; a < 3; ++a)
+          for (int shift : {0, -gn[a], gn[a]}) {
+            if (shift != 0 && !periodic[a]) continue;
+            const int l = t.cell[a] + shift - o[a];
+            if (l >= 0 && l < n[a]) at[a].push_back(l);
+          }
+        for (int i : at[0])
+          for (int j : at[1])
+            for (int k : at[2]) {
+              PlaneWaveTerm local = t;
+              local.cell = {i, j, k};
+              kept.push_back(local);
+            }
       }
       *terms = std::move(kept);
     }

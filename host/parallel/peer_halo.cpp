@@ -1,6 +1,8 @@
 // The device-to-device halo transport (peer_halo.hpp).
 #include "parallel/peer_halo.hpp"
 
+#include <algorithm>
+
 #include <exception>
 
 #include "errors.hpp"
@@ -65,7 +67,15 @@ std::unique_ptr<PeerHalo> make_peer_halo(HaloPath requested, device::Device& dev
   if (requested == HaloPath::Host) return nullptr;
   // 1. Every rank has a device that can reach another process's memory.
   std::string why;
-  std::unique_ptr<PeerDevice> peer = make_peer(dev, why);
+  // A face whose neighbour is this rank (a periodic axis in one box) copies its plane on the
+  // host (HaloExchange::end): CUDA IPC cannot open a process's own memory.
+  const bool to_itself = std::any_of(faces.begin(), faces.end(),
+                                     [&](const HaloFace& f) { return f.neighbour == link.rank(); });
+  std::unique_ptr<PeerDevice> peer;
+  if (to_itself)
+    why = "a periodic axis in one box (boundary.periodic) sends its halo to the rank itself";
+  else
+    peer = make_peer(dev, why);
   if (!agreed(link, requested, peer != nullptr, why)) return nullptr;
 
   // 2. Receive buffers, exported to the neighbours that write into them. Every rank takes part

@@ -61,6 +61,10 @@ public:
 private:
   // Field value at (i, j, k); indices outside [0,nx) x [0,ny) x [0,nzp) read zero (EQUATIONS.md).
   double at(const std::vector<double>& f, int i, int j, int k) const {
+    // A periodic axis (boundary.periodic): one step past either end is the other end.
+    if (m_.grid.periodic[0]) i = i < 0 ? nx_ - 1 : i == nx_ ? 0 : i;
+    if (m_.grid.periodic[1]) j = j < 0 ? ny_ - 1 : j == ny_ ? 0 : j;
+    if (m_.grid.periodic[2]) k = k < 0 ? nz_ - 1 : k == nz_ ? 0 : k;
     // (unsigned compare: a negative index wraps to a huge value and fails the test too)
     if (static_cast<unsigned>(i) >= static_cast<unsigned>(nx_) ||
         static_cast<unsigned>(j) >= static_cast<unsigned>(ny_) ||

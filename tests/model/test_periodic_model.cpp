@@ -1,0 +1,106 @@
+// boundary.periodic as the model file gives it: the axes read, no layers on them, and what a
+// periodic model cannot hold refused naming the key (layers on a periodic face, a 2D or
+// cylindrical model, a plane wave with a component along a periodic axis, a far-field monitor, a
+// flux box that reaches one end of the period but not the other); the plane wave's box spans the
+// period and its corrections lie on its faces across the other axes only.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "config/load_config.hpp"
+#include "errors.hpp"
+#include "model/simulation_model.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+const std::string kGrid = "[grid]\nsize = 0.3 0.3 0.6\ncell_size = 0.01\n[time]\nsteps = 10\n";
+const std::string kDipole = "[source.s]\nposition = 0.15 0.15 0.3\nfrequency = 1e9\n";
+
+SimulationModel build(const std::string& text) {
+  return SimulationModel::build(load_config_text(text, "p.ini", {}));
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    build(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("boundary.periodic: the axes, and layers only on the other faces") {
+  const SimulationModel m = build(kGrid + "[boundary]\nperiodic = x y\nlayers = 6\n" + kDipole);
+  CHECK(m.grid.periodic == std::array<bool, 3>{true, true, false});
+  CHECK(m.upml.layers == std::array<int, 6>{0, 0, 0, 0, 6, 6});
+  const SimulationModel none = build(kGrid + kDipole);
+  CHECK_FALSE(none.grid.any_periodic());
+  // Explicit layers on a periodic face contradict it.
+  const std::string e = error_of(kGrid + "[boundary]\nperiodic = x\nlayers = 4 4 6 6 6 6\n" + kDipole);
+  CHECK(e.find("boundary.layers") != std::string::npos);
+  CHECK(e.find("periodic axis x") != std::string::npos);
+  CHECK(build(kGrid + "[boundary]\nperiodic = x\nlayers = 0 0 6 6 6 6\n" + kDipole).upml.layers[2] == 6);
+  // 3D Cartesian only.
+  CHECK(error_of("[grid]\nsize = 0.3 0.3\ncell_size = 0.01\n[time]\nsteps = 10\n"
+                 "[boundary]\nperiodic = x\n[source.s]\nposition = 0.15 0.15\nfrequency = 1e9\n")
+            .find("boundary.periodic") != std::string::npos);
+  CHECK(error_of(kGrid + "[boundary]\nperiodic = x x\n" + kDipole).find("each word once") !=
+        std::string::npos);
+}
+
+TEST_CASE("boundary.periodic: a plane wave spans the period, travels across it only") {
+  const std::string wave =
+      "[source.pw]\ntype = plane_wave\ndirection = +z\naxis = x\nposition = 0.15 0.15 0.3\n"
+      "size = 0.02 0.02 0.2\nfrequency = 1e9\n";
+  const SimulationModel m = build(kGrid + "[boundary]\nperiodic = x y\n" + wave);
+  REQUIRE(m.plane_waves.size() == 1);
+  const PlaneWaveModel& w = m.plane_waves[0];
+  CHECK(w.lo[0] < 0);
+  CHECK(w.hi[1] > m.grid.n[1]);
+  // Every correction sits next to a z face (10 and 30), across all x and y of the period.
+  std::array<bool, 2> x_ends{}, y_ends{};
+  for (const auto* terms : {&w.h_terms, &w.e_terms})
+    for (const PlaneWaveTerm& t : *terms) {
+      CHECK((std::abs(t.cell[2] - 20) <= 1 || std::abs(t.cell[2] - 40) <= 1));
+      CHECK(t.cell[0] >= 0);
+      CHECK(t.cell[0] < m.grid.n[0]);
+      if (t.cell[0] == 0) x_ends[0] = true;
+      if (t.cell[0] == m.grid.n[0] - 1) x_ends[1] = true;
+      if (t.cell[1] == 0) y_ends[0] = true;
+      if (t.cell[1] == m.grid.n[1] - 1) y_ends[1] = true;
+    }
+  CHECK((x_ends[0] && x_ends[1] && y_ends[0] && y_ends[1]));
+  std::string e = error_of(kGrid + "[boundary]\nperiodic = z\n" + wave);
+  CHECK(e.find("source.pw.direction") != std::string::npos);
+  CHECK(e.find("along z") != std::string::npos);
+  std::string oblique = wave;
+  oblique.replace(oblique.find("+z"), 2, "1 0 1");
+  e = error_of(kGrid + "[boundary]\nperiodic = x y\n" + oblique);
+  CHECK(e.find("component along x") != std::string::npos);
+  // Oblique in the plane of the axes that are not periodic is fine.
+  std::string in_plane = wave;
+  in_plane.replace(in_plane.find("+z"), 2, "0 0.3 1");
+  CHECK(build(kGrid + "[boundary]\nperiodic = x\n" + in_plane).plane_waves.size() == 1);
+}
+
+TEST_CASE("boundary.periodic: monitors span the period or stay clear of its ends") {
+  const std::string head = kGrid + "[boundary]\nperiodic = x y\n" + kDipole;
+  const SimulationModel plane =
+      build(head + "[monitor.t]\ntype = flux\nbox = 0 0 0.45 0.3 0.3 0.45\nfrequencies = 1e9\n");
+  REQUIRE(plane.monitors.size() == 1);
+  CHECK(plane.monitors[0].faces.size() == 1);
+  // A box across the whole period along x, inside along y: its x faces cancel and are left out.
+  const SimulationModel box =
+      build(head + "[monitor.b]\ntype = flux\nbox = 0 0.04 0.2 0.3 0.2 0.4\nfrequencies = 1e9\n");
+  CHECK(box.monitors[0].faces.size() == 4);
+  for (const MonitorFace& f : box.monitors[0].faces) CHECK(f.axis != 0);
+  std::string e = error_of(head + "[monitor.b]\ntype = flux\nbox = 0 0.04 0.2 0.15 0.2 0.4\nfrequencies = 1e9\n");
+  CHECK(e.find("monitor.b.box") != std::string::npos);
+  CHECK(e.find("periodic axis x") != std::string::npos);
+  e = error_of(head + "[monitor.f]\ntype = farfield\nbox = 0.04 0.04 0.2 0.2 0.2 0.4\nfrequencies = 1e9\n");
+  CHECK(e.find("monitor.f.type") != std::string::npos);
+}

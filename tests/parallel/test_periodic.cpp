@@ -1,0 +1,213 @@
+// boundary.periodic (docs/PERIODIC.md). The reference engine wraps its neighbours; the device
+// engines run a periodic model as parts whose ghost planes the halo exchange fills from the other
+// end of the axis (the rank itself with one box there). Checked here:
+// - the reference: a periodic grid is translation invariant (a dipole moved by a shift across the
+//   ends gives the fields rolled by that shift, to rounding), which no walled grid is;
+// - OpenCL (PoCL in CI) and CUDA (where there is a GPU) against the reference, every output (probes, energy, flux and dft
+//   transforms, snapshots), for one process (the rows and tile variants) and split over 2 and 4
+//   ranks as threads, with UPML along z, materials and PEC across the period's ends, and with all
+//   three axes periodic;
+// - a plane wave at normal incidence on a dielectric slab that fills the period: the flux through a
+//   plane past the slab over the incident intensity and the cell's area is the slab's Fabry-Perot
+//   transmission (within 0.008, 6 to 18 GHz; the slab's phase with the grid's wavenumber).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+
+#include "backends/monitor_helpers.hpp"
+#include "backends/physics_helpers.hpp"
+#include "backends/reference/reference_backend.hpp"
+#include "device/test_apis.hpp"
+#include "errors.hpp"
+#include "monitors/surface_fields.hpp"
+#include "monitors/surface_sampling.hpp"
+#include "parallel/distributed_backend.hpp"
+#include "parallel/split_outputs.hpp"
+#include "parallel/thread_link.hpp"
+
+using namespace clfdtd;
+using namespace clfdtd::parallel;
+using namespace clfdtd::test;
+
+namespace {
+
+constexpr double kD = 1e-3;
+
+MonitorConfig flux_config(const std::string& name, const Vec3& lo, const Vec3& hi,
+                          std::vector<double> freqs) {
+  MonitorConfig c;
+  c.name = name;
+  c.kind = MonitorKind::Flux;
+  c.box_lo = lo;
+  c.box_hi = hi;
+  c.frequencies_hz = std::move(freqs);
+  return c;
+}
+
+// 12 x 10 x 20 cells, periodic along x and y (and z with all_periodic, then without UPML), UPML
+// of 4 and 5 layers along z otherwise; a lossy magnetic dielectric and a PEC plate that touch the
+// ends of the periodic axes, dipoles near them, probes on them, a flux plane across the whole
+// period, a flux box spanning the period along x and clear of the ends along y, a dft region.
+SimulationModel periodic_model(long steps, bool all_periodic) {
+  RunConfig cfg = box_config({12, 10, 20}, kD, steps, BoundaryType::Upml, 4);
+  cfg.boundary.periodic = {true, true, all_periodic};
+  cfg.boundary.layers = {0, 0, 0, 0, all_periodic ? 0 : 4, all_periodic ? 0 : 5};
+  cfg.materials = {material("glass", 3, 1.5, 0.02), material("metal", 1, 1, 0, true)};
+  cfg.objects = {box("slab", "glass", {1, 5, 10}, {4, 4, 4}, kD),
+                 box("plate", "metal", {6, 9.5, 13}, {3, 1, 2}, kD)};
+  cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Z, cells(0.3, 9.6, 10.2, kD),
+                              WaveformKind::Gaussian, 40e9, 1e-15),
+                 point_source("b", SourceKind::Dipole, Axis::X, cells(11.6, 0.4, all_periodic ? 19.6 : 7.4, kD),
+                              WaveformKind::Gaussian, 30e9, 1e-15)};
+  cfg.probes = {point_probe("edge", cells(0.0, 0.0, 10.0, kD),
+                            {Component::Ex, Component::Ey, Component::Ez, Component::Hx,
+                             Component::Hy, Component::Hz}),
+                point_probe("far", cells(11.5, 9.5, 6.2, kD), {Component::Ez, Component::Hy})};
+  cfg.monitors = {flux_config("plane", cells(0, 0, 15, kD), cells(12, 10, 15, kD), {30e9, 50e9}),
+                  flux_config("box", cells(0, 2, 6, kD), cells(12, 8, 14, kD), {30e9, 50e9})};
+  cfg.output.energy = true;
+  SimulationModel m = SimulationModel::build(cfg);
+  m.monitors.push_back(dft_monitor("cut", {region(Component::Ez, {0, 0, 11}, {12, 10, 12})}, {25e9}));
+  m.snapshot_steps = {9, steps};
+  return m;
+}
+
+bool have_opencl() {
+  if (has_device(device::Api::OpenCL)) return true;
+  MESSAGE("no OpenCL device: periodic device cases skipped");
+  return false;
+}
+
+// A float engine against the double reference: within 2e-4 of each series' maximum.
+void check_close(const OutputRecorder& got, const OutputRecorder& want, bool fields) {
+  const std::string err = compare_outputs(got, want, fields, 2e-4);
+  CHECK_MESSAGE(err.empty(), err);
+}
+
+}  // namespace
+
+TEST_CASE("periodic reference: a dipole moved across the ends gives the fields rolled") {
+  const std::array<int, 3> shift{7, 4, 0};  // across both periodic axes' ends
+  std::array<std::array<std::vector<float>, 6>, 2> runs;
+  for (int r = 0; r < 2; ++r) {
+    RunConfig cfg = box_config({12, 10, 16}, kD, 40, BoundaryType::Upml, 4);
+    cfg.boundary.periodic = {true, true, false};
+    cfg.boundary.layers = {0, 0, 0, 0, 4, 4};
+    const double x = 9.3 + (r ? shift[0] : 0), y = 8.2 + (r ? shift[1] : 0);
+    cfg.sources = {point_source("a", SourceKind::Dipole, Axis::Y, cells(std::fmod(x, 12), std::fmod(y, 10), 8.4, kD),
+                                WaveformKind::Gaussian, 60e9, 1e-15)};
+    const SimulationModel m = SimulationModel::build(cfg);
+    ReferenceBackend ref(m);
+    for (long s = 0; s < m.grid.steps; ++s) ref.step(s);
+    for (int c = 0; c < 6; ++c) ref.read_field(static_cast<Component>(c), runs[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
+  }
+  const int nx = 12, ny = 10, nz = 16;
+  for (std::size_t c = 0; c < 6; ++c) {
+    INFO("component " << c);
+    double max = 0, diff = 0;
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) {
+          const float a = runs[0][c][(static_cast<std::size_t>(i) * ny + j) * nz + k];
+          const int is = (i + shift[0]) % nx, js = (j + shift[1]) % ny;
+          const float b = runs[1][c][(static_cast<std::size_t>(is) * ny + js) * nz + k];
+          max = std::max(max, static_cast<double>(std::fabs(a)));
+          diff = std::max(diff, static_cast<double>(std::fabs(a - b)));
+        }
+    CHECK(max > 0);
+    CHECK(diff <= 1e-6 * max);
+  }
+  // The fields have crossed the ends: cells next to both x ends hold them (not a PEC wall's zero).
+  double at_end = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int k = 0; k < nz; ++k)
+      at_end = std::max(at_end, static_cast<double>(std::fabs(runs[0][1][(static_cast<std::size_t>(nx - 1) * ny + j) * nz + k])));
+  CHECK(at_end > 0);
+}
+
+TEST_CASE("periodic: device parts give the reference's outputs (1, 2 and 4 ranks; rows, tile)") {
+  std::vector<std::string> skipped;
+  const std::vector<device::Api> apis = test_apis(&skipped);
+  for (const std::string& s : skipped) MESSAGE(s);
+  for (device::Api api : apis) {
+    for (bool all_periodic : {false, true}) {
+      INFO("api " << device::api_name(api));
+      INFO("all axes periodic: " << all_periodic);
+      const SimulationModel m = periodic_model(60, all_periodic);
+      OutputRecorder want;
+      {
+        ReferenceBackend ref(m);
+        record_run(m, ref, want);
+      }
+      struct Case {
+        int ranks;
+        std::array<int, 3> parts;
+        KernelVariant variant;
+      };
+      const std::vector<Case> cases{{1, {1, 1, 1}, KernelVariant::Rows},
+                                    {1, {1, 1, 1}, KernelVariant::Tile},
+                                    {2, {2, 1, 1}, KernelVariant::Rows},
+                                    {4, {2, 2, 1}, KernelVariant::Tile}};
+      for (const Case& c : cases) {
+        INFO("split " << c.parts[0] << " " << c.parts[1] << " " << c.parts[2] << " variant "
+                      << static_cast<int>(c.variant));
+        DeviceConfig dev;
+        dev.backend = api == device::Api::Cuda ? BackendKind::Cuda : BackendKind::OpenCl;
+        dev.variant = c.variant;
+        const Decomposition d = decompose(m.grid.n, c.ranks, c.parts, m.grid.periodic);
+        ThreadGroup group(c.ranks);
+        std::vector<OutputRecorder> rec(static_cast<std::size_t>(c.ranks));
+        group.run([&](int r) {
+          DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
+          record_run(m, b, rec[static_cast<std::size_t>(r)]);
+        });
+        for (int r = 0; r < c.ranks; ++r) {
+          INFO("rank " << r);
+          check_close(rec[static_cast<std::size_t>(r)], want, r == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("periodic: a device engine given a periodic model whole refuses it") {
+  if (!have_opencl()) return;
+  const SimulationModel m = periodic_model(4, false);
+  CHECK_THROWS_AS(engine::make_gpu_engine(device::Api::OpenCL, m, DeviceConfig{}), DeviceError);
+}
+
+TEST_CASE("periodic: a plane wave through a dielectric slab filling the period (Fabry-Perot)") {
+  // 4 x 4 cells of 0.5 mm across; an eps_r 4 slab 12 mm thick; the wave travels +z with E along
+  // x. At 18 GHz the slab's wavelength is 17 cells.
+  const double d = 0.5e-3;
+  const int nz = 480;
+  RunConfig cfg = box_config({4, 4, nz}, d, 6000, BoundaryType::Upml, 16);
+  cfg.boundary.periodic = {true, true, false};
+  cfg.boundary.layers = {0, 0, 0, 0, 16, 16};
+  cfg.materials = {material("glass", 4, 1, 0)};
+  cfg.objects = {box("slab", "glass", {2, 2, 260}, {8, 8, 24}, d)};
+  cfg.plane_waves = {plane_wave("pw", Axis::X, 2, +1, cells(2, 2, 240, d), cells(4, 4, 400, d),
+                                WaveformKind::GaussianPulse, 15e9)};
+  cfg.plane_waves[0].bandwidth_hz = 20e9;
+  const std::vector<double> freqs{6e9, 9e9, 12e9, 15e9, 18e9};
+  cfg.monitors = {flux_config("t", cells(0, 0, 400, d), cells(4, 4, 400, d), freqs)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  ReferenceBackend ref(m);
+  OutputRecorder rec;
+  record_run(m, ref, rec);
+  const SurfaceFields s = sample_surface(m.monitors[0], m.grid, rec.dft[0]);
+  const std::vector<double> flux = surface_flux(s);
+  const std::vector<double> inc = incident_intensity(m.plane_waves[0], freqs, m.grid.dt);
+  const double n = 2, thick = 12e-3, area = 4e-6;
+  for (std::size_t f = 0; f < freqs.size(); ++f) {
+    // The slab's phase with the grid's own wavenumber there (Yee in 1D, as at normal incidence):
+    // sin(k d / 2) / d = sin(omega dt / 2) / (v dt), v = c / n.
+    const double omega = 2 * M_PI * freqs[f], v = kC0 / n;
+    const double k = 2 / d * std::asin(d / (v * m.grid.dt) * std::sin(omega * m.grid.dt / 2));
+    const double s2 = std::pow(std::sin(k * thick), 2);
+    const double t = 1 / (1 + std::pow((n * n - 1) / (2 * n), 2) * s2);
+    INFO("f " << freqs[f] << " Hz: T " << flux[f] / (inc[f] * area) << ", analytic " << t);
+    CHECK(std::fabs(flux[f] / (inc[f] * area) - t) < 0.008);
+  }
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The periodic-boundary examples (docs/PERIODIC.md): runs models/periodic_slab.ini and
+models/wire_grid.ini (the latter twice, E along the wires and across them) and draws their
+transmittance T and reflectance R (docs/img/periodic_slab.png, docs/img/wire_grid.png).
+
+  tools/validation/periodic_models.py                          # runs in a temporary folder
+  tools/validation/periodic_models.py --work /tmp/periodic     # ... kept there
+  tools/validation/periodic_models.py --out pics               # pictures elsewhere
+
+Each model is one unit cell repeated along x and y, lit by a plane wave at normal incidence;
+its flux planes span the whole period, so cross_section_m2 over the period's area is T (plane
+`t`, total field past the structure) and -R (plane `r`, scattered field before the total-field
+box). The slab (eps_r = 4, 12 mm) is compared with the Fabry-Perot transmission
+
+    T = 1 / (1 + ((n^2 - 1) / 2n)^2 sin^2(k d)),   R = 1 - T,
+
+k the grid's wavenumber in the slab, sin(k dz / 2) / dz = sin(w dt / 2) / (v dt), v = c / n (dt
+and dz from the run's run.json). The flux monitor reads a wave crossing its plane low by
+cos(k0 dz / 2) (docs/MONITORS.md, "Cross sections"; k0 the grid's wavenumber in vacuum, -0.3%
+at 15 GHz here), so T + R = cos(k0 dz / 2) rather than 1: the deviations are printed as read and
+with that factor divided out. The wire grid (PEC wires along y, 5 mm period) has no closed form
+here: T and R for both polarisations are printed and drawn. Exit 1 when a run fails or the
+slab's T (factor divided out) is more than 0.01 from the formula.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
+    import numpy as np
+    import matplotlib  # noqa: F401
+except ImportError:
+    if os.path.exists("/usr/bin/python3") and \
+            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+
+C0 = 299792458.0
+EPS_SLAB = 4.0        # models/periodic_slab.ini: material.glass, object.slab
+D_SLAB = 0.012
+TOLERANCE = 0.01      # |T - T_analytic|, as tests/parallel/test_periodic.cpp
+
+
+def run(binary, model, out, *overrides):
+    """Runs one model into `out`; returns its run.json and the wall time in seconds."""
+    t0 = time.monotonic()
+    r = subprocess.run([binary, "run", model, "--output.dir=" + out, "--output.overwrite=true",
+                        "--quiet", *overrides], capture_output=True, text=True, cwd=ROOT)
+    wall = time.monotonic() - t0
+    if r.returncode != 0:
+        print(f"{model} {' '.join(overrides)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        sys.exit(1)
+    with open(os.path.join(out, "run.json")) as f:
+        info = json.load(f)
+    for w in info.get("warnings", []):
+        print(f"{model}: warning: {w}")
+    print(f"{model} {' '.join(overrides)}: {info['steps_done']} steps of {info['dt_s']:.6g} s, "
+          f"{info['loop_time_s']:.2f} s time loop, {wall:.2f} s in all")
+    return info, wall
+
+
+def t_and_r(out, info):
+    """Frequencies (Hz), T and R from the two flux planes of a run."""
+    area = 1.0
+    for a in (0, 1):  # the period along x and y: cells x cell size
+        area *= info["cells"][a] * info["cell_size_m"][a]
+    t = np.genfromtxt(os.path.join(out, "monitors", "t.csv"), delimiter=",", names=True)
+    r = np.genfromtxt(os.path.join(out, "monitors", "r.csv"), delimiter=",", names=True)
+    return t["frequency_hz"], t["cross_section_m2"] / area, -r["cross_section_m2"] / area
+
+
+def grid_k(f, v, dt, dz):
+    """The grid's wavenumber along z for a wave of speed v: sin(k dz/2)/dz = sin(w dt/2)/(v dt)."""
+    return 2.0 / dz * np.arcsin(dz / (v * dt) * np.sin(np.pi * f * dt))
+
+
+def fabry_perot(f, dt, dz):
+    """Transmittance of the slab, with the grid's wavenumber in it."""
+    n = EPS_SLAB ** 0.5
+    k = grid_k(f, C0 / n, dt, dz)
+    return 1.0 / (1.0 + ((n * n - 1) / (2 * n)) ** 2 * np.sin(k * D_SLAB) ** 2)
+
+
+def slab(a, plt):
+    out = os.path.join(a.work, "periodic_slab")
+    info, wall = run(a.bin, "models/periodic_slab.ini", out)
+    f, T, R = t_and_r(out, info)
+    dt, dz = info["dt_s"], info["cell_size_m"][2]
+    Ta = fabry_perot(f, dt, dz)
+    read_low = np.cos(grid_k(f, C0, dt, dz) * dz / 2)  # the flux planes' cos(k0 dz / 2)
+    print(f"\nslab: eps_r {EPS_SLAB:g}, d = {D_SLAB * 1e3:g} mm, dz = {dz * 1e3:g} mm, dt = {dt:.6g} s")
+    print(f"{'f (GHz)':>8} {'T':>8} {'T an.':>8} {'R':>8} {'R an.':>8} {'T+R':>8} {'cos(k0dz/2)':>12}")
+    for row in zip(f / 1e9, T, Ta, R, 1 - Ta, T + R, read_low):
+        print(f"{row[0]:8.2f} {row[1]:8.4f} {row[2]:8.4f} {row[3]:8.4f} {row[4]:8.4f} {row[5]:8.4f} {row[6]:12.5f}")
+    dT, dR, dS = np.abs(T - Ta), np.abs(R - (1 - Ta)), np.abs(T + R - 1)
+    Tc, Rc = T / read_low, R / read_low
+    dTc, dRc, dSc = np.abs(Tc - Ta), np.abs(Rc - (1 - Ta)), np.abs(Tc + Rc - 1)
+    print(f"as read:             max |T - T_an| {dT.max():.4f} (at {f[dT.argmax()] / 1e9:g} GHz), "
+          f"max |R - R_an| {dR.max():.4f}, max |T + R - 1| {dS.max():.4f} (at {f[dS.argmax()] / 1e9:g} GHz)")
+    print(f"/ cos(k0 dz / 2):    max |T - T_an| {dTc.max():.4f} (at {f[dTc.argmax()] / 1e9:g} GHz), "
+          f"max |R - R_an| {dRc.max():.4f}, max |T + R - 1| {dSc.max():.4f}")
+
+    fine = np.linspace(1.5e9, 15.5e9, 500)
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    ax.plot(fine / 1e9, fabry_perot(fine, dt, dz), "-", color="C0", lw=1.2, label="T, Fabry-Perot")
+    ax.plot(fine / 1e9, 1 - fabry_perot(fine, dt, dz), "-", color="C3", lw=1.2, label="R = 1 - T")
+    ax.plot(f / 1e9, T, "o", color="C0", mfc="none", ms=6, label="T, clfdtd (flux plane t)")
+    ax.plot(f / 1e9, R, "s", color="C3", mfc="none", ms=5, label="R, clfdtd (flux plane r)")
+    ax.plot(f / 1e9, T + R, "^", color="0.4", ms=4, label="T + R, clfdtd")
+    ax.set_xlim(fine[0] / 1e9, fine[-1] / 1e9)
+    ax.set_ylim(-0.03, 1.08)
+    ax.set_xlabel("frequency (GHz)")
+    ax.set_ylabel("transmittance, reflectance")
+    ax.set_title(f"Slab eps_r = 4, {D_SLAB * 1e3:g} mm, in a periodic 4 x 4 mm cell, "
+                 f"normal incidence\n{dz * 1e3:g} mm cells; max |T - T_analytic| = {dT.max():.4f}, "
+                 f"max |T + R - 1| = {dS.max():.4f}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="center", ncol=3, fontsize=8.5, framealpha=0.9)
+    fig.tight_layout()
+    path = os.path.join(a.out, "periodic_slab.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(path)
+    return dTc.max(), wall
+
+
+def wire_grid(a, plt):
+    res = {}
+    walls = []
+    for pol, over in (("parallel", ()), ("perpendicular", ("--source.pw.axis=x",))):
+        out = os.path.join(a.work, "wire_grid_" + pol)
+        info, wall = run(a.bin, "models/wire_grid.ini", out, *over)
+        res[pol] = t_and_r(out, info)
+        walls.append(wall)
+    f, Tp, Rp = res["parallel"]
+    _, Ts, Rs = res["perpendicular"]
+    print("\nwire grid: PEC wires 1 x 1 mm along y, 5 mm apart along x")
+    print(f"{'f (GHz)':>8} {'T (E//)':>9} {'R (E//)':>9} {'T (E_|_)':>9} {'R (E_|_)':>9} "
+          f"{'T_|_/T// (dB)':>14}")
+    for row in zip(f / 1e9, Tp, Rp, Ts, Rs):
+        print(f"{row[0]:8.1f} {row[1]:9.4f} {row[2]:9.4f} {row[3]:9.4f} {row[4]:9.4f} "
+              f"{10 * np.log10(row[3] / row[1]):14.1f}")
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax = axes[0]
+    ax.plot(f / 1e9, Ts, "o-", color="C0", ms=4, label="T, E across the wires (axis = x)")
+    ax.plot(f / 1e9, Tp, "s-", color="C3", ms=4, label="T, E along the wires (axis = y)")
+    ax.plot(f / 1e9, Rs, "o--", color="C0", ms=3, mfc="none", lw=0.8, label="R, E across")
+    ax.plot(f / 1e9, Rp, "s--", color="C3", ms=3, mfc="none", lw=0.8, label="R, E along")
+    ax.set_ylim(-0.03, 1.05)
+    ax.set_ylabel("transmittance, reflectance")
+    ax.set_title("Transmittance and reflectance", fontsize=10)
+    ax.legend(loc="center right", fontsize=8.5, framealpha=0.9)
+    ax = axes[1]
+    ax.plot(f / 1e9, 10 * np.log10(Ts), "o-", color="C0", ms=4, label="T, E across the wires")
+    ax.plot(f / 1e9, 10 * np.log10(Tp), "s-", color="C3", ms=4, label="T, E along the wires")
+    ax.set_ylabel("transmittance (dB)")
+    ax.set_title("Transmittance in dB: the polariser's extinction", fontsize=10)
+    ax.legend(loc="center right", fontsize=8.5, framealpha=0.9)
+    for ax in axes:
+        ax.set_xlabel("frequency (GHz)")
+        ax.set_xlim(0, f[-1] / 1e9 + 1)
+        ax.grid(alpha=0.3)
+    fig.suptitle("Wire grid: PEC wires 1 x 1 mm along y, period 5 mm along x (diffraction above "
+                 "60 GHz), normal incidence, 0.5 mm cells", fontsize=10.5)
+    fig.tight_layout()
+    path = os.path.join(a.out, "wire_grid.png")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(path)
+    return walls
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="picture folder")
+    ap.add_argument("--work", help="runs' folder (default: a temporary one, removed at the end)")
+    a = ap.parse_args()
+    a.bin = os.path.abspath(a.bin)
+    a.out = os.path.abspath(a.out)
+    temporary = a.work is None
+    a.work = tempfile.mkdtemp(prefix="periodic_models_") if temporary else os.path.abspath(a.work)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(a.out, exist_ok=True)
+    try:
+        worst, wall_slab = slab(a, plt)
+        walls = wire_grid(a, plt)
+    finally:
+        if temporary:
+            shutil.rmtree(a.work, ignore_errors=True)
+    print(f"\nrun times: slab {wall_slab:.1f} s, wire grid {walls[0]:.1f} s (E along) + "
+          f"{walls[1]:.1f} s (E across)")
+    if worst > TOLERANCE:
+        print(f"FAIL: the slab's T is {worst:.4f} from the Fabry-Perot formula (> {TOLERANCE})")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

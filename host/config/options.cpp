@@ -276,13 +276,13 @@ std::vector<OptionSpec> make_table() {
        "host = packed on the device, read to the host, sent by MPI, written back (every device); "
        "device = copied from each rank's GPU memory straight into its neighbour's (CUDA IPC: "
        "device.backend = cuda, neighbours on one node; refused with exit 2 otherwise); auto = "
-       "device when every rank can, else host. Ignored by a one-process run.", Range{}},
+       "device when every rank can, else host. Ignored by a one-process run. A periodic axis left in one box (boundary.periodic) copies its halo within the device, which the device path does not do: such a run takes host (device is refused).", Range{}},
       {"device.halo_overlap", V::Word, {1}, {"true", "false"}, "", "true",
        "MPI runs (docs/MPI.md): true updates the owned cells next to the neighbours first, "
        "starts their halo exchange, and updates the other cells while the planes travel; false "
        "updates every cell, then exchanges. The outputs are the same; run.json's \"halo\" "
        "block reports the exchange time and how much of it was exposed. Ignored by a "
-       "one-process run, and by a model with plane waves or dispersive materials (they change "
+       "one-process run (but for a periodic model: boundary.periodic), and by a model with plane waves or dispersive materials (they change "
        "the fields after the whole step: no overlap; an explicit true there is warned about).", Range{}},
       {"device.variant", V::Word, {1}, {"auto", "tile", "onepass", "rows", "tblock"}, "", "auto",
        "GPU kernel form (OpenCL and CUDA; 2D and cylindrical: auto, tile or rows): tile = the patent's float4 z lanes with local-memory "

@@ -71,13 +71,15 @@ inline double cells_of(double p, double d) {
 }
 
 // The grid sample of component c nearest to a point (metres), clamped into the grid; halfway
-// between two, the higher one.
+// between two, the higher one. Along a periodic axis (boundary.periodic) sample n is sample 0.
 inline std::array<int, 3> nearest_sample(Component c, const Vec3& p, const std::array<int, 3>& n,
-                                         const std::array<double, 3>& d) {
+                                         const std::array<double, 3>& d,
+                                         const std::array<bool, 3>& periodic = {}) {
   const auto o = yee_offset(c);
   std::array<int, 3> idx{};
   for (int a = 0; a < 3; ++a) {
     long v = std::lround(cells_of(p[a], d[a]) - o[a]);
+    if (periodic[static_cast<std::size_t>(a)] && v == n[a]) v = 0;
     if (v < 0) v = 0;
     if (v > n[a] - 1) v = n[a] - 1;
     idx[a] = static_cast<int>(v);

@@ -20,22 +20,62 @@ struct Bounds {
   Vec3 lo, hi;
 };
 
-// An object as the painting reads it: its keys, and for a prism its cross-section's PolygonIndex
-// (built once, so a point tests a few edges instead of every corner).
+Bounds shape_bounds(const ObjectConfig& o);
+
+// An object as the painting reads it: its keys, for a prism its cross-section's PolygonIndex
+// (built once, so a point tests a few edges instead of every corner), its bounds, and along a
+// periodic axis (boundary.periodic) that it reaches within a cell of an end of, the period: the
+// grid then holds the object's copies one or more periods away as well (contains()), and `reach`
+// spans the whole axis.
 struct Shape : ObjectConfig {
   std::shared_ptr<const PolygonIndex> cross_section;
+  Bounds own, reach;
+  std::array<double, 3> period{};  // 0 where the object does not wrap
+  bool wraps = false;
 };
 
-std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects) {
+std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects, const GridGeometry& g) {
   std::vector<Shape> out;
   out.reserve(objects.size());
   for (const ObjectConfig& o : objects) {
     Shape s;
     static_cast<ObjectConfig&>(s) = o;
     if (o.shape == ShapeKind::Prism) s.cross_section = std::make_shared<const PolygonIndex>(o.vertices);
+    s.own = s.reach = shape_bounds(o);
+    for (int a = 0; a < 3; ++a) {
+      const double P = g.n[a] * g.d[a];
+      if (!g.periodic[static_cast<std::size_t>(a)] || (s.own.lo[a] > g.d[a] && s.own.hi[a] < P - g.d[a]))
+        continue;
+      s.period[a] = P;
+      s.wraps = true;
+      s.reach.lo[a] = -P;
+      s.reach.hi[a] = 2 * P;
+    }
     out.push_back(std::move(s));
   }
   return out;
+}
+
+// Whether the object, or along the axes it wraps any copy of it whole periods away, holds p.
+bool contains(const Shape& obj, const Vec3& p) {
+  const PolygonIndex* cut = obj.cross_section.get();
+  if (!obj.wraps) return shape_contains(obj, p, cut);
+  // The shifts m P that bring p within the object's own bounds, per axis.
+  std::array<int, 3> m0{}, m1{};
+  for (int a = 0; a < 3; ++a) {
+    const double P = obj.period[a];
+    if (P == 0) continue;
+    const double slack = 1e-9 * P;
+    m0[a] = static_cast<int>(std::ceil((obj.own.lo[a] - slack - p[a]) / P));
+    m1[a] = static_cast<int>(std::floor((obj.own.hi[a] + slack - p[a]) / P));
+  }
+  for (int i = m0[0]; i <= m1[0]; ++i)
+    for (int j = m0[1]; j <= m1[1]; ++j)
+      for (int k = m0[2]; k <= m1[2]; ++k) {
+        const Vec3 q{p.x + i * obj.period[0], p.y + j * obj.period[1], p.z + k * obj.period[2]};
+        if (shape_contains(obj, q, cut)) return true;
+      }
+  return false;
 }
 
 Bounds shape_bounds(const ObjectConfig& o) {
@@ -103,12 +143,11 @@ constexpr double kSurfaceProbe = 1e-3;
 // wire thinner than a cell were PEC too, and hung off it as stubs to nodes nothing else connects:
 // a wire of 0.6 cells' radius became a fishbone resonating 20% low (docs/EQUATIONS.md "PEC edges").
 bool holds(const Shape& obj, const Vec3& p, int edge, const std::array<double, 3>& d) {
-  const PolygonIndex* cut = obj.cross_section.get();
-  if (edge < 0) return shape_contains(obj, p, cut);
+  if (edge < 0) return contains(obj, p);
   Vec3 lo = p, hi = p;
   lo[edge] -= 0.5 * d[edge];
   hi[edge] += 0.5 * d[edge];
-  return shape_contains(obj, lo, cut) && shape_contains(obj, hi, cut);
+  return contains(obj, lo) && contains(obj, hi);
 }
 
 // A sample held by `obj` that has the object's surface through it: a probe kSurfaceProbe cells away
@@ -154,11 +193,12 @@ bool on_surface(const Shape& obj, const Vec3& p, const std::array<double, 3>& d,
 std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
            const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t nzp,
            std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
-  const Bounds b = shape_bounds(obj);
+  const Bounds& b = obj.reach;
   std::array<int, 3> first{}, last{};
   for (int a = 0; a < 3; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
-  const bool convex_along_z =
-      !solid_from_file(obj.shape) && (obj.shape != ShapeKind::Prism || obj.axis == Axis::Z);
+  // (An object wrapped along a periodic z meets a row at both ends: two runs.)
+  const bool convex_along_z = !solid_from_file(obj.shape) && obj.period[2] == 0 &&
+                              (obj.shape != ShapeKind::Prism || obj.axis == Axis::Z);
   Vec3 p;
   std::size_t written = 0;
   for (int i = first[0]; i < last[0]; ++i) {
@@ -250,7 +290,7 @@ void apply_plane_walls(Component c, const FieldLayout& L, std::vector<std::uint8
 std::size_t paint_plane(const Shape& obj, std::uint8_t id, int edge, const std::array<double, 3>& off,
                  const std::array<int, 3>& n, const std::array<double, 3>& d, std::size_t stride,
                  std::vector<std::uint8_t>& ids, std::vector<std::size_t>* surface) {
-  const Bounds b = shape_bounds(obj);
+  const Bounds& b = obj.reach;
   std::array<int, 2> first{}, last{};
   for (int a = 0; a < 2; ++a) index_range(b.lo[a], b.hi[a], off[a], d[a], n[a], first[a], last[a]);
   Vec3 p;
@@ -309,8 +349,8 @@ std::size_t average_surfaces(const std::vector<Shape>& objects,
   const int corners = 1 << dims;
   // Each object's bounds, widened past the probes, so a sample tests only the objects near it.
   std::vector<Bounds> bounds;
-  for (const ObjectConfig& o : objects) {
-    Bounds b = shape_bounds(o);
+  for (const Shape& o : objects) {
+    Bounds b = o.reach;
     for (int a = 0; a < 3; ++a) {
       const double pad = 2 * kSurfaceProbe * g.d[a] + 1e-9 * (std::fabs(b.lo[a]) + std::fabs(b.hi[a]));
       b.lo[a] -= pad;
@@ -491,7 +531,7 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& 
                        const GridGeometry& g, const FieldLayout& layout,
                        const std::vector<Component>& components) {
   const std::vector<std::uint8_t> obj_ids = object_material_ids(configs, table);
-  const std::vector<Shape> objects = indexed_shapes(configs);
+  const std::vector<Shape> objects = indexed_shapes(configs, g);
   for (const auto& o : objects) {
     if (layout.plane && o.shape == ShapeKind::Cylinder) {
       throw ConfigError("", 0, "object." + o.name + ".shape",

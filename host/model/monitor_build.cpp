@@ -340,6 +340,11 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
                                               m.lo[f.axis] == 0 && m.hi[f.axis] == g.n[f.axis];
                                      }),
                       m.faces.end());
+      if (m.faces.empty())
+        fail(cfg, "monitor." + c.name + ".box",
+             "a box with a face to measure through: this one spans the whole period along "
+             "every axis, where opposite faces cancel (a plane across the period measures "
+             "what crosses it)");
       for (const MonitorFace& f : m.faces)
         for (const DftRegion& r : face_regions(f, g.n, components)) m.regions.push_back(r);
       warn_faces_in_upml(m, g, layers, components, warnings);

@@ -607,7 +607,10 @@ std::size_t plane_wave_term_bytes(const RunConfig& cfg, const GridGeometry& g) {
   for (const SourceConfig& s : cfg.plane_waves) {
     if (!s.size_m) continue;
     std::array<double, 3> n{};
-    for (int a = 0; a < 3; ++a) n[a] = std::max(1.0, std::round((*s.size_m)[a] / g.d[a])) + 3;
+    for (int a = 0; a < 3; ++a)  // along a periodic axis the box spans the period
+      n[a] = g.periodic[static_cast<std::size_t>(a)]
+                 ? g.n[a]
+                 : std::max(1.0, std::round((*s.size_m)[a] / g.d[a])) + 3;
     // 2D: the rectangle's perimeter (one z cell).
     const double surface = g.dims == 2 ? 2 * (n[0] + n[1]) : 2 * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
     // Oblique: a sample reads up to two components across the surface, each from four line nodes.

@@ -11,7 +11,7 @@ namespace clfdtd {
 PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
   const int a = static_cast<int>(s.axis);
   const Component c = static_cast<Component>(a);  // Ex, Ey, Ez share Axis order
-  const std::array<int, 3> nearest = nearest_sample(c, s.position, g.n, g.d);
+  const std::array<int, 3> nearest = nearest_sample(c, s.position, g.n, g.d, g.periodic);
   std::array<int, 3> lo = nearest, count{1, 1, 1};
   if (s.kind == SourceKind::Port && s.size_m && g.dims == 3 && !g.cylindrical) {
     for (int b = 0; b < 3; ++b) {

@@ -147,9 +147,13 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
     return std::find(port_samples.begin(), port_samples.end(), std::make_pair(comp, c)) !=
            port_samples.end();
   };
-  auto pec_at = [&](int comp, const std::array<int, 3>& c) {
-    for (int b = 0; b < 3; ++b)
+  // Past either end of a periodic axis lies the other end (boundary.periodic).
+  auto wrap = [&](int b, int v) { return g.periodic[static_cast<std::size_t>(b)] ? (v % g.n[b] + g.n[b]) % g.n[b] : v; };
+  auto pec_at = [&](int comp, std::array<int, 3> c) {
+    for (int b = 0; b < 3; ++b) {
+      c[b] = wrap(b, c[b]);
       if (c[b] < 0 || c[b] >= g.n[b]) return false;
+    }
     return table.entry(ids[comp][layout.index(c[0], c[1], c[2])]).pec;
   };
   for (const PortModel& p : ports) {
@@ -159,7 +163,7 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
     // across it in the node's plane (a strip or a plate thinner than a cell holds only those),
     // or where m is on the domain's wall.
     auto conductor_at = [&](std::array<int, 3> t, int m) {
-      if (m <= 0 || m >= g.n[a]) return true;
+      if (!g.periodic[static_cast<std::size_t>(a)] && (m <= 0 || m >= g.n[a])) return true;
       t[a] = m;
       std::array<int, 3> before = t;
       before[a] = m - 1;
@@ -188,7 +192,7 @@ std::vector<std::string> port_box_warnings(const std::vector<PortModel>& ports,
           return r;
         }
         std::array<int, 3> c = t;
-        c[a] = dir > 0 ? m + k : m - k - 1;  // the sample just past node m + dir k
+        c[a] = wrap(a, dir > 0 ? m + k : m - k - 1);  // the sample just past node m + dir k
         if (c[a] < 0 || c[a] >= g.n[a] || upml.in_pml(c[0], c[1], c[2], g.n)) break;
         if (is_port_sample(a, c))
           r.past_port = true;

@@ -34,7 +34,7 @@ ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g
         s.position_m.y = 0;
         s.phi_rad = c.position.y * kPi / 180;
       } else {
-        s.cell = nearest_sample(f, c.position, g.n, g.d);
+        s.cell = nearest_sample(f, c.position, g.n, g.d, g.periodic);
         s.position_m = sample_position(f, s.cell, g.d);
       }
       if (g.dims == 2) s.position_m.z = 0;  // in the plane (the z offset has no meaning there)

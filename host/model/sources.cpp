@@ -48,7 +48,7 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
       m.cell = nearest_sample(m.component, Vec3{s.position.x, 0, s.position.z}, g.n, g.d);
       m.mode_factor = cyl_mode_factors(g, m.component, m.cell, s.position.y * kPi / 180);
     } else {
-      m.cell = nearest_sample(m.component, s.position, g.n, g.d);
+      m.cell = nearest_sample(m.component, s.position, g.n, g.d, g.periodic);
     }
     // A port's box: the current V_s / R spreads over its columns' faces, A = across dv / L.
     PortBox box;

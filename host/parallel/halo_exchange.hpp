@@ -95,7 +95,10 @@ public:
   }
   // How the planes travel: "host" (through pinned host memory and the rank link) or "device"
   // (GPU to GPU, set_peer).
-  const char* path() const { return peer_ ? "device" : "host"; }
+  // "local" where every face's neighbour is this rank itself (a periodic model in one box):
+  // the planes are copied within the device and the host waits for nothing.
+  const char* path() const { return all_local_ ? "local" : peer_ ? "device" : "host"; }
+  bool all_local() const { return all_local_; }
 
   // The bytes of faces()[f]'s packed plane (the two tangential components).
   std::vector<std::size_t> plane_bytes() const;
@@ -130,6 +133,7 @@ private:
   // axis in one box: begin() copies the plane into that face's receive buffer on the device),
   // else -1.
   std::vector<int> self_opposite_;
+  bool all_local_ = false;  // every face's neighbour is this rank
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;
@@ -140,7 +144,7 @@ private:
     device::Range global;
   };
   std::vector<GhostRead> ghosts_;  // by face; empty without ghost_reads
-  std::array<bool, 2> begun_{};  // the device path's begin(group) ran, its end not yet
+  std::array<bool, 2> begun_{};  // the device or local path's begin(group) ran, its end not yet
 };
 
 }  // namespace clfdtd::parallel

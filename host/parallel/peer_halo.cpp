@@ -64,11 +64,13 @@ std::unique_ptr<PeerHalo> make_peer_halo(HaloPath requested, device::Device& dev
                                          const std::vector<HaloFace>& faces,
                                          const std::vector<std::size_t>& plane_bytes,
                                          const PeerDeviceFactory& make_peer) {
-  if (requested == HaloPath::Host) return nullptr;
+  // One process (a periodic model run whole) has no other rank to reach: the key is ignored.
+  if (requested == HaloPath::Host || link.size() == 1) return nullptr;
   // 1. Every rank has a device that can reach another process's memory.
   std::string why;
-  // A face whose neighbour is this rank (a periodic axis in one box) copies its plane on the
-  // host (HaloExchange::end): CUDA IPC cannot open a process's own memory.
+  // A face whose neighbour is this rank (a periodic axis in one box) copies its plane within the
+  // device (HaloExchange::begin), which this path does not do: CUDA IPC cannot open a process's
+  // own memory. Such a run takes the host path on every rank (docs/PERIODIC.md).
   const bool to_itself = std::any_of(faces.begin(), faces.end(),
                                      [&](const HaloFace& f) { return f.neighbour == link.rank(); });
   std::unique_ptr<PeerDevice> peer;

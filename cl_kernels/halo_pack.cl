@@ -24,15 +24,17 @@ KERNEL void halo_pack(GLOBAL const float* RESTRICT f0, GLOBAL const float* RESTR
   buf[count + n] = f1[c];
 }
 
+/* scale: 1 for a neighbour's plane, -1 for a magnetic wall's mirror image of the part's own H
+   (boundary.pmc: tangential H odd about the wall). */
 KERNEL void halo_unpack(GLOBAL float* RESTRICT f0, GLOBAL float* RESTRICT f1,
                         GLOBAL const float* RESTRICT buf, int i0, int j0, int k0, int ni, int nj,
-                        int nk, int ny, int nzp) {
+                        int nk, int ny, int nzp, float scale) {
   const int n = GLOBAL_ID(0);
   const int count = ni * nj * nk;
   if (n >= count) return;
   const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
-  f0[c] = buf[n];
-  f1[c] = buf[count + n];
+  f0[c] = scale * buf[n];
+  f1[c] = scale * buf[count + n];
 }
 
 // The six components of a box (a ghost plane) into buf[((c*ni + i)*nj + j)*nk + k], c = Ex Ey Ez

@@ -79,6 +79,13 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
     }
     std::printf("periodic   along %s: period %s\n", axes.c_str(), periods.c_str());
   }
+  if (g.any_pmc()) {
+    std::string planes;
+    for (int a = 0; a < 3; ++a)
+      if (g.pmc[static_cast<std::size_t>(a)])
+        planes += std::string(planes.empty() ? "" : ", ") + "xyz"[a] + " = 0";
+    std::printf("pmc        magnetic walls (symmetry planes) at %s\n", planes.c_str());
+  }
   // Where each plane wave's box landed (its faces snap to node planes), so it can be checked.
   for (const PlaneWaveModel& w : m.plane_waves) {
     std::printf("plane wave %s: %s travelling %s in '%s', total field in", w.name.c_str(),

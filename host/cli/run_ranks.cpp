@@ -69,19 +69,22 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
 }
 
 bool runs_in_parts(const RunConfig& cfg, const SimulationModel& model) {
-  return model.grid.any_periodic() && cfg.device.backend != BackendKind::Reference;
+  return (model.grid.any_periodic() || model.grid.any_pmc()) &&
+         cfg.device.backend != BackendKind::Reference;
 }
 
 void check_periodic_variant(const RunConfig& cfg) {
   if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
     throw cfg.error_at("device.variant",
-                       "auto, tile or rows in a periodic model (boundary.periodic: its wrap runs "
-                       "as a halo exchange, which onepass and tblock do not offer)");
+                       "auto, tile or rows in a model with periodic axes or magnetic walls "
+                       "(boundary.periodic, boundary.pmc: they run as a halo exchange, which "
+                       "onepass and tblock do not offer)");
 }
 
 parallel::Decomposition decompose_model(const RunConfig& cfg, const SimulationModel& model, int ranks) {
   try {
-    return parallel::decompose(model.grid.n, ranks, cfg.device.decomposition, model.grid.periodic);
+    return parallel::decompose(model.grid.n, ranks, cfg.device.decomposition, model.grid.periodic,
+                               model.grid.pmc);
   } catch (const ConfigError& e) {
     // Given in the file: its line; given on the command line: no file; absent (automatic): the
     // model file, since its grid is what does not split.

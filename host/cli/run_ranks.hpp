@@ -40,8 +40,9 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
 // decompose() of the model's grid over `ranks`, its ConfigError naming the model file and line.
 parallel::Decomposition decompose_model(const RunConfig& cfg, const SimulationModel& model, int ranks);
 
-// boundary.periodic on a device: the model runs as parts (one without mpirun) whose halo exchange
-// carries the wrap (docs/PERIODIC.md); the reference engine wraps by itself.
+// boundary.periodic or boundary.pmc on a device: the model runs as parts (one without mpirun)
+// whose halo exchange carries the wrap or the mirror (docs/PERIODIC.md); the reference engine
+// does both by itself.
 bool runs_in_parts(const RunConfig& cfg, const SimulationModel& model);
 // Such a run takes the variants a part can: auto, tile or rows (ConfigError on device.variant).
 void check_periodic_variant(const RunConfig& cfg);

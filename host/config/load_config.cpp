@@ -553,6 +553,19 @@ void read_boundary(const Reader& r, const GridConfig& g, BoundaryConfig& b) {
       b.layers[2 * w] = b.layers[2 * w + 1] = 0;
     }
   }
+  if (r.has("boundary.pmc")) {
+    r.check(dims == 3 && !cylindrical(g), "boundary.pmc",
+            "no magnetic wall in a 2D or cylindrical model (3D Cartesian models only)");
+    const bool one_value = r.has("boundary.layers") && r.integers("boundary.layers").size() == 1;
+    for (int w : r.words("boundary.pmc")) {
+      r.check(!b.periodic[static_cast<std::size_t>(w)], "boundary.pmc",
+              std::string("an axis that is not periodic (boundary.periodic names ") + "xyz"[w] + ")");
+      b.pmc[static_cast<std::size_t>(w)] = true;
+      r.check(b.layers[2 * w] == 0 || !r.has("boundary.layers") || one_value, "boundary.layers",
+              std::string("0 on the low face of axis ") + "xyz"[w] + " (a magnetic wall: boundary.pmc)");
+      b.layers[2 * w] = 0;
+    }
+  }
   if (b.type == BoundaryType::Pec) {
     // A bare PEC wall has no layers; explicit non-zero layers contradict the type.
     r.check(std::all_of(b.layers.begin(), b.layers.end(), [](int v) { return v == 0; }) ||

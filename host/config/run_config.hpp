@@ -69,6 +69,9 @@ struct BoundaryConfig {
   // Axes along which the domain repeats (boundary.periodic): no layers on their faces; a field
   // leaving through one face enters through the opposite one.
   std::array<bool, 3> periodic{};
+  // Axes whose low face is a perfect magnetic conductor (boundary.pmc): tangential H = 0 there,
+  // a symmetry plane for fields whose tangential E is even about it.
+  std::array<bool, 3> pmc{};
 };
 
 // One pole of a dispersive material's susceptibility chi(f) (docs/EQUATIONS.md "Dispersive

@@ -238,9 +238,9 @@ std::unique_ptr<GpuEngine> make_gpu_engine(device::Api api, const SimulationMode
                                            const RowSplit& split) {
   if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
     throw DeviceError("the 3D engine was given a cylindrical model (the cylindrical engine runs it)");
-  if (m.grid.any_periodic())  // its wrap is a halo exchange: the distributed backend's parts
-    throw DeviceError("the 3D engine was given a periodic model whole (it runs as parts: "
-                      "parallel::DistributedBackend)");
+  if (m.grid.any_periodic() || m.grid.any_pmc())  // a halo exchange: the distributed backend's
+    throw DeviceError("the 3D engine was given a model with periodic axes or magnetic walls "
+                      "whole (it runs as parts: parallel::DistributedBackend)");
   return std::make_unique<GpuEngine>(m, cfg, open_engine_device(api, cfg), in_place_only, split);
 }
 

@@ -50,6 +50,7 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   if (g.dims == 2) g.n[2] = 1;
   if (g.cylindrical) g.n[1] = 1;
   g.periodic = cfg.boundary.periodic;
+  g.pmc = cfg.boundary.pmc;
   g.dt = cfg.grid.courant * g.courant_limit_dt();
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;

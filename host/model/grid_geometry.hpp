@@ -32,6 +32,9 @@ struct GridGeometry {
   // cell n - 1 along a periodic axis is cell 0.
   std::array<bool, 3> periodic{};
   bool any_periodic() const { return periodic[0] || periodic[1] || periodic[2]; }
+  // boundary.pmc: the low face of these axes is a magnetic wall (H tangential odd about it).
+  std::array<bool, 3> pmc{};
+  bool any_pmc() const { return pmc[0] || pmc[1] || pmc[2]; }
   // The Courant limit 1 / (c sqrt(sum 1/d^2)) over the grid's dims axes (x, y in 2D);
   // cylindrical: 1 / (c sqrt(((m_max + 1)^2 + 1/4)/dr^2 + 1/dz^2)).
   double courant_limit_dt() const;

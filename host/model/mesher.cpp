@@ -248,9 +248,12 @@ std::size_t paint(const Shape& obj, std::uint8_t id, int edge, const std::array<
 }
 
 // The outer PEC wall: tangential E on the low planes, and every E padding cell (k >= nz). A
-// periodic axis (boundary.periodic) has no wall: its low plane is the plane after the high end.
-void apply_walls(Component c, const FieldLayout& L, const std::array<bool, 3>& periodic,
-                 std::vector<std::uint8_t>& ids) {
+// periodic axis (boundary.periodic) has no wall: its low plane is the plane after the high end;
+// nor has a low magnetic wall (boundary.pmc).
+void apply_walls(Component c, const FieldLayout& L, std::array<bool, 3> periodic,
+                 const std::array<bool, 3>& pmc, std::vector<std::uint8_t>& ids) {
+  // A magnetic wall (boundary.pmc) leaves tangential E free on its plane, as a periodic axis does.
+  for (std::size_t a = 0; a < 3; ++a) periodic[a] = periodic[a] || pmc[a];
   const std::uint8_t pec = MaterialTable::kPec;
   const int axis = component_axis(c);
   const std::size_t nzp = L.nzp();
@@ -564,7 +567,7 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& 
     if (layout.plane) {
       apply_plane_walls(comp, layout, ids);
     } else if (is_electric(comp)) {
-      apply_walls(comp, layout, g.periodic, ids);
+      apply_walls(comp, layout, g.periodic, g.pmc, ids);
     }
   }
 

@@ -82,6 +82,10 @@ void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector
 // (its samples would wrap onto a face it does not have); a far field needs a domain that ends.
 void check_periodic(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
                     const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
+  if (c.kind == MonitorKind::FarField && g.any_pmc())
+    fail(cfg, "monitor." + c.name + ".type",
+         "flux or dft in a model with a magnetic wall (boundary.pmc): the far-field transform "
+         "has no images in a magnetic wall (a PEC symmetry plane, 0 layers on a face, works)");
   if (!g.any_periodic()) return;
   if (c.kind == MonitorKind::FarField)
     fail(cfg, "monitor." + c.name + ".type",

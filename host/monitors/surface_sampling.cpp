@@ -126,7 +126,9 @@ SurfaceFields sample_surface(const MonitorModel& m, const GridGeometry& g,
     // H lies half a cell either side of the plane. On the outer wall one side is outside the
     // grid: tangential H is even about a PEC wall, so the inside sample is the value there.
     const bool below_in = p - 1 >= 0, above_in = p < g.n[a];
-    const double h_weight = below_in && above_in ? 0.25 : 0.5;
+    // On a magnetic wall (boundary.pmc) tangential H is odd about it: zero on the plane.
+    const bool magnetic_wall = p == 0 && g.pmc[static_cast<std::size_t>(a)];
+    const double h_weight = magnetic_wall ? 0.0 : below_in && above_in ? 0.25 : 0.5;
     // E_b and H_c lie on the c nodes; the face centre is half a cell along c, between two of
     // them. In 2D nothing varies along c = z: the one sample is the value there.
     const int c_next = plane ? 0 : 1;

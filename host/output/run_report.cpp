@@ -119,6 +119,8 @@ RunReport report_from_model(const SimulationModel& m) {
   if (r.cylindrical) r.modes = m.grid.modes;
   for (int a = 0; a < 3; ++a)
     if (m.grid.periodic[static_cast<std::size_t>(a)]) r.periodic.push_back(std::string(1, "xyz"[a]));
+  for (int a = 0; a < 3; ++a)
+    if (m.grid.pmc[static_cast<std::size_t>(a)]) r.pmc.push_back(std::string(1, "xyz"[a]));
   r.n = m.grid.n;
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
@@ -271,6 +273,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"dims", r.dims},
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
       {"periodic", r.periodic},
+      {"pmc", r.pmc},
       {"ranks", r.ranks},
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };

@@ -79,10 +79,11 @@ int Decomposition::neighbour(int rank, int face) const {
 }
 
 Decomposition decompose(const std::array<int, 3>& n, int ranks, const std::array<int, 3>& requested,
-                        const std::array<bool, 3>& periodic) {
+                        const std::array<bool, 3>& periodic, const std::array<bool, 3>& mirror_lo) {
   if (ranks < 1) throw std::invalid_argument("decompose: " + std::to_string(ranks) + " ranks");
   Decomposition d;
   d.periodic = periodic;
+  d.mirror_lo = mirror_lo;
   const bool automatic = requested[0] == 0 && requested[1] == 0 && requested[2] == 0;
   if (ranks == 1) {
     d.parts = {1, 1, 1};

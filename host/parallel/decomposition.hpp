@@ -18,6 +18,8 @@ struct Decomposition {
   // boundary.periodic: along these axes the last box's high neighbour is the first box (the
   // rank itself with one box there).
   std::array<bool, 3> periodic{};
+  // boundary.pmc: the low face of these axes is a magnetic wall (the first box mirrors its H).
+  std::array<bool, 3> mirror_lo{};
   int ranks() const { return static_cast<int>(boxes.size()); }
   std::array<int, 3> coords(int rank) const;
   // The rank of the box at coords p, -1 outside the grid.
@@ -34,6 +36,7 @@ struct Decomposition {
 // requested parts is not `ranks`, or a part would have fewer than 2 cells along a split axis.
 // With one rank the request is ignored: one box, the whole grid.
 Decomposition decompose(const std::array<int, 3>& n, int ranks, const std::array<int, 3>& requested,
-                        const std::array<bool, 3>& periodic = {});
+                        const std::array<bool, 3>& periodic = {},
+                        const std::array<bool, 3>& mirror_lo = {});
 
 }  // namespace clfdtd::parallel

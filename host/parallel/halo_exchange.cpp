@@ -21,10 +21,12 @@ std::vector<HaloFace> halo_faces(const Part& part) {
     for (int side = 0; side < 2; ++side) {
       const int face = 2 * a + side;
       const int nb = part.neighbour[static_cast<std::size_t>(face)];
-      if (nb < 0) continue;
+      const bool mirror = side == 0 && part.mirror_lo[static_cast<std::size_t>(a)];
+      if (nb < 0 && !mirror) continue;
       HaloFace f;
       f.face = face;
       f.neighbour = nb;
+      f.mirror = mirror;
       for (int b = 0; b < 3; ++b) {
         // Earlier axes: every local cell (their ghosts are exchanged by now); later: owned.
         const int lo = b < a ? 0 : part.ghost_lo[b];
@@ -51,14 +53,14 @@ engine::RowSplit overlap_split(const Part& part) {
     const auto x = static_cast<std::size_t>(ax);
     a[x] = part.ghost_lo[x];
     b[x] = n[x] - part.ghost_hi[x];
-    lo_end[x] = std::min(a[x] + (part.neighbour[2 * x] >= 0 ? 1 : 0), b[x]);
+    lo_end[x] = std::min(a[x] + (part.neighbour[2 * x] >= 0 || part.mirror_lo[x] ? 1 : 0), b[x]);
     hi_start[x] = std::max(b[x] - (part.neighbour[2 * x + 1] >= 0 ? 1 : 0), lo_end[x]);
   }
   engine::RowSplit out;
   auto add = [](std::vector<engine::RowBox>& to, engine::RowBox box) {
     if (!box.empty()) to.push_back(box);
   };
-  if (part.neighbour[4] >= 0 || part.neighbour[5] >= 0) {
+  if (part.neighbour[4] >= 0 || part.neighbour[5] >= 0 || part.mirror_lo[2]) {
     add(out.edges, {a[0], a[1], b[0], b[1]});
     return out;
   }
@@ -81,8 +83,9 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
         if (faces_[j].face == (f.face ^ 1)) opposite = static_cast<int>(j);
     self_opposite_.push_back(opposite);
   }
-  all_local_ = !faces_.empty() && std::all_of(self_opposite_.begin(), self_opposite_.end(),
-                                              [](int j) { return j >= 0; });
+  all_local_ = !faces_.empty();
+  for (std::size_t i = 0; i < faces_.size(); ++i)
+    all_local_ = all_local_ && (self_opposite_[i] >= 0 || faces_[i].mirror);
   for (const HaloFace& f : faces_) {
     FaceKernels k;
     const std::size_t count = f.send.cells();
@@ -106,6 +109,8 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       };
       k.pack[static_cast<std::size_t>(group)] = bind("halo_pack", f.send, k.send);
       k.unpack[static_cast<std::size_t>(group)] = bind("halo_unpack", f.recv, k.recv);
+      // A magnetic wall's mirror: tangential H odd about it (halo_pack.cl).
+      k.unpack[static_cast<std::size_t>(group)].set(11, f.mirror ? -1.0f : 1.0f);
       for (device::HostMemory* h : {&k.send_host[static_cast<std::size_t>(group)],
                                     &k.recv_host[static_cast<std::size_t>(group)]}) {
         *h = dev_.host_alloc(bytes);
@@ -147,8 +152,14 @@ void HaloExchange::begin(int group) {
     return;
   }
   for (std::size_t i = 0; i < faces_.size(); ++i) {
-    if (!face_sends(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
+    if (faces_[i].mirror) {  // H only: the owned plane into the face's own receive buffer
+      if (group != 0) continue;
+      dev_.launch(k.pack[g], k.global, device::Range(kGroup));
+      dev_.copy(k.recv, k.send, k.send.bytes());
+      continue;
+    }
+    if (!face_sends(group, faces_[i].face)) continue;
     dev_.launch(k.pack[g], k.global, device::Range(kGroup));
     // To this rank itself (a periodic axis in one box): straight into the opposite face's
     // receive buffer, which end() unpacks.
@@ -192,7 +203,7 @@ void HaloExchange::end(int group) {
   read_done_[g] = device::Marker();
   std::vector<RankLink::Transfer> transfers;
   for (std::size_t i = 0; i < faces_.size(); ++i) {
-    if (self_opposite_[i] >= 0) continue;  // copied on the device by begin()
+    if (self_opposite_[i] >= 0 || faces_[i].mirror) continue;  // copied on the device by begin()
     const FaceKernels& k = kernels_[i];
     RankLink::Transfer t;
     t.peer = faces_[i].neighbour;
@@ -211,7 +222,8 @@ void HaloExchange::end(int group) {
   for (std::size_t i = 0; i < faces_.size(); ++i) {
     if (!face_receives(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
-    if (self_opposite_[i] < 0) dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
+    if (self_opposite_[i] < 0 && !faces_[i].mirror)
+      dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
     dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
   }
 }

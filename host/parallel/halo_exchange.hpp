@@ -40,12 +40,16 @@ struct CellBox {  // local cells [lo, hi) per axis
 
 struct HaloFace {
   int face = 0;       // 0..5: x-, x+, y-, y+, z-, z+
-  int neighbour = -1;  // its rank
+  int neighbour = -1;  // its rank (-1 for a mirror face)
+  // A magnetic wall (boundary.pmc) on this low face: after the H phase the ghost plane takes
+  // the owned plane next to it with tangential H negated; nothing travels to another rank.
+  bool mirror = false;
   CellBox send;        // the owned plane next to the neighbour
   CellBox recv;        // the ghost plane the neighbour's owned plane lands in
 };
 
-// The faces of `part` that have a neighbour, in exchange order (x-, x+, y-, y+, z-, z+).
+// The faces of `part` that have a neighbour or a magnetic wall's mirror, in exchange order (x-,
+// x+, y-, y+, z-, z+).
 std::vector<HaloFace> halo_faces(const Part& part);
 
 // The rows of `part` a step split for the overlap updates first (edges: the owned rows that hold

@@ -18,7 +18,8 @@ Part make_part(const Decomposition& d, int rank) {
   p.owned = d.boxes[static_cast<std::size_t>(rank)];
   for (int f = 0; f < 6; ++f) p.neighbour[static_cast<std::size_t>(f)] = d.neighbour(rank, f);
   for (int a = 0; a < 3; ++a) {
-    p.ghost_lo[a] = p.neighbour[static_cast<std::size_t>(2 * a)] >= 0 ? 1 : 0;
+    p.mirror_lo[a] = d.mirror_lo[static_cast<std::size_t>(a)] && p.owned.lo[a] == 0;
+    p.ghost_lo[a] = p.neighbour[static_cast<std::size_t>(2 * a)] >= 0 || p.mirror_lo[a] ? 1 : 0;
     p.ghost_hi[a] = p.neighbour[static_cast<std::size_t>(2 * a + 1)] >= 0 ? 1 : 0;
     p.origin[a] = p.owned.lo[a] - p.ghost_lo[a];
   }
@@ -50,10 +51,12 @@ void for_points(const DftRegion& r, std::size_t first, const DftRegion& c, F&& f
 }
 
 // The global index of local index l along an axis of `global_n` cells whose local cell 0 is global
-// `origin`: past either end of a periodic axis (a part's ghost plane there) the other end's.
+// `origin`: past either end of a periodic axis (a part's ghost plane there) the other end's; before
+// a magnetic wall (the only other ghost plane before cell 0), its mirror image, cell 0.
 int global_index(int origin, int l, int global_n, bool periodic) {
   const int g = origin + l;
-  return periodic ? (g % global_n + global_n) % global_n : g;
+  if (periodic) return (g % global_n + global_n) % global_n;
+  return g < 0 ? -g - 1 : g;
 }
 
 AxisProfile slice_profile(const AxisProfile& p, int origin, int n, int global_n, bool periodic) {
@@ -90,6 +93,8 @@ UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n,
     // planes past its ends are PML cells where the cells they copy are.
     const int b0[3] = {b.i0, b.j0, b.k0}, b1[3] = {b.i1, b.j1, b.k1};
     for (int a = 0; a < 3; ++a) {
+      // Before a magnetic wall: the ghost plane lies in the boxes that start at the wall.
+      if (part.mirror_lo[static_cast<std::size_t>(a)] && b0[a] == 0) lo[a] = part.origin[a];
       if (!periodic[static_cast<std::size_t>(a)]) continue;
       if (b0[a] != 0 || b1[a] != global_n[a])
         throw std::logic_error("slice_model: a PML box that does not span a periodic axis");
@@ -145,8 +150,10 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
   // Member by member: the global tables (ids, mode shapes) are never copied whole.
   m.grid = global.grid;
   m.grid.n = n;
-  // The part's own engine knows nothing of periodic axes: its ghost planes carry them.
+  // The part's own engine knows nothing of periodic axes or magnetic walls: its ghost planes
+  // carry them.
   m.grid.periodic = {};
+  m.grid.pmc = {};
   const std::array<bool, 3>& periodic = global.grid.periodic;
   const std::array<int, 3>& gn = global.grid.n;
   auto gi = [&](int a, int l) { return global_index(o[a], l, gn[a], periodic[a]); };
@@ -169,7 +176,7 @@ PartModel slice_model(const SimulationModel& global, const Part& part) {
     std::vector<std::uint8_t> ids(L.cells(), MaterialTable::kPec);  // padding is PEC
     for (int i = 0; i < n[0]; ++i)
       for (int j = 0; j < n[1]; ++j) {
-        if (!periodic[2]) {
+        if (!periodic[2] && !part.mirror_lo[2]) {
           const std::uint8_t* src = &global.ids[c][G.index(gi(0, i), gi(1, j), o[2])];
           std::copy(src, src + n[2], &ids[L.index(i, j, 0)]);
           continue;

@@ -18,6 +18,9 @@ struct Part {
   std::array<int, 3> origin{};                // global index of local cell (0,0,0) = owned.lo - ghost_lo
   std::array<int, 3> ghost_lo{}, ghost_hi{};  // 0 or 1 per axis: a ghost plane on that side
   std::array<int, 6> neighbour{-1, -1, -1, -1, -1, -1};  // rank across face x-, x+, y-, y+, z-, z+
+  // A magnetic wall on the low face of the axis (boundary.pmc) that this part touches: its ghost
+  // plane there holds the mirror image of the part's first plane (tangential H negated).
+  std::array<bool, 3> mirror_lo{};
   // Cells of the local grid per axis: owned + ghost planes.
   std::array<int, 3> local_n() const {
     return {owned.hi[0] - owned.lo[0] + ghost_lo[0] + ghost_hi[0],

@@ -72,10 +72,11 @@ std::unique_ptr<PeerHalo> make_peer_halo(HaloPath requested, device::Device& dev
   // device (HaloExchange::begin), which this path does not do: CUDA IPC cannot open a process's
   // own memory. Such a run takes the host path on every rank (docs/PERIODIC.md).
   const bool to_itself = std::any_of(faces.begin(), faces.end(),
-                                     [&](const HaloFace& f) { return f.neighbour == link.rank(); });
+                                     [&](const HaloFace& f) { return f.neighbour == link.rank() || f.mirror; });
   std::unique_ptr<PeerDevice> peer;
   if (to_itself)
-    why = "a periodic axis in one box (boundary.periodic) sends its halo to the rank itself";
+    why = "a periodic axis in one box (boundary.periodic) or a magnetic wall (boundary.pmc) "
+          "copies its halo within the rank";
   else
     peer = make_peer(dev, why);
   if (!agreed(link, requested, peer != nullptr, why)) return nullptr;

@@ -132,7 +132,7 @@ TEST_CASE("periodic: device parts give the reference's outputs (1, 2 and 4 ranks
   for (const std::string& s : skipped) MESSAGE(s);
   for (device::Api api : apis) {
     for (bool all_periodic : {false, true}) {
-      INFO("api " << device::api_name(api));
+      INFO("api " << std::string(device::api_name(api)));
       INFO("all axes periodic: " << all_periodic);
       const SimulationModel m = periodic_model(60, all_periodic);
       OutputRecorder want;

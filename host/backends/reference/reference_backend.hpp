@@ -65,6 +65,11 @@ private:
     if (m_.grid.periodic[0]) i = i < 0 ? nx_ - 1 : i == nx_ ? 0 : i;
     if (m_.grid.periodic[1]) j = j < 0 ? ny_ - 1 : j == ny_ ? 0 : j;
     if (m_.grid.periodic[2]) k = k < 0 ? nz_ - 1 : k == nz_ ? 0 : k;
+    // A magnetic wall on the low face (boundary.pmc): only tangential H is read one step before
+    // it, and that is odd about the wall.
+    if ((m_.grid.pmc[0] && i < 0) || (m_.grid.pmc[1] && j < 0) || (m_.grid.pmc[2] && k < 0))
+      return -at(f, i < 0 && m_.grid.pmc[0] ? 0 : i, j < 0 && m_.grid.pmc[1] ? 0 : j,
+                 k < 0 && m_.grid.pmc[2] ? 0 : k);
     // (unsigned compare: a negative index wraps to a huge value and fails the test too)
     if (static_cast<unsigned>(i) >= static_cast<unsigned>(nx_) ||
         static_cast<unsigned>(j) >= static_cast<unsigned>(ny_) ||

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""The magnetic-wall example (docs/PERIODIC.md, "Magnetic walls: symmetry planes"): runs the
+half-wave wire dipole of models/dipole_impedance.ini whole and as the quarter model
+models/dipole_quarter.ini (boundary.pmc = x y, the wire on the walls' common edge), compares the
+input impedances of their ports and draws them (docs/img/dipole_quarter.png).
+
+  tools/validation/symmetry_models.py                          # runs in a temporary folder
+  tools/validation/symmetry_models.py --work /tmp/symmetry     # ... kept there
+  tools/validation/symmetry_models.py --out pics               # pictures elsewhere
+
+The quarter model's Ez samples on the line x = 0, y = 0 are updated from the walls' images of H
+exactly as the whole model's are, so its port sees the whole dipole's voltage and current and the
+two impedances agree to float rounding. Printed: R and X of both at a few frequencies, the
+largest |Z_quarter - Z_full| / |Z_full| over the frequencies where |Z_full| < 2000 ohm (the
+whole band of ports/feed.csv, 0.30 to 1.75 GHz, for this dipole: |Z| peaks near 830 ohm at the
+antiresonance), and both runs' cells and time-loop seconds. Exit 1 when a run fails or that
+relative difference exceeds 1e-3.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
+    import numpy as np
+    import matplotlib  # noqa: F401
+except ImportError:
+    if os.path.exists("/usr/bin/python3") and \
+            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+
+TOLERANCE = 1e-3      # max |Z_quarter - Z_full| / |Z_full|
+Z_BAND = 2000.0       # ohm: the comparison takes the frequencies where |Z_full| is below this
+TABLE_GHZ = (0.5, 0.7, 0.94, 1.2, 1.55, 1.7)
+
+
+def run(binary, model, out, *overrides):
+    """Runs one model into `out`; returns its run.json and the wall time in seconds."""
+    t0 = time.monotonic()
+    r = subprocess.run([binary, "run", model, "--output.dir=" + out, "--output.overwrite=true",
+                        "--quiet", *overrides], capture_output=True, text=True, cwd=ROOT)
+    wall = time.monotonic() - t0
+    if r.returncode != 0:
+        print(f"{model} {' '.join(overrides)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        sys.exit(1)
+    with open(os.path.join(out, "run.json")) as f:
+        info = json.load(f)
+    for w in info.get("warnings", []):
+        print(f"{model}: warning: {w}")
+    cells = info["cells"]
+    print(f"{model}: {cells[0]} x {cells[1]} x {cells[2]} = {info['cells_total']} cells, "
+          f"{info['steps_done']} steps, {info['loop_time_s']:.2f} s time loop, {wall:.2f} s in all")
+    return info, wall
+
+
+def impedance(out):
+    """Frequencies (Hz) and Z (ohm) of the run's port `feed`."""
+    p = np.genfromtxt(os.path.join(out, "ports", "feed.csv"), delimiter=",", names=True)
+    return p["frequency_hz"], p["z_re_ohm"] + 1j * p["z_im_ohm"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="picture folder")
+    ap.add_argument("--work", help="runs' folder (default: a temporary one, removed at the end)")
+    a = ap.parse_args()
+    a.bin = os.path.abspath(a.bin)
+    a.out = os.path.abspath(a.out)
+    temporary = a.work is None
+    a.work = tempfile.mkdtemp(prefix="symmetry_models_") if temporary else os.path.abspath(a.work)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(a.out, exist_ok=True)
+    try:
+        out_full = os.path.join(a.work, "dipole_impedance")
+        out_quarter = os.path.join(a.work, "dipole_quarter")
+        info_f, wall_f = run(a.bin, "models/dipole_impedance.ini", out_full)
+        info_q, wall_q = run(a.bin, "models/dipole_quarter.ini", out_quarter)
+        f, zf = impedance(out_full)
+        fq, zq = impedance(out_quarter)
+    finally:
+        if temporary:
+            shutil.rmtree(a.work, ignore_errors=True)
+
+    if len(f) != len(fq) or np.max(np.abs(f - fq)) > 1e-6 * f.max():
+        print(f"FAIL: the two ports' frequencies differ ({len(f)} and {len(fq)} rows)")
+        sys.exit(1)
+    band = np.abs(zf) < Z_BAND
+    if not band.any():
+        print(f"FAIL: |Z_full| is nowhere below {Z_BAND:g} ohm")
+        sys.exit(1)
+    rel = np.abs(zq - zf) / np.abs(zf)
+    worst = rel[band].max()
+    at = f[band][rel[band].argmax()]
+    rows = sorted({int(np.argmin(np.abs(f - g * 1e9))) for g in TABLE_GHZ})
+
+    print(f"\n{'f (GHz)':>8} {'R full':>10} {'R quarter':>10} {'X full':>10} {'X quarter':>10} "
+          f"{'|dZ|/|Z|':>10}   (ohm)")
+    for i in rows:
+        print(f"{f[i] / 1e9:8.4f} {zf[i].real:10.4f} {zq[i].real:10.4f} {zf[i].imag:10.4f} "
+              f"{zq[i].imag:10.4f} {rel[i]:10.2e}")
+    print(f"max |Z_quarter - Z_full| / |Z_full| = {worst:.3g} (at {at / 1e9:.4f} GHz) over "
+          f"{band.sum()} of {len(f)} frequencies, {f[band][0] / 1e9:.3f} .. "
+          f"{f[band][-1] / 1e9:.3f} GHz, where |Z_full| < {Z_BAND:g} ohm")
+    print(f"max |Z_quarter - Z_full| = {np.abs(zq - zf).max():.3g} ohm over the whole band")
+    nf, nq = info_f["cells_total"], info_q["cells_total"]
+    tf, tq = info_f["loop_time_s"], info_q["loop_time_s"]
+    print(f"cells: full {nf}, quarter {nq} ({nq / nf:.3f} of them); time loop: full {tf:.2f} s, "
+          f"quarter {tq:.2f} s ({tq / tf:.2f} of it); in all: full {wall_f:.1f} s, "
+          f"quarter {wall_q:.1f} s")
+
+    every = 4
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    g = f / 1e9
+    ax.plot(g, zf.real, "-", color="C0", lw=1.4, label="R, full model")
+    ax.plot(g, zf.imag, "-", color="C3", lw=1.4, label="X, full model")
+    ax.plot(g[::every], zq.real[::every], "o", color="C0", mfc="none", ms=5,
+            label=f"R, quarter model (pmc = x y), every {every}th point")
+    ax.plot(g[::every], zq.imag[::every], "s", color="C3", mfc="none", ms=4.5,
+            label=f"X, quarter model (pmc = x y), every {every}th point")
+    ax.axhline(0, color="0.5", lw=0.6)
+    ax.set_xlim(g[0], g[-1])
+    ax.set_ylim(-800, 950)
+    ax.set_xlabel("frequency (GHz)")
+    ax.set_ylabel("input impedance (ohm)")
+    ax.set_title(f"Half-wave wire dipole, whole and as a quarter (magnetic walls at x = 0, y = 0)\n"
+                 f"max |Z_quarter - Z_full| / |Z_full| = {worst:.1e}; "
+                 f"cells: full {nf}, quarter {nq}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+    fig.tight_layout()
+    path = os.path.join(a.out, "dipole_quarter.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(path)
+
+    print(f"\nrun times: full {wall_f:.1f} s, quarter {wall_q:.1f} s")
+    if worst > TOLERANCE:
+        print(f"FAIL: the quarter model's Z is {worst:.3g} from the full model's (> {TOLERANCE:g})")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -23,17 +23,12 @@ here: T and R for both polarisations are printed and drawn. Exit 1 when a run fa
 slab's T (factor divided out) is more than 0.01 from the formula.
 """
 
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from model_runs import parse_args, run, runs_folder  # noqa: E402
 
 try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
     import numpy as np
@@ -48,24 +43,6 @@ C0 = 299792458.0
 EPS_SLAB = 4.0        # models/periodic_slab.ini: material.glass, object.slab
 D_SLAB = 0.012
 TOLERANCE = 0.01      # |T - T_analytic|, as tests/parallel/test_periodic.cpp
-
-
-def run(binary, model, out, *overrides):
-    """Runs one model into `out`; returns its run.json and the wall time in seconds."""
-    t0 = time.monotonic()
-    r = subprocess.run([binary, "run", model, "--output.dir=" + out, "--output.overwrite=true",
-                        "--quiet", *overrides], capture_output=True, text=True, cwd=ROOT)
-    wall = time.monotonic() - t0
-    if r.returncode != 0:
-        print(f"{model} {' '.join(overrides)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
-        sys.exit(1)
-    with open(os.path.join(out, "run.json")) as f:
-        info = json.load(f)
-    for w in info.get("warnings", []):
-        print(f"{model}: warning: {w}")
-    print(f"{model} {' '.join(overrides)}: {info['steps_done']} steps of {info['dt_s']:.6g} s, "
-          f"{info['loop_time_s']:.2f} s time loop, {wall:.2f} s in all")
-    return info, wall
 
 
 def t_and_r(out, info):
@@ -181,25 +158,13 @@ def wire_grid(a, plt):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="picture folder")
-    ap.add_argument("--work", help="runs' folder (default: a temporary one, removed at the end)")
-    a = ap.parse_args()
-    a.bin = os.path.abspath(a.bin)
-    a.out = os.path.abspath(a.out)
-    temporary = a.work is None
-    a.work = tempfile.mkdtemp(prefix="periodic_models_") if temporary else os.path.abspath(a.work)
+    a = parse_args(__doc__)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    os.makedirs(a.out, exist_ok=True)
-    try:
+    with runs_folder(a.work, "periodic_models_") as a.work:
         worst, wall_slab = slab(a, plt)
         walls = wire_grid(a, plt)
-    finally:
-        if temporary:
-            shutil.rmtree(a.work, ignore_errors=True)
     print(f"\nrun times: slab {wall_slab:.1f} s, wire grid {walls[0]:.1f} s (E along) + "
           f"{walls[1]:.1f} s (E across)")
     if worst > TOLERANCE:

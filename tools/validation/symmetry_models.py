@@ -17,17 +17,12 @@ antiresonance), and both runs' cells and time-loop seconds. Exit 1 when a run fa
 relative difference exceeds 1e-3.
 """
 
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from model_runs import parse_args, run, runs_folder  # noqa: E402
 
 try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
     import numpy as np
@@ -43,25 +38,6 @@ Z_BAND = 2000.0       # ohm: the comparison takes the frequencies where |Z_full|
 TABLE_GHZ = (0.5, 0.7, 0.94, 1.2, 1.55, 1.7)
 
 
-def run(binary, model, out, *overrides):
-    """Runs one model into `out`; returns its run.json and the wall time in seconds."""
-    t0 = time.monotonic()
-    r = subprocess.run([binary, "run", model, "--output.dir=" + out, "--output.overwrite=true",
-                        "--quiet", *overrides], capture_output=True, text=True, cwd=ROOT)
-    wall = time.monotonic() - t0
-    if r.returncode != 0:
-        print(f"{model} {' '.join(overrides)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
-        sys.exit(1)
-    with open(os.path.join(out, "run.json")) as f:
-        info = json.load(f)
-    for w in info.get("warnings", []):
-        print(f"{model}: warning: {w}")
-    cells = info["cells"]
-    print(f"{model}: {cells[0]} x {cells[1]} x {cells[2]} = {info['cells_total']} cells, "
-          f"{info['steps_done']} steps, {info['loop_time_s']:.2f} s time loop, {wall:.2f} s in all")
-    return info, wall
-
-
 def impedance(out):
     """Frequencies (Hz) and Z (ohm) of the run's port `feed`."""
     p = np.genfromtxt(os.path.join(out, "ports", "feed.csv"), delimiter=",", names=True)
@@ -69,29 +45,17 @@ def impedance(out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="picture folder")
-    ap.add_argument("--work", help="runs' folder (default: a temporary one, removed at the end)")
-    a = ap.parse_args()
-    a.bin = os.path.abspath(a.bin)
-    a.out = os.path.abspath(a.out)
-    temporary = a.work is None
-    a.work = tempfile.mkdtemp(prefix="symmetry_models_") if temporary else os.path.abspath(a.work)
+    a = parse_args(__doc__)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    os.makedirs(a.out, exist_ok=True)
-    try:
-        out_full = os.path.join(a.work, "dipole_impedance")
-        out_quarter = os.path.join(a.work, "dipole_quarter")
+    with runs_folder(a.work, "symmetry_models_") as work:
+        out_full = os.path.join(work, "dipole_impedance")
+        out_quarter = os.path.join(work, "dipole_quarter")
         info_f, wall_f = run(a.bin, "models/dipole_impedance.ini", out_full)
         info_q, wall_q = run(a.bin, "models/dipole_quarter.ini", out_quarter)
         f, zf = impedance(out_full)
         fq, zq = impedance(out_quarter)
-    finally:
-        if temporary:
-            shutil.rmtree(a.work, ignore_errors=True)
 
     if len(f) != len(fq) or np.max(np.abs(f - fq)) > 1e-6 * f.max():
         print(f"FAIL: the two ports' frequencies differ ({len(f)} and {len(fq)} rows)")

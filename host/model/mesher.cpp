@@ -32,6 +32,10 @@ struct Shape : ObjectConfig {
   Bounds own, reach;
   std::array<double, 3> period{};  // 0 where the object does not wrap
   bool wraps = false;
+  // Along an axis with a magnetic wall (boundary.pmc) that the object reaches within a cell of:
+  // the grid holds the object's mirror image too (points before the wall are read mirrored).
+  std::array<bool, 3> mirror{};
+  bool mirrors = false;
 };
 
 std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects, const GridGeometry& g) {
@@ -43,6 +47,10 @@ std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects, cons
     if (o.shape == ShapeKind::Prism) s.cross_section = std::make_shared<const PolygonIndex>(o.vertices);
     s.own = s.reach = shape_bounds(o);
     for (int a = 0; a < 3; ++a) {
+      if (g.pmc[static_cast<std::size_t>(a)] && s.own.lo[a] <= g.d[a]) {
+        s.mirror[a] = true;
+        s.mirrors = true;
+      }
       const double P = g.n[a] * g.d[a];
       if (!g.periodic[static_cast<std::size_t>(a)] || (s.own.lo[a] > g.d[a] && s.own.hi[a] < P - g.d[a]))
         continue;
@@ -57,8 +65,13 @@ std::vector<Shape> indexed_shapes(const std::vector<ObjectConfig>& objects, cons
 }
 
 // Whether the object, or along the axes it wraps any copy of it whole periods away, holds p.
-bool contains(const Shape& obj, const Vec3& p) {
+bool contains(const Shape& obj, Vec3 p) {
   const PolygonIndex* cut = obj.cross_section.get();
+  // Before a magnetic wall lies the mirror image of what is after it: an object drawn on one side
+  // only meshes as its symmetric whole would (the surface probes on the wall see both sides).
+  if (obj.mirrors)
+    for (int a = 0; a < 3; ++a)
+      if (obj.mirror[a] && p[a] < 0) p[a] = -p[a];
   if (!obj.wraps) return shape_contains(obj, p, cut);
   // The shifts m P that bring p within the object's own bounds, per axis.
   std::array<int, 3> m0{}, m1{};

@@ -85,6 +85,19 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
     p.along = box.along;
     p.across = box.across;
     const int a = static_cast<int>(s.component);  // Ex, Ey, Ez: the axis
+    // A box across a magnetic wall's axis that starts on the wall and reaches off it: the whole
+    // port would count the wall's columns once and the others twice (boundary.pmc).
+    for (int b = 0; b < 3; ++b) {
+      if (b == a || !g.pmc[static_cast<std::size_t>(b)]) continue;
+      bool on = false, off = false;
+      for (const auto& cell : p.cells) (cell[static_cast<std::size_t>(b)] == 0 ? on : off) = true;
+      if (on && off)
+        throw cfg.error_at("source." + c.name + ".size",
+                           std::string("a port box on the magnetic wall ") + "xyz"[b] +
+                               " = 0 that stays on it, or one clear of it (this one starts on it "
+                               "and reaches off it: its image would count the wall's columns once "
+                               "and the others twice)");
+    }
     p.length_m = g.d[a] * static_cast<double>(p.along);
     p.area_m2 = g.d[(a + 1) % 3] * g.d[(a + 2) % 3] * static_cast<double>(p.across);
     p.resistance_ohm = c.resistance_ohm;

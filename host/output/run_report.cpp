@@ -84,6 +84,10 @@ std::string geometry_fingerprint(const SimulationModel& m) {
     h.value(static_cast<int>(e.pec));
   }
   for (int layers : m.upml.layers) h.value(layers);
+  for (int a = 0; a < 3; ++a) {  // boundary.periodic and boundary.pmc change the physics
+    h.value(static_cast<int>(m.grid.periodic[static_cast<std::size_t>(a)]));
+    h.value(static_cast<int>(m.grid.pmc[static_cast<std::size_t>(a)]));
+  }
   for (const auto* profiles : {&m.upml.integer, &m.upml.half})
     for (const AxisProfile& p : *profiles) {
       h.values(p.a);

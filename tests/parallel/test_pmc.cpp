@@ -148,6 +148,24 @@ TEST_CASE("boundary.pmc: the keys and what they refuse") {
         std::string::npos);
   CHECK(error_of(grid + "[boundary]\nperiodic = x\npmc = x\n" + dipole).find("boundary.pmc") !=
         std::string::npos);
+  // An object drawn on one side of the wall meshes as its symmetric whole: the same ids as one
+  // drawn across it (the samples on the wall see the mirror image, not vacuum).
+  auto ids_of = [&](const std::string& box) {
+    return SimulationModel::build(load_config_text(grid + "[boundary]\npmc = x\n" +
+                                                       "[source.s]\nposition = 0 0.15 0.15\nfrequency = 1e9\n" +
+                                                       "[material.d]\neps_r = 4\nsigma = 0.1\n"
+                                                       "[object.b]\nshape = box\nmaterial = d\n" + box,
+                                                   "p.ini", {}))
+        .ids;
+  };
+  const auto one_side = ids_of("center = 0.025 0.15 0.15\nsize = 0.05 0.1 0.1\n");
+  const auto across = ids_of("center = 0 0.15 0.15\nsize = 0.1 0.1 0.1\n");
+  for (std::size_t c = 0; c < 6; ++c) CHECK(one_side[c] == across[c]);
+  // A port box that starts on the wall and reaches off it is refused; one on the wall is not.
+  const std::string port = "[source.p]\ntype = port\naxis = z\nposition = 0 0.15 0.15\nfrequency = 1e9\n";
+  CHECK(error_of(grid + "[boundary]\npmc = x\n" + port + "size = 0.02 0 0.01\n").find("source.p.size") !=
+        std::string::npos);
+  CHECK(error_of(grid + "[boundary]\npmc = x\n" + port + "size = 0 0.02 0.01\n") == "no error");
   CHECK(error_of(grid + "[boundary]\npmc = x\n" + dipole +
                  "[monitor.f]\ntype = farfield\nbox = 0 0.05 0.05 0.2 0.25 0.25\nfrequencies = 1e9\n")
             .find("monitor.f.type") != std::string::npos);

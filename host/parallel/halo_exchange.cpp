@@ -76,16 +76,17 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
                            const FieldLayout& layout, const engine::FieldSet& fields,
                            const Part& part, RankLink& link, bool ghost_reads)
     : dev_(dev), link_(link), faces_(halo_faces(part)) {
-  for (const HaloFace& f : faces_) {
-    int opposite = -1;
-    if (f.neighbour == link_.rank())
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
+    int to = -1;
+    if (faces_[i].mirror)
+      to = static_cast<int>(i);
+    else if (faces_[i].neighbour == link_.rank())
       for (std::size_t j = 0; j < faces_.size(); ++j)
-        if (faces_[j].face == (f.face ^ 1)) opposite = static_cast<int>(j);
-    self_opposite_.push_back(opposite);
+        if (faces_[j].face == (faces_[i].face ^ 1)) to = static_cast<int>(j);
+    local_to_.push_back(to);
   }
-  all_local_ = !faces_.empty();
-  for (std::size_t i = 0; i < faces_.size(); ++i)
-    all_local_ = all_local_ && (self_opposite_[i] >= 0 || faces_[i].mirror);
+  all_local_ = !faces_.empty() &&
+               std::all_of(local_to_.begin(), local_to_.end(), [](int j) { return j >= 0; });
   for (const HaloFace& f : faces_) {
     FaceKernels k;
     const std::size_t count = f.send.cells();
@@ -111,6 +112,7 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       k.unpack[static_cast<std::size_t>(group)] = bind("halo_unpack", f.recv, k.recv);
       // A magnetic wall's mirror: tangential H odd about it (halo_pack.cl).
       k.unpack[static_cast<std::size_t>(group)].set(11, f.mirror ? -1.0f : 1.0f);
+      if (local_to_[kernels_.size()] >= 0) continue;  // copied within the device: no host planes
       for (device::HostMemory* h : {&k.send_host[static_cast<std::size_t>(group)],
                                     &k.recv_host[static_cast<std::size_t>(group)]}) {
         *h = dev_.host_alloc(bytes);
@@ -152,18 +154,14 @@ void HaloExchange::begin(int group) {
     return;
   }
   for (std::size_t i = 0; i < faces_.size(); ++i) {
+    // A magnetic wall's face packs its own H (group 0) for its ghost plane; the others what
+    // their neighbour reads.
+    if (faces_[i].mirror ? group != 0 : !face_sends(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
-    if (faces_[i].mirror) {  // H only: the owned plane into the face's own receive buffer
-      if (group != 0) continue;
-      dev_.launch(k.pack[g], k.global, device::Range(kGroup));
-      dev_.copy(k.recv, k.send, k.send.bytes());
-      continue;
-    }
-    if (!face_sends(group, faces_[i].face)) continue;
     dev_.launch(k.pack[g], k.global, device::Range(kGroup));
-    // To this rank itself (a periodic axis in one box): straight into the opposite face's
-    // receive buffer, which end() unpacks.
-    if (const int j = self_opposite_[i]; j >= 0)
+    // Within the device (a periodic axis in one box, a magnetic wall): straight into the
+    // receive buffer of the face that unpacks it in end().
+    if (const int j = local_to_[i]; j >= 0)
       dev_.copy(kernels_[static_cast<std::size_t>(j)].recv, k.send, k.send.bytes());
     else
       dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
@@ -203,7 +201,7 @@ void HaloExchange::end(int group) {
   read_done_[g] = device::Marker();
   std::vector<RankLink::Transfer> transfers;
   for (std::size_t i = 0; i < faces_.size(); ++i) {
-    if (self_opposite_[i] >= 0 || faces_[i].mirror) continue;  // copied on the device by begin()
+    if (local_to_[i] >= 0) continue;  // copied on the device by begin()
     const FaceKernels& k = kernels_[i];
     RankLink::Transfer t;
     t.peer = faces_[i].neighbour;
@@ -222,8 +220,7 @@ void HaloExchange::end(int group) {
   for (std::size_t i = 0; i < faces_.size(); ++i) {
     if (!face_receives(group, faces_[i].face)) continue;
     FaceKernels& k = kernels_[i];
-    if (self_opposite_[i] < 0 && !faces_[i].mirror)
-      dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
+    if (local_to_[i] < 0) dev_.upload_async(k.recv, k.recv_host[g], k.recv_host[g].bytes());
     dev_.launch(k.unpack[g], k.global, device::Range(kGroup));
   }
 }

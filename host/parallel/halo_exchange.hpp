@@ -133,11 +133,11 @@ private:
   RankLink& link_;
   std::vector<HaloFace> faces_;
   std::vector<FaceKernels> kernels_;
-  // Per face: the index of the opposite face where the neighbour is this rank itself (a periodic
-  // axis in one box: begin() copies the plane into that face's receive buffer on the device),
-  // else -1.
-  std::vector<int> self_opposite_;
-  bool all_local_ = false;  // every face's neighbour is this rank
+  // Per face: the face whose receive buffer begin() copies its packed plane into on the device
+  // (the opposite face where the neighbour is this rank itself, a periodic axis in one box; the
+  // face itself for a magnetic wall's mirror), else -1 (the plane travels to another rank).
+  std::vector<int> local_to_;
+  bool all_local_ = false;  // every face copies within the device
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;

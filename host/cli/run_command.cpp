@@ -88,6 +88,7 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   }
   // Where each plane wave's box landed (its faces snap to node planes), so it can be checked.
   for (const PlaneWaveModel& w : m.plane_waves) {
+    if (w.guided_port) continue;
     std::printf("plane wave %s: %s travelling %s in '%s', total field in", w.name.c_str(),
                 e_field_text(w).c_str(), direction_text(w).c_str(), w.background.c_str());
     for (int a = 0; a < g.dims; ++a) {
@@ -97,6 +98,15 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
         std::printf("%s %c %.6g..%.6g", a ? "," : "", "xyz"[a], w.lo[a] * g.d[a], w.hi[a] * g.d[a]);
     }
     std::printf(" m\n");
+  }
+  // Where each waveguide port found its guide, and the mode's cutoff there.
+  for (const WaveguidePortModel& p : m.waveguide_ports) {
+    std::printf("waveguide  %s: %s %s, into the model along %c%c from %c = %.6g m; guide %c %.6g..%.6g, "
+                "%c %.6g..%.6g m of '%s', cutoff %.6g Hz (the grid's; %.6g analytic)\n",
+                p.name.c_str(), p.mode_text().c_str(), p.driven ? "driven" : "receiving",
+                p.sign > 0 ? '+' : '-', "xyz"[p.axis], "xyz"[p.axis], p.plane * g.d[p.axis],
+                "xyz"[p.u], p.lo[0] * g.d[p.u], p.hi[0] * g.d[p.u], "xyz"[p.v],
+                p.lo[1] * g.d[p.v], p.hi[1] * g.d[p.v], p.fill.c_str(), p.cutoff_hz, p.cutoff_analytic_hz);
   }
   // What the dispersive materials hold (their samples, with the surface mixtures apart).
   for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
@@ -492,8 +502,12 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   if (!lead) return 0;
   print_notes(*out);
   for (const MonitorReport& m : report.monitors)
-    std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
-                out->final_path().c_str(), m.file.c_str());
+    if (m.type != "waveguide_port")
+      std::printf("monitor    %s (%s): %s/%s\n", m.name.c_str(), m.type.c_str(),
+                  out->final_path().c_str(), m.file.c_str());
+  for (const WaveguidePortModel& p : model.waveguide_ports)
+    std::printf("port       %s (waveguide, %s): %s/ports/%s.csv\n", p.name.c_str(), p.mode_text().c_str(),
+                out->final_path().c_str(), p.name.c_str());
   for (const PortModel& p : model.ports)
     std::printf("port       %s (%g ohm): %s/ports/%s.csv\n", p.name.c_str(), p.resistance_ohm,
                 out->final_path().c_str(), p.name.c_str());

@@ -63,6 +63,9 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
   if (cfg.device.backend == BackendKind::Reference)
     throw cfg.error_at("device.backend",
                       "opencl or cuda" + over + " (the reference engine runs in one process)");
+  if (!cfg.waveguide_ports.empty())
+    throw cfg.error_at("source." + cfg.waveguide_ports.front().name + ".type",
+                       "no waveguide port" + over + " (waveguide ports run in one process)");
   if (cfg.device.variant == KernelVariant::OnePass || cfg.device.variant == KernelVariant::TBlock)
     throw cfg.error_at("device.variant",
                       "auto, tile or rows" + over + " (onepass is not offered with more than one rank, nor tblock)");

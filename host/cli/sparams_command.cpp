@@ -1,4 +1,4 @@
-// clfdtd sparams: the S-matrix of a model's lumped ports from one finished run per port, as a
+// clfdtd sparams: the S-matrix of a model's lumped (or waveguide) ports from one finished run per port, as a
 // Touchstone file (output/port_network.hpp, output/touchstone.hpp, docs/PORTS.md).
 #include <algorithm>
 #include <cctype>
@@ -20,9 +20,10 @@ namespace {
 
 const char* kSparamsUsage =
     "usage: clfdtd sparams <run folder> [<run folder> ...] --output=<file.sNp> [--overwrite]\n"
-    "  joins finished runs of one model with N lumped ports, each run driving one port with\n"
-    "  amplitude = 0 on the others, into the N-port S-matrix as a Touchstone file (Hz, real and\n"
-    "  imaginary parts; version 1.1, or 2.0 where the ports' resistances differ); docs/PORTS.md\n";
+    "  joins finished runs of one model with N lumped ports (or N waveguide ports), each run\n"
+    "  driving one port with amplitude = 0 on the others, into the N-port S-matrix as a\n"
+    "  Touchstone file (Hz, real and imaginary parts; version 1.1, or 2.0 where the ports'\n"
+    "  resistances differ); docs/PORTS.md\n";
 
 bool ends_with_ci(const std::string& s, const std::string& tail) {
   if (s.size() < tail.size()) return false;

@@ -323,6 +323,37 @@ Vec3 model_vec(const Reader& r, const std::string& key, int dims) {
 
 // A plane wave's direction: one of +x .. -z, or a vector of `dims` numbers. A vector along an
 // axis is that axis' word; any other is normalised into direction_vector.
+// A waveguide port's mode: te<m><n> / tm<m><n> (two digits) or te<m>,<n>, any case.
+void read_waveguide_mode(const Reader& r, const std::string& key, SourceConfig& s) {
+  if (!r.has(key)) return;  // TE10
+  std::string word = r.text(key);
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string expected = "te<m><n> or tm<m><n> (two digits, e.g. te10, tm11) or te<m>,<n> (e.g. te12,3)";
+  r.check(word.size() >= 4 && (word.rfind("te", 0) == 0 || word.rfind("tm", 0) == 0), key, expected);
+  const std::string digits = word.substr(2);
+  int m = -1, n = -1;
+  const std::size_t comma = digits.find(',');
+  auto number = [&](const std::string& t) {
+    r.check(!t.empty() && t.size() <= 4 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }),
+            key, expected);
+    return std::stoi(t);
+  };
+  if (comma == std::string::npos) {
+    r.check(digits.size() == 2, key, expected);
+    m = number(digits.substr(0, 1));
+    n = number(digits.substr(1, 1));
+  } else {
+    m = number(digits.substr(0, comma));
+    n = number(digits.substr(comma + 1));
+  }
+  s.mode_te = word[1] == 'e';
+  s.mode_m = m;
+  s.mode_n = n;
+  r.check(s.mode_te ? m + n > 0 : m >= 1 && n >= 1, key,
+          s.mode_te ? "a TE mode with m + n > 0 (TE00 carries no field)"
+                    : "a TM mode with m >= 1 and n >= 1 (got TM" + std::to_string(m) + std::to_string(n) + ")");
+}
+
 void read_direction(const Reader& r, const std::string& key, int dims, SourceConfig& s) {
   static const char* words[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
   const std::vector<std::string> tokens = split_value(r.text(key));
@@ -986,7 +1017,18 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     }
     const bool port = s.kind == SourceKind::Port;
     const bool plane_wave = s.kind == SourceKind::PlaneWave;
-    if (port) check_file_name(r, sec, s.name, "port", "ports", port_names);
+    const bool waveguide = s.kind == SourceKind::Waveguide;
+    if (port || waveguide) check_file_name(r, sec, s.name, "port", "ports", port_names);
+    if (waveguide) {
+      r.check(!cylindrical(cfg.grid) && cfg.grid.dims == 3, sec + ".type",
+              "waveguide in a 3D Cartesian model (not 2D, not cylindrical)");
+      r.check(!r.has(sec + ".axis"), sec + ".axis",
+              "no axis for a waveguide port (its mode sets its fields)");
+      r.require(sec + ".direction");
+      read_waveguide_mode(r, sec + ".mode", s);
+    } else {
+      r.check(!r.has(sec + ".mode"), sec + ".mode", "no mode unless type = waveguide");
+    }
     if (plane_wave) {
       r.check(!cylindrical(cfg.grid) &&
                   (cfg.grid.dims == 3 || cfg.grid.equation == Equation::Maxwell),
@@ -997,9 +1039,11 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     }
     if (r.has(sec + ".direction")) {
       const std::string key = sec + ".direction";
-      r.check(plane_wave, key, "no direction unless type = plane_wave");
+      r.check(plane_wave || waveguide, key, "no direction unless type = plane_wave or waveguide");
       read_direction(r, key, cfg.grid.dims, s);
-      if (!s.direction_vector) {
+      if (waveguide) {
+        r.check(!s.direction_vector, key, "+x, -x, +y, -y, +z or -z for a waveguide port (along the guide)");
+      } else if (!s.direction_vector) {
         r.check(cfg.grid.dims == 3 || s.direction_axis != 2, key,
                 "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");
         r.check(s.direction_axis != static_cast<int>(s.axis), key,
@@ -1038,7 +1082,7 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       }
     }
     if (r.has(sec + ".frequencies")) {
-      r.check(port, sec + ".frequencies", "no frequencies unless type = port");
+      r.check(port || waveguide, sec + ".frequencies", "no frequencies unless type = port or waveguide");
       s.frequencies_hz = r.numbers(sec + ".frequencies");
       r.check(s.frequencies_hz.size() <= kMaxMonitorFrequencies, sec + ".frequencies",
               "at most " + std::to_string(kMaxMonitorFrequencies) + " frequencies (" +
@@ -1049,7 +1093,7 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
                 "frequencies in increasing order, each once (" + fmt(s.frequencies_hz[k]) +
                     " follows " + fmt(s.frequencies_hz[k - 1]) + ")");
     }
-    (plane_wave ? cfg.plane_waves : cfg.sources).push_back(s);
+    (plane_wave ? cfg.plane_waves : waveguide ? cfg.waveguide_ports : cfg.sources).push_back(s);
   }
 }
 

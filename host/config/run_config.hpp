@@ -140,7 +140,9 @@ struct ObjectConfig {
 // Port: a resistive voltage source (a lumped port, docs/PORTS.md) across one E sample.
 // PlaneWave: a total-field/scattered-field box lit by a plane wave along an axis
 // (model/plane_wave.hpp); kept in RunConfig::plane_waves, never in `sources`.
-enum class SourceKind { Dipole, Current, Port, PlaneWave };
+// Waveguide: a mode of a rectangular metal waveguide launched and measured on a plane across it
+// (model/waveguide_port.hpp); kept in RunConfig::waveguide_ports.
+enum class SourceKind { Dipole, Current, Port, PlaneWave, Waveguide };
 enum class WaveformKind { Gaussian, GaussianPulse, Ricker, Sine };
 
 struct SourceConfig {
@@ -160,6 +162,10 @@ struct SourceConfig {
   int direction_axis = 0, direction_sign = 1; // plane_wave only: propagation along +-axis
   // plane_wave only: the unit vector of an oblique direction (none along an axis: the two above)
   std::optional<Vec3> direction_vector;
+  // waveguide only: the mode, TE or TM with m half waves along the guide's longer side, n along
+  // the other (direction_axis, direction_sign: where the port's wave goes into the model)
+  bool mode_te = true;
+  int mode_m = 1, mode_n = 0;
 };
 
 struct ProbeConfig {
@@ -170,7 +176,9 @@ struct ProbeConfig {
 };
 
 // [monitor.<name>]: a reduction computed on the device while the run goes (docs/MONITORS.md).
-enum class MonitorKind { Flux, Dft, FarField, Modes };
+// WaveguidePort: a waveguide port's transforms (model/waveguide_port.hpp), never configured as a
+// [monitor.*] section.
+enum class MonitorKind { Flux, Dft, FarField, Modes, WaveguidePort };
 
 struct MonitorConfig {
   std::string name;
@@ -263,6 +271,7 @@ struct RunConfig {
   std::vector<ObjectConfig> objects;          // in file order: later objects override earlier ones
   std::vector<SourceConfig> sources;          // point sources and ports, in file order
   std::vector<SourceConfig> plane_waves;      // [source.*] of type plane_wave, in file order
+  std::vector<SourceConfig> waveguide_ports;  // [source.*] of type waveguide, in file order
   std::vector<ProbeConfig> probes;
   std::vector<MonitorConfig> monitors;
   SnapshotConfig snapshot;

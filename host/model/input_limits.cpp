@@ -122,8 +122,10 @@ void check_source_amplitudes(const RunConfig& cfg, const GridGeometry& g,
                              const std::vector<SourceModel>& sources) {
   const double limit = kMaxStepField * std::min(1.0, smallest_cell(g));  // V/m per step
   const double field_per_j = g.dt / kEps0;  // V/m added by 1 A/m^2 in one step (vacuum)
-  // A plane wave's amplitude is its E: the same head room as a source's step.
-  for (const SourceConfig& c : cfg.plane_waves) {
+  // A plane wave's (a waveguide port's) amplitude is its E: the same head room as a source's step.
+  std::vector<SourceConfig> waves = cfg.plane_waves;
+  waves.insert(waves.end(), cfg.waveguide_ports.begin(), cfg.waveguide_ports.end());
+  for (const SourceConfig& c : waves) {
     if (std::fabs(c.amplitude) <= limit) continue;
     fail(cfg, "source." + c.name + ".amplitude",
          "an amplitude in [-" + number_text(limit, 3) + ", " + number_text(limit, 3) +

@@ -96,9 +96,10 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
                          std::vector<std::string>& warnings) {
   const auto on = [](const SourceConfig& s) { return s.amplitude != 0; };
   const bool driven = std::any_of(cfg.sources.begin(), cfg.sources.end(), on) ||
-                      std::any_of(cfg.plane_waves.begin(), cfg.plane_waves.end(), on);
+                      std::any_of(cfg.plane_waves.begin(), cfg.plane_waves.end(), on) ||
+                      std::any_of(cfg.waveguide_ports.begin(), cfg.waveguide_ports.end(), on);
   if (!driven) {
-    warnings.push_back(cfg.sources.empty() && cfg.plane_waves.empty()
+    warnings.push_back(cfg.sources.empty() && cfg.plane_waves.empty() && cfg.waveguide_ports.empty()
                            ? "the model has no source: every field stays zero"
                            : "every source's amplitude is 0: every field stays zero");
     return;

@@ -36,6 +36,9 @@ struct PlaneWaveTerm {
 struct PlaneWaveModel {
   std::string name;
   SourceConfig source;             // as configured (waveform, amplitude, ...): run.json lists it
+  // A waveguide port's injection (model/waveguide_port.hpp), not a plane wave: its terms and
+  // table are all that is set; nothing that speaks of plane waves counts it.
+  bool guided_port = false;
   // Axis-aligned waves (oblique: e_hat, h_hat, k_hat below; these then mean nothing):
   int e_comp = 2;                  // the incident E's component (0..2)
   int h_comp = 4;                  // the incident H's component (3..5)

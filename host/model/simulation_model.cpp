@@ -342,12 +342,15 @@ SimulationModel SimulationModel::build(
   m.sources = build_sources(cfg.sources, m.grid);
   check_source_amplitudes(cfg, m.grid, m.sources);
   add_source_warnings(cfg, m.grid, object_samples, m.warnings);
-  if (cfg.plane_waves.empty()) {
+  if (cfg.plane_waves.empty() && cfg.waveguide_ports.empty()) {
     choose_dft_decimation(cfg, m.sources, m.grid.dt, m.monitors, m.warnings);
   } else {
-    // The monitors' decimation sees a plane wave as a source of its incident E's waveform.
+    // The monitors' decimation sees a plane wave (a waveguide port) as a source of its incident
+    // E's waveform.
     std::vector<SourceModel> driving = m.sources;
-    for (const SourceConfig& c : cfg.plane_waves) {
+    std::vector<SourceConfig> waves = cfg.plane_waves;
+    waves.insert(waves.end(), cfg.waveguide_ports.begin(), cfg.waveguide_ports.end());
+    for (const SourceConfig& c : waves) {
       SourceModel pw;
       pw.name = c.name;
       pw.j.resize(static_cast<std::size_t>(std::max(0L, m.grid.steps)));
@@ -368,9 +371,20 @@ SimulationModel SimulationModel::build(
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }
-  const bool others_drive = std::any_of(m.sources.begin(), m.sources.end(), drives);
+  const bool others_drive =
+      std::any_of(m.sources.begin(), m.sources.end(), drives) ||
+      std::any_of(cfg.waveguide_ports.begin(), cfg.waveguide_ports.end(),
+                  [](const SourceConfig& c) { return c.amplitude != 0; });
   for (std::string& w : plane_wave_monitor_warnings(m.plane_waves, cfg, m.grid, others_drive))
     m.warnings.push_back(std::move(w));
+  try {
+    // After the plane waves' checks (a port's injection is no plane wave) and the user's monitors
+    // (whose decimation is chosen: the ports' transforms take every step).
+    m.waveguide_ports = build_waveguide_ports(cfg, m.grid, m.layout, m.materials, m.ids, m.upml,
+                                              m.plane_waves, m.monitors);
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
   for (std::string& w : farfield_medium(m.monitors, m.layout, m.ids, m.materials))
     m.warnings.push_back(std::move(w));
   if (m.materials.any_dispersive() &&
@@ -433,6 +447,16 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // A port's box counts each sample.
   bytes += plane_wave_table_values(cfg, g) * (sizeof(double) + sizeof(float));  // + the float copy
   bytes += plane_wave_term_bytes(cfg, g);  // their corrections and the engine's merge of them
+  // A waveguide port: its line's table (2 values a step, double and float) and its transform's
+  // points (4 per sample of the plane, a complex double per frequency, on the device and read
+  // back), at most the domain's cross-section.
+  for (const SourceConfig& w : cfg.waveguide_ports) {
+    bytes += static_cast<std::size_t>(std::max(0L, g.steps)) * 2 * (sizeof(double) + sizeof(float));
+    const int a = w.direction_axis;
+    const std::size_t plane = static_cast<std::size_t>(g.n[(a + 1) % 3]) * g.n[(a + 2) % 3];
+    const std::size_t freqs = w.frequencies_hz.empty() ? 201 : w.frequencies_hz.size();
+    bytes += 4 * plane * freqs * 2 * 2 * sizeof(double);
+  }
   bytes += source_samples(cfg.sources, g) * static_cast<std::size_t>(std::max(0L, g.steps)) *
            (sizeof(double) + sizeof(float));
   // Per port and step: its V_s table, its E as the run records it and the copy the files are

@@ -18,6 +18,7 @@
 #include "model/probes.hpp"
 #include "model/sources.hpp"
 #include "model/upml_profile.hpp"
+#include "model/waveguide_port.hpp"
 
 namespace clfdtd {
 
@@ -36,6 +37,9 @@ struct SimulationModel {
   DispersiveSamples dispersion;             // E samples of materials with poles (model/dispersion.hpp)
   ProbeSet probes;                     // the [probe.*] samples, then the ports' E samples
   std::vector<PortModel> ports;        // the sources of type port, in file order
+  // The sources of type waveguide (model/waveguide_port.hpp); a driven one's injection is among
+  // plane_waves (guided_port) and each one's transforms among monitors (kind WaveguidePort).
+  std::vector<WaveguidePortModel> waveguide_ports;
   std::vector<MonitorModel> monitors;  // [monitor.<name>] in file order (model/monitors.hpp)
   std::vector<long> snapshot_steps;    // sorted, unique, within 0..steps
   bool snapshot_e = true, snapshot_h = true;

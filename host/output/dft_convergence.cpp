@@ -37,7 +37,8 @@ std::optional<std::string> DftConvergence::compare(int monitor,
   if (!(largest > noise_floor_[i]) || moved <= kDftSettledShare * largest) return std::nullopt;
   char share[32];
   std::snprintf(share, sizeof share, "%.2g%%", 100 * moved / largest);
-  return "monitor '" + m_.monitors[i].name + "': its transform still moved by " + share +
+  const bool port = m_.monitors[i].kind == MonitorKind::WaveguidePort;
+  return std::string(port ? "waveguide port '" : "monitor '") + m_.monitors[i].name + "': its transform still moved by " + share +
          " of its largest value over the last 5% of the run (steps " + std::to_string(step_) + " to " +
          std::to_string(m_.grid.steps) + "), so the fields had not died down and its spectra come "
          "from a cut-off series; " + longer_run_advice(m_.grid);

@@ -13,6 +13,7 @@
 #include "monitors/near_to_far_2d.hpp"
 #include "monitors/surface_sampling.hpp"
 #include "output/text_file.hpp"
+#include "output/waveguide_port_files.hpp"
 #include "output/vti_writer.hpp"
 
 namespace clfdtd {
@@ -102,6 +103,7 @@ const char* monitor_kind_name(MonitorKind k) {
     case MonitorKind::Dft: return "dft";
     case MonitorKind::FarField: return "farfield";
     case MonitorKind::Modes: return "modes";
+    case MonitorKind::WaveguidePort: return "waveguide_port";
   }
   return "?";
 }
@@ -112,7 +114,9 @@ std::vector<MonitorReport> monitor_reports(const SimulationModel& m) {
     MonitorReport r;
     r.name = mon.name;
     r.type = monitor_kind_name(mon.kind);
-    r.file = "monitors/" + mon.name + (mon.kind == MonitorKind::Dft ? ".vti" : ".csv");
+    r.file = mon.kind == MonitorKind::WaveguidePort
+                 ? "ports/" + mon.name + ".csv"
+                 : "monitors/" + mon.name + (mon.kind == MonitorKind::Dft ? ".vti" : ".csv");
     r.frequencies_hz = mon.frequencies_hz;
     r.modes = mon.nmodes;
     r.decimation = mon.dft_every;
@@ -130,9 +134,17 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
                              const DftReader& read_dft, std::vector<MonitorReport>& reports,
                              const DrivingPower& driving_power) {
   std::vector<std::complex<double>> dft;
+  std::vector<PortWaves> port_waves_of(m.waveguide_ports.size());
   for (std::size_t i = 0; i < m.monitors.size(); ++i) {
     const MonitorModel& mon = m.monitors[i];
     if (!reads_dft_at_end(mon)) continue;
+    if (mon.kind == MonitorKind::WaveguidePort) {
+      read_dft(static_cast<int>(i), dft);
+      for (std::size_t k = 0; k < m.waveguide_ports.size(); ++k)
+        if (m.waveguide_ports[k].monitor == static_cast<int>(i))
+          port_waves_of[k] = port_waves(m.waveguide_ports[k], mon, m.grid, dft);
+      continue;
+    }
     std::error_code ec;
     std::filesystem::create_directories(dir + "/monitors", ec);
     if (ec) throw OutputError("create", dir + "/monitors", ec.message());
@@ -170,6 +182,7 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
       write_text_file(path, farfield_csv(mon.frequencies_hz, p, port));
     }
   }
+  write_waveguide_port_files(dir, m, port_waves_of);
 }
 
 }  // namespace clfdtd

@@ -19,7 +19,7 @@ namespace {
 
 struct PortColumns {
   std::string name;
-  double resistance_ohm = 0;
+  double resistance_ohm = 0;  // a waveguide port's: 0 (its power waves take the mode's impedance)
   std::vector<double> frequencies_hz;
   bool driven = false;
   std::vector<std::complex<double>> s;  // S11 of a driven port, S21 of one that receives
@@ -153,11 +153,25 @@ RunPorts read_run(const std::string& dir) {
       read_port_csv((std::filesystem::path(dir) / p.at("file").get<std::string>()).string(), port);
       run.ports.push_back(std::move(port));
     }
+    // Waveguide ports (docs/PORTS.md "Waveguide ports"): their S columns have the lumped ports'
+    // names; a model with both kinds has no S21 between them, so it is refused.
+    if (j.contains("waveguide_ports")) {
+      if (!run.ports.empty() && !j["waveguide_ports"].empty())
+        throw bad(dir, "the model has lumped and waveguide ports: sparams joins one kind (a run "
+                       "gives no S21 between a lumped and a waveguide port)");
+      for (const nlohmann::json& p : j["waveguide_ports"]) {
+        PortColumns port;
+        port.name = p.at("name").get<std::string>();
+        port.frequencies_hz = p.at("frequencies_hz").get<std::vector<double>>();
+        read_port_csv((std::filesystem::path(dir) / p.at("file").get<std::string>()).string(), port);
+        run.ports.push_back(std::move(port));
+      }
+    }
   } catch (const nlohmann::json::exception& e) {
     throw bad(json_path, std::string("not a clfdtd run.json: ") + e.what());
   }
   if (run.ports.empty())
-    throw bad(dir, "the run has no ports ([source.<name>] type = port)");
+    throw bad(dir, "the run has no ports ([source.<name>] type = port or waveguide)");
   std::size_t driven = 0;
   for (std::size_t k = 0; k < run.ports.size(); ++k)
     if (run.ports[k].driven) {
@@ -266,10 +280,13 @@ NetworkData read_port_network(const std::vector<std::string>& run_dirs) {
                           ": the S-matrix needs one run per port, driving that port alone "
                           "(amplitude = 0 on the others)");
 
+  // Waveguide ports' power waves are referred to each mode's wave impedance, which depends on
+  // frequency: the Touchstone file's reference (50 ohm) is nominal, as its comment says.
+  const bool guided = first.ports.front().resistance_ohm == 0;
   NetworkData d;
   for (const PortColumns& p : first.ports) {
     d.port_names.push_back(p.name);
-    d.reference_ohm.push_back(p.resistance_ohm);
+    d.reference_ohm.push_back(guided ? 50.0 : p.resistance_ohm);
   }
   d.frequencies_hz = first.ports.front().frequencies_hz;
   d.s.assign(d.frequencies_hz.size(), std::vector<std::complex<double>>(n * n));
@@ -281,9 +298,15 @@ NetworkData read_port_network(const std::vector<std::string>& run_dirs) {
   }
   std::string ports;
   for (std::size_t k = 0; k < n; ++k)
-    ports += (k ? ", " : "") + std::to_string(k + 1) + " = " + first.ports[k].name + " (" +
-             touchstone_number(first.ports[k].resistance_ohm) + " ohm)";
-  d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of lumped ports; port " + ports);
+    ports += (k ? ", " : "") + std::to_string(k + 1) + " = " + first.ports[k].name +
+             (guided ? std::string() : " (" + touchstone_number(first.ports[k].resistance_ohm) + " ohm)");
+  if (guided) {
+    d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of waveguide ports; port " + ports);
+    d.comments.push_back("power waves referred to each port's mode wave impedance; the 50 ohm "
+                         "reference below is nominal");
+  } else {
+    d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of lumped ports; port " + ports);
+  }
   for (std::size_t j = 0; j < n; ++j)
     d.comments.push_back("column " + std::to_string(j + 1) + " from the run in " +
                          printable(runs[run_of_port.at(j)].dir));

@@ -1,6 +1,8 @@
 // The S-matrix of a model's lumped ports from finished runs, each driving one port with the others
 // terminated in their resistances (amplitude 0): run k gives column k, the driven port's S11 and
 // every other port's S21 (docs/PORTS.md). `clfdtd sparams` writes it as a Touchstone file.
+// Waveguide ports (run.json's waveguide_ports) join the same way, referred to their modes' wave
+// impedances (the file's 50 ohm nominal); a model with both kinds is refused.
 #pragma once
 #include <string>
 #include <vector>

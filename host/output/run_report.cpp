@@ -107,6 +107,13 @@ std::string geometry_fingerprint(const SimulationModel& m) {
     h.value(p.area_m2);
     h.value(p.resistance_ohm);
   }
+  // Waveguide ports: their planes, guides and modes (none: the hash of a model without them is
+  // what it was before they existed).
+  if (!m.waveguide_ports.empty()) h.value(static_cast<std::uint64_t>(m.waveguide_ports.size()));
+  for (const WaveguidePortModel& p : m.waveguide_ports) {
+    for (int v : {p.axis, p.sign, p.plane, p.lo[0], p.lo[1], p.hi[0], p.hi[1], static_cast<int>(p.te), p.mu, p.nv})
+      h.value(v);
+  }
   char text[32];
   std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h.hash()));
   return text;
@@ -131,7 +138,7 @@ RunReport report_from_model(const SimulationModel& m) {
   r.dt_s = m.grid.dt;
   // Hashing every id array costs about a second per 1e9 samples: only a model with ports, whose
   // runs `clfdtd sparams` joins, pays it.
-  if (!m.ports.empty()) r.geometry_fingerprint = geometry_fingerprint(m);
+  if (!m.ports.empty() || !m.waveguide_ports.empty()) r.geometry_fingerprint = geometry_fingerprint(m);
   r.cell_updates_per_step = cell_updates_per_step(m);
   r.steps = m.grid.steps;
   // The probes.csv columns; the ports' samples after them are reported as ports.
@@ -152,6 +159,7 @@ RunReport report_from_model(const SimulationModel& m) {
                        p.frequencies_hz, p.driven, sole_driven_port(m, k), p.along, p.across});
   }
   for (const PlaneWaveModel& w : m.plane_waves) {
+    if (w.guided_port) continue;
     PlaneWaveReport p;
     p.name = w.name;
     p.field = w.oblique ? e_field_text(w) : component_name(static_cast<Component>(w.e_comp));
@@ -187,6 +195,7 @@ RunReport report_from_model(const SimulationModel& m) {
     r.dispersive.push_back(std::move(d));
   }
   r.monitors = monitor_reports(m);
+  r.waveguide_ports = waveguide_port_reports(m);
   return r;
 }
 
@@ -211,6 +220,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
   }
   json monitors = json::array();
   for (const MonitorReport& m : r.monitors) {
+    if (m.type == "waveguide_port") continue;  // under waveguide_ports
     json entry = {{"name", m.name}, {"type", m.type}, {"file", written(m.file)}};
     if (m.type == "modes") {
       entry["modes"] = m.modes;
@@ -295,6 +305,26 @@ void write_run_json(const std::string& path, const RunReport& r) {
                        {"direction_vector", w.k_hat},
                        {"e_vector", w.e_hat}});
     j["plane_waves"] = waves;
+  }
+  if (!r.waveguide_ports.empty()) {
+    json wports = json::array();
+    for (const WaveguidePortReport& p : r.waveguide_ports)
+      wports.push_back({{"name", p.name},
+                        {"mode", p.mode},
+                        {"direction", p.direction},
+                        {"plane_m", p.plane_m},
+                        {"guide_m", p.guide_m},
+                        {"fill", p.fill},
+                        {"eps_r", p.eps_r},
+                        {"mu_r", p.mu_r},
+                        {"amplitude_V_per_m", p.amplitude_v_per_m},
+                        {"cutoff_hz", p.cutoff_hz},
+                        {"cutoff_analytic_hz", p.cutoff_analytic_hz},
+                        {"driven", p.driven},
+                        {"sole_driven", p.sole_driven},
+                        {"frequencies_hz", p.frequencies_hz},
+                        {"file", written(p.file())}});
+    j["waveguide_ports"] = wports;
   }
   if (!r.dispersive.empty()) {
     json materials = json::array();

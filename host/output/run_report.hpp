@@ -11,6 +11,7 @@
 
 #include "model/simulation_model.hpp"
 #include "output/monitor_files.hpp"
+#include "output/waveguide_port_files.hpp"
 
 namespace clfdtd {
 
@@ -100,9 +101,12 @@ struct RunReport {
   double mcells_per_s = 0;           // cell_updates_per_step * steps_done / loop_seconds / 1e6
   std::size_t device_bytes = 0;
   std::vector<ProbeReport> probes;   // one per probe sample, CSV column order
-  std::vector<MonitorReport> monitors;  // one per [monitor.<name>], file order
+  // one per [monitor.<name>], file order, then one per waveguide port (type "waveguide_port",
+  // not listed under "monitors" in run.json)
+  std::vector<MonitorReport> monitors;
   std::vector<PortReport> ports;     // one per source of type port, file order
   std::vector<PlaneWaveReport> plane_waves;  // one per source of type plane_wave, file order
+  std::vector<WaveguidePortReport> waveguide_ports;  // one per source of type waveguide
   std::vector<DispersiveReport> dispersive;   // materials with poles, then the mixtures
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z

@@ -1,0 +1,197 @@
+// Waveguide ports end to end (docs/PORTS.md "Waveguide ports"): an empty rectangular guide
+// (nothing reflected, everything through with the grid's phase, nothing leaking behind the
+// launching port) and a dielectric step (S11 against the transmission-line formula, power kept),
+// on the reference engine and on OpenCL's variants.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_helpers.hpp"
+
+using namespace clfdtd_test;
+
+namespace {
+
+constexpr double kC0 = 299792458.0;
+constexpr double kMu0 = 1.25663706212e-6;
+constexpr double kPi = 3.14159265358979323846;
+
+struct PortColumns {
+  std::vector<double> f, beta;
+  std::vector<std::complex<double>> a, b, s;  // s: s11 or s21
+};
+
+PortColumns read_port(const std::string& path, const std::string& s_name) {
+  std::string header;
+  const auto rows = csv_rows(read_text(path), header);
+  const std::string expected = "frequency_hz,beta_rad_per_m,a_re,a_im,b_re,b_im," + s_name + "_re," +
+                               s_name + "_im," + s_name + "_db";
+  REQUIRE_MESSAGE(header == expected, path);
+  PortColumns p;
+  for (const auto& r : rows) {
+    REQUIRE(r.size() == 9);
+    p.f.push_back(r[0]);
+    p.beta.push_back(r[1]);
+    p.a.emplace_back(r[2], r[3]);
+    p.b.emplace_back(r[4], r[5]);
+    p.s.emplace_back(r[6], r[7]);
+  }
+  return p;
+}
+
+// The largest |Ey| of a probes.csv column over steps [from, to).
+double peak(const std::string& probes, int column, long from, long to) {
+  std::string header;
+  double m = 0;
+  for (const auto& r : csv_rows(read_text(probes), header))
+    if (r[0] >= from && r[0] < to) m = std::max(m, std::fabs(r[static_cast<std::size_t>(column)]));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a waveguide port in an empty guide: no reflection, the grid's phase to the next port, "
+          "nothing behind it") {
+  for (const std::string backend : {"reference", "opencl rows", "opencl tile", "opencl onepass"}) {
+    CAPTURE(backend);
+    const std::string variant = backend.substr(backend.find(' ') + 1);
+    const std::string dir = scratch_dir("waveguide_empty_" + variant);
+    const std::string args = backend == "reference" ? "--device.backend=reference"
+                                                    : "--device.backend=opencl --device.variant=" + variant;
+    const auto r = run_clfdtd("run tests/data/waveguide_empty.ini " + args + " --output.dir=" + dir);
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.find("waveguide  a: TE10 driven, into the model along +z from z = 0.0225 m; guide x "
+                     "0..0.024, y 0..0.012 m of 'vacuum'") != std::string::npos);
+    CHECK(r.out.find("port       b (waveguide, TE10): " + dir + "/ports/b.csv") != std::string::npos);
+    CHECK(r.out.find("plane wave") == std::string::npos);
+    CHECK(r.out.find("warning") == std::string::npos);
+    const PortColumns a = read_port(dir + "/ports/a.csv", "s11");
+    const PortColumns b = read_port(dir + "/ports/b.csv", "s21");
+    REQUIRE(a.f.size() == 201);
+    // The band above cutoff (c / 2a = 6.25 GHz): the pulse's 1/e band 7.25 - 11.25 GHz.
+    CHECK(a.f.front() == doctest::Approx(7.25e9).epsilon(0.01));
+    CHECK(a.f.back() == doctest::Approx(11.25e9).epsilon(0.01));
+    double s11 = 0, s21_mag = 0, s21_phase = 0;
+    for (std::size_t k = 0; k < a.f.size(); ++k) {
+      s11 = std::max(s11, std::abs(a.s[k]));
+      s21_mag = std::max(s21_mag, std::fabs(std::abs(b.s[k]) - 1));
+      // 60 mm from a to b at the grid's beta (the column), which the analytic one approaches.
+      const std::complex<double> expected = std::polar(1.0, -a.beta[k] * 0.06);
+      s21_phase = std::max(s21_phase, std::fabs(std::arg(b.s[k] / expected)));
+      const double w = 2 * kPi * a.f[k], kc = kPi / 0.024;
+      CHECK(a.beta[k] == doctest::Approx(std::sqrt(w * w / kC0 / kC0 - kc * kc)).epsilon(0.01));
+      CHECK(a.beta[k] == b.beta[k]);
+      CHECK(std::abs(b.a[k]) < 1e-3 * std::abs(a.a[k]));  // nothing comes into b from behind
+    }
+    MESSAGE(backend << ": |S11| <= " << s11 << ", ||S21| - 1| <= " << s21_mag << ", S21's phase within "
+                    << s21_phase * 180 / kPi << " deg");
+    CHECK(s11 < 2e-3);             // measured 6.1e-4
+    CHECK(s21_mag < 4e-3);         // 1.5e-3 (the band's low end, near cutoff, rings longest)
+    CHECK(s21_phase < 0.5 * kPi / 180);  // 0.075 deg
+    // Behind a (its scattered field) nothing of the launched wave: until the far UPML's first
+    // echo could come back (the pulse's front reaches a about step 100, the UPML and back takes
+    // 173 steps at c) the probe holds rounding: measured 2e-12 of the launched peak (reference)
+    // and 2e-7 (OpenCL, float).
+    const double ahead = peak(dir + "/probes.csv", 3, 0, 700), behind = peak(dir + "/probes.csv", 2, 0, 220);
+    MESSAGE(backend << ": behind the port " << behind << " V/m against " << ahead << " ahead");
+    CHECK(ahead > 0.5);
+    CHECK(behind < (backend == "reference" ? 1e-10 : 2e-6) * ahead);
+    const nlohmann::json j = nlohmann::json::parse(read_text(dir + "/run.json"));
+    REQUIRE(j["waveguide_ports"].size() == 2);
+    const auto& pa = j["waveguide_ports"][0];
+    CHECK(pa["name"] == "a");
+    CHECK(pa["mode"] == "TE10");
+    CHECK(pa["direction"] == "+z");
+    CHECK(pa["sole_driven"] == true);
+    CHECK(pa["file"] == "ports/a.csv");
+    CHECK(pa["cutoff_analytic_hz"].get<double>() == doctest::Approx(kC0 / 0.048));
+    CHECK(j["waveguide_ports"][1]["direction"] == "-z");
+    CHECK(j["monitors"].empty());
+    CHECK(j.find("plane_waves") == j.end());
+  }
+}
+
+TEST_CASE("waveguide ports across a dielectric step: S11 of the transmission line, power kept") {
+  for (const std::string backend : {"reference", "opencl"}) {
+    CAPTURE(backend);
+    const std::string dir = scratch_dir("waveguide_step_" + backend);
+    const auto r = run_clfdtd("run tests/data/waveguide_step.ini --device.backend=" + backend +
+                              " --output.dir=" + dir);
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.find("waveguide  b: TE10 receiving, into the model along -z from z = 0.0825 m; guide "
+                     "x 0..0.024, y 0..0.012 m of 'fill'") != std::string::npos);
+    const PortColumns a = read_port(dir + "/ports/a.csv", "s11");
+    const PortColumns b = read_port(dir + "/ports/b.csv", "s21");
+    double err = 0, power = 0;
+    for (std::size_t k = 0; k < a.f.size(); ++k) {
+      const double w = 2 * kPi * a.f[k], kc = kPi / 0.024;
+      const double b1 = std::sqrt(w * w / kC0 / kC0 - kc * kc), b2 = std::sqrt(2.25 * w * w / kC0 / kC0 - kc * kc);
+      const double z1 = w * kMu0 / b1, z2 = w * kMu0 / b2;  // TE wave impedances
+      // The step 30 mm past port a's plane.
+      const std::complex<double> s11 = (z2 - z1) / (z2 + z1) * std::polar(1.0, -2 * b1 * 0.03);
+      err = std::max(err, std::abs(a.s[k] - s11));
+      power = std::max(power, std::fabs(std::norm(a.s[k]) + std::norm(b.s[k]) - 1));
+    }
+    MESSAGE(backend << ": |S11 - formula| <= " << err << ", ||S11|^2 + |S21|^2 - 1| <= " << power);
+    CHECK(err < 0.02);     // 0.0118 (1.5 mm cells; 0.004 with 1 mm)
+    CHECK(power < 5e-3);   // 2.2e-3
+  }
+}
+
+TEST_CASE("clfdtd sparams joins waveguide ports: the step's two-port is reciprocal and lossless") {
+  const std::string a = scratch_dir("waveguide_sp_a"), b = scratch_dir("waveguide_sp_b");
+  auto r = run_clfdtd("run tests/data/waveguide_step.ini --output.dir=" + a + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("run tests/data/waveguide_step.ini --source.a.amplitude=0 --source.b.amplitude=1 "
+                 "--output.dir=" + b + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const nlohmann::json ja = nlohmann::json::parse(read_text(a + "/run.json"));
+  const nlohmann::json jb = nlohmann::json::parse(read_text(b + "/run.json"));
+  CHECK(ja["geometry_fingerprint"].is_string());
+  CHECK(ja["geometry_fingerprint"] == jb["geometry_fingerprint"]);
+  const std::string s2p = scratch_dir("waveguide_sp") + ".s2p";
+  r = run_clfdtd("sparams " + b + " " + a + " --output=" + s2p);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const std::string text = read_text(s2p);
+  CHECK(text.find("S-parameters of waveguide ports; port 1 = a, 2 = b") != std::string::npos);
+  CHECK(text.find("# HZ S RI R 50") != std::string::npos);
+  // Rows: f, S11, S21, S12, S22 (re, im each).
+  std::size_t rows = 0;
+  double reciprocity = 0, power1 = 0, power2 = 0;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '!' || line[0] == '#') continue;
+    std::istringstream cells(line);
+    std::vector<double> v;
+    double x;
+    while (cells >> x) v.push_back(x);
+    REQUIRE(v.size() == 9);
+    const std::complex<double> s11(v[1], v[2]), s21(v[3], v[4]), s12(v[5], v[6]), s22(v[7], v[8]);
+    reciprocity = std::max(reciprocity, std::abs(s21 - s12));
+    power1 = std::max(power1, std::fabs(std::norm(s11) + std::norm(s21) - 1));
+    power2 = std::max(power2, std::fabs(std::norm(s22) + std::norm(s12) - 1));
+    // A lossless step: |S22| = |S11| (the same discontinuity seen from the other side).
+    CHECK(std::abs(s22) == doctest::Approx(std::abs(s11)).epsilon(0.02));
+    ++rows;
+  }
+  MESSAGE("|S21 - S12| <= " << reciprocity << ", power from a " << power1 << ", from b " << power2);
+  CHECK(rows == 201);
+  CHECK(reciprocity < 3e-3);
+  CHECK(power2 < 5e-3);
+  // Another structure (the step moved a cell) is refused.
+  const std::string c = scratch_dir("waveguide_sp_c");
+  r = run_clfdtd("run tests/data/waveguide_step.ini \"--object.fill.center=0.012 0.006 0.0915\" --source.a.amplitude=0 "
+                 "--source.b.amplitude=1 --output.dir=" + c + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("sparams " + a + " " + c + " --output=" + s2p + " --overwrite");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("geometry_fingerprint") != std::string::npos);
+}

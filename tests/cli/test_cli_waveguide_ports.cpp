@@ -195,3 +195,28 @@ TEST_CASE("clfdtd sparams joins waveguide ports: the step's two-port is reciproc
   CHECK(r.code == 2);
   CHECK(r.out.find("geometry_fingerprint") != std::string::npos);
 }
+
+TEST_CASE("a guide along x, and one along y driven towards -y with its longer side across the "
+          "second transverse axis: the z guide's ports") {
+  const std::string z = scratch_dir("waveguide_axis_z");
+  auto r = run_clfdtd("run tests/data/waveguide_empty.ini --device.backend=reference --output.dir=" + z + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const PortColumns za = read_port(z + "/ports/a.csv", "s11"), zb = read_port(z + "/ports/b.csv", "s21");
+  for (const char* axis : {"x", "y"}) {
+    CAPTURE(axis);
+    const std::string dir = scratch_dir(std::string("waveguide_axis_") + axis);
+    r = run_clfdtd(std::string("run tests/data/waveguide_empty_") + axis + ".ini --device.backend=reference --output.dir=" +
+                   dir);
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.find(std::string(axis) == "x" ? "guide y 0..0.024, z 0..0.012 m" : "guide z 0..0.012, x 0..0.024 m") !=
+          std::string::npos);
+    const PortColumns a = read_port(dir + "/ports/a.csv", "s11"), b = read_port(dir + "/ports/b.csv", "s21");
+    REQUIRE(a.f.size() == za.f.size());
+    double worst = 0;
+    for (std::size_t k = 0; k < a.f.size(); ++k)
+      worst = std::max({worst, std::abs(a.s[k] - za.s[k]), std::abs(b.s[k] - zb.s[k])});
+    CHECK(worst < 1e-9);  // the same arithmetic along another axis: 0 to rounding
+    // Nothing behind the launching port (probe `behind`, column 2).
+    CHECK(peak(dir + "/probes.csv", 2, 0, 220) < 1e-10);
+  }
+}

@@ -419,8 +419,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     // The transforms so far are worth keeping also when the run was stopped; non-finite fields
     // would only give non-finite transforms.
     if (result.finite) {
+      std::vector<PortWaves> guided;
       if (lead)
-        write_dft_monitor_files(
+        guided = write_dft_monitor_files(
             out->path(), model,
             [&](int i, std::vector<std::complex<double>>& v) {
               backend->read_dft(i, v);
@@ -441,7 +442,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)
           for (const std::string& w : write_port_files(out->path(), model, outputs->port_fields(),
-                                                       result.steps_done))
+                                                       result.steps_done, guided))
             warn_after_loop(w);
       }
     }

@@ -68,7 +68,8 @@ bool steps_singly(const SimulationModel& m) {
 }
 
 const char* steps_singly_why(const SimulationModel& m) {
-  return !m.plane_waves.empty() ? "plane waves" : "dispersive materials";
+  if (m.plane_waves.empty()) return "dispersive materials";
+  return m.plane_waves.front().guided_port ? "waveguide ports" : "plane waves";
 }
 
 bool tblock_preferred_for(const SimulationModel& m, unsigned compute_units) {

@@ -131,9 +131,13 @@ std::vector<PortModel> build_ports(const RunConfig& cfg, const std::vector<Sourc
   std::size_t driven = 0;
   for (const PortModel& p : ports)
     if (p.driven && driven++ == 0) first_driven = &p;
+  // A driven waveguide port gives its band instead (simulation_model.cpp, once it is built).
+  const bool guided_drive = std::any_of(cfg.waveguide_ports.begin(), cfg.waveguide_ports.end(),
+                                        [](const SourceConfig& w) { return w.amplitude != 0; });
   for (PortModel& p : ports) {
     if (p.driven) continue;
     if (p.frequencies_hz.empty()) {
+      if (!first_driven && guided_drive) continue;
       if (!first_driven)
         throw cfg.error_at("source." + p.name + ".frequencies",
                            "frequencies for a port with amplitude 0 when no port is driven (such "

@@ -37,6 +37,9 @@ struct PortModel {
   std::vector<std::size_t> probe_samples;  // ProbeSet::samples indices of its E (after the user's)
   bool driven = true;                  // some V_s != 0; else a load that receives
   int s21_from = -1;                   // undriven, with exactly one driven port: that port's index
+  // undriven, with no driven lumped port and exactly one driven waveguide port (of the same
+  // frequencies): that port's index in SimulationModel::waveguide_ports
+  int s21_from_guided = -1;
 };
 
 // The ports among the sources (their tables already built), with their frequencies: the given
@@ -78,7 +81,8 @@ struct PortPoint {
   double frequency_hz = 0;
   std::complex<double> v, i;  // V(f), I(f): V s, A s
   std::complex<double> z, s11;
-  // Undriven ports with one driven port: S21 = b / a_incident = 2 V / V_s1 sqrt(R_1 / R).
+  // Undriven ports with one driven port: S21 = b / a_incident = 2 V / V_s1 sqrt(R_1 / R); with a
+  // driven waveguide port instead, b / a of its incoming wave, b = V / sqrt(2 R) in sqrt(J s).
   std::complex<double> s21;
   // 1/2 Re(V(f) conj(I(f))), J s: what the port delivers into the model, in the flux monitor's
   // measure (output/monitor_files.hpp), so that the two compare directly.

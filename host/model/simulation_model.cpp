@@ -381,10 +381,13 @@ SimulationModel SimulationModel::build(
     // After the plane waves' checks (a port's injection is no plane wave) and the user's monitors
     // (whose decimation is chosen: the ports' transforms take every step).
     m.waveguide_ports = build_waveguide_ports(cfg, m.grid, m.layout, m.materials, m.ids, m.upml,
-                                              m.plane_waves, m.monitors);
+                                              m.ports, m.plane_waves, m.monitors);
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }
+  for (std::string& w : waveguide_port_warnings(m.waveguide_ports, m.monitors, m.grid, m.layout,
+                                                m.materials, m.ids, m.upml))
+    m.warnings.push_back(std::move(w));
   for (std::string& w : farfield_medium(m.monitors, m.layout, m.ids, m.materials))
     m.warnings.push_back(std::move(w));
   if (m.materials.any_dispersive() &&
@@ -447,11 +450,11 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // A port's box counts each sample.
   bytes += plane_wave_table_values(cfg, g) * (sizeof(double) + sizeof(float));  // + the float copy
   bytes += plane_wave_term_bytes(cfg, g);  // their corrections and the engine's merge of them
-  // A waveguide port: its line's table (2 values a step, double and float) and its transform's
-  // points (4 per sample of the plane, a complex double per frequency, on the device and read
-  // back), at most the domain's cross-section.
+  // A waveguide port: its line's table (2 values a step, double and float) and drive (a double a
+  // step), and its transform's points (4 per sample of the plane, a complex double per frequency,
+  // on the device and read back), at most the domain's cross-section.
   for (const SourceConfig& w : cfg.waveguide_ports) {
-    bytes += static_cast<std::size_t>(std::max(0L, g.steps)) * 2 * (sizeof(double) + sizeof(float));
+    bytes += static_cast<std::size_t>(std::max(0L, g.steps)) * (3 * sizeof(double) + 2 * sizeof(float));
     const int a = w.direction_axis;
     const std::size_t plane = static_cast<std::size_t>(g.n[(a + 1) % 3]) * g.n[(a + 2) % 3];
     const std::size_t freqs = w.frequencies_hz.empty() ? 201 : w.frequencies_hz.size();

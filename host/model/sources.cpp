@@ -88,6 +88,7 @@ std::vector<SourceModel> build_sources(const std::vector<SourceConfig>& cfg, con
 std::vector<SourceConfig> waveform_sources(const RunConfig& cfg) {
   std::vector<SourceConfig> all = cfg.sources;
   all.insert(all.end(), cfg.plane_waves.begin(), cfg.plane_waves.end());
+  all.insert(all.end(), cfg.waveguide_ports.begin(), cfg.waveguide_ports.end());
   return all;
 }
 

@@ -134,7 +134,9 @@ int find_wall(const WaveguidePortModel& p, const GridGeometry& g, const FieldLay
 }  // namespace
 
 std::string WaveguidePortModel::mode_text() const {
-  return std::string(te ? "TE" : "TM") + std::to_string(source.mode_m) + std::to_string(source.mode_n);
+  const bool wide = source.mode_m > 9 || source.mode_n > 9;  // TE12,3: not TE123
+  return std::string(te ? "TE" : "TM") + std::to_string(source.mode_m) + (wide ? "," : "") +
+         std::to_string(source.mode_n);
 }
 
 double mode_profile(const WaveguidePortModel& p, bool is_h, int comp, int iu, int iv) {
@@ -231,6 +233,7 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
                                                       const MaterialTable& materials,
                                                       const std::array<std::vector<std::uint8_t>, 6>& ids,
                                                       const UpmlProfile& upml,
+                                                      std::vector<PortModel>& lumped,
                                                       std::vector<PlaneWaveModel>& injections,
                                                       std::vector<MonitorModel>& monitors) {
   std::vector<WaveguidePortModel> out;
@@ -279,8 +282,8 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
                               number_text(ulo * g.d[p.u]) + " to " + number_text(uhi * g.d[p.u]) +
                               " m, " + axis_name(g, p.v) + " " + number_text(vlo * g.d[p.v]) + " to " +
                               number_text(vhi * g.d[p.v]) + " m)";
-    if (cu < 2 || cv < 1)
-      throw cfg.error_at(pos_key, "a waveguide at least 2 cells wide and 1 cell high; " + where +
+    if (std::max(cu, cv) < 2)
+      throw cfg.error_at(pos_key, "a waveguide at least 2 cells wide (and 1 cell high); " + where +
                                       " is " + std::to_string(cu) + " x " + std::to_string(cv) + " cells");
     // The rectangle: conductors on its walls, one material inside, on the plane and the planes
     // a cell before and after it (the corrections and the measurement reach them).
@@ -330,11 +333,13 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
     if (fe.sigma != 0 || fe.dispersive())
       throw cfg.error_at(pos_key, "a lossless, non-dispersive material across the waveguide at the port; '" +
                                       fe.name + "' is " + (fe.sigma != 0 ? "lossy" : "dispersive"));
+    // H inside the guide: H_u off the u walls (iu in 1 .. cu-1, iv in 0 .. cv-1), H_v off the v
+    // walls, H_w everywhere across (cell centres), on the half planes before and after the plane.
     if (!ids[3].empty())
       for (int c = 3; c < 6; ++c)
         for (int w = p.plane - 1; w <= p.plane; ++w)
-          for (int iu = 1; iu < cu; ++iu)
-            for (int iv = 1; iv < cv; ++iv) {
+          for (int iu = c - 3 == p.u ? 1 : 0; iu < cu; ++iu)
+            for (int iv = c - 3 == p.v ? 1 : 0; iv < cv; ++iv) {
               std::array<int, 3> gc{};
               gc[p.axis] = w;
               gc[p.u] = ulo + iu;
@@ -424,14 +429,33 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
     out.push_back(p);
     monitors.push_back(std::move(mon));
   }
-  // Undriven ports take the first driven port's frequencies.
+  // Undriven ports take the first driven waveguide port's frequencies, or a driven lumped port's;
+  // undriven lumped ports without a band (no lumped port driven) the first driven waveguide
+  // port's. Each undriven port's S21 comes from the one driven port, of either kind.
   const auto first_driven = std::find_if(out.begin(), out.end(), [](const WaveguidePortModel& p) { return p.driven; });
+  const auto lumped_driven = std::find_if(lumped.begin(), lumped.end(), [](const PortModel& p) { return p.driven; });
+  const long guided_count = std::count_if(out.begin(), out.end(), [](const WaveguidePortModel& p) { return p.driven; });
+  const long lumped_count = std::count_if(lumped.begin(), lumped.end(), [](const PortModel& p) { return p.driven; });
   for (WaveguidePortModel& p : out) {
-    if (!p.frequencies_hz.empty()) continue;
-    if (first_driven == out.end())
-      throw cfg.error_at(key_of(p.source, "frequencies"),
-                         "frequencies for a waveguide port with amplitude 0 when no waveguide port is driven");
-    p.frequencies_hz = first_driven->frequencies_hz;
+    if (p.driven) continue;
+    if (p.frequencies_hz.empty()) {
+      if (first_driven != out.end())
+        p.frequencies_hz = first_driven->frequencies_hz;
+      else if (lumped_driven != lumped.end())
+        p.frequencies_hz = lumped_driven->frequencies_hz;
+      else
+        throw cfg.error_at(key_of(p.source, "frequencies"),
+                           "frequencies for a waveguide port with amplitude 0 when no port is driven "
+                           "(such a port takes a driven port's band)");
+    }
+    if (guided_count == 0 && lumped_count == 1 && p.frequencies_hz == lumped_driven->frequencies_hz)
+      p.s21_from_lumped = static_cast<int>(lumped_driven - lumped.begin());
+  }
+  for (PortModel& l : lumped) {
+    if (l.driven) continue;
+    if (l.frequencies_hz.empty() && first_driven != out.end()) l.frequencies_hz = first_driven->frequencies_hz;
+    if (lumped_count == 0 && guided_count == 1 && l.frequencies_hz == first_driven->frequencies_hz)
+      l.s21_from_guided = static_cast<int>(first_driven - out.begin());
   }
   for (WaveguidePortModel& p : out) {
     monitors[static_cast<std::size_t>(p.monitor)].frequencies_hz = p.frequencies_hz;
@@ -472,6 +496,55 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
       }
     run_mode_line(p, g, wave);
     injections.push_back(std::move(wave));
+  }
+  return out;
+}
+
+std::vector<std::string> waveguide_port_warnings(const std::vector<WaveguidePortModel>& ports,
+                                                 const std::vector<MonitorModel>& monitors,
+                                                 const GridGeometry& g, const FieldLayout& layout,
+                                                 const MaterialTable& materials,
+                                                 const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                                 const UpmlProfile& upml) {
+  std::vector<std::string> out;
+  for (const WaveguidePortModel& p : ports) {
+    const std::string axis = axis_name(g, p.axis);
+    if (p.driven)
+      for (const MonitorModel& mon : monitors) {
+        if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
+        const bool near = mon.lo[p.axis] <= p.plane + 1 && mon.hi[p.axis] >= p.plane - 1;
+        const bool across = mon.lo[p.u] < p.hi[0] && mon.hi[p.u] > p.lo[0] && mon.lo[p.v] < p.hi[1] &&
+                            mon.hi[p.v] > p.lo[1];
+        if (near && across)
+          out.push_back("monitor '" + mon.name + "' reaches within a cell of waveguide port '" + p.name +
+                        "''s plane (" + axis + " = " + number_text(p.plane * g.d[p.axis]) +
+                        " m) across its guide: the port's side holds the total field, the other side "
+                        "only what comes back, so the monitor mixes the two; move it clear of the plane");
+      }
+    // Behind the port: along the guide's centre line, the first conductor or the UPML.
+    std::array<int, 3> c{};
+    c[p.u] = (p.lo[0] + p.hi[0]) / 2;
+    c[p.v] = (p.lo[1] + p.hi[1]) / 2;
+    const int comp = p.te && p.nv == 0 ? p.v : p.u;  // a transverse E sample the mode has
+    std::string closed;
+    for (int w = p.plane - p.sign;; w -= p.sign) {
+      if (w < 0 || w >= g.n[p.axis]) {
+        closed = "the domain's wall at " + axis + " = " + number_text((p.sign > 0 ? 0 : g.n[p.axis]) * g.d[p.axis]) +
+                 " m (no UPML on that face)";
+        break;
+      }
+      c[p.axis] = w;
+      if (upml.in_pml(c[0], c[1], c[2], g.n)) break;
+      if (conductor(materials, ids[comp][layout.index(c[0], c[1], c[2])])) {
+        closed = w == 0 ? "the domain's wall at " + axis + " = 0 m (no UPML on that face)"
+                        : "a conductor at " + axis + " = " + number_text(w * g.d[p.axis]) + " m";
+        break;
+      }
+    }
+    if (!closed.empty())
+      out.push_back("waveguide port '" + p.name + "': its guide does not run on behind it into the UPML (" +
+                    closed + " closes it), so what comes back through the port is reflected there and "
+                    "returns into the model; its S-parameters then hold that echo");
   }
   return out;
 }

@@ -39,6 +39,7 @@
 #include "model/materials.hpp"
 #include "model/monitors.hpp"
 #include "model/plane_wave.hpp"
+#include "model/ports.hpp"
 #include "model/upml_profile.hpp"
 
 namespace clfdtd {
@@ -61,6 +62,9 @@ struct WaveguidePortModel {
   bool driven = false;          // amplitude != 0
   std::vector<double> frequencies_hz;
   int monitor = -1;             // its transforms: SimulationModel::monitors[monitor]
+  // Undriven, with no driven waveguide port and exactly one driven lumped port (of the same
+  // frequencies): that port's index in SimulationModel::ports (S21 from it).
+  int s21_from_lumped = -1;
   double a_m = 0, b_m = 0;      // the wall spacings along u and v
   std::string mode_text() const;  // "TE10": the user's m n (m along the longer side)
 };
@@ -71,7 +75,11 @@ struct WaveguidePortModel {
 // axis.
 double mode_profile(const WaveguidePortModel& p, bool is_h, int comp, int iu, int iv);
 
-// The ports among cfg.waveguide_ports, in file order. Driven ports append their injection to
+// The ports among cfg.waveguide_ports, in file order; an undriven one without `frequencies` takes
+// the first driven waveguide port's, or else the first driven lumped port's (`lumped`), whose
+// undriven ones without a band take the first driven waveguide port's in turn (and each S21 from
+// the one driven port of the other kind: s21_from_lumped, PortModel::s21_from_guided). Driven
+// ports append their injection to
 // `injections` (PlaneWaveModel::guided_port names the port); every port appends its monitor to
 // `monitors`. Throws ConfigError naming the source's key: no conductor found on a side, a
 // cross-section that is not a rectangle of conductors around one material, a lossy, dispersive or
@@ -82,8 +90,20 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
                                                       const MaterialTable& materials,
                                                       const std::array<std::vector<std::uint8_t>, 6>& ids,
                                                       const UpmlProfile& upml,
+                                                      std::vector<PortModel>& lumped,
                                                       std::vector<PlaneWaveModel>& injections,
                                                       std::vector<MonitorModel>& monitors);
+
+// One warning per driven port that a flux or farfield monitor's box crosses or comes within a
+// cell of, across its guide (the monitor would mix the port's total field with the scattered
+// field behind it), and per port whose guide does not run on behind it into the UPML (a
+// conductor, or the domain's bare wall, closes it: what comes back through the port returns).
+std::vector<std::string> waveguide_port_warnings(const std::vector<WaveguidePortModel>& ports,
+                                                 const std::vector<MonitorModel>& monitors,
+                                                 const GridGeometry& g, const FieldLayout& layout,
+                                                 const MaterialTable& materials,
+                                                 const std::array<std::vector<std::uint8_t>, 6>& ids,
+                                                 const UpmlProfile& upml);
 
 // The grid's propagation constant beta (1/m; below cutoff -i alpha, the wave decaying along its
 // way) and the mode's wave impedance Z = V / I of a wave travelling along +axis (ohm; imaginary

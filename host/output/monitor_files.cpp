@@ -47,7 +47,7 @@ std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>
 // in a lossless background, and no other source that drives anything.
 std::vector<double> cross_section(const SimulationModel& m, const MonitorModel& mon,
                                   const std::vector<double>& flux) {
-  if (m.plane_waves.size() != 1) return {};
+  if (m.plane_waves.size() != 1 || m.plane_waves.front().guided_port) return {};
   // Another source's power would count as scattered: only a wave lighting alone has a cross section.
   if (std::any_of(m.sources.begin(), m.sources.end(), drives)) return {};
   if (m.plane_waves.front().impedance_ohm == 0) return {};  // lossy or dispersive: no intensity
@@ -130,7 +130,7 @@ bool reads_dft_at_end(const MonitorModel& mon) {
   return mon.kind != MonitorKind::Modes && !(mon.kind == MonitorKind::Dft && !vtk_available());
 }
 
-void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
+std::vector<PortWaves> write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
                              const DftReader& read_dft, std::vector<MonitorReport>& reports,
                              const DrivingPower& driving_power) {
   std::vector<std::complex<double>> dft;
@@ -183,6 +183,7 @@ void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
     }
   }
   write_waveguide_port_files(dir, m, port_waves_of);
+  return port_waves_of;
 }
 
 }  // namespace clfdtd

@@ -59,8 +59,9 @@ using DrivingPower = std::function<std::optional<DrivingPortPower>(const std::st
 
 // Writes the files of every flux, dft and farfield monitor and fills their entries of `reports`
 // (from monitor_reports). driving_power, where given, adds the gain columns of farfield files.
-// Throws OutputError (exit 5) on a write failure.
-void write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
+// Throws OutputError (exit 5) on a write failure. Returns the waveguide ports' waves (in
+// m.waveguide_ports order), whose files it writes too (output/waveguide_port_files.hpp).
+std::vector<PortWaves> write_dft_monitor_files(const std::string& dir, const SimulationModel& m,
                              const DftReader& read_dft, std::vector<MonitorReport>& reports,
                              const DrivingPower& driving_power = {});
 

@@ -221,7 +221,7 @@ std::optional<std::string> gain_moved_warning(const std::string& monitor, const 
 
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
                                           const std::vector<std::vector<double>>& e_series,
-                                          long steps_done) {
+                                          long steps_done, const std::vector<PortWaves>& guided) {
   std::vector<std::string> warnings;
   if (m.ports.empty()) return warnings;
   std::error_code ec;
@@ -233,9 +233,18 @@ std::vector<std::string> write_port_files(const std::string& dir, const Simulati
     const PortSeries s = port_series(port, e, m.grid.dt);
     write_text_file(dir + "/ports/" + port.name + ".time.csv", series_csv(s));
     const PortModel* incident = port.s21_from >= 0 ? &m.ports.at(static_cast<std::size_t>(port.s21_from)) : nullptr;
-    const std::vector<PortPoint> points = port_spectrum(port, s, incident);
+    std::vector<PortPoint> points = port_spectrum(port, s, incident);
+    // A driven waveguide port's incoming wave a (sqrt(J s)): b = V / sqrt(2 R), the received
+    // power's square root (the flux monitor's measure, as a is).
+    const bool from_guided = port.s21_from_guided >= 0 &&
+                             static_cast<std::size_t>(port.s21_from_guided) < guided.size();
+    if (from_guided) {
+      const PortWaves& w = guided[static_cast<std::size_t>(port.s21_from_guided)];
+      for (std::size_t f = 0; f < points.size() && f < w.a.size(); ++f)
+        points[f].s21 = points[f].v / std::sqrt(2 * port.resistance_ohm) / w.a[f];
+    }
     write_text_file(dir + "/ports/" + port.name + ".csv",
-                    port.driven ? spectrum_csv(points) : received_csv(points, incident != nullptr));
+                    port.driven ? spectrum_csv(points) : received_csv(points, incident != nullptr || from_guided));
     if (sole_driven_port(m, k))
       write_text_file(dir + "/ports/" + port.name + ".s1p", s1p_text(port, points));
     if (steps_done < m.grid.steps) {

@@ -64,9 +64,10 @@ inline constexpr double kPortTailShare = 1e-3;
 // (a stopped run). Returns one warning line per port whose spectrum comes from a stopped run, or
 // whose voltage or current had not died down by the last step (kPortTailShare: a cut-off
 // series), naming the port, the levels reached and time.steps. Throws OutputError on a write
-// failure.
+// failure. guided: the waveguide ports' waves (write_dft_monitor_files' result), for the S21 of
+// an undriven port whose incident wave is a driven waveguide port's (PortModel::s21_from_guided).
 std::vector<std::string> write_port_files(const std::string& dir, const SimulationModel& m,
                                           const std::vector<std::vector<double>>& e_series,
-                                          long steps_done);
+                                          long steps_done, const std::vector<PortWaves>& guided = {});
 
 }  // namespace clfdtd

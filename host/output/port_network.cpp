@@ -153,12 +153,9 @@ RunPorts read_run(const std::string& dir) {
       read_port_csv((std::filesystem::path(dir) / p.at("file").get<std::string>()).string(), port);
       run.ports.push_back(std::move(port));
     }
-    // Waveguide ports (docs/PORTS.md "Waveguide ports"): their S columns have the lumped ports'
-    // names; a model with both kinds has no S21 between them, so it is refused.
+    // Waveguide ports (docs/PORTS.md "Waveguide ports") after the lumped ones: their S columns
+    // have the same names, in the same measure (power waves).
     if (j.contains("waveguide_ports")) {
-      if (!run.ports.empty() && !j["waveguide_ports"].empty())
-        throw bad(dir, "the model has lumped and waveguide ports: sparams joins one kind (a run "
-                       "gives no S21 between a lumped and a waveguide port)");
       for (const nlohmann::json& p : j["waveguide_ports"]) {
         PortColumns port;
         port.name = p.at("name").get<std::string>();
@@ -281,12 +278,12 @@ NetworkData read_port_network(const std::vector<std::string>& run_dirs) {
                           "(amplitude = 0 on the others)");
 
   // Waveguide ports' power waves are referred to each mode's wave impedance, which depends on
-  // frequency: the Touchstone file's reference (50 ohm) is nominal, as its comment says.
-  const bool guided = first.ports.front().resistance_ohm == 0;
+  // frequency: the Touchstone file's reference for them (50 ohm) is nominal, as its comment says.
+  auto guided = [](const PortColumns& p) { return p.resistance_ohm == 0; };
   NetworkData d;
   for (const PortColumns& p : first.ports) {
     d.port_names.push_back(p.name);
-    d.reference_ohm.push_back(guided ? 50.0 : p.resistance_ohm);
+    d.reference_ohm.push_back(guided(p) ? 50.0 : p.resistance_ohm);
   }
   d.frequencies_hz = first.ports.front().frequencies_hz;
   d.s.assign(d.frequencies_hz.size(), std::vector<std::complex<double>>(n * n));
@@ -297,16 +294,20 @@ NetworkData read_port_network(const std::vector<std::string>& run_dirs) {
         d.s[f][i * n + j] = run.ports[i].s[f];
   }
   std::string ports;
-  for (std::size_t k = 0; k < n; ++k)
-    ports += (k ? ", " : "") + std::to_string(k + 1) + " = " + first.ports[k].name +
-             (guided ? std::string() : " (" + touchstone_number(first.ports[k].resistance_ohm) + " ohm)");
-  if (guided) {
-    d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of waveguide ports; port " + ports);
-    d.comments.push_back("power waves referred to each port's mode wave impedance; the 50 ohm "
-                         "reference below is nominal");
-  } else {
-    d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of lumped ports; port " + ports);
+  bool any_guided = false, any_lumped = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    const PortColumns& p = first.ports[k];
+    any_guided = any_guided || guided(p);
+    any_lumped = any_lumped || !guided(p);
+    ports += (k ? ", " : "") + std::to_string(k + 1) + " = " + p.name +
+             (guided(p) ? std::string(" (waveguide)") : " (" + touchstone_number(p.resistance_ohm) + " ohm)");
   }
+  d.comments.push_back("clfdtd " CLFDTD_VERSION " S-parameters of " +
+                       std::string(any_guided && any_lumped ? "lumped and waveguide" : any_guided ? "waveguide" : "lumped") +
+                       " ports; port " + ports);
+  if (any_guided)
+    d.comments.push_back("waveguide ports: power waves referred to each port's mode wave impedance; "
+                         "their 50 ohm reference below is nominal");
   for (std::size_t j = 0; j < n; ++j)
     d.comments.push_back("column " + std::to_string(j + 1) + " from the run in " +
                          printable(runs[run_of_port.at(j)].dir));

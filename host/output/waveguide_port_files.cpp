@@ -65,7 +65,18 @@ std::string waveguide_port_csv(const SimulationModel& m, std::size_t k, const st
   const WaveguidePortModel& p = m.waveguide_ports[k];
   const PortWaves& w = waves[k];
   const int sole = sole_driven(m);
-  const bool s11 = static_cast<int>(k) == sole, s21 = sole >= 0 && !s11;
+  // S21 from the driven waveguide port only at its own frequencies (row by row).
+  const bool s11 = static_cast<int>(k) == sole;
+  const bool s21 = (sole >= 0 && !s11 &&
+                    m.waveguide_ports[static_cast<std::size_t>(sole)].frequencies_hz == p.frequencies_hz) ||
+                   p.s21_from_lumped >= 0;
+  // A driven lumped port's incoming wave instead: a = V_s / (2 sqrt(2 R)) in sqrt(J s), its
+  // available power's square root (the measure of the waveguide ports' a and b).
+  auto incident = [&](std::size_t f) -> std::complex<double> {
+    if (p.s21_from_lumped < 0) return waves[static_cast<std::size_t>(sole)].a[f];
+    const PortModel& l = m.ports.at(static_cast<std::size_t>(p.s21_from_lumped));
+    return port_transform(l.v_source, p.frequencies_hz[f], m.grid.dt) / (2 * std::sqrt(2 * l.resistance_ohm));
+  };
   std::string text = "frequency_hz,beta_rad_per_m,a_re,a_im,b_re,b_im";
   if (s11) text += ",s11_re,s11_im,s11_db";
   if (s21) text += ",s21_re,s21_im,s21_db";
@@ -76,8 +87,7 @@ std::string waveguide_port_csv(const SimulationModel& m, std::size_t k, const st
             number(w.a[f].real()) + "," + number(w.a[f].imag()) + "," + number(w.b[f].real()) + "," +
             number(w.b[f].imag());
     if (s11 || s21) {
-      const std::complex<double> a = waves[static_cast<std::size_t>(sole)].a[f];
-      const std::complex<double> s = w.b[f] / a;
+      const std::complex<double> s = w.b[f] / incident(f);
       text += "," + number(s.real()) + "," + number(s.imag()) + "," + number(20 * std::log10(std::abs(s)));
     }
     text += "\n";

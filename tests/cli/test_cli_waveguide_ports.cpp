@@ -116,6 +116,14 @@ TEST_CASE("a waveguide port in an empty guide: no reflection, the grid's phase t
     CHECK(j["monitors"].empty());
     CHECK(j.find("plane_waves") == j.end());
   }
+  // A receiving port with frequencies of its own gets no S21 (a's waves are at a's frequencies).
+  const std::string dir = scratch_dir("waveguide_empty_own_frequencies");
+  const auto r = run_clfdtd("run tests/data/waveguide_empty.ini --device.backend=reference \"--source.b.frequencies=8e9 "
+                            "9e9 10e9\" --output.dir=" + dir + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  std::string header;
+  CHECK(csv_rows(read_text(dir + "/ports/b.csv"), header).size() == 3);
+  CHECK(header == "frequency_hz,beta_rad_per_m,a_re,a_im,b_re,b_im");
 }
 
 TEST_CASE("waveguide ports across a dielectric step: S11 of the transmission line, power kept") {
@@ -160,7 +168,7 @@ TEST_CASE("clfdtd sparams joins waveguide ports: the step's two-port is reciproc
   r = run_clfdtd("sparams " + b + " " + a + " --output=" + s2p);
   REQUIRE_MESSAGE(r.code == 0, r.out);
   const std::string text = read_text(s2p);
-  CHECK(text.find("S-parameters of waveguide ports; port 1 = a, 2 = b") != std::string::npos);
+  CHECK(text.find("S-parameters of waveguide ports; port 1 = a (waveguide), 2 = b (waveguide)") != std::string::npos);
   CHECK(text.find("# HZ S RI R 50") != std::string::npos);
   // Rows: f, S11, S21, S12, S22 (re, im each).
   std::size_t rows = 0;
@@ -219,4 +227,47 @@ TEST_CASE("a guide along x, and one along y driven towards -y with its longer si
     // Nothing behind the launching port (probe `behind`, column 2).
     CHECK(peak(dir + "/probes.csv", 2, 0, 220) < 1e-10);
   }
+}
+
+TEST_CASE("a lumped port and a waveguide port in one model: S21 both ways agree (reciprocity), "
+          "each column keeps the power, and sparams joins them") {
+  const std::string a = scratch_dir("waveguide_probe_a"), b = scratch_dir("waveguide_probe_b");
+  auto r = run_clfdtd("run tests/data/waveguide_probe.ini --output.dir=" + a);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  r = run_clfdtd("run tests/data/waveguide_probe.ini --source.p.amplitude=0 --source.w.amplitude=1 --output.dir=" + b);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  // Run a drives the probe: p's S11, w's S21 (from p); run b drives the guide: w's S11, p's S21.
+  std::string header;
+  const auto pa = csv_rows(read_text(a + "/ports/p.csv"), header);
+  REQUIRE(header == "frequency_hz,z_re_ohm,z_im_ohm,s11_re,s11_im,s11_db,delivered_J_s");
+  const PortColumns wa = read_port(a + "/ports/w.csv", "s21");
+  const PortColumns wb = read_port(b + "/ports/w.csv", "s11");
+  const auto pb = csv_rows(read_text(b + "/ports/p.csv"), header);
+  REQUIRE(header == "frequency_hz,v_re_V_s,v_im_V_s,i_re_A_s,i_im_A_s,received_J_s,s21_re,s21_im,s21_db");
+  REQUIRE(pa.size() == wa.f.size());
+  REQUIRE(pb.size() == wb.f.size());
+  double reciprocity = 0, power_a = 0, power_b = 0, mirror = 0;
+  for (std::size_t k = 0; k < pa.size(); ++k) {
+    CHECK(pa[k][0] == wa.f[k]);  // the receiving port takes the driven one's band
+    CHECK(pb[k][0] == wb.f[k]);
+    const std::complex<double> s11(pa[k][3], pa[k][4]), s21 = wa.s[k];
+    const std::complex<double> s22 = wb.s[k], s12(pb[k][6], pb[k][7]);
+    reciprocity = std::max(reciprocity, std::abs(s21 - s12));
+    power_a = std::max(power_a, std::fabs(std::norm(s11) + std::norm(s21) - 1));
+    power_b = std::max(power_b, std::fabs(std::norm(s22) + std::norm(s12) - 1));
+    mirror = std::max(mirror, std::fabs(std::abs(s11) - std::abs(s22)));  // lossless two-port
+  }
+  MESSAGE("|S21 - S12| <= " << reciprocity << ", power driving p " << power_a << ", driving w " << power_b
+                            << ", ||S11| - |S22|| <= " << mirror);
+  CHECK(reciprocity < 4e-3);  // measured 2.0e-3 (at the band's low end, near cutoff)
+  CHECK(power_a < 5e-3);
+  CHECK(power_b < 5e-3);
+  CHECK(mirror < 5e-3);
+  const std::string s2p = scratch_dir("waveguide_probe") + ".s2p";
+  r = run_clfdtd("sparams " + a + " " + b + " --output=" + s2p);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const std::string text = read_text(s2p);
+  CHECK(text.find("S-parameters of lumped and waveguide ports; port 1 = p (50 ohm), 2 = w (waveguide)") !=
+        std::string::npos);
+  CHECK(text.find("their 50 ohm reference below is nominal") != std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
+#include "model_helpers.hpp"
 
 using namespace clfdtd;
 
@@ -162,6 +163,9 @@ TEST_CASE("what a waveguide port cannot use is refused naming its key") {
   CHECK(has(error_of(kTube + "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.05\ndirection = -z\n"
                              "frequency = 9e9\namplitude = 0\n"),
             "frequencies for a waveguide port with amplitude 0"));
+  // A source frequency past what the grid carries (checked as every source's).
+  CHECK(has(error_of(kTube + "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.03\ndirection = +z\nfrequency = 2e12\n"),
+            "source.a.frequency"));
   // Too close to the domain's end.
   CHECK(has(error_of(kTube + "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.001\ndirection = +z\nfrequency = 9e9\n"),
             "2 cells from the domain's ends"));
@@ -216,4 +220,39 @@ TEST_CASE("the grid's waveguide modes are orthogonal on the cross-section; beta 
   const ModeWave below = mode_wave(p0, g, 5e9);
   CHECK(below.beta.real() == doctest::Approx(0));
   CHECK(below.beta.imag() < 0);
+}
+
+TEST_CASE("waveguide ports warn of a monitor across a driven port's plane and of a guide closed "
+          "behind a port; a one-cell-wide guide is a guide; wide mode numbers print apart") {
+  // The tube's bore runs into the UPML at both ends: no warning.
+  CHECK(warnings_of(build(kTube + kPort)).empty());
+  const SimulationModel flux = build(kTube + kPort + "[monitor.f]\ntype = flux\nbox = 0.01 0.01 0.02 0.03 0.02 0.06\n"
+                                                     "frequencies = 9e9\n");
+  REQUIRE(warnings_of(flux).size() == 1);
+  CHECK(has(warnings_of(flux)[0], "monitor 'f' reaches within a cell of waveguide port 'a''s plane (z = 0.03 m)"));
+  // A plane clear of the port's plane is fine.
+  CHECK(warnings_of(build(kTube + kPort + "[monitor.f]\ntype = flux\nbox = 0.01 0.01 0.04 0.03 0.02 0.06\n"
+                                                  "frequencies = 9e9\n")).empty());
+  // A PEC cap across the bore 10 mm behind the port.
+  const SimulationModel capped = build(kTube + "[object.cap]\nshape = box\ncenter = 0.02 0.015 0.02\n"
+                                               "size = 0.03 0.02 0.002\nmaterial = pec\n" + kPort);
+  REQUIRE(warnings_of(capped).size() == 1);
+  CHECK(has(warnings_of(capped)[0], "waveguide port 'a': its guide does not run on behind it into the UPML (a conductor at z = 0.021 m"));
+  // The domain's bare wall behind it.
+  const SimulationModel walled = build(
+      "[grid]\nsize = 0.024 0.012 0.06\ncell_size = 0.001\n[time]\nsteps = 10\n[boundary]\nlayers = 0 0 0 0 0 8\n" + kPort.substr(0, kPort.find("position")) +
+      "position = 0.012 0.006 0.02\ndirection = +z\nfrequency = 9e9\n");
+  REQUIRE(warnings_of(walled).size() == 1);
+  CHECK(has(warnings_of(walled)[0], "the domain's wall at z = 0 m (no UPML on that face)"));
+  // One cell across u, 16 along v: TE10 varies along v.
+  const SimulationModel slit = build(
+      "[grid]\nsize = 0.001 0.016 0.06\ncell_size = 0.001\n[time]\nsteps = 10\n[boundary]\nlayers = 0 0 0 0 8 8\n"
+      "[source.a]\ntype = waveguide\nposition = 0.0005 0.008 0.02\ndirection = +z\nfrequency = 1.2e10\n");
+  CHECK(slit.waveguide_ports[0].mu == 0);
+  CHECK(slit.waveguide_ports[0].nv == 1);
+  const SimulationModel wide = build(
+      "[grid]\nsize = 0.03 0.004 0.06\ncell_size = 0.001\n[time]\nsteps = 10\n[boundary]\nlayers = 0 0 0 0 8 8\n"
+      "[source.a]\ntype = waveguide\nposition = 0.015 0.002 0.02\ndirection = +z\nfrequency = 1.2e11\nmode = te12,1\n"
+      "frequencies = 1.3e11\n");
+  CHECK(wide.waveguide_ports[0].mode_text() == "TE12,1");
 }

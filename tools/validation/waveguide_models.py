@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The waveguide-port examples (docs/PORTS.md "Waveguide ports"): runs models/waveguide_slab.ini
-and models/waveguide_iris.ini and draws their S-parameters (docs/img/waveguide_slab.png,
-docs/img/waveguide_iris.png).
+"""The waveguide-port examples (docs/PORTS.md "Waveguide ports"): runs models/waveguide_slab.ini,
+models/waveguide_iris.ini and models/waveguide_adapter.ini (the last twice, driving its lumped port
+and then its waveguide port) and draws their S-parameters (docs/img/waveguide_slab.png,
+docs/img/waveguide_iris.png, docs/img/waveguide_adapter.png).
 
   tools/validation/waveguide_models.py                          # runs in a temporary folder
   tools/validation/waveguide_models.py --work /tmp/waveguide    # ... kept there
@@ -15,9 +16,12 @@ transmission line of TE10 sections, each of wave impedance Z = omega mu / beta:
     S21 = (1 - G^2) P / (1 - G^2 P^2) e^(-j beta1 (L1 + L2)),
 
 L1, L2 the vacuum lengths from the ports' planes to the slab's faces (run.json's plane_m), beta
-the analytic sqrt(eps_r mu_r omega^2 / c^2 - (pi / a)^2). Exit 1 when a run fails, the slab's S11
-or S21 is more than 0.01 from the formula, or either model's |S11|^2 + |S21|^2 is more than 1e-3
-from 1 (both are lossless).
+the analytic sqrt(eps_r mu_r omega^2 / c^2 - (pi / a)^2). The adapter's two runs give the two
+columns of a coax-to-waveguide two-port: S21 (into the guide, driving the coax) must equal S12
+(into the coax, driving the guide). Exit 1 when a run fails, the slab's S11 or S21 is more than
+0.01 from the formula, a lossless model's |S11|^2 + |S21|^2 is more than 1e-3 from 1 (5e-3 for
+the adapter, whose lumped port's spectrum rings longest), or the adapter's |S21 - S12| is above
+5e-3.
 """
 
 import os
@@ -156,6 +160,56 @@ def iris(a, plt):
     return np.abs(power - 1).max(), wall
 
 
+def adapter(a, plt):
+    runs = {}
+    walls = []
+    for name, over in (("coax", ()), ("guide", ("--source.coax.amplitude=0", "--source.guide.amplitude=1"))):
+        out = os.path.join(a.work, "waveguide_adapter_" + name)
+        info, wall = run(a.bin, "models/waveguide_adapter.ini", out, *over)
+        walls.append(wall)
+        runs[name] = out
+    c = np.genfromtxt(os.path.join(runs["coax"], "ports", "coax.csv"), delimiter=",", names=True)
+    g1 = np.genfromtxt(os.path.join(runs["coax"], "ports", "guide.csv"), delimiter=",", names=True)
+    g2 = np.genfromtxt(os.path.join(runs["guide"], "ports", "guide.csv"), delimiter=",", names=True)
+    c2 = np.genfromtxt(os.path.join(runs["guide"], "ports", "coax.csv"), delimiter=",", names=True)
+    f = c["frequency_hz"]
+    s11 = c["s11_re"] + 1j * c["s11_im"]
+    s21 = g1["s21_re"] + 1j * g1["s21_im"]
+    s22 = g2["s11_re"] + 1j * g2["s11_im"]
+    s12 = c2["s21_re"] + 1j * c2["s21_im"]
+    recip = np.abs(s21 - s12)
+    p1 = np.abs(np.abs(s11) ** 2 + np.abs(s21) ** 2 - 1)
+    p2 = np.abs(np.abs(s22) ** 2 + np.abs(s12) ** 2 - 1)
+    print(f"\nadapter: |S11| {db(s11).min():.1f} .. {db(s11).max():.1f} dB; max |S21 - S12| {recip.max():.2e}; "
+          f"max ||S11|^2 + |S21|^2 - 1| {p1.max():.2e}, ||S22|^2 + |S12|^2 - 1| {p2.max():.2e}")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
+    ax = axes[0]
+    ax.plot(f / 1e9, db(s11), "-", color="C0", lw=1.5, label="|S11|, the coax (50 ohm)")
+    ax.plot(f / 1e9, db(s22), "--", color="C2", lw=1.2, label="|S22|, the guide (TE10)")
+    ax.plot(f / 1e9, db(s21), "-", color="C3", lw=1.5, label="|S21|, coax to guide")
+    ax.plot(f[::10] / 1e9, db(s12[::10]), "o", color="C3", mfc="none", ms=4, label="|S12|, guide to coax (the other run)")
+    ax.set_ylabel("|S| (dB)")
+    ax.set_title("Coax probe into WR-90, a quarter guide wavelength from a short", fontsize=10)
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    ax.semilogy(f / 1e9, recip, "-", color="C3", lw=1.2, label="|S21 - S12|")
+    ax.semilogy(f / 1e9, p1, "-", color="C0", lw=1.0, label="||S11|^2 + |S21|^2 - 1|")
+    ax.semilogy(f / 1e9, p2, "-", color="C2", lw=1.0, label="||S22|^2 + |S12|^2 - 1|")
+    ax.set_title("Reciprocity and power, the two runs", fontsize=10)
+    ax.legend(fontsize=8)
+    for ax in axes:
+        ax.set_xlabel("frequency (GHz)")
+        ax.grid(alpha=0.3)
+    fig.suptitle("models/waveguide_adapter.ini: a lumped port (coax) and a waveguide port, 0.508 mm cells",
+                 fontsize=10.5)
+    fig.tight_layout()
+    path = os.path.join(a.out, "waveguide_adapter.png")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(path)
+    return recip.max(), max(p1.max(), p2.max()), sum(walls)
+
+
 def main():
     a = parse_args(__doc__)
     import matplotlib
@@ -164,7 +218,8 @@ def main():
     with runs_folder(a.work, "waveguide_models_") as a.work:
         worst, power_slab, wall_slab = slab(a, plt)
         power_iris, wall_iris = iris(a, plt)
-    print(f"\nrun times: slab {wall_slab:.1f} s, iris filter {wall_iris:.1f} s")
+        recip, power_adapter, wall_adapter = adapter(a, plt)
+    print(f"\nrun times: slab {wall_slab:.1f} s, iris filter {wall_iris:.1f} s, adapter {wall_adapter:.1f} s (two runs)")
     failed = False
     if worst > TOLERANCE:
         print(f"FAIL: the slab's S-parameters are {worst:.4f} from the formula (> {TOLERANCE})")
@@ -173,6 +228,12 @@ def main():
         if p > POWER_TOLERANCE:
             print(f"FAIL: the {name}'s |S11|^2 + |S21|^2 is {p:.2e} from 1 (> {POWER_TOLERANCE})")
             failed = True
+    if power_adapter > 5e-3:
+        print(f"FAIL: the adapter's |S11|^2 + |S21|^2 is {power_adapter:.2e} from 1 (> 5e-3)")
+        failed = True
+    if recip > 5e-3:
+        print(f"FAIL: the adapter's S21 and S12 differ by {recip:.2e} (> 5e-3)")
+        failed = True
     if failed:
         sys.exit(1)
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tools/plot_monitor on short real runs of models/monitor_flux.ini, monitor_farfield.ini,
-monitor_dft.ini, cavity_modes.ini, dipole_impedance.ini (a port: port_feed.png), tests/data/two_ports.ini (a receiving port's S21) and a 2D model with a farfield monitor (a tm line source over a
+monitor_dft.ini, cavity_modes.ini, dipole_impedance.ini (a port: port_feed.png), tests/data/two_ports.ini
+(a receiving port's S21), tests/data/waveguide_empty.ini and waveguide_probe.ini (waveguide ports:
+waveguide_ports.png) and a 2D model with a farfield monitor (a tm line source over a
 PEC wall; the 2D file has theta = 90 on every row and no directions behind the wall): it prints
 exactly the PNGs each monitor type gives (flux.png; pattern_<f>GHz.png per frequency, 3D: four
 panels, 2D: one polar plot; plane_Ez_re_<f>GHz.png per frequency; modes.png), each a PNG of the documented size (figure
@@ -102,6 +104,12 @@ def main():
         ("pec_cavity", 400, [], {"probes.png": (400, 320)}),  # a probe's E and H: two axes
         (os.path.join(ROOT, "tests", "data", "two_ports.ini"), 300, [],
          {"port_a.png": (500, 200), "port_b.png": (250, 200)}),
+        # waveguide ports: |S11|, |S21| and the power they account for
+        (os.path.join(ROOT, "tests", "data", "waveguide_empty.ini"), 600, [],
+         {"waveguide_ports.png": (550, 210), "probes.png": (400, 160)}),
+        # a lumped port driving a waveguide port: its port_<name>.png, the guide's S21 alone
+        (os.path.join(ROOT, "tests", "data", "waveguide_probe.ini"), 600, [],
+         {"port_p.png": (500, 200), "waveguide_ports.png": (375, 210)}),
     ]
     done = {}
     for k, (model, steps, extra, want) in enumerate(cases):

@@ -1,6 +1,10 @@
 // The small model the SimulationModel tests start from.
 #pragma once
+#include <string>
+
+#include "config/load_config.hpp"
 #include "config/run_config.hpp"
+#include "errors.hpp"
 #include "model/simulation_model.hpp"
 
 namespace clfdtd {
@@ -19,6 +23,21 @@ inline RunConfig small_dipole_config() {
   s.frequency_hz = 1e9;
   cfg.sources.push_back(s);
   return cfg;
+}
+
+// The model a model file's text describes (named `file` in messages).
+inline SimulationModel build_text(const std::string& text, const std::string& file = "model.ini") {
+  return SimulationModel::build(load_config_text(text, file, {}));
+}
+
+// The ConfigError's message building that text gives, or "no error".
+inline std::string config_error_of(const std::string& text, const std::string& file = "model.ini") {
+  try {
+    build_text(text, file);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 // The model's warnings less the one for a source silent during the run (model_warnings.hpp):

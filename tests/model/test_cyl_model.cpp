@@ -26,13 +26,11 @@ const std::string kHead =
     "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01 0.02\nmodes = 2 0\n"
     "[time]\nsteps = 20\n[boundary]\nlayers = 3 2 1\n";
 
-SimulationModel build_text(const std::string& text) {
-  return SimulationModel::build(load_config_text(text, "c.ini", {}));
-}
+SimulationModel build_cyl(const std::string& text) { return build_text(text, "c.ini"); }
 
 ConfigError build_error(const std::string& text) {
   try {
-    build_text(text);
+    build_cyl(text);
   } catch (const ConfigError& e) {
     return e;
   }
@@ -47,7 +45,7 @@ std::uint8_t id_at(const SimulationModel& m, Component c, int i, int k) {
 }  // namespace
 
 TEST_CASE("cylindrical grid: n = {nr, 1, nz}, d = {dr, 1, dz}, dt from the largest mode") {
-  const SimulationModel m = build_text(kHead);
+  const SimulationModel m = build_cyl(kHead);
   CHECK(m.cylindrical());
   CHECK_FALSE(m.two_d());
   CHECK(m.grid.dims == 3);
@@ -74,7 +72,7 @@ TEST_CASE("cylindrical grid: n = {nr, 1, nz}, d = {dr, 1, dz}, dt from the large
 }
 
 TEST_CASE("cylindrical ids: a ring and a sphere at their (r, z) samples, walls and padding") {
-  const SimulationModel m = build_text(
+  const SimulationModel m = build_cyl(
       kHead + "[material.glass]\neps_r = 4\n"
               "[object.ring]\nshape = box\ncenter = 0.05 0.1\nsize = 0.02 0.04\nmaterial = glass\n"
               "[object.ball]\nshape = sphere\ncenter = 0 0.1\nradius = 0.03\nmaterial = pec\n");
@@ -123,7 +121,7 @@ TEST_CASE("cylindrical ids: a ring and a sphere at their (r, z) samples, walls a
 }
 
 TEST_CASE("cylindrical source mode factors: off the axis and an on-axis z source") {
-  const SimulationModel m = build_text(
+  const SimulationModel m = build_cyl(
       kHead + "[source.off]\ntype = current\nposition = 0.03 30 0.105\nfrequency = 1e9\n"
               "[source.axis]\ntype = current\nposition = 0 0 0.1\nfrequency = 1e9\n"
               "[source.dip]\naxis = r\nposition = 0.057 -90 0.1\nfrequency = 1e9\n");
@@ -167,7 +165,7 @@ TEST_CASE("cylindrical source mode factors: off the axis and an on-axis z source
 
 TEST_CASE("cylindrical probes: the nearest (r, z) sample and the angle in radians") {
   const SimulationModel m =
-      build_text(kHead + "[probe.p]\nposition = 0.052 45 0.104\nfields = Er Hphi\n");
+      build_cyl(kHead + "[probe.p]\nposition = 0.052 45 0.104\nfields = Er Hphi\n");
   REQUIRE(m.probes.samples.size() == 2);
   const ProbeSample& er = m.probes.samples[0];
   CHECK(er.component == Component::Ex);
@@ -189,7 +187,7 @@ TEST_CASE("cylindrical refusals that need the grid") {
   CHECK(e.expected().find("off the axis for a phi-directed source") != std::string::npos);
   CHECK(e.expected().find("Ephi sample (0, 5) at (0, 0.1) m is on the axis") != std::string::npos);
   // An r-directed one there is fine: Er's nearest sample is at dr / 2.
-  CHECK(build_text(kHead + "[source.s]\naxis = r\nposition = 0.004 0 0.1\nfrequency = 1e9\n")
+  CHECK(build_cyl(kHead + "[source.s]\naxis = r\nposition = 0.004 0 0.1\nfrequency = 1e9\n")
             .sources[0].cell[0] == 0);
   // In the r layers.
   e = build_error(kHead + "[source.s]\nposition = 0.09 0 0.1\nfrequency = 1e9\n");
@@ -216,7 +214,7 @@ TEST_CASE("cylindrical refusals that need the grid") {
 TEST_CASE("cylindrical device bytes: six complex fields per mode and cell, psi per slab cell") {
   const std::string one = "[grid]\ncoordinates = cylindrical\nsize = 0.1 0.2\ncell_size = 0.01\n"
                           "[time]\nsteps = 20\n[boundary]\nlayers = 3 2 1\n";
-  const SimulationModel m1 = build_text(one);
+  const SimulationModel m1 = build_cyl(one);
   const SimulationModel m3 =
       SimulationModel::build(load_config_text(one, "c.ini", {"--grid.modes=0 1 2"}));
   // 10 x 20 cells (no padding); r slab 3 x 20 cells, z slabs 3 x 10: two more modes add
@@ -272,7 +270,7 @@ TEST_CASE("an on-axis source with no m = 0 listed drives nothing: a warning says
       load_config_text(kHead + src, "c.ini", {"--grid.modes=1 2"}));
   REQUIRE(warnings_of(m).size() == 1);
   CHECK(warnings_of(m)[0].find("source 's' is on the axis") != std::string::npos);
-  CHECK(warnings_of(build_text(kHead + src)).empty());  // modes 0 2: m = 0 takes it
+  CHECK(warnings_of(build_cyl(kHead + src)).empty());  // modes 0 2: m = 0 takes it
 }
 
 TEST_CASE("an error a command-line override caused names that key, not the file's line") {
@@ -326,15 +324,15 @@ TEST_CASE("cylindrical: a conductor's Er and Ez samples are PEC only where it ho
   const std::string rod = kHead +
                           "[object.rod]\nshape = cylinder\ncenter = 0 0.1\nradius = 0.006\n"
                           "length = 0.08\nmaterial = pec\n";
-  const SimulationModel thin = build_text(rod);
+  const SimulationModel thin = build_cyl(rod);
   CHECK(id_at(thin, Component::Ez, 0, 5) == MaterialTable::kPec);
   CHECK(id_at(thin, Component::Ex, 0, 5) == MaterialTable::kVacuum);
   std::string thick = rod;
   thick.replace(thick.find("radius = 0.006"), 14, "radius = 0.012");
-  CHECK(id_at(build_text(thick), Component::Ex, 0, 5) == MaterialTable::kPec);
+  CHECK(id_at(build_cyl(thick), Component::Ex, 0, 5) == MaterialTable::kPec);
   // A dielectric keeps the midpoint.
   std::string glass = rod;
   glass.replace(glass.find("material = pec"), 14, "material = g");
   glass += "[material.g]\neps_r = 4\n";
-  CHECK(id_at(build_text(glass), Component::Ex, 0, 5) != MaterialTable::kVacuum);
+  CHECK(id_at(build_cyl(glass), Component::Ex, 0, 5) != MaterialTable::kVacuum);
 }

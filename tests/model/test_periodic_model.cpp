@@ -10,6 +10,7 @@
 #include "config/load_config.hpp"
 #include "errors.hpp"
 #include "model/simulation_model.hpp"
+#include "model_helpers.hpp"
 
 using namespace clfdtd;
 
@@ -18,18 +19,8 @@ namespace {
 const std::string kGrid = "[grid]\nsize = 0.3 0.3 0.6\ncell_size = 0.01\n[time]\nsteps = 10\n";
 const std::string kDipole = "[source.s]\nposition = 0.15 0.15 0.3\nfrequency = 1e9\n";
 
-SimulationModel build(const std::string& text) {
-  return SimulationModel::build(load_config_text(text, "p.ini", {}));
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    build(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+SimulationModel build(const std::string& text) { return build_text(text, "p.ini"); }
+std::string error_of(const std::string& text) { return config_error_of(text, "p.ini"); }
 
 }  // namespace
 

@@ -26,18 +26,8 @@ const std::string kTube =
 const std::string kPort =
     "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.03\ndirection = +z\nfrequency = 9e9\n";
 
-SimulationModel build(const std::string& text) {
-  return SimulationModel::build(load_config_text(text, "w.ini", {}));
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    build(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+SimulationModel build(const std::string& text) { return build_text(text, "w.ini"); }
+std::string error_of(const std::string& text) { return config_error_of(text, "w.ini"); }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

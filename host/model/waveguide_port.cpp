@@ -44,7 +44,8 @@ bool conductor(const MaterialTable& materials, std::uint8_t id) {
   return id == MaterialTable::kPec || materials.entry(id).pec;
 }
 
-// Relative frequency-domain phase of the port's line: the value of waveform * amplitude.
+// The source's amplitude w(t) at (s + 1/2) dt, s = 0 .. steps-1: the series a port's default band
+// comes from (as a lumped port's V_s).
 std::vector<double> line_drive(const SourceConfig& src, long steps, double dt) {
   std::vector<double> v(static_cast<std::size_t>(std::max(0L, steps)));
   for (std::size_t s = 0; s < v.size(); ++s)
@@ -73,16 +74,20 @@ void run_mode_line(const WaveguidePortModel& p, const GridGeometry& g, PlaneWave
   };
   const std::size_t n = static_cast<std::size_t>(nodes);
   std::vector<double> V(n, 0.0), I(n - 1, 0.0), X(p.te ? n : n - 1, 0.0);  // X: W (TE) or U (TM)
-  std::vector<double> av(n), bv(n), ai(n - 1), bi(n - 1);
+  // Per node and half node: the loss factor and the step's coefficients of both field kinds there
+  // (W is magnetic at nodes, U electric at half nodes).
+  std::vector<double> av(n), bv(n), bw(n), ai(n - 1), bi(n - 1), bu(n - 1);
   for (std::size_t m = 0; m < n; ++m) {
     const double s = loss(static_cast<double>(m));
     av[m] = (1 - s) / (1 + s);
     bv[m] = dt / eps / (1 + s);
+    bw[m] = dt / mu / (1 + s);
   }
   for (std::size_t m = 0; m + 1 < n; ++m) {
     const double s = loss(static_cast<double>(m) + 0.5);
     ai[m] = (1 - s) / (1 + s);
     bi[m] = dt / mu / (1 + s);
+    bu[m] = dt / eps / (1 + s);
   }
   wave.table.assign(static_cast<std::size_t>(steps) * 2, 0.0);
   const std::vector<double> drive = [&] {
@@ -102,7 +107,7 @@ void run_mode_line(const WaveguidePortModel& p, const GridGeometry& g, PlaneWave
       I[m] = ai[m] * I[m] + bi[m] * rhs;
     }
     if (p.te)
-      for (std::size_t m = 0; m < n; ++m) X[m] = av[m] * X[m] + dt / mu / (1 + loss(static_cast<double>(m))) * kc2 * V[m];
+      for (std::size_t m = 0; m < n; ++m) X[m] = av[m] * X[m] + bw[m] * kc2 * V[m];
     row[1] = p.sign * I[zero - 1];
     // E-type updates (to (s + 1) dt): V at nodes, and U at half nodes (TM).
     for (std::size_t m = 1; m + 1 < n; ++m) {
@@ -111,7 +116,7 @@ void run_mode_line(const WaveguidePortModel& p, const GridGeometry& g, PlaneWave
       V[m] = av[m] * V[m] + bv[m] * rhs;
     }
     if (!p.te)
-      for (std::size_t m = 0; m + 1 < n; ++m) X[m] = ai[m] * X[m] - dt / eps / (1 + loss(static_cast<double>(m) + 0.5)) * kc2 * I[m];
+      for (std::size_t m = 0; m + 1 < n; ++m) X[m] = ai[m] * X[m] - bu[m] * kc2 * I[m];
     V[0] = drive[static_cast<std::size_t>(s) + 1];
     V[n - 1] = 0;
   }

@@ -32,6 +32,8 @@ const char* kUsage =
     "                         device, backend and kernel variant (clfdtd bench --help)\n"
     "  clfdtd sparams <run folder> ... --output=<file.sNp>   the S-matrix of a model's ports\n"
     "                         from one run per port, as a Touchstone file (docs/PORTS.md)\n"
+    "  clfdtd modes <model.ini> --axis=z --position=\"X Y Z\" ...   the modes that travel along an\n"
+    "                         axis of the model's mesh: n_eff, beta, fields (clfdtd modes --help)\n"
     "  clfdtd --help | --version\n"
     "\n"
     "exit codes: 0 done, 1 internal error (a bug: please report it), 2 bad input (nothing written),\n"
@@ -116,6 +118,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "devices") return devices_command();
   if (cmd == "bench") return bench_command(args);
   if (cmd == "sparams") return sparams_command(args);
+  if (cmd == "modes") return modes_command(args);
   if (cmd == "run") {
     if (wants_help(args)) {
       std::printf("%s\n%s", kRunUsage, help_text().c_str());

@@ -19,4 +19,8 @@ int bench_command(const std::vector<std::string>& args);
 // (sparams_command.cpp); `args` are the tokens after "sparams".
 int sparams_command(const std::vector<std::string>& args);
 
+// The guided modes of a cross-section of a model (modes_command.cpp); `args` are the tokens after
+// "modes".
+int modes_command(const std::vector<std::string>& args);
+
 }  // namespace clfdtd::cli

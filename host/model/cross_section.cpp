@@ -1,0 +1,80 @@
+// A model's cross-section for the mode solver (cross_section.hpp).
+#include "model/cross_section.hpp"
+
+#include <stdexcept>
+
+namespace clfdtd {
+
+CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w) {
+  const GridGeometry& g = m.grid;
+  const int a = w.axis, u = w.u(), v = w.v();
+  if (a < 0 || a > 2 || w.plane < 0 || w.plane >= g.n[a] || w.lo[0] < 0 || w.lo[1] < 0 ||
+      w.hi[0] > g.n[u] || w.hi[1] > g.n[v] || w.hi[0] <= w.lo[0] || w.hi[1] <= w.lo[1])
+    throw std::invalid_argument("the mode window lies outside the grid");
+  CrossSection cs;
+  cs.nu = w.hi[0] - w.lo[0];
+  cs.nv = w.hi[1] - w.lo[1];
+  cs.du = g.d[u];
+  cs.dv = g.d[v];
+  cs.dw = g.d[a];
+  cs.dt = g.dt;
+  cs.eps_u.assign(cs.u_samples(), 0.0);
+  cs.eps_v.assign(cs.v_samples(), 0.0);
+  cs.eps_w.assign(cs.nodes(), 0.0);
+  cs.mu_u.assign(cs.v_samples(), 1.0);
+  cs.mu_v.assign(cs.u_samples(), 1.0);
+  cs.mu_w.assign(cs.cells(), 1.0);
+  // Component of each field along u, v and the axis.
+  auto comp = [](int axis, bool h) { return static_cast<Component>(axis + (h ? 3 : 0)); };
+  // The material at window sample (i, j) of a component, or nullptr at the grid's high end (a
+  // sample index n: the domain's wall, which the layout does not store).
+  auto entry = [&](Component c, int i, int j) -> const MaterialEntry* {
+    std::array<int, 3> cell{};
+    cell[a] = w.plane;
+    cell[u] = w.lo[0] + i;
+    cell[v] = w.lo[1] + j;
+    for (int k = 0; k < 3; ++k)
+      if (cell[k] >= g.n[k]) return nullptr;
+    // A model without magnetic materials keeps no H ids: every H sample is vacuum's.
+    if (m.id(c).empty()) return &m.materials.entry(MaterialTable::kVacuum);
+    const std::uint8_t id = m.id(c)[m.layout.index(cell[0], cell[1], cell[2])];
+    const MaterialEntry& e = m.materials.entry(id);
+    if (!e.pec && (e.sigma > 0 || e.dispersive()))
+      throw std::invalid_argument("material '" + e.name + "' in the mode window is " +
+                                  (e.dispersive() ? "dispersive" : "lossy (sigma > 0)") +
+                                  ": the mode solver takes lossless, non-dispersive materials");
+    return &e;
+  };
+  auto eps_of = [&](Component c, int i, int j) {
+    const MaterialEntry* e = entry(c, i, j);
+    return e == nullptr || e->pec ? 0.0 : e->eps_r;
+  };
+  auto mu_of = [&](Component c, int i, int j) {
+    const MaterialEntry* e = entry(c, i, j);
+    return e == nullptr || e->pec ? 1.0 : e->mu_r;
+  };
+  const Component eu = comp(u, false), ev = comp(v, false), ew = comp(a, false);
+  const Component hu = comp(u, true), hv = comp(v, true), hw = comp(a, true);
+  for (int j = 0; j <= cs.nv; ++j)
+    for (int i = 0; i <= cs.nu; ++i) {
+      const std::size_t node = static_cast<std::size_t>(i) + static_cast<std::size_t>(cs.nu + 1) * j;
+      if (i < cs.nu) {
+        const std::size_t s = static_cast<std::size_t>(i) + static_cast<std::size_t>(cs.nu) * j;
+        cs.eps_u[s] = eps_of(eu, i, j);
+        cs.mu_v[s] = mu_of(hv, i, j);
+      }
+      cs.eps_w[node] = eps_of(ew, i, j);
+    }
+  for (int j = 0; j < cs.nv; ++j)
+    for (int i = 0; i <= cs.nu; ++i) {
+      const std::size_t s = static_cast<std::size_t>(i) + static_cast<std::size_t>(cs.nu + 1) * j;
+      cs.eps_v[s] = eps_of(ev, i, j);
+      cs.mu_u[s] = mu_of(hu, i, j);
+    }
+  for (int j = 0; j < cs.nv; ++j)
+    for (int i = 0; i < cs.nu; ++i)
+      cs.mu_w[static_cast<std::size_t>(i) + static_cast<std::size_t>(cs.nu) * j] = mu_of(hw, i, j);
+  return cs;
+}
+
+}  // namespace clfdtd

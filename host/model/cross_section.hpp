@@ -1,0 +1,27 @@
+// A window of a model's node plane as the mode solver's cross-section (model/mode_solver.hpp): the
+// material of every Yee sample there, read from the mesh as the run would see it.
+#pragma once
+#include <array>
+#include <string>
+
+#include "model/mode_solver.hpp"
+#include "model/simulation_model.hpp"
+
+namespace clfdtd {
+
+// The window on node plane `plane` across `axis` (0..2): node planes lo[0]..hi[0] along
+// u = axis + 1 and lo[1]..hi[1] along v = axis + 2 (cyclic), so (u, v, axis) is right-handed.
+struct ModeWindow {
+  int axis = 2, plane = 0;
+  std::array<int, 2> lo{}, hi{};
+  int u() const { return (axis + 1) % 3; }
+  int v() const { return (axis + 2) % 3; }
+};
+
+// The window's samples from m's mesh: E samples on the plane (E_u, E_v) and half a cell along the
+// axis (E_w), H samples beside them, each with its material's eps_r or mu_r; conductors 0.
+// Throws std::invalid_argument naming the material when a sample in the window is lossy
+// (sigma > 0) or dispersive, and for a window outside the grid or a plane without a cell after it.
+CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w);
+
+}  // namespace clfdtd

@@ -1,0 +1,232 @@
+// The cross-section mode solver (model/mode_solver.hpp) against what is known exactly on the grid:
+// a metal rectangle's TE and TM modes (the grid's transverse wavenumbers), a coax's TEM mode
+// (Beta = K0 sqrt(eps mu)), a dielectric slab's fundamental mode against the 1D problem it reduces
+// to on the grid, and the continuum slab formula as the cells shrink; modes carry 1 W each and are
+// orthogonal in power.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "model/grid_geometry.hpp"
+#include "model/mode_solver.hpp"
+
+using namespace clfdtd;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+double courant_dt(double du, double dv, double dw) {
+  return 0.9 / (kC0 * std::sqrt(1 / (du * du) + 1 / (dv * dv) + 1 / (dw * dw)));
+}
+
+double grid_k0(double f, double dt) { return 2 * std::sin(kPi * f * dt) / (kC0 * dt); }
+
+// K = 2 sin(k d / 2) / d for k = m pi / a.
+double grid_k(int m, double a, double d) { return 2 / d * std::sin(m * kPi / a * d / 2); }
+
+// 1/2 sum (E_a x H_b) . w du dv.
+double cross_power(const CrossSection& cs, const GuidedMode& a, const GuidedMode& b) {
+  double p = 0;
+  for (std::size_t s = 0; s < a.eu.size(); ++s) p += a.eu[s] * b.hv[s];
+  for (std::size_t s = 0; s < a.ev.size(); ++s) p -= a.ev[s] * b.hu[s];
+  return 0.5 * p * cs.du * cs.dv;
+}
+
+// The largest eigenvalue of the symmetric tridiagonal matrix (diag d, off-diagonal e), by
+// bisection on the Sturm count.
+double largest_eigenvalue(const std::vector<double>& d, double e) {
+  auto count_below = [&](double x) {
+    int n = 0;
+    double q = 1;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      q = d[i] - x - (i == 0 ? 0.0 : e * e / q);
+      if (q == 0) q = 1e-300;
+      if (q < 0) ++n;
+    }
+    return n;
+  };
+  // Gershgorin's discs hold every eigenvalue.
+  double lo = *std::min_element(d.begin(), d.end()) - 2 * std::abs(e);
+  double hi = *std::max_element(d.begin(), d.end()) + 2 * std::abs(e);
+  for (int it = 0; it < 400; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (count_below(mid) == static_cast<int>(d.size())) hi = mid;
+    else lo = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+TEST_CASE("mode solver: a metal rectangle's TE and TM modes on the grid's transverse wavenumbers") {
+  const int nu = 22, nv = 10;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  for (const double eps : {1.0, 2.25}) {
+    CAPTURE(eps);
+    const CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, eps, 1.0);
+    const double f = 18e9 / std::sqrt(eps);
+    const double k0 = grid_k0(f, dt);
+    // TE10, TE20, TE01, TE11 and TM11 (the last two of one Beta) propagate; TE30 does not.
+    std::vector<double> expected;
+    for (auto [m, n] : std::vector<std::pair<int, int>>{{1, 0}, {2, 0}, {0, 1}, {1, 1}, {1, 1}}) {
+      const double kc2 = std::pow(grid_k(m, nu * d, d), 2) + std::pow(grid_k(n, nv * d, d), 2);
+      expected.push_back(std::sqrt(k0 * k0 * eps - kc2));
+    }
+    std::sort(expected.rbegin(), expected.rend());
+    const std::vector<GuidedMode> modes = solve_modes(cs, f, 7);
+    REQUIRE(modes.size() == expected.size());
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+      CAPTURE(m);
+      CHECK(modes[m].beta_grid == doctest::Approx(expected[m]).epsilon(1e-9));
+      CHECK(modes[m].beta == doctest::Approx(2 / d * std::asin(expected[m] * d / 2)).epsilon(1e-9));
+      CHECK(modes[m].residual < 1e-8);
+    }
+    // TE10: E along v only, as sin(pi u / a).
+    CHECK(modes[0].u_fraction < 1e-12);
+    const GuidedMode& te10 = modes[0];
+    const double peak = *std::max_element(te10.ev.begin(), te10.ev.end());
+    for (int i = 0; i <= nu; ++i)
+      CHECK(te10.ev[static_cast<std::size_t>(i) + (nu + 1) * 4] ==
+            doctest::Approx(peak * std::sin(kPi * i / nu)).epsilon(1e-7).scale(peak));
+    CHECK(cross_power(cs, te10, te10) == doctest::Approx(1.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("mode solver: a coax's TEM mode travels at K0 sqrt(eps mu) exactly, curl-free") {
+  const int n = 30;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  CrossSection cs = CrossSection::uniform(n, n, d, d, d, dt, 2.25, 1.0);
+  // A PEC inner conductor of 10 x 10 cells in the middle: every E sample on or inside it.
+  auto inside = [](double x, double y) { return x >= 10 && x <= 20 && y >= 10 && y <= 20; };
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) {
+      if (i < n && inside(i + 0.5, j)) cs.eps_u[i + n * j] = 0;
+      if (j < n && inside(i, j + 0.5)) cs.eps_v[i + (n + 1) * j] = 0;
+      if (inside(i, j)) cs.eps_w[i + (n + 1) * j] = 0;
+    }
+  const double f = 2e9;
+  const std::vector<GuidedMode> modes = solve_modes(cs, f, 1);
+  REQUIRE(modes.size() == 1);
+  CHECK(modes[0].beta_grid == doctest::Approx(grid_k0(f, dt) * 1.5).epsilon(1e-9));
+  double e_peak = 0, ew_peak = 0, hw_peak = 0;
+  for (double e : modes[0].eu) e_peak = std::max(e_peak, std::abs(e));
+  for (double e : modes[0].ew) ew_peak = std::max(ew_peak, std::abs(e));
+  for (double h : modes[0].hw) hw_peak = std::max(hw_peak, std::abs(h));
+  CHECK(ew_peak < 1e-8 * e_peak);
+  CHECK(hw_peak < 1e-8 * e_peak / kEta0);
+  // Four-fold symmetric: as much E along u as along v.
+  CHECK(modes[0].u_fraction == doctest::Approx(0.5).epsilon(1e-9));
+  // H = E sqrt(eps / mu) / eta0 for a TEM wave (h_v beside E_u), referred to the same plane.
+  for (std::size_t s = 0; s < modes[0].eu.size(); ++s)
+    CHECK(modes[0].hv[s] == doctest::Approx(modes[0].eu[s] * 1.5 / kEta0 * modes[0].beta_grid /
+                                            (grid_k0(f, dt) * 1.5)).scale(e_peak / kEta0));
+}
+
+TEST_CASE("mode solver: a dielectric slab's fundamental mode is the 1D slab problem of the grid") {
+  // A silicon slab (eps 12) 20 cells thick across v, the full width along u (8 cells between
+  // walls that E_u meets head on): the mode with E_u uniform along u is the 1D problem
+  //   (f[j+1] - 2 f[j] + f[j-1]) / dv^2 + K0^2 eps_u[j] f[j] = Beta^2 f[j].
+  const int nu = 8, nv = 240;
+  const double du = 50e-9, dv = 10e-9, dw = 20e-9, dt = courant_dt(du, dv, dw);
+  const double f = kC0 / 1.55e-6;
+  CrossSection cs = CrossSection::uniform(nu, nv, du, dv, dw, dt, 1.0, 1.0);
+  const int j0 = 110, j1 = 130;  // the slab's faces, node planes
+  auto eps_at = [&](double j) { return j > j0 && j < j1 ? 12.0 : (j == j0 || j == j1 ? 6.5 : 1.0); };
+  for (int j = 0; j <= nv; ++j)
+    for (int i = 0; i <= nu; ++i) {
+      if (i < nu) cs.eps_u[i + nu * j] = eps_at(j);
+      if (j < nv) cs.eps_v[i + (nu + 1) * j] = eps_at(j + 0.5);
+      cs.eps_w[i + (nu + 1) * j] = eps_at(j);
+    }
+  const std::vector<GuidedMode> modes = solve_modes(cs, f, 2);
+  REQUIRE(!modes.empty());
+  const double k0 = grid_k0(f, dt);
+  std::vector<double> diag;
+  for (int j = 1; j < nv; ++j) diag.push_back(-2 / (dv * dv) + k0 * k0 * eps_at(j));
+  const double b2 = largest_eigenvalue(diag, 1 / (dv * dv));
+  CHECK(modes[0].beta_grid * modes[0].beta_grid == doctest::Approx(b2).epsilon(1e-9));
+  CHECK(modes[0].u_fraction > 1 - 1e-12);
+  if (modes.size() > 1) CHECK(std::abs(cross_power(cs, modes[0], modes[1])) < 1e-9);
+}
+
+TEST_CASE("mode solver: the slab's n_eff converges on the continuum formula") {
+  // TE0 of a symmetric slab of thickness t: kappa tan(kappa t / 2) = gamma.
+  const double n1 = std::sqrt(12.0), t = 220e-9, lambda = 1.55e-6, k = 2 * kPi / lambda;
+  auto mismatch = [&](double n) {
+    const double kappa = k * std::sqrt(n1 * n1 - n * n), gamma = k * std::sqrt(n * n - 1);
+    return kappa * std::tan(kappa * t / 2) - gamma;
+  };
+  double lo = 1.0 + 1e-9, hi = n1 - 1e-9;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (mismatch(mid) > 0 ? lo : hi) = mid;  // kappa tan(...) falls as n rises
+  }
+  const double n_exact = 0.5 * (lo + hi);
+  double previous_error = 1;
+  for (const int cells : {11, 22, 44}) {
+    CAPTURE(cells);
+    const double dv = t / cells, du = 100e-9, dw = 20e-9, dt = courant_dt(du, dv, dw);
+    const int nv = static_cast<int>(std::lround(2.4e-6 / dv)) / 2 * 2, nu = 4;
+    const int j0 = (nv - cells) / 2, j1 = j0 + cells;
+    CrossSection cs = CrossSection::uniform(nu, nv, du, dv, dw, dt, 1.0, 1.0);
+    auto eps_at = [&](double j) { return j > j0 && j < j1 ? 12.0 : (j == j0 || j == j1 ? 6.5 : 1.0); };
+    for (int j = 0; j <= nv; ++j)
+      for (int i = 0; i <= nu; ++i) {
+        if (i < nu) cs.eps_u[i + nu * j] = eps_at(j);
+        if (j < nv) cs.eps_v[i + (nu + 1) * j] = eps_at(j + 0.5);
+        cs.eps_w[i + (nu + 1) * j] = eps_at(j);
+      }
+    const std::vector<GuidedMode> modes = solve_modes(cs, kC0 / lambda, 1);
+    REQUIRE(modes.size() == 1);
+    // Beta / K0: the grid's dispersion along w and in time, which the grid's own n_eff keeps,
+    // taken out; what is left is the cross-section's.
+    const double n_transverse = modes[0].beta_grid / grid_k0(kC0 / lambda, dt);
+    const double error = std::abs(n_transverse - n_exact);
+    INFO("cells " << cells << ": " << n_transverse << " against " << n_exact);
+    CHECK(error < previous_error / 2.5);
+    previous_error = error;
+  }
+  CHECK(previous_error < 3e-4);
+}
+
+TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
+  // A rectangle with a dielectric block in one corner: no symmetry, no degenerate modes.
+  const int nu = 20, nv = 14;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, 1.0, 1.0);
+  for (int j = 0; j <= nv; ++j)
+    for (int i = 0; i <= nu; ++i) {
+      auto block = [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); };
+      if (i < nu) cs.eps_u[i + nu * j] = block(i + 0.5, j);
+      if (j < nv) cs.eps_v[i + (nu + 1) * j] = block(i, j + 0.5);
+      cs.eps_w[i + (nu + 1) * j] = block(i, j);
+    }
+  const std::vector<GuidedMode> modes = solve_modes(cs, 16e9, 5);
+  REQUIRE(modes.size() >= 3);
+  for (std::size_t a = 0; a < modes.size(); ++a) {
+    CHECK(modes[a].residual < 1e-8);
+    for (std::size_t b = 0; b < modes.size(); ++b) {
+      CAPTURE(a);
+      CAPTURE(b);
+      CHECK(cross_power(cs, modes[a], modes[b]) == doctest::Approx(a == b ? 1.0 : 0.0).scale(1).epsilon(1e-9));
+    }
+  }
+  for (std::size_t a = 1; a < modes.size(); ++a) CHECK(modes[a].beta < modes[a - 1].beta);
+}
+
+TEST_CASE("mode solver: what it refuses") {
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  CHECK_THROWS_AS(solve_modes(CrossSection::uniform(1, 5, d, d, d, dt, 1, 1), 1e10, 1), std::invalid_argument);
+  CHECK_THROWS_AS(solve_modes(CrossSection::uniform(5, 5, d, d, d, dt, 1, 1), 0, 1), std::invalid_argument);
+  CHECK_THROWS_AS(solve_modes(CrossSection::uniform(5, 5, d, d, d, dt, 1, 1), 1e10, 0), std::invalid_argument);
+  CrossSection bad = CrossSection::uniform(5, 5, d, d, d, dt, 1, 1);
+  bad.eps_u.pop_back();
+  CHECK_THROWS_AS(solve_modes(bad, 1e10, 1), std::invalid_argument);
+  // Below every cutoff: no mode.
+  CHECK(solve_modes(CrossSection::uniform(10, 5, d, d, d, dt, 1, 1), 1e9, 2).empty());
+}

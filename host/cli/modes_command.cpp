@@ -224,13 +224,14 @@ int modes_command(const std::vector<std::string>& args) {
   if (modes.empty()) {
     std::printf("modes      none travels at this frequency in this window\n");
   } else {
-    std::printf("%-6s %-12s %-16s %-10s\n", "mode", "n_eff", "beta (rad/m)",
+    std::printf("%-6s %-12s %-16s %s\n", "mode", "n_eff", "beta (rad/m)",
                 (std::string("E along ") + static_cast<char>('x' + u)).c_str());
     for (std::size_t k = 0; k < modes.size(); ++k)
-      std::printf("%-6zu %-12.8f %-16.10g %-10.4f\n", k + 1, modes[k].n_eff, modes[k].beta, modes[k].u_fraction);
+      std::printf("%-6zu %-12.8f %-16.10g %.4f\n", k + 1, modes[k].n_eff, modes[k].beta, modes[k].u_fraction);
   }
   if (static_cast<int>(modes.size()) < count && !modes.empty())
     std::printf("modes      %zu of the %d asked for travel here\n", modes.size(), count);
+  std::fflush(stdout);  // the table before any warning about it
   // The window's edge is a conductor to the solver; where the mesh has none there, a mode with
   // much of its field near the edge is the open guide's mode squeezed into a box.
   std::size_t edge_samples = 0, edge_conductors = 0;
@@ -253,6 +254,10 @@ int modes_command(const std::vector<std::string>& args) {
                    k + 1, number_text(100 * share, 3).c_str());
   }
   if (!csv_path.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(csv_path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);  // only missing ones
+    if (ec) throw OutputError("create the folder", printable(parent.string()), ec.message());
     replace_text_file(csv_path, modes_csv_text(modes, f_hz));
     std::printf("modes      table: %s\n", csv_path.c_str());
     if (vtk_available()) {

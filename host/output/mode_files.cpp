@@ -115,6 +115,22 @@ void write_modes_vti(const std::string& path, const GridGeometry& g, const ModeW
       img->GetCellData()->AddArray(vec);
       if (!h) img->GetCellData()->AddArray(intensity);
     }
+    // The transverse samples themselves, each at its Yee position in its cell as a dft monitor's
+    // .vti stores them: a run's transform projects on these exactly (docs/MODES.md).
+    const char* names = "xyz";
+    const GuidedMode& m = modes[k];
+    auto raw = [&](const std::string& name, const std::vector<double>& a, int row) {
+      auto arr = vtk_xml::float_array((name + "_" + tag).c_str(), 1, cells);
+      for (int j = 0; j < cs.nv; ++j)
+        for (int i = 0; i < cs.nu; ++i)
+          arr->SetValue(static_cast<vtkIdType>(vtk_index(i, j)),
+                        static_cast<float>(a[i + static_cast<std::size_t>(row) * j]));
+      img->GetCellData()->AddArray(arr);
+    };
+    raw(std::string("E") + names[u], m.eu, cs.nu);
+    raw(std::string("E") + names[v], m.ev, cs.nu + 1);
+    raw(std::string("H") + names[u], m.hu, cs.nu + 1);
+    raw(std::string("H") + names[v], m.hv, cs.nu);
   }
   vtkFieldData* fd = img->GetFieldData();
   fd->AddArray(neff);

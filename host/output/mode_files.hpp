@@ -20,7 +20,10 @@ std::string modes_csv_text(const std::vector<GuidedMode>& modes, double f_hz);
 // eps_r (the mean of the four transverse E samples around the centre, 0 = conductor) and, for
 // mode k = 1, 2, ...: E_<k> and H_<k> (3 components in x, y, z: the transverse ones real, the one
 // along the axis the imaginary part of E_w or H_w, a quarter period later in time) and
-// E_intensity_<k> (|E|^2); field data frequency_hz, n_eff and the axis. Throws std::runtime_error
+// E_intensity_<k> (|E|^2), and the transverse samples themselves, not moved: E<u>_<k>, E<v>_<k>,
+// H<u>_<k>, H<v>_<k> (Ex_1, Ey_1, Hx_1, Hy_1 for a z axis), each value at its component's Yee
+// position in that cell as a dft monitor's .vti has it (H referred to the plane: exp(+j beta
+// d_w / 2) times the value half a cell along the axis); field data frequency_hz, n_eff, the axis. Throws std::runtime_error
 // in a build without VTK, OutputError when the file cannot be written.
 void write_modes_vti(const std::string& path, const GridGeometry& g, const ModeWindow& w,
                      const CrossSection& cs, const std::vector<GuidedMode>& modes, double f_hz);

@@ -33,7 +33,7 @@ TEST_CASE("every example model runs, shortened") {
   for (const char* name :
        {"dipole", "pec_cavity", "dielectric_sphere", "current_over_slab", "wire_dipole",
         "scattering_sphere", "gold_nanosphere", "gpr_debye_soil", "plane_scattering",
-        "plane_gpr_debye", "plane_oblique"}) {
+        "plane_gpr_debye", "plane_oblique", "si_wire"}) {
     CAPTURE(name);
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(std::string("run models/") + name + ".ini --time.steps=60 " +

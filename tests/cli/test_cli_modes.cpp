@@ -20,7 +20,7 @@ constexpr double kC0 = 299792458.0;
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 const char* kWire =
-    "models/si_wire.ini --axis=z --position=\"1.51e-6 1.41e-6 1.5e-6\" --size=\"2.4e-6 2.2e-6\"";
+    "models/si_wire.ini --axis=z --position=\"1.51e-6 1.41e-6 1.2e-6\" --size=\"2.42e-6 2.22e-6\"";
 
 }  // namespace
 
@@ -77,7 +77,8 @@ TEST_CASE("clfdtd modes: the silicon wire's TE0 and TM0, the table and the field
   CHECK(std::filesystem::exists(dir + "/wire.vti") == has(r.out, "fields: " + dir + "/wire.vti"));
   if (std::filesystem::exists(dir + "/wire.vti")) {
     const std::string vti = read_text(dir + "/wire.vti");
-    for (const char* name : {"\"eps_r\"", "\"E_1\"", "\"H_2\"", "\"E_intensity_1\"", "\"n_eff\""})
+    for (const char* name : {"\"eps_r\"", "\"E_1\"", "\"H_2\"", "\"E_intensity_1\"", "\"n_eff\"",
+                             "\"Ex_1\"", "\"Hy_2\""})
       CHECK_MESSAGE(has(vti, name), name);
   }
   // Without --output nothing is written; the table goes to stdout.

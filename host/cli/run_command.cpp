@@ -101,6 +101,15 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
   }
   // Where each waveguide port found its guide, and the mode's cutoff there.
   for (const WaveguidePortModel& p : m.waveguide_ports) {
+    if (p.solved > 0) {
+      std::printf("waveguide  %s: %s %s, into the model along %c%c from %c = %.6g m; window %c %.6g..%.6g, "
+                  "%c %.6g..%.6g m, B/K0 %.8g at %.6g Hz\n",
+                  p.name.c_str(), p.mode_text().c_str(), p.driven ? "driven" : "receiving",
+                  p.sign > 0 ? '+' : '-', "xyz"[p.axis], "xyz"[p.axis], p.plane * g.d[p.axis],
+                  "xyz"[p.u], p.lo[0] * g.d[p.u], p.hi[0] * g.d[p.u], "xyz"[p.v],
+                  p.lo[1] * g.d[p.v], p.hi[1] * g.d[p.v], p.n_line, p.source.frequency_hz);
+      continue;
+    }
     std::printf("waveguide  %s: %s %s, into the model along %c%c from %c = %.6g m; guide %c %.6g..%.6g, "
                 "%c %.6g..%.6g m of '%s', cutoff %.6g Hz (the grid's; %.6g analytic)\n",
                 p.name.c_str(), p.mode_text().c_str(), p.driven ? "driven" : "receiving",

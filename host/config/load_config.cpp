@@ -324,10 +324,17 @@ Vec3 model_vec(const Reader& r, const std::string& key, int dims) {
 // A plane wave's direction: one of +x .. -z, or a vector of `dims` numbers. A vector along an
 // axis is that axis' word; any other is normalised into direction_vector.
 // A waveguide port's mode: te<m><n> / tm<m><n> (two digits) or te<m>,<n>, any case.
+// Or a number k >= 1: the k-th mode the mode solver finds (mode_solved).
 void read_waveguide_mode(const Reader& r, const std::string& key, SourceConfig& s) {
   if (!r.has(key)) return;  // TE10
   std::string word = r.text(key);
   for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!word.empty() && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    r.check(word.size() <= 3 && std::stoi(word) >= 1 && std::stoi(word) <= 100, key,
+            "a solved mode's number 1..100 (1: the largest beta), got " + word);
+    s.mode_solved = std::stoi(word);
+    return;
+  }
   const std::string expected = "te<m><n> or tm<m><n> (two digits, e.g. te10, tm11) or te<m>,<n> (e.g. te12,3)";
   r.check(word.size() >= 4 && (word.rfind("te", 0) == 0 || word.rfind("tm", 0) == 0), key, expected);
   const std::string digits = word.substr(2);
@@ -1061,7 +1068,10 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       s.resistance_ohm = r.number(sec + ".resistance", 0);
     }
     if (r.has(sec + ".size")) {
-      r.check(port || plane_wave, sec + ".size", "no size unless type = port or plane_wave");
+      r.check(port || plane_wave || (waveguide && s.mode_solved > 0), sec + ".size",
+              waveguide ? "no size for a waveguide port of a te/tm mode (the guide's walls bound it; a "
+                          "solved mode, mode = <number>, takes a window)"
+                        : "no size unless type = port, plane_wave or waveguide (a solved mode)");
       // 2D and cylindrical models refuse ports (plane_checks, cyl_checks); 2D plane waves read
       // two extents (x y).
       if (!cylindrical(cfg.grid) && (cfg.grid.dims == 3 || plane_wave)) {

@@ -166,6 +166,9 @@ struct SourceConfig {
   // the other (direction_axis, direction_sign: where the port's wave goes into the model)
   bool mode_te = true;
   int mode_m = 1, mode_n = 0;
+  // waveguide only: mode = <k>, the k-th mode (largest beta first) that the mode solver finds in
+  // the window `size` (model/mode_solver.hpp); 0 for a te/tm mode of a rectangular metal guide
+  int mode_solved = 0;
 };
 
 struct ProbeConfig {

@@ -5,8 +5,9 @@
 
 namespace clfdtd {
 
-CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w) {
-  const GridGeometry& g = m.grid;
+CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layout,
+                                 const MaterialTable& materials,
+                                 const std::array<std::vector<std::uint8_t>, 6>& ids, const ModeWindow& w) {
   const int a = w.axis, u = w.u(), v = w.v();
   if (a < 0 || a > 2 || w.plane < 0 || w.plane >= g.n[a] || w.lo[0] < 0 || w.lo[1] < 0 ||
       w.hi[0] > g.n[u] || w.hi[1] > g.n[v] || w.hi[0] <= w.lo[0] || w.hi[1] <= w.lo[1])
@@ -36,9 +37,9 @@ CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w) 
     for (int k = 0; k < 3; ++k)
       if (cell[k] >= g.n[k]) return nullptr;
     // A model without magnetic materials keeps no H ids: every H sample is vacuum's.
-    if (m.id(c).empty()) return &m.materials.entry(MaterialTable::kVacuum);
-    const std::uint8_t id = m.id(c)[m.layout.index(cell[0], cell[1], cell[2])];
-    const MaterialEntry& e = m.materials.entry(id);
+    const std::vector<std::uint8_t>& id_c = ids[static_cast<int>(c)];
+    if (id_c.empty()) return &materials.entry(MaterialTable::kVacuum);
+    const MaterialEntry& e = materials.entry(id_c[layout.index(cell[0], cell[1], cell[2])]);
     if (!e.pec && (e.sigma > 0 || e.dispersive()))
       throw std::invalid_argument("material '" + e.name + "' in the mode window is " +
                                   (e.dispersive() ? "dispersive" : "lossy (sigma > 0)") +

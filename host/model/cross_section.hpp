@@ -2,8 +2,13 @@
 // material of every Yee sample there, read from the mesh as the run would see it.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "model/field_layout.hpp"
+#include "model/grid_geometry.hpp"
+#include "model/materials.hpp"
 #include "model/mode_solver.hpp"
 #include "model/simulation_model.hpp"
 
@@ -22,6 +27,11 @@ struct ModeWindow {
 // axis (E_w), H samples beside them, each with its material's eps_r or mu_r; conductors 0.
 // Throws std::invalid_argument naming the material when a sample in the window is lossy
 // (sigma > 0) or dispersive, and for a window outside the grid or a plane without a cell after it.
-CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w);
+CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layout,
+                                 const MaterialTable& materials,
+                                 const std::array<std::vector<std::uint8_t>, 6>& ids, const ModeWindow& w);
+inline CrossSection model_cross_section(const SimulationModel& m, const ModeWindow& w) {
+  return model_cross_section(m.grid, m.layout, m.materials, m.ids, w);
+}
 
 }  // namespace clfdtd

@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "errors.hpp"
+#include "model/cross_section.hpp"
+#include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/number_text.hpp"
 #include "model/ports.hpp"
@@ -136,9 +138,193 @@ int find_wall(const WaveguidePortModel& p, const GridGeometry& g, const FieldLay
   return -1;
 }
 
+// A port of a solved mode (source.mode = k): the window (`size` about the position, or the
+// plane inside the UPML), the guide the same a cell either side of the plane, mode k at the
+// source's frequency as the profiles, and the line that carries its beta there.
+void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const GridGeometry& g,
+                       const FieldLayout& layout, const MaterialTable& materials,
+                       const std::array<std::vector<std::uint8_t>, 6>& ids, const UpmlProfile& upml,
+                       WaveguidePortModel& p) {
+  const std::string size_key = key_of(src, "size"), mode_key = key_of(src, "mode");
+  const int layers_lo = upml.layers[2 * p.axis], layers_hi = upml.layers[2 * p.axis + 1];
+  if (p.plane - 1 < layers_lo || p.plane + 1 > g.n[p.axis] - layers_hi)
+    throw cfg.error_at(key_of(src, "position"),
+                       "a port plane a cell or more outside the UPML layers along " + std::string(axis_name(g, p.axis)) +
+                           " (" + number_text((layers_lo + 1) * g.d[p.axis]) + " to " +
+                           number_text((g.n[p.axis] - layers_hi - 1) * g.d[p.axis]) + " m)");
+  ModeWindow w;
+  w.axis = p.axis;
+  w.plane = p.plane;
+  const int axes[2] = {p.u, p.v};
+  for (int t = 0; t < 2; ++t) {
+    const int a = axes[t];
+    const int inner_lo = upml.layers[2 * a], inner_hi = g.n[a] - upml.layers[2 * a + 1];
+    if (src.size_m) {
+      const double half = 0.5 * (*src.size_m)[a];
+      w.lo[t] = static_cast<int>(std::lround(cells_of(src.position[a] - half, g.d[a])));
+      w.hi[t] = static_cast<int>(std::lround(cells_of(src.position[a] + half, g.d[a])));
+      if (w.lo[t] < inner_lo || w.hi[t] > inner_hi)
+        throw cfg.error_at(size_key, "a window inside the domain and outside the UPML layers: along " +
+                                         std::string(axis_name(g, a)) + " it spans " +
+                                         number_text(w.lo[t] * g.d[a]) + " to " + number_text(w.hi[t] * g.d[a]) +
+                                         " m, the layers leave " + number_text(inner_lo * g.d[a]) + " to " +
+                                         number_text(inner_hi * g.d[a]) + " m");
+    } else {
+      w.lo[t] = inner_lo;
+      w.hi[t] = inner_hi;
+    }
+    if (w.hi[t] - w.lo[t] < 2)
+      throw cfg.error_at(size_key, "a window at least 2 cells wide along " + std::string(axis_name(g, a)));
+  }
+  const std::size_t cells = static_cast<std::size_t>(w.hi[0] - w.lo[0]) * (w.hi[1] - w.lo[1]);
+  if (cells > kModeSolverMaxCells)
+    throw cfg.error_at(size_key, "a window of at most " + std::to_string(kModeSolverMaxCells) + " cells, got " +
+                                     std::to_string(cells));
+  // The guide must not change a cell before and after the plane (the launch and the measurement
+  // reach those planes).
+  for (int c = 0; c < 6; ++c) {
+    if (ids[c].empty()) continue;
+    for (int iu = w.lo[0]; iu <= std::min(w.hi[0], g.n[p.u] - 1); ++iu)
+      for (int iv = w.lo[1]; iv <= std::min(w.hi[1], g.n[p.v] - 1); ++iv) {
+        std::array<int, 3> at{};
+        at[p.u] = iu;
+        at[p.v] = iv;
+        at[p.axis] = p.plane;
+        const std::uint8_t here = ids[c][layout.index(at[0], at[1], at[2])];
+        for (int dw : {-1, 1}) {
+          at[p.axis] = p.plane + dw;
+          if (ids[c][layout.index(at[0], at[1], at[2])] != here)
+            throw cfg.error_at(key_of(src, "position"),
+                               "a port plane where the guide does not change a cell before and after it (" +
+                               std::string(component_name(static_cast<Component>(c))) + " differs at " +
+                               std::string(axis_name(g, p.u)) + " = " + number_text(iu * g.d[p.u]) + " m, " +
+                               axis_name(g, p.v) + " = " + number_text(iv * g.d[p.v]) + " m)");
+        }
+      }
+  }
+  try {
+    p.section = model_cross_section(g, layout, materials, ids, w);
+  } catch (const std::invalid_argument& e) {
+    throw cfg.error_at(key_of(src, "position"), std::string("a window the mode solver takes: ") + e.what());
+  }
+  check_host_memory(static_cast<std::size_t>(mode_solver_bytes(p.section, p.solved)),
+                    "the mode solver of waveguide port '" + p.name + "'");
+  const std::vector<GuidedMode> modes = solve_modes(p.section, src.frequency_hz, p.solved);
+  if (static_cast<int>(modes.size()) < p.solved)
+    throw cfg.error_at(mode_key, "a mode that travels at " + number_text(src.frequency_hz) + " Hz in the window: " +
+                                     std::to_string(modes.size()) + (modes.size() == 1 ? " mode travels" : " modes travel") +
+                                     " there, mode " + std::to_string(p.solved) + " was asked for (clfdtd modes lists them)");
+  const GuidedMode& m = modes[static_cast<std::size_t>(p.solved - 1)];
+  double peak = 0;
+  for (double e : m.eu) peak = std::max(peak, std::fabs(e));
+  for (double e : m.ev) peak = std::max(peak, std::fabs(e));
+  p.scale = 1 / peak;
+  p.prof_eu = m.eu;
+  p.prof_ev = m.ev;
+  p.prof_hu = m.hu;
+  p.prof_hv = m.hv;
+  for (double& e : p.prof_eu) e *= p.scale;
+  for (double& e : p.prof_ev) e *= p.scale;
+  for (double& h : p.prof_hu) h *= p.scale * kEta0;
+  for (double& h : p.prof_hv) h *= p.scale * kEta0;
+  // The launch line: a TE line (B^2 = K0^2 eps_r mu_r - Kc^2) whose B and dB^2/dK0^2 are the
+  // mode's at the source's frequency (a second solve 1e-3 above it), and whose impedance there,
+  // Omega mu / B, is eta0 (its V and I then carry E and eta0 H in the profiles' proportion). A
+  // metal guide's mode is such a line exactly; a dielectric guide's is matched to first order
+  // about the frequency.
+  auto grid_k0 = [&](double f) { return 2 * std::sin(kPi * f * g.dt) / (kC0 * g.dt); };
+  const double k0 = grid_k0(src.frequency_hz), b0 = m.beta_grid;
+  p.n_line = b0 / k0;
+  double index2 = p.n_line * p.n_line, kc2 = 0;
+  const double f1 = src.frequency_hz * (1 + 1e-3);
+  const std::vector<GuidedMode> above = solve_modes(p.section, f1, p.solved);
+  if (static_cast<int>(above.size()) >= p.solved) {
+    const double b1 = above[static_cast<std::size_t>(p.solved - 1)].beta_grid, k1 = grid_k0(f1);
+    const double slope = (b1 * b1 - b0 * b0) / (k1 * k1 - k0 * k0);
+    if (slope > 0 && k0 * k0 * slope >= b0 * b0) {
+      index2 = slope;
+      kc2 = k0 * k0 * slope - b0 * b0;
+    }
+  }
+  p.mu_r = p.n_line;
+  p.eps_r = index2 / p.n_line;
+  p.te = true;
+  p.mu = p.nv = 0;
+  p.ku_grid = std::sqrt(kc2);
+  p.kv_grid = 0;
+  p.cutoff_hz = p.cutoff_analytic_hz = 0;
+  p.u_dominant = m.u_fraction >= 0.5;
+  p.lo = w.lo;
+  p.hi = w.hi;
+  p.a_m = (w.hi[0] - w.lo[0]) * g.d[p.u];
+  p.b_m = (w.hi[1] - w.lo[1]) * g.d[p.v];
+  p.fill = "mode window";
+}
+
+// A solved mode's waves (port_waves): the mode solved again at each frequency, its sign taken so
+// that its E overlaps the launched profile positively, and the run's E and H split by the overlaps
+//   P_E = sum (E x h_m) . w dA = N (A + B),   P_H = sum (e_m x H) . w dA = N (A q - B / q),
+// N = 2 W (the solver's modes carry 1 W), q = exp(-j beta s d_w / 2) (H lies half a cell along
+// s w, and h_m is referred to the plane). The flux monitor's measure of a wave's power (H the mean
+// of the two half planes around E) is |A|^2 cos(beta d_w / 2) W.
+PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon, const GridGeometry& g,
+                            const std::vector<std::complex<double>>& dft) {
+  PortWaves out;
+  const std::size_t nf = p.frequencies_hz.size();
+  const CrossSection& cs = p.section;
+  const double d = g.d[p.axis], area = cs.du * cs.dv;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t f = 0; f < nf; ++f) {
+    const std::vector<GuidedMode> modes = solve_modes(cs, p.frequencies_hz[f], p.solved);
+    if (static_cast<int>(modes.size()) < p.solved) {
+      out.a.emplace_back(nan, nan);
+      out.b.emplace_back(nan, nan);
+      out.beta.emplace_back(nan, 0);
+      continue;
+    }
+    const GuidedMode& m = modes[static_cast<std::size_t>(p.solved - 1)];
+    double same = 0;
+    for (std::size_t s = 0; s < m.eu.size(); ++s) same += m.eu[s] * p.prof_eu[s];
+    for (std::size_t s = 0; s < m.ev.size(); ++s) same += m.ev[s] * p.prof_ev[s];
+    const double sign = same < 0 ? -1.0 : 1.0;
+    std::complex<double> pe = 0, ph = 0;
+    std::size_t first = 0;
+    for (std::size_t r = 0; r < mon.regions.size(); ++r) {
+      const DftRegion& reg = mon.regions[r];
+      const bool is_h = !is_electric(reg.component);
+      const bool along_u = component_axis(reg.component) == p.u;
+      std::size_t k = first;
+      for (int i = reg.lo[0]; i < reg.hi[0]; ++i)
+        for (int j = reg.lo[1]; j < reg.hi[1]; ++j)
+          for (int l = reg.lo[2]; l < reg.hi[2]; ++l, ++k) {
+            const std::array<int, 3> c{i, j, l};
+            const int iu = c[p.u] - p.lo[0], iv = c[p.v] - p.lo[1];
+            const bool u_rows = along_u != is_h;
+            if ((u_rows && iu >= cs.nu) || (!u_rows && iv >= cs.nv)) continue;
+            const std::size_t s = static_cast<std::size_t>(iu) + static_cast<std::size_t>(u_rows ? cs.nu : cs.nu + 1) * iv;
+            const std::complex<double> x = dft[k * nf + f];
+            // E x h . w = E_u h_v - E_v h_u;  e x H . w = e_u H_v - e_v H_u.
+            if (!is_h) pe += x * (along_u ? m.hv[s] : -m.hu[s]);
+            else ph += x * (along_u ? -m.ev[s] : m.eu[s]);
+          }
+      first += reg.count();
+    }
+    pe *= sign * area / 2;
+    ph *= sign * area / 2;
+    const std::complex<double> q = std::exp(std::complex<double>(0, -m.beta * p.sign * d / 2));
+    const std::complex<double> A = (ph + pe / q) / (q + 1.0 / q), B = pe - A;
+    const double norm = std::sqrt(std::cos(m.beta * d / 2));
+    out.a.push_back((p.sign > 0 ? A : B) * norm);
+    out.b.push_back((p.sign > 0 ? B : A) * norm);
+    out.beta.emplace_back(m.beta, 0);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string WaveguidePortModel::mode_text() const {
+  if (solved > 0) return "mode " + std::to_string(solved) + " (solved)";
   const bool wide = source.mode_m > 9 || source.mode_n > 9;  // TE12,3: not TE123
   return std::string(te ? "TE" : "TM") + std::to_string(source.mode_m) + (wide ? "," : "") +
          std::to_string(source.mode_n);
@@ -146,6 +332,16 @@ std::string WaveguidePortModel::mode_text() const {
 
 double mode_profile(const WaveguidePortModel& p, bool is_h, int comp, int iu, int iv) {
   if (comp == p.axis) return 0;
+  if (p.solved > 0) {
+    const int nu = p.section.nu, nv = p.section.nv;
+    const bool along_u = comp == p.u;
+    // E_u, H_v: nu x (nv + 1) samples; E_v, H_u: (nu + 1) x nv.
+    const bool u_rows = along_u != is_h;
+    if (iu < 0 || iv < 0 || iu > nu || iv > nv || (u_rows && iu == nu) || (!u_rows && iv == nv)) return 0;
+    const std::size_t s = static_cast<std::size_t>(iu) + static_cast<std::size_t>(u_rows ? nu : nu + 1) * iv;
+    if (!is_h) return along_u ? p.prof_eu[s] : p.prof_ev[s];
+    return along_u ? p.prof_hu[s] : p.prof_hv[s];
+  }
   const bool along_u = comp == p.u;
   // Positions from the low walls (m): u-directed E and v-directed H sit half a cell along u;
   // v-directed E and u-directed H half a cell along v.
@@ -189,6 +385,7 @@ PortWaves port_waves(const WaveguidePortModel& p, const MonitorModel& mon, const
   if (dft.size() != mon.points() * nf)
     throw std::invalid_argument("waveguide port '" + p.name + "': " + std::to_string(dft.size()) +
                                 " transformed values for " + std::to_string(mon.points()) + " points");
+  if (p.solved > 0) return solved_port_waves(p, mon, g, dft);
   // Projections: V = sum E . e / sum e^2 over regions 0, 1; I = sum H . h / sum h^2 over 2, 3.
   std::vector<std::complex<double>> V(nf), I(nf);
   double ne = 0, nh = 0;
@@ -263,6 +460,10 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
     if (p.plane < 2 || p.plane > g.n[p.axis] - 2)
       throw cfg.error_at(pos_key, "a port plane at least 2 cells from the domain's ends along " +
                                       std::string(axis_name(g, p.axis)));
+    p.solved = src.mode_solved;
+    if (p.solved > 0) {
+      build_solved_mode(cfg, src, g, layout, materials, ids, upml, p);
+    } else {
     // The walls: from the position's cell, along u the first conductor of E_v (and E_w), along v
     // that of E_u.
     std::array<int, 3> cell{};
@@ -385,6 +586,7 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
       throw cfg.error_at(mode_key, "a mode whose cutoff the grid carries (" + p.mode_text() + " in " + where +
                                        " is cut off at " + number_text(p.cutoff_analytic_hz) +
                                        " Hz, above the grid's " + number_text(f_grid) + " Hz)");
+    }  // a te/tm mode of a rectangular guide
     // Frequencies: the given ones, or 201 over the source's band above cutoff (the first driven
     // port's band for an undriven one).
     p.frequencies_hz = src.frequencies_hz;
@@ -401,6 +603,11 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
         band.clear();
         if (hi > lo)
           for (int k = 0; k < 201; ++k) band.push_back(lo + (hi - lo) * k / 200.0);
+      }
+      if (p.solved > 0 && band.size() > 21) {  // each frequency is a mode solve at the end
+        const double flo = band.front(), fhi = band.back();
+        band.clear();
+        for (int k = 0; k < 21; ++k) band.push_back(flo + (fhi - flo) * k / 20.0);
       }
       if (band.empty())
         throw cfg.error_at(key_of(src, "frequency"),
@@ -420,15 +627,15 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
       reg.component = static_cast<Component>(c + (r >= 2 ? 3 : 0));
       reg.lo[p.axis] = r >= 2 ? h_plane : p.plane;
       reg.hi[p.axis] = reg.lo[p.axis] + 1;
-      reg.lo[p.u] = ulo;
-      reg.hi[p.u] = std::min(uhi, g.n[p.u]);
-      reg.lo[p.v] = vlo;
-      reg.hi[p.v] = std::min(vhi, g.n[p.v]);
+      reg.lo[p.u] = p.lo[0];
+      reg.hi[p.u] = std::min(p.hi[0], g.n[p.u]);
+      reg.lo[p.v] = p.lo[1];
+      reg.hi[p.v] = std::min(p.hi[1], g.n[p.v]);
       mon.regions.push_back(reg);
     }
     for (int a = 0; a < 3; ++a) {
-      mon.lo[a] = a == p.axis ? p.plane : (a == p.u ? ulo : vlo);
-      mon.hi[a] = a == p.axis ? p.plane : (a == p.u ? uhi : vhi);
+      mon.lo[a] = a == p.axis ? p.plane : (a == p.u ? p.lo[0] : p.lo[1]);
+      mon.hi[a] = a == p.axis ? p.plane : (a == p.u ? p.hi[0] : p.hi[1]);
     }
     p.monitor = static_cast<int>(monitors.size());
     out.push_back(p);
@@ -481,7 +688,21 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
       wave.hi[a] = a == p.axis ? p.plane : (a == p.u ? p.hi[0] : p.hi[1]);
     }
     const double d = g.d[p.axis];
-    const double cb = g.dt / (kEps0 * p.eps_r) / d, db = g.dt / (kMu0 * p.mu_r) / d;
+    // The update coefficients of each sample: the filling's, or (a solved mode) the sample's own
+    // material as the solver read it (a conductor's E takes no correction).
+    const CrossSection& cs = p.section;
+    auto cb = [&](bool along_u, int iu, int iv) {
+      const double eps = p.solved == 0 ? p.eps_r
+                         : along_u     ? cs.eps_u[static_cast<std::size_t>(iu) + static_cast<std::size_t>(cs.nu) * iv]
+                                       : cs.eps_v[static_cast<std::size_t>(iu) + static_cast<std::size_t>(cs.nu + 1) * iv];
+      return eps > 0 ? g.dt / (kEps0 * eps) / d : 0.0;
+    };
+    auto db = [&](bool along_u, int iu, int iv) {
+      const double mu = p.solved == 0 ? p.mu_r
+                        : along_u     ? cs.mu_u[static_cast<std::size_t>(iu) + static_cast<std::size_t>(cs.nu + 1) * iv]
+                                      : cs.mu_v[static_cast<std::size_t>(iu) + static_cast<std::size_t>(cs.nu) * iv];
+      return g.dt / (kMu0 * mu) / d;
+    };
     const int h_cell = p.sign > 0 ? p.plane - 1 : p.plane;
     const int cu = p.hi[0] - p.lo[0], cv = p.hi[1] - p.lo[1];
     for (int iu = 0; iu <= cu; ++iu)
@@ -489,14 +710,16 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
         // H_u at (iu, iv + 1/2) reads E_v's incident field; E_v there reads H_u's.
         if (iv < cv && iu > 0 && iu < cu) {
           const double ev = mode_profile(p, false, p.v, iu, iv), hu = mode_profile(p, true, p.u, iu, iv);
-          if (ev != 0) wave.h_terms.push_back({3 + p.u, global_cell(p, iu, iv, h_cell), 0, -p.sign * db * ev});
-          if (hu != 0) wave.e_terms.push_back({p.v, global_cell(p, iu, iv, p.plane), 1, -p.sign * cb * hu});
+          const double e_coef = cb(false, iu, iv);
+          if (ev != 0) wave.h_terms.push_back({3 + p.u, global_cell(p, iu, iv, h_cell), 0, -p.sign * db(true, iu, iv) * ev});
+          if (hu != 0 && e_coef != 0) wave.e_terms.push_back({p.v, global_cell(p, iu, iv, p.plane), 1, -p.sign * e_coef * hu});
         }
         // H_v at (iu + 1/2, iv) reads E_u's; E_u there reads H_v's.
         if (iu < cu && iv > 0 && iv < cv) {
           const double eu = mode_profile(p, false, p.u, iu, iv), hv = mode_profile(p, true, p.v, iu, iv);
-          if (eu != 0) wave.h_terms.push_back({3 + p.v, global_cell(p, iu, iv, h_cell), 0, p.sign * db * eu});
-          if (hv != 0) wave.e_terms.push_back({p.u, global_cell(p, iu, iv, p.plane), 1, p.sign * cb * hv});
+          const double e_coef = cb(true, iu, iv);
+          if (eu != 0) wave.h_terms.push_back({3 + p.v, global_cell(p, iu, iv, h_cell), 0, p.sign * db(false, iu, iv) * eu});
+          if (hv != 0 && e_coef != 0) wave.e_terms.push_back({p.u, global_cell(p, iu, iv, p.plane), 1, p.sign * e_coef * hv});
         }
       }
     run_mode_line(p, g, wave);
@@ -530,7 +753,8 @@ std::vector<std::string> waveguide_port_warnings(const std::vector<WaveguidePort
     std::array<int, 3> c{};
     c[p.u] = (p.lo[0] + p.hi[0]) / 2;
     c[p.v] = (p.lo[1] + p.hi[1]) / 2;
-    const int comp = p.te && p.nv == 0 ? p.v : p.u;  // a transverse E sample the mode has
+    // A transverse E sample the mode has.
+    const int comp = p.solved > 0 ? (p.u_dominant ? p.u : p.v) : (p.te && p.nv == 0 ? p.v : p.u);
     std::string closed;
     for (int w = p.plane - p.sign;; w -= p.sign) {
       if (w < 0 || w >= g.n[p.axis]) {

@@ -37,6 +37,7 @@
 #include "model/field_layout.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/materials.hpp"
+#include "model/mode_solver.hpp"
 #include "model/monitors.hpp"
 #include "model/plane_wave.hpp"
 #include "model/ports.hpp"
@@ -66,7 +67,17 @@ struct WaveguidePortModel {
   // frequencies): that port's index in SimulationModel::ports (S21 from it).
   int s21_from_lumped = -1;
   double a_m = 0, b_m = 0;      // the wall spacings along u and v
-  std::string mode_text() const;  // "TE10": the user's m n (m along the longer side)
+  // A solved mode (source.mode = k > 0; model/mode_solver.hpp): the window lo..hi is the solver's
+  // cross-section `section`, the profiles are mode k's at the source's frequency (E, and eta0 H
+  // referred to the plane, both times `scale`), and the launch runs a TE line (eps_r, mu_r,
+  // ku_grid as its Kc) that carries that mode's beta and its slope at that frequency, of impedance
+  // eta0 there; n_line = B / K0 there.
+  int solved = 0;
+  CrossSection section;
+  std::vector<double> prof_eu, prof_ev, prof_hu, prof_hv;
+  double n_line = 1;
+  bool u_dominant = false;      // most of the mode's transverse E lies along u
+  std::string mode_text() const;  // "TE10": the user's m n (m along the longer side); "mode 1 (solved)"
 };
 
 // The mode's E (is_h false) or H (true) of component `comp` (0..2) at sample (iu, iv) of the
@@ -115,7 +126,9 @@ ModeWave mode_wave(const WaveguidePortModel& p, const GridGeometry& g, double f_
 
 // The port's waves at its frequencies from its monitor's transforms (in MonitorModel::regions
 // order): a into the model, b out of it, power waves in sqrt(J s) at the port's plane, so that
-// |a|^2 is the incoming wave's power in the flux monitor's measure. Both NaN at or below cutoff.
+// |a|^2 is the incoming wave's power in the flux monitor's measure. Both NaN at or below cutoff
+// (a solved mode: where fewer than `solved` modes travel). A solved mode is solved again at each
+// frequency and the waves are its overlaps with E and H (docs/MODES.md), exact on the grid.
 struct PortWaves {
   std::vector<std::complex<double>> a, b, beta;
 };

@@ -308,22 +308,28 @@ void write_run_json(const std::string& path, const RunReport& r) {
   }
   if (!r.waveguide_ports.empty()) {
     json wports = json::array();
-    for (const WaveguidePortReport& p : r.waveguide_ports)
-      wports.push_back({{"name", p.name},
-                        {"mode", p.mode},
-                        {"direction", p.direction},
-                        {"plane_m", p.plane_m},
-                        {"guide_m", p.guide_m},
-                        {"fill", p.fill},
-                        {"eps_r", p.eps_r},
-                        {"mu_r", p.mu_r},
-                        {"amplitude_V_per_m", p.amplitude_v_per_m},
-                        {"cutoff_hz", p.cutoff_hz},
-                        {"cutoff_analytic_hz", p.cutoff_analytic_hz},
-                        {"driven", p.driven},
-                        {"sole_driven", p.sole_driven},
-                        {"frequencies_hz", p.frequencies_hz},
-                        {"file", written(p.file())}});
+    for (const WaveguidePortReport& p : r.waveguide_ports) {
+      json entry = {{"name", p.name},
+                    {"mode", p.mode},
+                    {"direction", p.direction},
+                    {"plane_m", p.plane_m},
+                    {"guide_m", p.guide_m},
+                    {"amplitude_V_per_m", p.amplitude_v_per_m},
+                    {"driven", p.driven},
+                    {"sole_driven", p.sole_driven},
+                    {"frequencies_hz", p.frequencies_hz},
+                    {"file", written(p.file())}};
+      if (p.solved) {
+        entry["n_line"] = p.n_line;  // the solved mode's B / K0 at the source's frequency
+      } else {
+        entry["fill"] = p.fill;
+        entry["eps_r"] = p.eps_r;
+        entry["mu_r"] = p.mu_r;
+        entry["cutoff_hz"] = p.cutoff_hz;
+        entry["cutoff_analytic_hz"] = p.cutoff_analytic_hz;
+      }
+      wports.push_back(entry);
+    }
     j["waveguide_ports"] = wports;
   }
   if (!r.dispersive.empty()) {

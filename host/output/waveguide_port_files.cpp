@@ -53,6 +53,8 @@ std::vector<WaveguidePortReport> waveguide_port_reports(const SimulationModel& m
     r.amplitude_v_per_m = p.source.amplitude;
     r.cutoff_hz = p.cutoff_hz;
     r.cutoff_analytic_hz = p.cutoff_analytic_hz;
+    r.solved = p.solved > 0;
+    r.n_line = p.n_line;
     r.driven = p.driven;
     r.sole_driven = static_cast<int>(k) == sole;
     r.frequencies_hz = p.frequencies_hz;

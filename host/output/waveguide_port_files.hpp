@@ -25,6 +25,10 @@ struct WaveguidePortReport {
   std::array<double, 6> guide_m{};           // the cross-section: lo x y z, hi x y z (m)
   double eps_r = 1, mu_r = 1, amplitude_v_per_m = 0;
   double cutoff_hz = 0, cutoff_analytic_hz = 0;
+  // A solved mode: its effective index at the source's frequency (B / K0, the launch line's
+  // index); eps_r, mu_r and the cutoffs do not apply (not written).
+  bool solved = false;
+  double n_line = 0;
   bool driven = false, sole_driven = false;
   std::vector<double> frequencies_hz;
   std::string file() const { return "ports/" + name + ".csv"; }

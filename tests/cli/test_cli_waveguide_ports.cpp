@@ -271,3 +271,72 @@ TEST_CASE("a lumped port and a waveguide port in one model: S21 both ways agree 
         std::string::npos);
   CHECK(text.find("their 50 ohm reference below is nominal") != std::string::npos);
 }
+
+TEST_CASE("waveguide ports of a solved mode: a loaded guide's hybrid mode launched and measured "
+          "exactly, S21 on the solver's beta") {
+  const std::string dir = scratch_dir("mode_port_guide");
+  const auto r = run_clfdtd("run tests/data/mode_port_guide.ini --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("waveguide  a: mode 1 (solved) driven, into the model along +z from z = 0.0225 m; "
+                   "window x 0..0.024, y 0..0.012 m, B/K0 0.871") != std::string::npos);
+  CHECK(r.out.find("warning") == std::string::npos);
+  const PortColumns a = read_port(dir + "/ports/a.csv", "s11");
+  const PortColumns b = read_port(dir + "/ports/b.csv", "s21");
+  REQUIRE(a.f.size() == 21);  // a solve each: 21 by default
+  double s11 = 0, s21_mag = 0, s21_phase = 0;
+  for (std::size_t k = 0; k < a.f.size(); ++k) {
+    s11 = std::max(s11, std::abs(a.s[k]));
+    s21_mag = std::max(s21_mag, std::fabs(std::abs(b.s[k]) - 1));
+    s21_phase = std::max(s21_phase, std::fabs(std::arg(b.s[k] / std::polar(1.0, -a.beta[k] * 0.06))));
+    CHECK(a.beta[k] == b.beta[k]);
+  }
+  MESSAGE("solved mode: |S11| <= " << s11 << ", ||S21| - 1| <= " << s21_mag << ", S21's phase within "
+                                   << s21_phase << " rad of exp(-j beta L)");
+  CHECK(s11 < 1e-4);       // measured 2.5e-5 (-92 dB)
+  CHECK(s21_mag < 2e-6);   // 1.9e-7
+  CHECK(s21_phase < 5e-6); // 5e-7
+  const nlohmann::json j = nlohmann::json::parse(read_text(dir + "/run.json"));
+  const auto& pa = j["waveguide_ports"][0];
+  CHECK(pa["mode"] == "mode 1 (solved)");
+  CHECK(pa["n_line"].get<double>() == doctest::Approx(0.871).epsilon(1e-3));
+  CHECK(pa.find("cutoff_hz") == pa.end());
+}
+
+TEST_CASE("waveguide ports of a solved mode: in an empty guide TE10's beta and TE10's S21 (the "
+          "solved launch line is TE10's)") {
+  std::vector<PortColumns> s21;
+  for (const std::string mode : {"te10", "1"}) {
+    const std::string dir = scratch_dir("waveguide_empty_mode_" + mode);
+    const auto r = run_clfdtd("run tests/data/waveguide_empty.ini --source.a.mode=" + mode + " --source.b.mode=" + mode +
+                              " \"--source.a.frequencies=8e9 9e9 10e9 11e9\" --quiet --output.dir=" + dir);
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    s21.push_back(read_port(dir + "/ports/b.csv", "s21"));
+  }
+  REQUIRE(s21[0].f.size() == 4);
+  REQUIRE(s21[1].f.size() == 4);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(s21[1].beta[k] == doctest::Approx(s21[0].beta[k]).epsilon(1e-8));
+    CHECK(std::abs(s21[1].s[k] - s21[0].s[k]) < 1e-6);  // the same line and profile: rounding apart
+  }
+}
+
+TEST_CASE("waveguide ports of a solved mode: what they refuse") {
+  const std::string guide = "run tests/data/mode_port_guide.ini --quiet --output.dir=" + scratch_dir("mode_refused") + " ";
+  struct Case {
+    std::string args, says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--source.a.mode=0", "1..100"},
+           {"--source.a.mode=101", "1..100"},
+           {"--source.a.mode=5", "1 mode travels there, mode 5 was asked for"},
+           {"\"--source.a.size=0.02 0.01 0\" --source.a.mode=te10", "no size for a waveguide port of a te/tm mode"},
+           {"\"--source.a.size=0.02 0.03 0\"", "inside the domain"},
+           {"--material.loading.sigma=1", "lossy"},
+           {"--source.a.position=\"0.012 0.006 0.012\"", "outside the UPML layers along z"},
+       }) {
+    CAPTURE(c.args);
+    const auto r = run_clfdtd(guide + c.args);
+    CHECK(r.code == 2);
+    CHECK_MESSAGE(r.out.find(c.says) != std::string::npos, r.out);
+  }
+}

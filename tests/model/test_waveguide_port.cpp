@@ -51,7 +51,9 @@ TEST_CASE("source.<name>.mode: te<m><n>, tm<m><n> or te<m>,<n>; te10 by default"
   CHECK(has(error_of(kTube + "[source.d]\nposition = 0.02 0.015 0.03\nfrequency = 9e9\nmode = te10\n"),
             "no mode unless type = waveguide"));
   CHECK(has(error_of(kTube + kPort + "axis = y\n"), "no axis for a waveguide port"));
-  CHECK(has(error_of(kTube + kPort + "size = 0.01 0.01 0\n"), "no size unless"));
+  CHECK(has(error_of(kTube + kPort + "size = 0.01 0.01 0\n"), "no size for a waveguide port of a te/tm mode"));
+  CHECK(has(error_of(kTube + "[source.d]\nposition = 0.02 0.015 0.03\nfrequency = 9e9\nsize = 0.01 0.01 0.01\n"),
+            "no size unless type = port, plane_wave or waveguide (a solved mode)"));
   CHECK(has(error_of(kTube + "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.03\nfrequency = 9e9\n"),
             "source.a.direction"));
   CHECK(has(error_of(kTube + "[source.a]\ntype = waveguide\nposition = 0.02 0.015 0.03\ndirection = 0 1 1\n"

@@ -166,7 +166,15 @@ int modes_command(const std::vector<std::string>& args) {
            : !cfg.sources.empty()       ? cfg.sources.front().frequency_hz
                                         : cfg.plane_waves.front().frequency_hz;
   }
-  const SimulationModel model = SimulationModel::build(cfg);
+  // The mesh is all the solver needs: the model's sources, ports, probes and monitors are left out
+  // (a port of a solved mode would run solves of its own).
+  RunConfig mesh_only = cfg;
+  mesh_only.sources.clear();
+  mesh_only.plane_waves.clear();
+  mesh_only.waveguide_ports.clear();
+  mesh_only.probes.clear();
+  mesh_only.monitors.clear();
+  const SimulationModel model = SimulationModel::build(mesh_only);
   const GridGeometry& g = model.grid;
 
   ModeWindow w;

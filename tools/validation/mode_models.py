@@ -18,7 +18,8 @@ models/si_wire.ini's modes (docs/img/si_wire_modes.png).
    exp(-j beta L): the solver's beta is the run's, to the files' float precision (it is the 3D
    scheme's own mode; the transforms take every step, and the source's band stays clear of the
    cutoff, where a mode rings on past any run, so that the transforms are the whole series').
-2. models/si_wire.ini: TE0 and TM0 of a 500 x 220 nm silicon wire on silica at 1550 nm, drawn.
+2. models/si_wire.ini: TE0 and TM0 of a 500 x 220 nm silicon wire on silica at 1550 nm, drawn
+   (docs/img/si_wire_modes.png; with --wire-run also its ports, docs/img/si_wire_ports.png).
    With --wire-run the model is run (two minutes on 2 cores): its waveguide ports of the solved
    TE0 (1.4 um apart) must give |S21| within 1e-3 of 1 and S21 within 1e-3 rad of exp(-j beta L)
    over the band, |S11| below -60 dB; and TE0's amplitude between its dft monitors `mid` and `end`
@@ -125,6 +126,31 @@ def loaded_guide(a):
     return worst, wall
 
 
+def ports_picture(a, plt, pin, pout, s11, s21):
+    """docs/img/si_wire_ports.png: the straight wire between its two TE0 ports."""
+    f = pin["frequency_hz"] / 1e12
+    fig, (ax, ap) = plt.subplots(1, 2, figsize=(10, 3.8))
+    ax.plot(f, 20 * np.log10(np.abs(s11)), "o-", ms=3, label="|S11| (dB)")
+    ax.set_ylabel("|S11| (dB)")
+    ax.set_xlabel("frequency (THz)")
+    ax.grid(alpha=0.3)
+    ax.set_title("port in: what comes back", fontsize=10)
+    ap.plot(f, np.abs(s21) - 1, "o-", ms=3, label="|S21| - 1")
+    ap.plot(f, np.angle(s21 * np.exp(1j * pout["beta_rad_per_m"] * WIRE_PORTS_L)), "s-", ms=3,
+            label="arg(S21 exp(j beta L)) (rad)")
+    ap.set_xlabel("frequency (THz)")
+    ap.grid(alpha=0.3)
+    ap.legend(fontsize=8)
+    ap.set_title("port out: S21 against exp(-j beta L), L = 1.4 um", fontsize=10)
+    fig.suptitle("models/si_wire.ini: two waveguide ports of the solved TE0 (mode = 1), launched at "
+                 "193.4 THz, solved again at each frequency", fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(a.out, "si_wire_ports.png")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(path)
+
+
 def si_wire(a, plt, wire_run):
     table = modes(a, WIRE, WIRE_AT, os.path.join(a.work, "si_wire_modes.csv"), "--count=2")
     mode = read_vti(os.path.join(a.work, "si_wire_modes.vti"))
@@ -152,6 +178,7 @@ def si_wire(a, plt, wire_run):
               f"{pin['frequency_hz'][-1] / 1e12:.1f} THz")
         if mag21 > 1e-3 or phase21 > 1e-3 or worst11 > -60:
             err = max(err, 1.0)
+        ports_picture(a, plt, pin, pout, s11, s21)
     eps = mode["eps_r"][..., 0]
     dx = dy = WIRE_DZ
     nx, ny = eps.shape

@@ -12,19 +12,8 @@ CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layou
   if (a < 0 || a > 2 || w.plane < 0 || w.plane >= g.n[a] || w.lo[0] < 0 || w.lo[1] < 0 ||
       w.hi[0] > g.n[u] || w.hi[1] > g.n[v] || w.hi[0] <= w.lo[0] || w.hi[1] <= w.lo[1])
     throw std::invalid_argument("the mode window lies outside the grid");
-  CrossSection cs;
-  cs.nu = w.hi[0] - w.lo[0];
-  cs.nv = w.hi[1] - w.lo[1];
-  cs.du = g.d[u];
-  cs.dv = g.d[v];
-  cs.dw = g.d[a];
-  cs.dt = g.dt;
-  cs.eps_u.assign(cs.u_samples(), 0.0);
-  cs.eps_v.assign(cs.v_samples(), 0.0);
-  cs.eps_w.assign(cs.nodes(), 0.0);
-  cs.mu_u.assign(cs.v_samples(), 1.0);
-  cs.mu_v.assign(cs.u_samples(), 1.0);
-  cs.mu_w.assign(cs.cells(), 1.0);
+  CrossSection cs = CrossSection::uniform(w.hi[0] - w.lo[0], w.hi[1] - w.lo[1], g.d[u], g.d[v], g.d[a],
+                                          g.dt, 0.0, 1.0);
   // Component of each field along u, v and the axis.
   auto comp = [](int axis, bool h) { return static_cast<Component>(axis + (h ? 3 : 0)); };
   // The material at window sample (i, j) of a component, or nullptr at the grid's high end (a

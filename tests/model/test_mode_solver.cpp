@@ -37,6 +37,17 @@ double cross_power(const CrossSection& cs, const GuidedMode& a, const GuidedMode
   return 0.5 * p * cs.du * cs.dv;
 }
 
+// Every E sample's permittivity from its position (i, j in cells): E_u at (i + 1/2, j), E_v at
+// (i, j + 1/2), E_w at the nodes.
+void fill_eps(CrossSection& cs, const std::function<double(double, double)>& eps) {
+  for (int j = 0; j <= cs.nv; ++j)
+    for (int i = 0; i <= cs.nu; ++i) {
+      if (i < cs.nu) cs.eps_u[i + cs.nu * j] = eps(i + 0.5, j);
+      if (j < cs.nv) cs.eps_v[i + (cs.nu + 1) * j] = eps(i, j + 0.5);
+      cs.eps_w[i + (cs.nu + 1) * j] = eps(i, j);
+    }
+}
+
 // The largest eigenvalue of the symmetric tridiagonal matrix (diag d, off-diagonal e), by
 // bisection on the Sturm count.
 double largest_eigenvalue(const std::vector<double>& d, double e) {
@@ -102,13 +113,7 @@ TEST_CASE("mode solver: a coax's TEM mode travels at K0 sqrt(eps mu) exactly, cu
   const double d = 1e-3, dt = courant_dt(d, d, d);
   CrossSection cs = CrossSection::uniform(n, n, d, d, d, dt, 2.25, 1.0);
   // A PEC inner conductor of 10 x 10 cells in the middle: every E sample on or inside it.
-  auto inside = [](double x, double y) { return x >= 10 && x <= 20 && y >= 10 && y <= 20; };
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) {
-      if (i < n && inside(i + 0.5, j)) cs.eps_u[i + n * j] = 0;
-      if (j < n && inside(i, j + 0.5)) cs.eps_v[i + (n + 1) * j] = 0;
-      if (inside(i, j)) cs.eps_w[i + (n + 1) * j] = 0;
-    }
+  fill_eps(cs, [](double x, double y) { return x >= 10 && x <= 20 && y >= 10 && y <= 20 ? 0.0 : 2.25; });
   const double f = 2e9;
   const std::vector<GuidedMode> modes = solve_modes(cs, f, 1);
   REQUIRE(modes.size() == 1);
@@ -137,12 +142,7 @@ TEST_CASE("mode solver: a dielectric slab's fundamental mode is the 1D slab prob
   CrossSection cs = CrossSection::uniform(nu, nv, du, dv, dw, dt, 1.0, 1.0);
   const int j0 = 110, j1 = 130;  // the slab's faces, node planes
   auto eps_at = [&](double j) { return j > j0 && j < j1 ? 12.0 : (j == j0 || j == j1 ? 6.5 : 1.0); };
-  for (int j = 0; j <= nv; ++j)
-    for (int i = 0; i <= nu; ++i) {
-      if (i < nu) cs.eps_u[i + nu * j] = eps_at(j);
-      if (j < nv) cs.eps_v[i + (nu + 1) * j] = eps_at(j + 0.5);
-      cs.eps_w[i + (nu + 1) * j] = eps_at(j);
-    }
+  fill_eps(cs, [&](double, double y) { return eps_at(y); });
   const std::vector<GuidedMode> modes = solve_modes(cs, f, 2);
   REQUIRE(!modes.empty());
   const double k0 = grid_k0(f, dt);
@@ -174,13 +174,7 @@ TEST_CASE("mode solver: the slab's n_eff converges on the continuum formula") {
     const int nv = static_cast<int>(std::lround(2.4e-6 / dv)) / 2 * 2, nu = 4;
     const int j0 = (nv - cells) / 2, j1 = j0 + cells;
     CrossSection cs = CrossSection::uniform(nu, nv, du, dv, dw, dt, 1.0, 1.0);
-    auto eps_at = [&](double j) { return j > j0 && j < j1 ? 12.0 : (j == j0 || j == j1 ? 6.5 : 1.0); };
-    for (int j = 0; j <= nv; ++j)
-      for (int i = 0; i <= nu; ++i) {
-        if (i < nu) cs.eps_u[i + nu * j] = eps_at(j);
-        if (j < nv) cs.eps_v[i + (nu + 1) * j] = eps_at(j + 0.5);
-        cs.eps_w[i + (nu + 1) * j] = eps_at(j);
-      }
+    fill_eps(cs, [&](double, double y) { return y > j0 && y < j1 ? 12.0 : (y == j0 || y == j1 ? 6.5 : 1.0); });
     const std::vector<GuidedMode> modes = solve_modes(cs, kC0 / lambda, 1);
     REQUIRE(modes.size() == 1);
     // Beta / K0: the grid's dispersion along w and in time, which the grid's own n_eff keeps,
@@ -199,13 +193,7 @@ TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
   const int nu = 20, nv = 14;
   const double d = 1e-3, dt = courant_dt(d, d, d);
   CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, 1.0, 1.0);
-  for (int j = 0; j <= nv; ++j)
-    for (int i = 0; i <= nu; ++i) {
-      auto block = [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); };
-      if (i < nu) cs.eps_u[i + nu * j] = block(i + 0.5, j);
-      if (j < nv) cs.eps_v[i + (nu + 1) * j] = block(i, j + 0.5);
-      cs.eps_w[i + (nu + 1) * j] = block(i, j);
-    }
+  fill_eps(cs, [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); });
   const std::vector<GuidedMode> modes = solve_modes(cs, 16e9, 5);
   REQUIRE(modes.size() >= 3);
   for (std::size_t a = 0; a < modes.size(); ++a) {

@@ -126,6 +126,16 @@ def loaded_guide(a):
     return worst, wall
 
 
+def save(a, plt, fig, title, name):
+    """The picture `name` in the picture folder, with its title."""
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(a.out, name)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    print(path)
+
+
 def ports_picture(a, plt, pin, pout, s11, s21):
     """docs/img/si_wire_ports.png: the straight wire between its two TE0 ports."""
     f = pin["frequency_hz"] / 1e12
@@ -142,13 +152,8 @@ def ports_picture(a, plt, pin, pout, s11, s21):
     ap.grid(alpha=0.3)
     ap.legend(fontsize=8)
     ap.set_title("port out: S21 against exp(-j beta L), L = 1.4 um", fontsize=10)
-    fig.suptitle("models/si_wire.ini: two waveguide ports of the solved TE0 (mode = 1), launched at "
-                 "193.4 THz, solved again at each frequency", fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(a.out, "si_wire_ports.png")
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    print(path)
+    save(a, plt, fig, "models/si_wire.ini: two waveguide ports of the solved TE0 (mode = 1), launched "
+         "at 193.4 THz, solved again at each frequency", "si_wire_ports.png")
 
 
 def si_wire(a, plt, wire_run):
@@ -209,13 +214,8 @@ def si_wire(a, plt, wire_run):
         ax.set_ylabel("y (um)")
         ax.set_aspect("equal")
         fig.colorbar(im, ax=ax, label="|E|^2 (normalised)", shrink=0.85)
-    fig.suptitle("models/si_wire.ini: clfdtd modes at 1550 nm, 20 nm cells (silicon white, "
-                 "silica below blue; arrows: E_x, E_y)", fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(a.out, "si_wire_modes.png")
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    print(path)
+    save(a, plt, fig, "models/si_wire.ini: clfdtd modes at 1550 nm, 20 nm cells (silicon white, "
+         "silica below blue; arrows: E_x, E_y)", "si_wire_modes.png")
     return err
 
 

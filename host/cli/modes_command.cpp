@@ -16,7 +16,9 @@
 #include "errors.hpp"
 #include "model/cross_section.hpp"
 #include "model/field_layout.hpp"
+#include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
+#include "model/input_limits.hpp"
 #include "model/mode_solver.hpp"
 #include "model/number_text.hpp"
 #include "model/simulation_model.hpp"
@@ -194,6 +196,11 @@ int modes_command(const std::vector<std::string>& args) {
     for (int t = 0; t < 2; ++t) {
       const int a = axes[t];
       if (!(size[t] > 0)) throw ConfigError("", 0, "--size", "two extents > 0 (m)");
+      if (p[a] - size[t] / 2 < -1e-9 * g.d[a] || p[a] + size[t] / 2 > (g.n[a] + 1e-9) * g.d[a])
+        throw ConfigError("", 0, "--size", "a window inside the domain: along " + std::string(1, static_cast<char>('x' + a)) +
+                                               " it spans " + number_text((p[a] - size[t] / 2)) + ".." +
+                                               number_text(p[a] + size[t] / 2) + " m of 0.." +
+                                               number_text(g.n[a] * g.d[a]) + " m");
       w.lo[t] = static_cast<int>(std::lround(cells_of(p[a] - size[t] / 2, g.d[a])));
       w.hi[t] = static_cast<int>(std::lround(cells_of(p[a] + size[t] / 2, g.d[a])));
       if (w.lo[t] < 0 || w.hi[t] > g.n[a])
@@ -219,8 +226,17 @@ int modes_command(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError("", 0, "--position", e.what());
   }
+  const double f_grid = grid_cutoff_frequency_hz(cfg, g);
+  if (f_hz > f_grid)
+    throw ConfigError("", 0, "--frequency", "at most the highest frequency the grid carries, " + number_text(f_grid) +
+                                                " Hz, got " + number_text(f_hz));
   check_host_memory(static_cast<std::size_t>(mode_solver_bytes(cs, count)), "the mode solver");
-  const std::vector<GuidedMode> modes = solve_modes(cs, f_hz, count);
+  std::vector<GuidedMode> modes;
+  try {
+    modes = solve_modes(cs, f_hz, count);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError("", 0, "--size", std::string("a window and frequency the mode solver can take (") + e.what() + ")");
+  }
 
   const char axis_name = static_cast<char>('x' + w.axis);
   std::printf("modes      along %c, node plane %d (%c = %s m), window %d x %d cells (%c %s..%s m, %c %s..%s m), %s Hz\n",
@@ -232,13 +248,14 @@ int modes_command(const std::vector<std::string>& args) {
   if (modes.empty()) {
     std::printf("modes      none travels at this frequency in this window\n");
   } else {
-    std::printf("%-6s %-12s %-16s %s\n", "mode", "n_eff", "beta (rad/m)",
-                (std::string("E along ") + static_cast<char>('x' + u)).c_str());
+    std::printf("%-6s %-12s %-16s %-11s %s\n", "mode", "n_eff", "beta (rad/m)",
+                (std::string("E along ") + static_cast<char>('x' + u)).c_str(), "same beta");
     for (std::size_t k = 0; k < modes.size(); ++k)
-      std::printf("%-6zu %-12.8f %-16.10g %.4f\n", k + 1, modes[k].n_eff, modes[k].beta, modes[k].u_fraction);
+      std::printf("%-6zu %-12.8f %-16.10g %-11.4f %d\n", k + 1, modes[k].n_eff, modes[k].beta,
+                  modes[k].u_fraction, modes[k].degenerate);
   }
   if (static_cast<int>(modes.size()) < count && !modes.empty())
-    std::printf("modes      %zu of the %d asked for travel here\n", modes.size(), count);
+    std::printf("modes      %zu of the %d asked for were found travelling here\n", modes.size(), count);
   std::fflush(stdout);  // the table before any warning about it
   // The window's edge is a conductor to the solver; where the mesh has none there, a mode with
   // much of its field near the edge is the open guide's mode squeezed into a box.

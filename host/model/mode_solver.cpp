@@ -222,7 +222,7 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
     if (num.u[s] >= 0) eps_x[num.u[s]] = cs.eps_u[s];
   for (std::size_t s = 0; s < cs.v_samples(); ++s)
     if (num.v[s] >= 0) eps_x[num.v[s]] = cs.eps_v[s];
-  Eigen::VectorXd eps_n(std::max(1, num.n_nodes));
+  Eigen::VectorXd eps_n = Eigen::VectorXd::Zero(std::max(1, num.n_nodes));
   for (std::size_t s = 0; s < cs.nodes(); ++s)
     if (num.node[s] >= 0) eps_n[num.node[s] - nt] = cs.eps_w[s];
 
@@ -257,7 +257,10 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
   for (std::size_t s = 0; s < cs.u_samples(); ++s) n2_max = std::max(n2_max, cs.eps_u[s] * cs.mu_v[s]);
   for (std::size_t s = 0; s < cs.v_samples(); ++s) n2_max = std::max(n2_max, cs.eps_v[s] * cs.mu_u[s]);
   const double sigma = k2 * n2_max * 1.02 + 1e-9 * k2;
-  const int nev = std::min(count, n - 2);
+  // More eigenpairs than asked for: the list must not depend on `count` (a port's mode k is the
+  // k-th row of clfdtd modes), a degenerate mode's partner must come with it, and the dropped
+  // ones (backward-power, complex pairs, past the grid) must not shorten it.
+  const int nev = std::min(count + 8, n - 2);
   if (nev < 1) return {};
   const int ncv = std::min(n, std::max(2 * nev + 1, 20));
   ShiftInvert op(A, B);
@@ -333,7 +336,50 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
   }
   std::sort(modes.begin(), modes.end(),
             [](const GuidedMode& a, const GuidedMode& b) { return a.beta > b.beta; });
-  return modes;
+  // Modes of one beta (within 1e-8): any combination of them is a mode too, and Arnoldi returns
+  // some; made orthogonal in power (Gram-Schmidt, 1/2 sum (E_a x H_b) . w dA) and each told how
+  // many share its beta. A combination that is nothing new (a repeat) is dropped.
+  auto cross = [&](const GuidedMode& a, const GuidedMode& b) {
+    double p = 0;
+    for (std::size_t s = 0; s < a.eu.size(); ++s) p += a.eu[s] * b.hv[s];
+    for (std::size_t s = 0; s < a.ev.size(); ++s) p -= a.ev[s] * b.hu[s];
+    return 0.5 * p * cs.du * cs.dv;
+  };
+  std::vector<GuidedMode> kept;
+  for (std::size_t first = 0; first < modes.size();) {
+    std::size_t last = first + 1;
+    while (last < modes.size() && modes[first].beta - modes[last].beta <= 1e-8 * modes[first].beta) ++last;
+    const std::size_t start = kept.size();
+    for (std::size_t m = first; m < last; ++m) {
+      GuidedMode g = std::move(modes[m]);
+      for (std::size_t o = start; o < kept.size(); ++o) {
+        const double c = cross(g, kept[o]);
+        auto sub = [&](std::vector<double>& x, const std::vector<double>& y) {
+          for (std::size_t s = 0; s < x.size(); ++s) x[s] -= c * y[s];
+        };
+        sub(g.eu, kept[o].eu);
+        sub(g.ev, kept[o].ev);
+        sub(g.ew, kept[o].ew);
+        sub(g.hu, kept[o].hu);
+        sub(g.hv, kept[o].hv);
+        sub(g.hw, kept[o].hw);
+      }
+      const double power = cross(g, g);
+      if (!(power > 1e-6)) continue;
+      double su = 0, sv = 0, peak = 0;
+      for (double e : g.eu) su += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
+      for (double e : g.ev) sv += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
+      const double scale = (peak < 0 ? -1.0 : 1.0) / std::sqrt(power);
+      for (auto* a : {&g.eu, &g.ev, &g.ew, &g.hu, &g.hv, &g.hw})
+        for (double& value : *a) value *= scale;
+      g.u_fraction = su / (su + sv);
+      kept.push_back(std::move(g));
+    }
+    for (std::size_t o = start; o < kept.size(); ++o) kept[o].degenerate = static_cast<int>(kept.size() - start);
+    first = last;
+  }
+  if (kept.size() > static_cast<std::size_t>(count)) kept.resize(static_cast<std::size_t>(count));
+  return kept;
 }
 
 }  // namespace clfdtd

@@ -52,6 +52,8 @@ struct GuidedMode {
   double beta_grid = 0;  // Beta = 2 sin(beta d_w / 2) / d_w, the eigenvalue's root (rad/m)
   double residual = 0;   // |K z - Beta^2 M z| / (|K z| + Beta^2 |M z|)
   double u_fraction = 0; // sum |E_u|^2 / sum (|E_u|^2 + |E_v|^2): 1 for a mode with E along u only
+  int degenerate = 1;    // how many of the modes found share its beta (within 1e-8), itself included:
+                         // > 1 means any combination of them is a mode too (they come orthogonal)
   std::vector<double> eu, ev, ew, hu, hv, hw;
 };
 
@@ -62,8 +64,10 @@ constexpr std::size_t kModeSolverMaxCells = 1u << 20;
 // grid's nested-dissection bound, with a margin).
 double mode_solver_bytes(const CrossSection& cs, int count);
 
-// Up to `count` propagating modes at f_hz, largest beta first; fewer when the window guides fewer
-// (modes whose Beta^2 is not positive, or past what the grid carries along w, are dropped).
+// Up to `count` propagating modes at f_hz, largest beta first (the list is the same whatever
+// `count`: a longer one only goes on); fewer when fewer are found (modes whose Beta^2 is not
+// positive, or past what the grid carries along w, are dropped). Modes of one beta are
+// orthogonal in power, each with `degenerate` set.
 // Throws std::invalid_argument for a window of fewer than 2 x 2 cells or more than
 // kModeSolverMaxCells, sample arrays of the wrong size, a non-positive mu, f_hz <= 0, count < 1,
 // and std::runtime_error when the eigensolver does not converge.

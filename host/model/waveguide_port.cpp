@@ -138,6 +138,41 @@ int find_wall(const WaveguidePortModel& p, const GridGeometry& g, const FieldLay
   return -1;
 }
 
+// Among `modes`, the one whose transverse E is most like the profile (eu, ev) (the cosine of the
+// two sample vectors, largest |cos|), with its sign made to agree; nullptr when none comes within
+// `least` (the port's mode is not among them: cut off, or changed past recognition).
+const GuidedMode* like_profile(const std::vector<GuidedMode>& modes, const std::vector<double>& eu,
+                               const std::vector<double>& ev, double least, double& sign) {
+  double norm_p = 0;
+  for (double e : eu) norm_p += e * e;
+  for (double e : ev) norm_p += e * e;
+  const GuidedMode* best = nullptr;
+  double best_cos = 0;
+  for (const GuidedMode& m : modes) {
+    double dot = 0, norm_m = 0;
+    for (std::size_t s = 0; s < eu.size(); ++s) dot += m.eu[s] * eu[s], norm_m += m.eu[s] * m.eu[s];
+    for (std::size_t s = 0; s < ev.size(); ++s) dot += m.ev[s] * ev[s], norm_m += m.ev[s] * m.ev[s];
+    const double c = dot / std::sqrt(norm_p * norm_m);
+    if (std::fabs(c) > std::fabs(best_cos)) best_cos = c, best = &m;
+  }
+  sign = best_cos < 0 ? -1.0 : 1.0;
+  return std::fabs(best_cos) >= least ? best : nullptr;
+}
+
+// How similar a solved port's mode must stay to its launched profile, at another frequency, to be
+// taken for it.
+constexpr double kSameMode = 0.8;
+
+// solve_modes with its failures as the port's bad input (exit 2), naming the key.
+std::vector<GuidedMode> port_solve(const RunConfig& cfg, const SourceConfig& src, const CrossSection& cs,
+                                   double f, int count) {
+  try {
+    return solve_modes(cs, f, count);
+  } catch (const std::exception& e) {
+    throw cfg.error_at(key_of(src, "mode"), "a mode the solver finds at " + number_text(f) + " Hz (" + e.what() + ")");
+  }
+}
+
 // A port of a solved mode (source.mode = k): the window (`size` about the position, or the
 // plane inside the UPML), the guide the same a cell either side of the plane, mode k at the
 // source's frequency as the profiles, and the line that carries its beta there.
@@ -209,12 +244,19 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   }
   check_host_memory(static_cast<std::size_t>(mode_solver_bytes(p.section, p.solved)),
                     "the mode solver of waveguide port '" + p.name + "'");
-  const std::vector<GuidedMode> modes = solve_modes(p.section, src.frequency_hz, p.solved);
+  const std::vector<GuidedMode> modes = port_solve(cfg, src, p.section, src.frequency_hz, p.solved);
   if (static_cast<int>(modes.size()) < p.solved)
     throw cfg.error_at(mode_key, "a mode that travels at " + number_text(src.frequency_hz) + " Hz in the window: " +
-                                     std::to_string(modes.size()) + (modes.size() == 1 ? " mode travels" : " modes travel") +
-                                     " there, mode " + std::to_string(p.solved) + " was asked for (clfdtd modes lists them)");
+                                     std::to_string(modes.size()) + (modes.size() == 1 ? " mode was" : " modes were") +
+                                     " found there, mode " + std::to_string(p.solved) + " was asked for (clfdtd modes lists them)");
   const GuidedMode& m = modes[static_cast<std::size_t>(p.solved - 1)];
+  if (m.degenerate > 1)
+    throw cfg.error_at(mode_key, "a mode of its own beta: mode " + std::to_string(p.solved) + " at " +
+                                     number_text(src.frequency_hz) + " Hz shares its beta with " +
+                                     std::to_string(m.degenerate - 1) +
+                                     " other (a symmetric guide), so which of their combinations the port "
+                                     "launches and measures is not defined; break the symmetry (a window or "
+                                     "a guide a cell off it), or in a rectangular metal guide give te<m><n>");
   double peak = 0;
   for (double e : m.eu) peak = std::max(peak, std::fabs(e));
   for (double e : m.ev) peak = std::max(peak, std::fabs(e));
@@ -237,9 +279,10 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   p.n_line = b0 / k0;
   double index2 = p.n_line * p.n_line, kc2 = 0;
   const double f1 = src.frequency_hz * (1 + 1e-3);
-  const std::vector<GuidedMode> above = solve_modes(p.section, f1, p.solved);
-  if (static_cast<int>(above.size()) >= p.solved) {
-    const double b1 = above[static_cast<std::size_t>(p.solved - 1)].beta_grid, k1 = grid_k0(f1);
+  double sign = 1;
+  const std::vector<GuidedMode> above = port_solve(cfg, src, p.section, f1, p.solved + 4);
+  if (const GuidedMode* m1 = like_profile(above, m.eu, m.ev, kSameMode, sign)) {
+    const double b1 = m1->beta_grid, k1 = grid_k0(f1);
     const double slope = (b1 * b1 - b0 * b0) / (k1 * k1 - k0 * k0);
     if (slope > 0 && k0 * k0 * slope >= b0 * b0) {
       index2 = slope;
@@ -275,18 +318,24 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
   const double d = g.d[p.axis], area = cs.du * cs.dv;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t f = 0; f < nf; ++f) {
-    const std::vector<GuidedMode> modes = solve_modes(cs, p.frequencies_hz[f], p.solved);
-    if (static_cast<int>(modes.size()) < p.solved) {
+    // The port's mode at this frequency: of those found (a few more than its number), the one
+    // most like the launched profile, if like enough (modes may cross in the band); a failed
+    // solve leaves the row nan rather than the run's other outputs unwritten.
+    std::vector<GuidedMode> modes;
+    try {
+      modes = solve_modes(cs, p.frequencies_hz[f], p.solved + 4);
+    } catch (const std::exception&) {
+      modes.clear();
+    }
+    double sign = 1;
+    const GuidedMode* found = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign);
+    if (found == nullptr) {
       out.a.emplace_back(nan, nan);
       out.b.emplace_back(nan, nan);
       out.beta.emplace_back(nan, 0);
       continue;
     }
-    const GuidedMode& m = modes[static_cast<std::size_t>(p.solved - 1)];
-    double same = 0;
-    for (std::size_t s = 0; s < m.eu.size(); ++s) same += m.eu[s] * p.prof_eu[s];
-    for (std::size_t s = 0; s < m.ev.size(); ++s) same += m.ev[s] * p.prof_ev[s];
-    const double sign = same < 0 ? -1.0 : 1.0;
+    const GuidedMode& m = *found;
     std::complex<double> pe = 0, ph = 0;
     std::size_t first = 0;
     for (std::size_t r = 0; r < mon.regions.size(); ++r) {

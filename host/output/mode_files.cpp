@@ -18,12 +18,12 @@
 namespace clfdtd {
 
 std::string modes_csv_text(const std::vector<GuidedMode>& modes, double f_hz) {
-  std::string text = "mode,frequency_hz,n_eff,beta_rad_per_m,beta_grid_rad_per_m,u_fraction,residual\n";
+  std::string text = "mode,frequency_hz,n_eff,beta_rad_per_m,beta_grid_rad_per_m,u_fraction,degenerate,residual\n";
   char line[256];
   for (std::size_t k = 0; k < modes.size(); ++k) {
     const GuidedMode& m = modes[k];
-    std::snprintf(line, sizeof line, "%zu,%.10g,%.10g,%.10g,%.10g,%.6f,%.2e\n", k + 1, f_hz,
-                  m.n_eff, m.beta, m.beta_grid, m.u_fraction, m.residual);
+    std::snprintf(line, sizeof line, "%zu,%.10g,%.10g,%.10g,%.10g,%.6f,%d,%.2e\n", k + 1, f_hz,
+                  m.n_eff, m.beta, m.beta_grid, m.u_fraction, m.degenerate, m.residual);
     text += line;
   }
   return text;

@@ -11,7 +11,7 @@
 namespace clfdtd {
 
 // The table: a header line
-//   mode,frequency_hz,n_eff,beta_rad_per_m,beta_grid_rad_per_m,u_fraction,residual
+//   mode,frequency_hz,n_eff,beta_rad_per_m,beta_grid_rad_per_m,u_fraction,degenerate,residual
 // then one row per mode (mode counted from 1, largest beta first).
 std::string modes_csv_text(const std::vector<GuidedMode>& modes, double f_hz);
 

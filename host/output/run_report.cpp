@@ -113,6 +113,10 @@ std::string geometry_fingerprint(const SimulationModel& m) {
   for (const WaveguidePortModel& p : m.waveguide_ports) {
     for (int v : {p.axis, p.sign, p.plane, p.lo[0], p.lo[1], p.hi[0], p.hi[1], static_cast<int>(p.te), p.mu, p.nv})
       h.value(v);
+    if (p.solved > 0) {  // a solved mode: its number and the frequency its profile was taken at
+      h.value(p.solved);
+      h.value(p.source.frequency_hz);
+    }
   }
   char text[32];
   std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h.hash()));

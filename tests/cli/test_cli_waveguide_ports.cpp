@@ -328,11 +328,12 @@ TEST_CASE("waveguide ports of a solved mode: what they refuse") {
   for (const Case& c : std::vector<Case>{
            {"--source.a.mode=0", "1..100"},
            {"--source.a.mode=101", "1..100"},
-           {"--source.a.mode=5", "1 mode travels there, mode 5 was asked for"},
+           {"--source.a.mode=5", "1 mode was found there, mode 5 was asked for"},
            {"\"--source.a.size=0.02 0.01 0\" --source.a.mode=te10", "no size for a waveguide port of a te/tm mode"},
            {"\"--source.a.size=0.02 0.03 0\"", "inside the domain"},
            {"--material.loading.sigma=1", "lossy"},
            {"--source.a.position=\"0.012 0.006 0.012\"", "outside the UPML layers along z"},
+           {"--grid.size=\"0.024 0.024 0.12\" --object.block.material=vacuum", "shares its beta with 1 other"},
        }) {
     CAPTURE(c.args);
     const auto r = run_clfdtd(guide + c.args);

@@ -218,3 +218,24 @@ TEST_CASE("mode solver: what it refuses") {
   // Below every cutoff: no mode.
   CHECK(solve_modes(CrossSection::uniform(10, 5, d, d, d, dt, 1, 1), 1e9, 2).empty());
 }
+
+TEST_CASE("mode solver: degenerate modes of a square guide come both, orthogonal, whatever count") {
+  const int n = 20;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  const CrossSection cs = CrossSection::uniform(n, n, d, d, d, dt, 1.0, 1.0);
+  for (const double f : {9e9, 12e9}) {
+    CAPTURE(f);
+    const std::vector<GuidedMode> modes = solve_modes(cs, f, 6);
+    // TE10 and TE01 at 9 GHz; TE11 and TM11 as well at 12 GHz.
+    REQUIRE(modes.size() == (f < 10e9 ? 2u : 4u));
+    for (std::size_t a = 0; a < modes.size(); ++a) {
+      CHECK(modes[a].degenerate == 2);
+      for (std::size_t b = 0; b < modes.size(); ++b)
+        CHECK(cross_power(cs, modes[a], modes[b]) == doctest::Approx(a == b ? 1.0 : 0.0).scale(1).epsilon(1e-9));
+    }
+    // The list does not depend on how many are asked for.
+    const std::vector<GuidedMode> one = solve_modes(cs, f, 1);
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].beta == doctest::Approx(modes[0].beta).epsilon(1e-12));
+  }
+}

@@ -257,6 +257,13 @@ int modes_command(const std::vector<std::string>& args) {
   if (static_cast<int>(modes.size()) < count && !modes.empty())
     std::printf("modes      %zu of the %d asked for were found travelling here\n", modes.size(), count);
   std::fflush(stdout);  // the table before any warning about it
+  for (int t = 0; t < 2; ++t) {
+    const int a = t == 0 ? u : v;
+    if (w.lo[t] < layers[2 * a] || w.hi[t] > g.n[a] - layers[2 * a + 1])
+      std::fprintf(stderr, "warning: the window reaches into the UPML layers along %c, whose cells the solver "
+                           "takes as their material without the absorber (a run's port refuses such a window)\n",
+                   static_cast<char>('x' + a));
+  }
   // The window's edge is a conductor to the solver; where the mesh has none there, a mode with
   // much of its field near the edge is the open guide's mode squeezed into a box.
   std::size_t edge_samples = 0, edge_conductors = 0;

@@ -335,7 +335,8 @@ void read_waveguide_mode(const Reader& r, const std::string& key, SourceConfig& 
     s.mode_solved = std::stoi(word);
     return;
   }
-  const std::string expected = "te<m><n> or tm<m><n> (two digits, e.g. te10, tm11) or te<m>,<n> (e.g. te12,3)";
+  const std::string expected = "te<m><n> or tm<m><n> (two digits, e.g. te10, tm11) or te<m>,<n> (e.g. te12,3), "
+                               "or a solved mode's number 1..100";
   r.check(word.size() >= 4 && (word.rfind("te", 0) == 0 || word.rfind("tm", 0) == 0), key, expected);
   const std::string digits = word.substr(2);
   int m = -1, n = -1;

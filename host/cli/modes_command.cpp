@@ -65,16 +65,6 @@ std::vector<double> parse_numbers(const std::string& key, const std::string& tex
   return out;
 }
 
-// A plain file we may write: missing, or (with --overwrite) a plain file.
-void check_may_write(const std::string& path, bool overwrite) {
-  std::error_code ec;
-  const auto status = std::filesystem::symlink_status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return;
-  if (!std::filesystem::is_regular_file(status))
-    throw OutputRefusedError("'" + printable(path) + "' exists and is not a plain file");
-  if (!overwrite) throw OutputRefusedError("'" + printable(path) + "' exists; --overwrite replaces it");
-}
-
 // The share of a mode's |E|^2 on samples within `ring` cells of the window's edge.
 double edge_share(const CrossSection& cs, const GuidedMode& m, int ring) {
   double all = 0, edge = 0;
@@ -148,8 +138,8 @@ int modes_command(const std::vector<std::string>& args) {
     if (csv_path.size() < 5 || csv_path.compare(csv_path.size() - 4, 4, ".csv") != 0)
       throw ConfigError("", 0, "--output", "a file name ending in .csv, got '" + printable(csv_path) + "'");
     vti_path = csv_path.substr(0, csv_path.size() - 4) + ".vti";
-    check_may_write(csv_path, overwrite);
-    if (vtk_available()) check_may_write(vti_path, overwrite);
+    check_replaceable_file(csv_path, overwrite);
+    if (vtk_available()) check_replaceable_file(vti_path, overwrite);
   } else if (overwrite) {
     throw ConfigError("", 0, "--overwrite", "only with --output");
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -74,15 +73,7 @@ int sparams_command(const std::vector<std::string>& args) {
                           (network.port_names.size() == 1 ? " port" : " ports") +
                           " (readers take the port count from it), got '" +
                           printable(output) + "'");
-  std::error_code ec;
-  const auto status = std::filesystem::symlink_status(output, ec);
-  if (!ec && std::filesystem::exists(status)) {
-    if (!std::filesystem::is_regular_file(status))
-      throw OutputRefusedError("'" + printable(output) + "' exists and is not a plain file");
-    if (!overwrite)
-      throw OutputRefusedError("'" + printable(output) +
-                               "' exists; --overwrite replaces it");
-  }
+  check_replaceable_file(output, overwrite);
   replace_text_file(output, touchstone_text(network));
   std::string ports;
   for (std::size_t k = 0; k < network.port_names.size(); ++k)

@@ -154,7 +154,11 @@ double mode_solver_bytes(const CrossSection& cs, int count) {
   return 4.0 * fill * 12.0 + 40.0 * n * 12.0 + static_cast<double>(ncv + count) * n * 8.0 * 2;
 }
 
-std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int count) {
+namespace {
+
+// The modes of solve_modes (near_beta_grid < 0) or solve_modes_near: assembled, solved by
+// shift-invert about the largest Beta^2 or about near_beta_grid^2, sorted, made orthogonal.
+std::vector<GuidedMode> solve(const CrossSection& cs, double f_hz, int count, double near_beta_grid) {
   check_sizes(cs);
   if (!(f_hz > 0) || !std::isfinite(f_hz))
     throw std::invalid_argument("mode solver: the frequency must be positive");
@@ -256,13 +260,16 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
   double n2_max = 0;
   for (std::size_t s = 0; s < cs.u_samples(); ++s) n2_max = std::max(n2_max, cs.eps_u[s] * cs.mu_v[s]);
   for (std::size_t s = 0; s < cs.v_samples(); ++s) n2_max = std::max(n2_max, cs.eps_v[s] * cs.mu_u[s]);
-  const double sigma = k2 * n2_max * 1.02 + 1e-9 * k2;
+  const bool near = near_beta_grid >= 0;
+  const double sigma = near ? near_beta_grid * L * near_beta_grid * L : k2 * n2_max * 1.02 + 1e-9 * k2;
   // More eigenpairs than asked for: the list must not depend on `count` (a port's mode k is the
   // k-th row of clfdtd modes), a degenerate mode's partner must come with it, and the dropped
-  // ones (backward-power, complex pairs, past the grid) must not shorten it.
-  const int nev = std::min(count + 8, n - 2);
+  // ones (backward-power, complex pairs, past the grid) must not shorten it. Near a given beta
+  // only those asked for, in a small Krylov space: a mode followed across a band is found in a
+  // few steps.
+  const int nev = std::min(count + (near ? 0 : 8), n - 2);
   if (nev < 1) return {};
-  const int ncv = std::min(n, std::max(2 * nev + 1, 20));
+  const int ncv = std::min(n, std::max(2 * nev + 1, near ? 6 : 20));
   ShiftInvert op(A, B);
   Spectra::GenEigsRealShiftSolver<ShiftInvert> eigs(op, nev, ncv, sigma);
   eigs.init();
@@ -273,6 +280,13 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
   const Eigen::VectorXcd lambda = eigs.eigenvalues();
   const Eigen::MatrixXcd vectors = eigs.eigenvectors();
 
+  // 1/2 sum (E_a x H_b) . w dA: the power of a mode with itself, and the modes' orthogonality.
+  auto cross = [&](const GuidedMode& a, const GuidedMode& b) {
+    double p = 0;
+    for (std::size_t s = 0; s < a.eu.size(); ++s) p += a.eu[s] * b.hv[s];
+    for (std::size_t s = 0; s < a.ev.size(); ++s) p -= a.ev[s] * b.hu[s];
+    return 0.5 * p * cs.du * cs.dv;
+  };
   std::vector<GuidedMode> modes;
   const double dw = cs.dw;
   const double k0_true = 2 * kPi * f_hz / kC0;
@@ -290,7 +304,7 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
     g.n_eff = g.beta / k0_true;
     const Eigen::VectorXd az = A * z, bz = B * z;
     g.residual = (az - b2 * bz).norm() / (az.norm() + b2 * bz.norm());
-    // Every sample's E and h = eta0 H from z (phi = b^2 psi), then scaled to 1 W.
+    // Every sample's E and h = eta0 H from z (phi = b^2 psi); scaled to 1 W below.
     const Eigen::VectorXd x = z.head(nt);
     Eigen::VectorXd phi_all = Eigen::VectorXd::Zero(static_cast<int>(cs.nodes()));
     for (std::size_t s = 0; s < cs.nodes(); ++s)
@@ -315,36 +329,15 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
     for (std::size_t s = 0; s < cs.nodes(); ++s) g.ew[s] = -phi_all[static_cast<int>(s)] / b;
     for (std::size_t s = 0; s < cs.cells(); ++s)
       g.hw[s] = curl_e[static_cast<int>(s)] / (k0 * cs.mu_w[s]) / kEta0;
-    double power = 0, su = 0, sv = 0, peak = 0;
-    for (std::size_t s = 0; s < cs.u_samples(); ++s) {
-      power += g.eu[s] * g.hv[s];
-      su += g.eu[s] * g.eu[s];
-      if (std::abs(g.eu[s]) > std::abs(peak)) peak = g.eu[s];
-    }
-    for (std::size_t s = 0; s < cs.v_samples(); ++s) {
-      power -= g.ev[s] * g.hu[s];
-      sv += g.ev[s] * g.ev[s];
-      if (std::abs(g.ev[s]) > std::abs(peak)) peak = g.ev[s];
-    }
-    power *= 0.5 * cs.du * cs.dv;
-    if (!(power > 0)) continue;  // not a wave carrying power along +w
-    g.u_fraction = su / (su + sv);
-    const double scale = (peak < 0 ? -1.0 : 1.0) / std::sqrt(power);
-    for (auto* a : {&g.eu, &g.ev, &g.ew, &g.hu, &g.hv, &g.hw})
-      for (double& value : *a) value *= scale;
+    if (!(cross(g, g) > 0)) continue;  // not a wave carrying power along +w
     modes.push_back(std::move(g));
   }
   std::sort(modes.begin(), modes.end(),
             [](const GuidedMode& a, const GuidedMode& b) { return a.beta > b.beta; });
   // Modes of one beta (within 1e-8): any combination of them is a mode too, and Arnoldi returns
-  // some; made orthogonal in power (Gram-Schmidt, 1/2 sum (E_a x H_b) . w dA) and each told how
-  // many share its beta. A combination that is nothing new (a repeat) is dropped.
-  auto cross = [&](const GuidedMode& a, const GuidedMode& b) {
-    double p = 0;
-    for (std::size_t s = 0; s < a.eu.size(); ++s) p += a.eu[s] * b.hv[s];
-    for (std::size_t s = 0; s < a.ev.size(); ++s) p -= a.ev[s] * b.hu[s];
-    return 0.5 * p * cs.du * cs.dv;
-  };
+  // some; made orthogonal in power (Gram-Schmidt) and each told how many share its beta. A
+  // combination that is nothing new (a repeat: its power gone but for rounding) is dropped. Each
+  // is scaled to 1 W, its largest transverse E sample positive.
   std::vector<GuidedMode> kept;
   for (std::size_t first = 0; first < modes.size();) {
     std::size_t last = first + 1;
@@ -352,6 +345,7 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
     const std::size_t start = kept.size();
     for (std::size_t m = first; m < last; ++m) {
       GuidedMode g = std::move(modes[m]);
+      const double own = cross(g, g);
       for (std::size_t o = start; o < kept.size(); ++o) {
         const double c = cross(g, kept[o]);
         auto sub = [&](std::vector<double>& x, const std::vector<double>& y) {
@@ -365,7 +359,7 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
         sub(g.hw, kept[o].hw);
       }
       const double power = cross(g, g);
-      if (!(power > 1e-6)) continue;
+      if (!(power > 1e-6 * own)) continue;
       double su = 0, sv = 0, peak = 0;
       for (double e : g.eu) su += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
       for (double e : g.ev) sv += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
@@ -378,8 +372,29 @@ std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int cou
     for (std::size_t o = start; o < kept.size(); ++o) kept[o].degenerate = static_cast<int>(kept.size() - start);
     first = last;
   }
+  if (near) {
+    // The `count` nearest the beta asked about, then largest first again.
+    const double b2 = near_beta_grid * near_beta_grid;
+    std::stable_sort(kept.begin(), kept.end(), [&](const GuidedMode& a, const GuidedMode& b) {
+      return std::fabs(a.beta_grid * a.beta_grid - b2) < std::fabs(b.beta_grid * b.beta_grid - b2);
+    });
+  }
   if (kept.size() > static_cast<std::size_t>(count)) kept.resize(static_cast<std::size_t>(count));
+  if (near)
+    std::sort(kept.begin(), kept.end(), [](const GuidedMode& a, const GuidedMode& b) { return a.beta > b.beta; });
   return kept;
+}
+
+}  // namespace
+
+std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int count) {
+  return solve(cs, f_hz, count, -1);
+}
+
+std::vector<GuidedMode> solve_modes_near(const CrossSection& cs, double f_hz, double beta_grid, int count) {
+  if (!(beta_grid > 0) || !std::isfinite(beta_grid))
+    throw std::invalid_argument("mode solver: the beta to look near must be positive");
+  return solve(cs, f_hz, count, beta_grid);
 }
 
 }  // namespace clfdtd

@@ -3,9 +3,12 @@
 #include "model/waveguide_port.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "errors.hpp"
 #include "model/cross_section.hpp"
@@ -163,11 +166,12 @@ const GuidedMode* like_profile(const std::vector<GuidedMode>& modes, const std::
 // taken for it.
 constexpr double kSameMode = 0.8;
 
-// solve_modes with its failures as the port's bad input (exit 2), naming the key.
+// solve_modes (near_beta_grid 0) or solve_modes_near with its failures as the port's bad input
+// (exit 2), naming the key.
 std::vector<GuidedMode> port_solve(const RunConfig& cfg, const SourceConfig& src, const CrossSection& cs,
-                                   double f, int count) {
+                                   double f, int count, double near_beta_grid = 0) {
   try {
-    return solve_modes(cs, f, count);
+    return near_beta_grid > 0 ? solve_modes_near(cs, f, near_beta_grid, count) : solve_modes(cs, f, count);
   } catch (const std::exception& e) {
     throw cfg.error_at(key_of(src, "mode"), "a mode the solver finds at " + number_text(f) + " Hz (" + e.what() + ")");
   }
@@ -280,7 +284,7 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   double index2 = p.n_line * p.n_line, kc2 = 0;
   const double f1 = src.frequency_hz * (1 + 1e-3);
   double sign = 1;
-  const std::vector<GuidedMode> above = port_solve(cfg, src, p.section, f1, p.solved + 4);
+  const std::vector<GuidedMode> above = port_solve(cfg, src, p.section, f1, 1, b0);
   if (const GuidedMode* m1 = like_profile(above, m.eu, m.ev, kSameMode, sign)) {
     const double b1 = m1->beta_grid, k1 = grid_k0(f1);
     const double slope = (b1 * b1 - b0 * b0) / (k1 * k1 - k0 * k0);
@@ -304,6 +308,138 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   p.fill = "mode window";
 }
 
+// A te<m><n> or tm<m><n> port of a rectangular metal guide: its walls found around the position,
+// one material inside on the plane and a cell either side, the mode's analytic profiles on the
+// grid and its cutoff.
+void build_rectangular_mode(const RunConfig& cfg, const SourceConfig& src, const GridGeometry& g,
+                            const FieldLayout& layout, const MaterialTable& materials,
+                            const std::array<std::vector<std::uint8_t>, 6>& ids, const UpmlProfile& upml,
+                            double f_grid, WaveguidePortModel& p) {
+  const std::string pos_key = key_of(src, "position");
+  // The walls: from the position's cell, along u the first conductor of E_v (and E_w), along v
+  // that of E_u.
+  std::array<int, 3> cell{};
+  for (int a = 0; a < 3; ++a)
+    cell[a] = std::min(g.n[a] - 1, std::max(0, static_cast<int>(std::floor(src.position[a] / g.d[a]))));
+  cell[p.axis] = p.plane;
+  const std::vector<std::uint8_t>& id_u = ids[p.u];  // E_u
+  const std::vector<std::uint8_t>& id_v = ids[p.v];  // E_v
+  const int iu0 = cell[p.u], iv0 = cell[p.v];
+  const int ulo = find_wall(p, g, layout, materials, id_v, cell, 0, iu0, -1);
+  const int uhi = find_wall(p, g, layout, materials, id_v, cell, 0, iu0 + 1, +1);
+  const int vlo = find_wall(p, g, layout, materials, id_u, cell, 1, iv0, -1);
+  const int vhi = find_wall(p, g, layout, materials, id_u, cell, 1, iv0 + 1, +1);
+  if (ulo < 0 || uhi < 0 || vlo < 0 || vhi < 0)
+    throw cfg.error_at(pos_key, "a position inside a metal waveguide (no conductor found around it)");
+  p.lo = {ulo, vlo};
+  p.hi = {uhi, vhi};
+  const int cu = uhi - ulo, cv = vhi - vlo;
+  p.a_m = cu * g.d[p.u];
+  p.b_m = cv * g.d[p.v];
+  const std::string where = "the guide found around the port (" + std::string(axis_name(g, p.u)) + " " +
+                            number_text(ulo * g.d[p.u]) + " to " + number_text(uhi * g.d[p.u]) +
+                            " m, " + axis_name(g, p.v) + " " + number_text(vlo * g.d[p.v]) + " to " +
+                            number_text(vhi * g.d[p.v]) + " m)";
+  if (std::max(cu, cv) < 2)
+    throw cfg.error_at(pos_key, "a waveguide at least 2 cells wide (and 1 cell high); " + where +
+                                    " is " + std::to_string(cu) + " x " + std::to_string(cv) + " cells");
+  // The rectangle: conductors on its walls, one material inside, on the plane and the planes
+  // a cell before and after it (the corrections and the measurement reach them).
+  std::uint8_t fill = 0;
+  bool have_fill = false;
+  for (int w = p.plane - 1; w <= p.plane + 1; ++w)
+    for (int c = 0; c < 3; ++c) {
+      if (c == p.axis && w == p.plane + 1) continue;  // E_w at w + 1/2: planes -1/2, +1/2
+      const bool along_u = c == p.u, along_v = c == p.v;
+      for (int iu = 0; iu <= cu; ++iu)
+        for (int iv = 0; iv <= cv; ++iv) {
+          // A sample of component c at guide node (iu, iv): E_u spans cells along u (iu < cu),
+          // E_v cells along v, E_w sits on nodes.
+          if ((along_u && iu == cu) || (along_v && iv == cv)) continue;
+          const bool on_wall_u = !along_u && (iu == 0 || iu == cu);
+          const bool on_wall_v = !along_v && (iv == 0 || iv == cv);
+          std::array<int, 3> gc{};
+          gc[p.axis] = w;
+          gc[p.u] = ulo + iu;
+          gc[p.v] = vlo + iv;
+          const bool outside = gc[p.u] >= g.n[p.u] || gc[p.v] >= g.n[p.v];
+          const std::uint8_t id = outside ? MaterialTable::kPec : ids[c][layout.index(gc[0], gc[1], gc[2])];
+          if (on_wall_u || on_wall_v) {
+            if (!conductor(materials, id))
+              throw cfg.error_at(pos_key, "a position inside a closed rectangular metal waveguide: " +
+                                              where + " has no conductor at " +
+                                              component_name(static_cast<Component>(c)) + " of cell (" +
+                                              std::to_string(gc[0]) + ", " + std::to_string(gc[1]) + ", " +
+                                              std::to_string(gc[2]) + ") on its wall");
+            continue;
+          }
+          if (upml.in_pml(gc[0], gc[1], gc[2], g.n))
+            throw cfg.error_at(pos_key, "a port whose guide lies outside the UPML layers at its plane; " +
+                                            where + " reaches into them");
+          if (conductor(materials, id) || (have_fill && id != fill))
+            throw cfg.error_at(pos_key, "one material across the waveguide at the port's plane (and a cell "
+                                        "before and after it); " + where + " holds " +
+                                        (conductor(materials, id) ? std::string("a conductor")
+                                                                  : "'" + materials.entry(id).name + "' and '" +
+                                                                        materials.entry(fill).name + "'") +
+                                        " there");
+          fill = id;
+          have_fill = true;
+        }
+    }
+  const MaterialEntry& fe = materials.entry(fill);
+  if (fe.sigma != 0 || fe.dispersive())
+    throw cfg.error_at(pos_key, "a lossless, non-dispersive material across the waveguide at the port; '" +
+                                    fe.name + "' is " + (fe.sigma != 0 ? "lossy" : "dispersive"));
+  // H inside the guide: H_u off the u walls (iu in 1 .. cu-1, iv in 0 .. cv-1), H_v off the v
+  // walls, H_w everywhere across (cell centres), on the half planes before and after the plane.
+  if (!ids[3].empty())
+    for (int c = 3; c < 6; ++c)
+      for (int w = p.plane - 1; w <= p.plane; ++w)
+        for (int iu = c - 3 == p.u ? 1 : 0; iu < cu; ++iu)
+          for (int iv = c - 3 == p.v ? 1 : 0; iv < cv; ++iv) {
+            std::array<int, 3> gc{};
+            gc[p.axis] = w;
+            gc[p.u] = ulo + iu;
+            gc[p.v] = vlo + iv;
+            const std::uint8_t id = ids[c][layout.index(gc[0], gc[1], gc[2])];
+            if (materials.entry(id).mu_r != fe.mu_r)
+              throw cfg.error_at(pos_key, "one permeability across the waveguide at the port; " + where +
+                                              " holds mu_r " + number_text(materials.entry(id).mu_r) +
+                                              " and " + number_text(fe.mu_r));
+          }
+  p.fill = fe.name;
+  p.eps_r = fe.eps_r;
+  p.mu_r = fe.mu_r;
+  // The mode: m half waves along the longer side (u on a tie), n along the other.
+  const bool u_longer = p.a_m >= p.b_m * (1 - 1e-12);
+  p.mu = u_longer ? src.mode_m : src.mode_n;
+  p.nv = u_longer ? src.mode_n : src.mode_m;
+  const std::string mode_key = key_of(src, "mode");
+  if (p.mu >= cu || p.nv >= cv)
+    throw cfg.error_at(mode_key, "a mode the guide's cells hold (fewer half waves than cells on each side: " +
+                                     std::to_string(cu) + " x " + std::to_string(cv) + "), got " +
+                                     p.mode_text());
+  p.ku_grid = 2 * std::sin(p.mu * kPi / cu / 2) / g.d[p.u];
+  p.kv_grid = 2 * std::sin(p.nv * kPi / cv / 2) / g.d[p.v];
+  const double kc = std::hypot(p.ku_grid, p.kv_grid);
+  const double speed = kC0 / std::sqrt(p.eps_r * p.mu_r);
+  p.cutoff_analytic_hz = speed / 2 * std::hypot(p.mu / p.a_m, p.nv / p.b_m);
+  const double s_c = kc * speed * g.dt / 2;
+  p.cutoff_hz = s_c < 1 ? std::asin(s_c) / (kPi * g.dt) : f_grid;
+  // The profiles' scale: the largest |E| sample is 1.
+  double peak = 0;
+  for (int iu = 0; iu < cu; ++iu)
+    for (int iv = 0; iv < cv; ++iv)
+      for (int c : {p.u, p.v}) peak = std::max(peak, std::fabs(mode_profile(p, false, c, iu, iv)));
+  if (!(peak > 0)) throw cfg.error_at(mode_key, "a mode with a field (" + p.mode_text() + " has none on this grid)");
+  p.scale = 1 / peak;
+  if (p.cutoff_hz >= f_grid * (1 - 1e-9))
+    throw cfg.error_at(mode_key, "a mode whose cutoff the grid carries (" + p.mode_text() + " in " + where +
+                                     " is cut off at " + number_text(p.cutoff_analytic_hz) +
+                                     " Hz, above the grid's " + number_text(f_grid) + " Hz)");
+}
+
 // A solved mode's waves (port_waves): the mode solved again at each frequency, its sign taken so
 // that its E overlaps the launched profile positively, and the run's E and H split by the overlaps
 //   P_E = sum (E x h_m) . w dA = N (A + B),   P_H = sum (e_m x H) . w dA = N (A q - B / q),
@@ -312,29 +448,38 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
 // of the two half planes around E) is |A|^2 cos(beta d_w / 2) W.
 PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon, const GridGeometry& g,
                             const std::vector<std::complex<double>>& dft) {
-  PortWaves out;
   const std::size_t nf = p.frequencies_hz.size();
   const CrossSection& cs = p.section;
   const double d = g.d[p.axis], area = cs.du * cs.dv;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t f = 0; f < nf; ++f) {
-    // The port's mode at this frequency: of those found (a few more than its number), the one
-    // most like the launched profile, if like enough (modes may cross in the band); a failed
-    // solve leaves the row nan rather than the run's other outputs unwritten.
-    std::vector<GuidedMode> modes;
-    try {
-      modes = solve_modes(cs, p.frequencies_hz[f], p.solved + 4);
-    } catch (const std::exception&) {
-      modes.clear();
+  PortWaves out;
+  out.a.assign(nf, {nan, nan});
+  out.b.assign(nf, {nan, nan});
+  out.beta.assign(nf, {nan, 0});
+  // The port's mode at frequency f: of those found, the one most like the launched profile, if
+  // like enough (modes may cross in the band). Looked for first near the launch line's Beta
+  // (B^2 = K0^2 eps_r mu_r - Kc^2, the mode's first-order fit), then, if not found there, among
+  // all modes from the largest beta down; a failed solve leaves the row nan rather than the run's
+  // other outputs unwritten.
+  auto port_mode = [&](double f, double& sign) -> std::optional<GuidedMode> {
+    const double k0 = 2 * std::sin(kPi * f * g.dt) / (kC0 * g.dt);
+    const double b2 = k0 * k0 * p.eps_r * p.mu_r - p.ku_grid * p.ku_grid;
+    for (const bool near : {true, false}) {
+      if (near && !(b2 > 0)) continue;
+      std::vector<GuidedMode> modes;
+      try {
+        modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 1) : solve_modes(cs, f, p.solved + 4);
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (const GuidedMode* m = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign)) return *m;
     }
+    return std::nullopt;
+  };
+  auto measure = [&](std::size_t f) {
     double sign = 1;
-    const GuidedMode* found = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign);
-    if (found == nullptr) {
-      out.a.emplace_back(nan, nan);
-      out.b.emplace_back(nan, nan);
-      out.beta.emplace_back(nan, 0);
-      continue;
-    }
+    const std::optional<GuidedMode> found = port_mode(p.frequencies_hz[f], sign);
+    if (!found) return;
     const GuidedMode& m = *found;
     std::complex<double> pe = 0, ph = 0;
     std::size_t first = 0;
@@ -363,10 +508,29 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     const std::complex<double> q = std::exp(std::complex<double>(0, -m.beta * p.sign * d / 2));
     const std::complex<double> A = (ph + pe / q) / (q + 1.0 / q), B = pe - A;
     const double norm = std::sqrt(std::cos(m.beta * d / 2));
-    out.a.push_back((p.sign > 0 ? A : B) * norm);
-    out.b.push_back((p.sign > 0 ? B : A) * norm);
-    out.beta.emplace_back(m.beta, 0);
-  }
+    out.a[f] = (p.sign > 0 ? A : B) * norm;
+    out.b[f] = (p.sign > 0 ? B : A) * norm;
+    out.beta[f] = {m.beta, 0};
+  };
+  // The frequencies' solves are independent: one thread each, as many at once as the cores and
+  // the host memory (each holds its own factorisation) allow.
+  const double bytes = mode_solver_bytes(cs, p.solved + 4);
+  const double room = static_cast<double>(host_memory_available().available);
+  const std::size_t by_memory = static_cast<std::size_t>(std::max(1.0, std::min(64.0, room / 2 / bytes)));
+  const std::size_t workers = std::min({nf, static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency())), by_memory});
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t f; (f = next++) < nf;) {
+      try {
+        measure(f);
+      } catch (const std::exception&) {  // out of memory in a solve: that row stays nan
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
   return out;
 }
 
@@ -513,129 +677,8 @@ std::vector<WaveguidePortModel> build_waveguide_ports(const RunConfig& cfg, cons
     if (p.solved > 0) {
       build_solved_mode(cfg, src, g, layout, materials, ids, upml, p);
     } else {
-    // The walls: from the position's cell, along u the first conductor of E_v (and E_w), along v
-    // that of E_u.
-    std::array<int, 3> cell{};
-    for (int a = 0; a < 3; ++a)
-      cell[a] = std::min(g.n[a] - 1, std::max(0, static_cast<int>(std::floor(src.position[a] / g.d[a]))));
-    cell[p.axis] = p.plane;
-    const std::vector<std::uint8_t>& id_u = ids[p.u];  // E_u
-    const std::vector<std::uint8_t>& id_v = ids[p.v];  // E_v
-    const int iu0 = cell[p.u], iv0 = cell[p.v];
-    const int ulo = find_wall(p, g, layout, materials, id_v, cell, 0, iu0, -1);
-    const int uhi = find_wall(p, g, layout, materials, id_v, cell, 0, iu0 + 1, +1);
-    const int vlo = find_wall(p, g, layout, materials, id_u, cell, 1, iv0, -1);
-    const int vhi = find_wall(p, g, layout, materials, id_u, cell, 1, iv0 + 1, +1);
-    if (ulo < 0 || uhi < 0 || vlo < 0 || vhi < 0)
-      throw cfg.error_at(pos_key, "a position inside a metal waveguide (no conductor found around it)");
-    p.lo = {ulo, vlo};
-    p.hi = {uhi, vhi};
-    const int cu = uhi - ulo, cv = vhi - vlo;
-    p.a_m = cu * g.d[p.u];
-    p.b_m = cv * g.d[p.v];
-    const std::string where = "the guide found around the port (" + std::string(axis_name(g, p.u)) + " " +
-                              number_text(ulo * g.d[p.u]) + " to " + number_text(uhi * g.d[p.u]) +
-                              " m, " + axis_name(g, p.v) + " " + number_text(vlo * g.d[p.v]) + " to " +
-                              number_text(vhi * g.d[p.v]) + " m)";
-    if (std::max(cu, cv) < 2)
-      throw cfg.error_at(pos_key, "a waveguide at least 2 cells wide (and 1 cell high); " + where +
-                                      " is " + std::to_string(cu) + " x " + std::to_string(cv) + " cells");
-    // The rectangle: conductors on its walls, one material inside, on the plane and the planes
-    // a cell before and after it (the corrections and the measurement reach them).
-    std::uint8_t fill = 0;
-    bool have_fill = false;
-    for (int w = p.plane - 1; w <= p.plane + 1; ++w)
-      for (int c = 0; c < 3; ++c) {
-        if (c == p.axis && w == p.plane + 1) continue;  // E_w at w + 1/2: planes -1/2, +1/2
-        const bool along_u = c == p.u, along_v = c == p.v;
-        for (int iu = 0; iu <= cu; ++iu)
-          for (int iv = 0; iv <= cv; ++iv) {
-            // A sample of component c at guide node (iu, iv): E_u spans cells along u (iu < cu),
-            // E_v cells along v, E_w sits on nodes.
-            if ((along_u && iu == cu) || (along_v && iv == cv)) continue;
-            const bool on_wall_u = !along_u && (iu == 0 || iu == cu);
-            const bool on_wall_v = !along_v && (iv == 0 || iv == cv);
-            std::array<int, 3> gc{};
-            gc[p.axis] = w;
-            gc[p.u] = ulo + iu;
-            gc[p.v] = vlo + iv;
-            const bool outside = gc[p.u] >= g.n[p.u] || gc[p.v] >= g.n[p.v];
-            const std::uint8_t id = outside ? MaterialTable::kPec : ids[c][layout.index(gc[0], gc[1], gc[2])];
-            if (on_wall_u || on_wall_v) {
-              if (!conductor(materials, id))
-                throw cfg.error_at(pos_key, "a position inside a closed rectangular metal waveguide: " +
-                                                where + " has no conductor at " +
-                                                component_name(static_cast<Component>(c)) + " of cell (" +
-                                                std::to_string(gc[0]) + ", " + std::to_string(gc[1]) + ", " +
-                                                std::to_string(gc[2]) + ") on its wall");
-              continue;
-            }
-            if (upml.in_pml(gc[0], gc[1], gc[2], g.n))
-              throw cfg.error_at(pos_key, "a port whose guide lies outside the UPML layers at its plane; " +
-                                              where + " reaches into them");
-            if (conductor(materials, id) || (have_fill && id != fill))
-              throw cfg.error_at(pos_key, "one material across the waveguide at the port's plane (and a cell "
-                                          "before and after it); " + where + " holds " +
-                                          (conductor(materials, id) ? std::string("a conductor")
-                                                                    : "'" + materials.entry(id).name + "' and '" +
-                                                                          materials.entry(fill).name + "'") +
-                                          " there");
-            fill = id;
-            have_fill = true;
-          }
-      }
-    const MaterialEntry& fe = materials.entry(fill);
-    if (fe.sigma != 0 || fe.dispersive())
-      throw cfg.error_at(pos_key, "a lossless, non-dispersive material across the waveguide at the port; '" +
-                                      fe.name + "' is " + (fe.sigma != 0 ? "lossy" : "dispersive"));
-    // H inside the guide: H_u off the u walls (iu in 1 .. cu-1, iv in 0 .. cv-1), H_v off the v
-    // walls, H_w everywhere across (cell centres), on the half planes before and after the plane.
-    if (!ids[3].empty())
-      for (int c = 3; c < 6; ++c)
-        for (int w = p.plane - 1; w <= p.plane; ++w)
-          for (int iu = c - 3 == p.u ? 1 : 0; iu < cu; ++iu)
-            for (int iv = c - 3 == p.v ? 1 : 0; iv < cv; ++iv) {
-              std::array<int, 3> gc{};
-              gc[p.axis] = w;
-              gc[p.u] = ulo + iu;
-              gc[p.v] = vlo + iv;
-              const std::uint8_t id = ids[c][layout.index(gc[0], gc[1], gc[2])];
-              if (materials.entry(id).mu_r != fe.mu_r)
-                throw cfg.error_at(pos_key, "one permeability across the waveguide at the port; " + where +
-                                                " holds mu_r " + number_text(materials.entry(id).mu_r) +
-                                                " and " + number_text(fe.mu_r));
-            }
-    p.fill = fe.name;
-    p.eps_r = fe.eps_r;
-    p.mu_r = fe.mu_r;
-    // The mode: m half waves along the longer side (u on a tie), n along the other.
-    const bool u_longer = p.a_m >= p.b_m * (1 - 1e-12);
-    p.mu = u_longer ? src.mode_m : src.mode_n;
-    p.nv = u_longer ? src.mode_n : src.mode_m;
-    const std::string mode_key = key_of(src, "mode");
-    if (p.mu >= cu || p.nv >= cv)
-      throw cfg.error_at(mode_key, "a mode the guide's cells hold (fewer half waves than cells on each side: " +
-                                       std::to_string(cu) + " x " + std::to_string(cv) + "), got " +
-                                       p.mode_text());
-    p.ku_grid = 2 * std::sin(p.mu * kPi / cu / 2) / g.d[p.u];
-    p.kv_grid = 2 * std::sin(p.nv * kPi / cv / 2) / g.d[p.v];
-    const double kc = std::hypot(p.ku_grid, p.kv_grid);
-    const double speed = kC0 / std::sqrt(p.eps_r * p.mu_r);
-    p.cutoff_analytic_hz = speed / 2 * std::hypot(p.mu / p.a_m, p.nv / p.b_m);
-    const double s_c = kc * speed * g.dt / 2;
-    p.cutoff_hz = s_c < 1 ? std::asin(s_c) / (kPi * g.dt) : f_grid;
-    // The profiles' scale: the largest |E| sample is 1.
-    double peak = 0;
-    for (int iu = 0; iu < cu; ++iu)
-      for (int iv = 0; iv < cv; ++iv)
-        for (int c : {p.u, p.v}) peak = std::max(peak, std::fabs(mode_profile(p, false, c, iu, iv)));
-    if (!(peak > 0)) throw cfg.error_at(mode_key, "a mode with a field (" + p.mode_text() + " has none on this grid)");
-    p.scale = 1 / peak;
-    if (p.cutoff_hz >= f_grid * (1 - 1e-9))
-      throw cfg.error_at(mode_key, "a mode whose cutoff the grid carries (" + p.mode_text() + " in " + where +
-                                       " is cut off at " + number_text(p.cutoff_analytic_hz) +
-                                       " Hz, above the grid's " + number_text(f_grid) + " Hz)");
-    }  // a te/tm mode of a rectangular guide
+      build_rectangular_mode(cfg, src, g, layout, materials, ids, upml, f_grid, p);
+    }
     // Frequencies: the given ones, or 201 over the source's band above cutoff (the first driven
     // port's band for an undriven one).
     p.frequencies_hz = src.frequencies_hz;

@@ -3,7 +3,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 
+#include "config/printable.hpp"
 #include "errors.hpp"
 
 namespace clfdtd {
@@ -44,6 +46,15 @@ void replace_text_file(const std::string& path, const std::string& text) {
     std::remove(part.c_str());
     throw OutputError::from_errno("write", path, err);
   }
+}
+
+void check_replaceable_file(const std::string& path, bool overwrite) {
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return;
+  if (!std::filesystem::is_regular_file(status))
+    throw OutputRefusedError("'" + printable(path) + "' exists and is not a plain file");
+  if (!overwrite) throw OutputRefusedError("'" + printable(path) + "' exists; --overwrite replaces it");
 }
 
 }  // namespace clfdtd

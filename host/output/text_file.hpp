@@ -13,4 +13,8 @@ void write_text_file(const std::string& path, const std::string& text);
 // (the old text or the new); errors name `path`, and a failed write leaves no .part behind.
 void replace_text_file(const std::string& path, const std::string& text);
 
+// What a command's --output may replace: nothing that is not a plain file, and a plain file only
+// with --overwrite; throws OutputRefusedError naming the path otherwise.
+void check_replaceable_file(const std::string& path, bool overwrite);
+
 }  // namespace clfdtd

@@ -207,6 +207,30 @@ TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
   for (std::size_t a = 1; a < modes.size(); ++a) CHECK(modes[a].beta < modes[a - 1].beta);
 }
 
+TEST_CASE("mode solver: the modes near a beta are those of the full list") {
+  // The cornered block's guide again: each of its modes, looked for near a beta a few percent
+  // off its own, is found with the same beta and the same fields (up to rounding).
+  const int nu = 20, nv = 14;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, 1.0, 1.0);
+  fill_eps(cs, [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); });
+  const std::vector<GuidedMode> modes = solve_modes(cs, 16e9, 4);
+  REQUIRE(modes.size() >= 3);
+  for (std::size_t m = 0; m < modes.size(); ++m) {
+    CAPTURE(m);
+    // A guess nearer this mode than its neighbours.
+    double guess = modes[m].beta_grid * 1.01;
+    if (m > 0) guess = std::min(guess, 0.5 * (modes[m].beta_grid + modes[m - 1].beta_grid));
+    const std::vector<GuidedMode> near = solve_modes_near(cs, 16e9, guess, 1);
+    REQUIRE(near.size() == 1);
+    CHECK(near[0].beta == doctest::Approx(modes[m].beta).epsilon(1e-11));
+    CHECK(near[0].residual < 1e-8);
+    CHECK(cross_power(cs, near[0], modes[m]) == doctest::Approx(1.0).epsilon(1e-9));
+    for (std::size_t s = 0; s < near[0].eu.size(); ++s) CHECK(near[0].eu[s] == doctest::Approx(modes[m].eu[s]).scale(1).epsilon(1e-7));
+  }
+  CHECK_THROWS_AS(solve_modes_near(cs, 16e9, 0, 1), std::invalid_argument);
+}
+
 TEST_CASE("mode solver: what it refuses") {
   const double d = 1e-3, dt = courant_dt(d, d, d);
   CHECK_THROWS_AS(solve_modes(CrossSection::uniform(1, 5, d, d, d, dt, 1, 1), 1e10, 1), std::invalid_argument);

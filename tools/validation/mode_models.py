@@ -22,7 +22,7 @@ models/si_wire.ini's modes (docs/img/si_wire_modes.png).
    cutoff, where a mode rings on past any run, so that the transforms are the whole series').
 2. models/si_wire.ini: TE0 and TM0 of a 500 x 220 nm silicon wire on silica at 1550 nm, drawn
    (docs/img/si_wire_modes.png; with --wire-run also its ports, docs/img/si_wire_ports.png).
-   With --wire-run the model is run (two minutes on 2 cores): its waveguide ports of the solved
+   With --wire-run the model is run (about a minute on 2 cores): its waveguide ports of the solved
    TE0 (1.4 um apart) must give |S21| within 1e-3 of 1 and S21 within 1e-3 rad of exp(-j beta L)
    over the band, |S11| below -60 dB; and TE0's amplitude between its dft monitors `mid` and `end`
    (0.6 um apart) the solver's beta within 1e-4 (the window's walls are not the model's, so the

@@ -254,6 +254,11 @@ int modes_command(const std::vector<std::string>& args) {
                            "takes as their material without the absorber (a run's port refuses such a window)\n",
                    static_cast<char>('x' + a));
   }
+  if (const std::string change = guide_change(g, model.layout, model.ids, w); !change.empty())
+    std::fprintf(stderr, "warning: the guide is not the same a cell before and after the plane (%s): the modes "
+                         "are those of a guide uniform along %c with this plane's cross-section (a port refuses "
+                         "such a plane)\n",
+                 change.c_str(), axis_name);
   // The window's edge is a conductor to the solver; where the mesh has none there, a mode with
   // much of its field near the edge is the open guide's mode squeezed into a box.
   std::size_t edge_samples = 0, edge_conductors = 0;

@@ -1,7 +1,11 @@
 // A model's cross-section for the mode solver (cross_section.hpp).
 #include "model/cross_section.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "config/run_config.hpp"
+#include "model/number_text.hpp"
 
 namespace clfdtd {
 
@@ -65,6 +69,31 @@ CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layou
     for (int i = 0; i < cs.nu; ++i)
       cs.mu_w[static_cast<std::size_t>(i) + static_cast<std::size_t>(cs.nu) * j] = mu_of(hw, i, j);
   return cs;
+}
+
+std::string guide_change(const GridGeometry& g, const FieldLayout& layout,
+                         const std::array<std::vector<std::uint8_t>, 6>& ids, const ModeWindow& w) {
+  const int u = w.u(), v = w.v();
+  for (int c = 0; c < 6; ++c) {
+    if (ids[c].empty()) continue;
+    for (int iu = std::max(0, w.lo[0]); iu <= std::min(w.hi[0], g.n[u] - 1); ++iu)
+      for (int iv = std::max(0, w.lo[1]); iv <= std::min(w.hi[1], g.n[v] - 1); ++iv) {
+        std::array<int, 3> at{};
+        at[u] = iu;
+        at[v] = iv;
+        at[w.axis] = w.plane;
+        const std::uint8_t here = ids[c][layout.index(at[0], at[1], at[2])];
+        for (const int dw : {-1, 1}) {
+          at[w.axis] = w.plane + dw;
+          if (at[w.axis] < 0 || at[w.axis] >= g.n[w.axis]) continue;
+          if (ids[c][layout.index(at[0], at[1], at[2])] != here)
+            return std::string(component_name(static_cast<Component>(c))) + " differs at " + axis_name(g, u) +
+                   " = " + number_text(iu * g.d[u]) + " m, " + axis_name(g, v) + " = " + number_text(iv * g.d[v]) +
+                   " m";
+        }
+      }
+  }
+  return "";
 }
 
 }  // namespace clfdtd

@@ -221,26 +221,9 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
                                      std::to_string(cells));
   // The guide must not change a cell before and after the plane (the launch and the measurement
   // reach those planes).
-  for (int c = 0; c < 6; ++c) {
-    if (ids[c].empty()) continue;
-    for (int iu = w.lo[0]; iu <= std::min(w.hi[0], g.n[p.u] - 1); ++iu)
-      for (int iv = w.lo[1]; iv <= std::min(w.hi[1], g.n[p.v] - 1); ++iv) {
-        std::array<int, 3> at{};
-        at[p.u] = iu;
-        at[p.v] = iv;
-        at[p.axis] = p.plane;
-        const std::uint8_t here = ids[c][layout.index(at[0], at[1], at[2])];
-        for (int dw : {-1, 1}) {
-          at[p.axis] = p.plane + dw;
-          if (ids[c][layout.index(at[0], at[1], at[2])] != here)
-            throw cfg.error_at(key_of(src, "position"),
-                               "a port plane where the guide does not change a cell before and after it (" +
-                               std::string(component_name(static_cast<Component>(c))) + " differs at " +
-                               std::string(axis_name(g, p.u)) + " = " + number_text(iu * g.d[p.u]) + " m, " +
-                               axis_name(g, p.v) + " = " + number_text(iv * g.d[p.v]) + " m)");
-        }
-      }
-  }
+  if (const std::string change = guide_change(g, layout, ids, w); !change.empty())
+    throw cfg.error_at(key_of(src, "position"),
+                       "a port plane where the guide does not change a cell before and after it (" + change + ")");
   try {
     p.section = model_cross_section(g, layout, materials, ids, w);
   } catch (const std::invalid_argument& e) {

@@ -88,6 +88,19 @@ TEST_CASE("clfdtd modes: the silicon wire's TE0 and TM0, the table and the field
   CHECK(has(quiet.out, "n_eff"));
 }
 
+TEST_CASE("clfdtd modes: a plane where the guide changes is solved with a warning") {
+  // The loaded guide's block cut to end at z = 0.09 m (node plane 60): on that plane the block's
+  // samples differ a cell before and after; a cell inside it they do not.
+  const std::string base = "modes tests/data/mode_loaded_guide.ini --axis=z --frequency=7.5e9 "
+                           "--object.block.center=\"0.0045 0.003 0.06\" --object.block.size=\"0.009 0.006 0.06\" ";
+  const Ran edge = run_clfdtd(base + "--position=\"0.012 0.006 0.09\"");
+  REQUIRE_MESSAGE(edge.code == 0, edge.out);
+  CHECK(has(edge.out, "warning: the guide is not the same a cell before and after the plane (E"));
+  const Ran inside = run_clfdtd(base + "--position=\"0.012 0.006 0.075\"");
+  REQUIRE_MESSAGE(inside.code == 0, inside.out);
+  CHECK(!has(inside.out, "warning"));
+}
+
 TEST_CASE("clfdtd modes: an existing output is kept unless --overwrite") {
   const std::string dir = scratch_dir("modes_files");
   std::filesystem::create_directories(dir);

@@ -261,15 +261,17 @@ std::vector<GuidedMode> solve(const CrossSection& cs, double f_hz, int count, do
   for (std::size_t s = 0; s < cs.u_samples(); ++s) n2_max = std::max(n2_max, cs.eps_u[s] * cs.mu_v[s]);
   for (std::size_t s = 0; s < cs.v_samples(); ++s) n2_max = std::max(n2_max, cs.eps_v[s] * cs.mu_u[s]);
   const bool near = near_beta_grid >= 0;
-  const double sigma = near ? near_beta_grid * L * near_beta_grid * L : k2 * n2_max * 1.02 + 1e-9 * k2;
+  // Near a beta, the shift sits 1e-5 above it: a guess that is an eigenvalue to rounding (a port
+  // measuring at its own launch frequency) would leave the shifted matrix singular.
+  const double sigma = near ? near_beta_grid * L * near_beta_grid * L * (1 + 1e-5) : k2 * n2_max * 1.02 + 1e-9 * k2;
   // More eigenpairs than asked for: the list must not depend on `count` (a port's mode k is the
   // k-th row of clfdtd modes), a degenerate mode's partner must come with it, and the dropped
   // ones (backward-power, complex pairs, past the grid) must not shorten it. Near a given beta
-  // only those asked for, in a small Krylov space: a mode followed across a band is found in a
-  // few steps.
-  const int nev = std::min(count + (near ? 0 : 8), n - 2);
+  // two more than asked for (a partner), in a small Krylov space: a mode followed across a band
+  // is found in a few steps.
+  const int nev = std::min(count + (near ? 2 : 8), n - 2);
   if (nev < 1) return {};
-  const int ncv = std::min(n, std::max(2 * nev + 1, near ? 6 : 20));
+  const int ncv = std::min(n, std::max(2 * nev + 1, near ? 8 : 20));
   ShiftInvert op(A, B);
   Spectra::GenEigsRealShiftSolver<ShiftInvert> eigs(op, nev, ncv, sigma);
   eigs.init();
@@ -304,6 +306,7 @@ std::vector<GuidedMode> solve(const CrossSection& cs, double f_hz, int count, do
     g.n_eff = g.beta / k0_true;
     const Eigen::VectorXd az = A * z, bz = B * z;
     g.residual = (az - b2 * bz).norm() / (az.norm() + b2 * bz.norm());
+    if (!(g.residual < 1e-6)) continue;  // not an eigenpair (a shift on an eigenvalue to rounding)
     // Every sample's E and h = eta0 H from z (phi = b^2 psi); scaled to 1 W below.
     const Eigen::VectorXd x = z.head(nt);
     Eigen::VectorXd phi_all = Eigen::VectorXd::Zero(static_cast<int>(cs.nodes()));

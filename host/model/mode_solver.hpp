@@ -74,9 +74,10 @@ double mode_solver_bytes(const CrossSection& cs, int count);
 std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int count);
 
 // Up to `count` propagating modes at f_hz whose Beta lies nearest beta_grid (rad/m; the
-// GuidedMode's beta_grid), largest beta first, with the same fields and scaling as solve_modes:
-// the quick solve of a mode followed across a band (a handful of eigenpairs instead of all
-// above it). Throws as solve_modes, and for beta_grid <= 0.
+// GuidedMode's beta_grid), largest beta first, with the fields and scaling of solve_modes: the
+// quick solve of a mode followed across a band (a handful of eigenpairs instead of all above it).
+// `degenerate` counts only the partners found with it; which combination of a degenerate pair
+// comes back is not defined. Throws as solve_modes, and for beta_grid <= 0.
 std::vector<GuidedMode> solve_modes_near(const CrossSection& cs, double f_hz, double beta_grid, int count);
 
 }  // namespace clfdtd

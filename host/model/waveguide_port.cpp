@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "errors.hpp"
@@ -166,12 +167,11 @@ const GuidedMode* like_profile(const std::vector<GuidedMode>& modes, const std::
 // taken for it.
 constexpr double kSameMode = 0.8;
 
-// solve_modes (near_beta_grid 0) or solve_modes_near with its failures as the port's bad input
-// (exit 2), naming the key.
+// solve_modes with its failures as the port's bad input (exit 2), naming the key.
 std::vector<GuidedMode> port_solve(const RunConfig& cfg, const SourceConfig& src, const CrossSection& cs,
-                                   double f, int count, double near_beta_grid = 0) {
+                                   double f, int count) {
   try {
-    return near_beta_grid > 0 ? solve_modes_near(cs, f, near_beta_grid, count) : solve_modes(cs, f, count);
+    return solve_modes(cs, f, count);
   } catch (const std::exception& e) {
     throw cfg.error_at(key_of(src, "mode"), "a mode the solver finds at " + number_text(f) + " Hz (" + e.what() + ")");
   }
@@ -267,7 +267,14 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   double index2 = p.n_line * p.n_line, kc2 = 0;
   const double f1 = src.frequency_hz * (1 + 1e-3);
   double sign = 1;
-  const std::vector<GuidedMode> above = port_solve(cfg, src, p.section, f1, 1, b0);
+  // Near the mode's beta first; all modes from the largest down where that misses it.
+  std::vector<GuidedMode> above;
+  try {
+    above = solve_modes_near(p.section, f1, b0, 3);
+  } catch (const std::exception&) {
+  }
+  if (like_profile(above, m.eu, m.ev, kSameMode, sign) == nullptr)
+    above = port_solve(cfg, src, p.section, f1, p.solved + 4);
   if (const GuidedMode* m1 = like_profile(above, m.eu, m.ev, kSameMode, sign)) {
     const double b1 = m1->beta_grid, k1 = grid_k0(f1);
     const double slope = (b1 * b1 - b0 * b0) / (k1 * k1 - k0 * k0);
@@ -451,7 +458,7 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
       if (near && !(b2 > 0)) continue;
       std::vector<GuidedMode> modes;
       try {
-        modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 1) : solve_modes(cs, f, p.solved + 4);
+        modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 3) : solve_modes(cs, f, p.solved + 4);
       } catch (const std::exception&) {
         continue;
       }
@@ -511,7 +518,10 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  try {
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  } catch (const std::system_error&) {  // no more threads: those started and this one finish
+  }
   work();
   for (std::thread& t : pool) t.join();
   return out;

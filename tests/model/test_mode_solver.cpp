@@ -227,6 +227,12 @@ TEST_CASE("mode solver: the modes near a beta are those of the full list") {
     CHECK(near[0].residual < 1e-8);
     CHECK(cross_power(cs, near[0], modes[m]) == doctest::Approx(1.0).epsilon(1e-9));
     for (std::size_t s = 0; s < near[0].eu.size(); ++s) CHECK(near[0].eu[s] == doctest::Approx(modes[m].eu[s]).scale(1).epsilon(1e-7));
+    // A guess that is the eigenvalue itself (a port measuring at its launch frequency).
+    const std::vector<GuidedMode> exact = solve_modes_near(cs, 16e9, modes[m].beta_grid, 1);
+    REQUIRE(exact.size() == 1);
+    CHECK(exact[0].beta == doctest::Approx(modes[m].beta).epsilon(1e-11));
+    CHECK(exact[0].residual < 1e-8);
+    CHECK(cross_power(cs, exact[0], modes[m]) == doctest::Approx(1.0).epsilon(1e-9));
   }
   CHECK_THROWS_AS(solve_modes_near(cs, 16e9, 0, 1), std::invalid_argument);
 }

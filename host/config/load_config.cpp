@@ -1201,13 +1201,17 @@ void read_monitor_box(const Reader& r, const std::string& key, const std::string
     r.check(zero == 0, key,
             "a closed box for a farfield monitor, no zero extent (the transform needs a surface "
             "around the sources)");
+  if (type == "mode_expansion")
+    r.check(zero == 1, key,
+            "a plane for a mode_expansion monitor (exactly one zero extent: the axis the modes "
+            "travel along), got " + std::to_string(zero) + " zero extents");
   r.check(zero <= 1, key,
           "a plane (exactly one zero extent) or a closed box (none): " + std::to_string(zero) +
               " zero extents leave no area");
 }
 
 void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
-  static const char* type_names[] = {"flux", "dft", "farfield", "modes"};
+  static const char* type_names[] = {"flux", "dft", "farfield", "modes", "mode_expansion"};
   std::map<std::string, std::string> lower_names;  // lower-case name -> the name as given
   for (const auto& sec : sections_of(raw, "monitor")) {
     MonitorConfig m;
@@ -1217,10 +1221,14 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
     m.kind = static_cast<MonitorKind>(r.word(sec + ".type", 0));
     const std::string type = type_names[static_cast<int>(m.kind)];
     const bool modes = m.kind == MonitorKind::Modes;
+    const bool expansion = m.kind == MonitorKind::ModeExpansion;
     if (cylindrical(cfg.grid) && m.kind != MonitorKind::Flux)
       r.fail(sec + ".type",
-             "flux in a cylindrical model (dft, farfield and modes monitors are Cartesian only), "
-             "got " + type);
+             "flux in a cylindrical model (dft, farfield, modes and mode_expansion monitors are "
+             "Cartesian only), got " + type);
+    if (expansion && cfg.grid.dims == 2)
+      r.fail(sec + ".type", "flux, dft, farfield or modes in a 2D model (mode_expansion solves a 3D guide's "
+                            "cross-section), got " + type);
     // Each key belongs to some types only; a stray one is most likely a mistake.
     auto only = [&](const std::string& field, bool used, const std::string& users) {
       const std::string key = sec + "." + field;
@@ -1229,10 +1237,10 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
       return used && r.has(key);
     };
     if (!modes) r.require(sec + ".box", " for a " + type + " monitor");
-    if (only("box", !modes, "flux, dft, farfield"))
+    if (only("box", !modes, "flux, dft, farfield, mode_expansion"))
       read_monitor_box(r, sec + ".box", type, cfg.grid, m);
     if (!modes) r.require(sec + ".frequencies", " for a " + type + " monitor");
-    if (only("frequencies", !modes, "flux, dft, farfield")) {
+    if (only("frequencies", !modes, "flux, dft, farfield, mode_expansion")) {
       m.frequencies_hz = r.numbers(sec + ".frequencies");
       r.check(!m.frequencies_hz.empty() && m.frequencies_hz.size() <= kMaxMonitorFrequencies,
               sec + ".frequencies",
@@ -1256,8 +1264,9 @@ void read_monitors(const Reader& r, const Raw& raw, RunConfig& cfg) {
       r.check(!m.modes_file.empty(), sec + ".modes_file", "the path of a .vti modes file");
     }
     if (only("every", modes, "modes")) m.every = r.integers(sec + ".every").front();
+    if (only("count", expansion, "mode_expansion")) m.mode_count = static_cast<int>(r.integers(sec + ".count").front());
     // "auto", the documented default, may be written too.
-    if (only("decimation", !modes, "flux, dft, farfield") && r.value(sec + ".decimation") != "auto")
+    if (only("decimation", !modes, "flux, dft, farfield, mode_expansion") && r.value(sec + ".decimation") != "auto")
       m.decimation = static_cast<int>(r.integers(sec + ".decimation").front());
     cfg.monitors.push_back(m);
   }

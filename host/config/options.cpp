@@ -193,22 +193,24 @@ std::vector<OptionSpec> make_table() {
        "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
        closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
       // [monitor.<name>]: reductions computed where the fields live while the run goes.
-      {"monitor.*.type", V::Word, {1}, {"flux", "dft", "farfield", "modes"}, "", "required",
+      {"monitor.*.type", V::Word, {1}, {"flux", "dft", "farfield", "modes", "mode_expansion"}, "", "required",
        "What the monitor computes: flux (Poynting flux through a plane or a closed box, per "
        "frequency), dft (the Fourier-transformed fields in a box, a .vti), farfield (directivity "
-       "by the near-to-far-field transform of a closed box) or modes (E projected on the mode "
-       "shapes of modes_file). Written to <output.dir>/monitors/<name>.csv (dft: .vti). "
-       "Cylindrical models: flux only.", Range{}},
-      {"monitor.*.box", V::Number, {4, 6}, {}, "m", "required for flux, dft, farfield",
+       "by the near-to-far-field transform of a closed box), modes (E projected on the mode "
+       "shapes of modes_file) or mode_expansion (the forward and backward amplitudes of a "
+       "guide's solved modes through a plane, per frequency; docs/MODES.md). Written to "
+       "<output.dir>/monitors/<name>.csv (dft: .vti). Cylindrical models: flux only.", Range{}},
+      {"monitor.*.box", V::Number, {4, 6}, {}, "m", "required for flux, dft, farfield, mode_expansion",
        "Corners x0 y0 z0 x1 y1 z1, each rounded to the nearest grid node. flux, dft: a plane when "
        "exactly one extent is zero (normal +axis), else a closed box (flux: outward normals); "
-       "farfield: a closed box. Every other extent spans at least one cell. 2D models: x0 y0 x1 "
+       "farfield: a closed box; mode_expansion: a plane, the mode solver's window (its edges "
+       "conductors to the solver), outside the UPML. Every other extent spans at least one cell. 2D models: x0 y0 x1 "
        "y1, a rectangle of the plane over its 1 m depth (flux, dft: a line when one extent is "
        "zero; farfield: a rectangle). Cylindrical models: r0 z0 r1 z1, a flux monitor's ring "
        "section r0..r1 x z0..z1 (from r0 = 0 a cylinder closed by the axis), a disc when z0 = z1 "
        "or a tube when r0 = r1 > 0 (docs/CYLINDRICAL.md).",
        only("corners inside the domain [0, grid.size], x0 <= x1, y0 <= y1, z0 <= z1")},
-      {"monitor.*.frequencies", V::Number, {}, {}, "Hz", "required for flux, dft, farfield",
+      {"monitor.*.frequencies", V::Number, {}, {}, "Hz", "required for flux, dft, farfield, mode_expansion",
        "Frequencies of the transform, at most 1000, each at most the highest frequency the grid "
        "carries, asin(courant) / (pi dt).",
        open_closed(0, 1e17, "at most 1000 values, each <= asin(courant) / (pi dt)")},
@@ -227,8 +229,11 @@ std::vector<OptionSpec> make_table() {
        "output.dir.", Range{}},
       {"monitor.*.every", V::Integer, {1}, {}, "", "1",
        "modes only: project every N steps.", closed(1, 2147483647)},
+      {"monitor.*.count", V::Integer, {1}, {}, "", "1",
+       "mode_expansion only: how many of the guide's modes, largest beta first (the rows of "
+       "clfdtd modes at each frequency), the run's fields are split into.", closed(1, 64)},
       {"monitor.*.decimation", V::Integer, {1}, {}, "", "auto",
-       "flux, dft, farfield: transform every N-th step only (weights N dt), exact while the "
+       "flux, dft, farfield, mode_expansion: transform every N-th step only (weights N dt), exact while the "
        "fields hold no frequency above 1 / (2 N dt). auto: from the sources' spectrum and the "
        "monitor's frequencies with a 25% margin, at most 16; 1 for a source still on at the "
        "run's end or switched on abruptly (docs/MONITORS.md). Write auto, or leave the key out, "

@@ -181,7 +181,7 @@ struct ProbeConfig {
 // [monitor.<name>]: a reduction computed on the device while the run goes (docs/MONITORS.md).
 // WaveguidePort: a waveguide port's transforms (model/waveguide_port.hpp), never configured as a
 // [monitor.*] section.
-enum class MonitorKind { Flux, Dft, FarField, Modes, WaveguidePort };
+enum class MonitorKind { Flux, Dft, FarField, Modes, ModeExpansion, WaveguidePort };
 
 struct MonitorConfig {
   std::string name;
@@ -192,6 +192,7 @@ struct MonitorConfig {
   std::vector<Component> fields;              // dft: the components transformed (default all six)
   std::string modes_file;                     // modes: .vti with cell arrays mode_<k>
   long every = 1;                             // modes: project every N steps
+  int mode_count = 1;                         // mode_expansion: the guide's first N modes
   int decimation = 0;                         // flux, dft, farfield: every N-th step; 0 = auto
 };
 

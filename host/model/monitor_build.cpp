@@ -11,6 +11,7 @@
 #include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
+#include "model/mode_solver.hpp"
 #include "model/number_text.hpp"
 #include "monitors/mode_file.hpp"
 
@@ -202,6 +203,55 @@ std::array<int, 6> wall_layers(const BoundaryConfig& b) {
   return b.layers;
 }
 
+namespace {
+
+// A mode_expansion monitor (3D, a plane): the window checked as a port's is (2 x 2 cells or
+// more, outside the UPML, a cell after the plane), the transform's regions those of a port
+// facing +axis.
+void build_mode_expansion(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
+                          const std::array<int, 6>& layers, MonitorModel& m) {
+  const std::string box_key = "monitor." + c.name + ".box";
+  check_extents(cfg, c, g, m.lo, m.hi);
+  check_frequencies(cfg, c, g);
+  m.frequencies_hz = c.frequencies_hz;
+  m.mode_count = c.mode_count;
+  int axis = 0;
+  while (axis < 2 && m.lo[axis] != m.hi[axis]) ++axis;
+  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+  const int plane = m.lo[axis];
+  if (plane >= g.n[axis])
+    fail(cfg, box_key, std::string("a plane with a cell after it along ") + axis_name(g, axis) + " (below " +
+                           number_text(g.n[axis] * g.d[axis]) + " m)");
+  for (const int a : {u, v}) {
+    if (m.hi[a] - m.lo[a] < 2)
+      fail(cfg, box_key, std::string("a window at least 2 cells wide along ") + axis_name(g, a));
+    if (m.lo[a] < layers[2 * a] || m.hi[a] > g.n[a] - layers[2 * a + 1])
+      fail(cfg, box_key, std::string("a window outside the UPML layers along ") + axis_name(g, a) + " (" +
+                             number_text(layers[2 * a] * g.d[a]) + " to " +
+                             number_text((g.n[a] - layers[2 * a + 1]) * g.d[a]) + " m)");
+  }
+  if (plane < layers[2 * axis] || plane >= g.n[axis] - layers[2 * axis + 1])
+    fail(cfg, box_key, std::string("a plane outside the UPML layers along ") + axis_name(g, axis));
+  const std::size_t cells = static_cast<std::size_t>(m.hi[u] - m.lo[u]) * (m.hi[v] - m.lo[v]);
+  if (cells > kModeSolverMaxCells)
+    fail(cfg, box_key, "a window of at most " + std::to_string(kModeSolverMaxCells) + " cells, got " +
+                           std::to_string(cells));
+  for (int r = 0; r < 4; ++r) {
+    DftRegion reg;
+    const int comp = r % 2 == 0 ? u : v;
+    reg.component = static_cast<Component>(comp + (r >= 2 ? 3 : 0));
+    reg.lo[axis] = plane;
+    reg.hi[axis] = plane + 1;
+    reg.lo[u] = m.lo[u];
+    reg.hi[u] = m.hi[u];
+    reg.lo[v] = m.lo[v];
+    reg.hi[v] = m.hi[v];
+    m.regions.push_back(reg);
+  }
+}
+
+}  // namespace
+
 std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g) {
   std::array<int, 3> idx{};
   for (int a = 0; a < 3; ++a) {
@@ -307,6 +357,11 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
     }
     m.lo = box_nodes(c.box_lo, g);
     m.hi = box_nodes(c.box_hi, g);
+    if (c.kind == MonitorKind::ModeExpansion) {
+      build_mode_expansion(cfg, c, g, layers, m);
+      out.push_back(std::move(m));
+      continue;
+    }
     if (g.cylindrical) {  // flux only (config/cyl_checks): the ring section's faces, one phi cell
       m.lo[1] = 0;
       m.hi[1] = 1;

@@ -74,6 +74,10 @@ struct MonitorModel {
   std::vector<float> modes;
   long every = 1;
   std::string modes_file;
+  // mode_expansion: the plane lo[axis] == hi[axis] is the mode solver's window (lo..hi along the
+  // other two); regions E_u, E_v on it and H_u, H_v half a cell after it; the guide's first
+  // mode_count modes at each frequency.
+  int mode_count = 0;
 };
 
 // The transform's time of a sample of component c taken after step n (E: n dt, H: (n - 1/2) dt).

@@ -17,6 +17,7 @@
 #include "model/port_box.hpp"
 #include "model/cyl_mesher.hpp"
 #include "model/mesher.hpp"
+#include "model/mode_expansion.hpp"
 #include "model/model_warnings.hpp"
 #include "model/monitor_build.hpp"
 #include "model/number_text.hpp"
@@ -390,6 +391,11 @@ SimulationModel SimulationModel::build(
     m.warnings.push_back(std::move(w));
   for (std::string& w : farfield_medium(m.monitors, m.layout, m.ids, m.materials))
     m.warnings.push_back(std::move(w));
+  try {
+    for (std::string& w : check_mode_expansions(cfg, m)) m.warnings.push_back(std::move(w));
+  } catch (const ConfigError& e) {
+    relocate(cfg, e);
+  }
   if (m.materials.any_dispersive() &&
       (m.cylindrical() || (m.two_d() && m.equation == Equation::Wave)))  // load_config refuses it too
     fail(cfg, "material." + first_dispersive_material(cfg), kNoPolesHere);

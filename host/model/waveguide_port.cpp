@@ -3,17 +3,15 @@
 #include "model/waveguide_port.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "errors.hpp"
 #include "model/cross_section.hpp"
 #include "model/host_memory.hpp"
+#include "model/mode_split.hpp"
 #include "model/input_limits.hpp"
 #include "model/number_text.hpp"
 #include "model/ports.hpp"
@@ -431,16 +429,12 @@ void build_rectangular_mode(const RunConfig& cfg, const SourceConfig& src, const
 }
 
 // A solved mode's waves (port_waves): the mode solved again at each frequency, its sign taken so
-// that its E overlaps the launched profile positively, and the run's E and H split by the overlaps
-//   P_E = sum (E x h_m) . w dA = N (A + B),   P_H = sum (e_m x H) . w dA = N (A q - B / q),
-// N = 2 W (the solver's modes carry 1 W), q = exp(-j beta s d_w / 2) (H lies half a cell along
-// s w, and h_m is referred to the plane). The flux monitor's measure of a wave's power (H the mean
-// of the two half planes around E) is |A|^2 cos(beta d_w / 2) W.
+// that its E overlaps the launched profile positively, and the run's E and H split into its two
+// waves (split_on_mode), the port's a the one travelling into the model.
 PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon, const GridGeometry& g,
                             const std::vector<std::complex<double>>& dft) {
   const std::size_t nf = p.frequencies_hz.size();
   const CrossSection& cs = p.section;
-  const double d = g.d[p.axis], area = cs.du * cs.dv;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   PortWaves out;
   out.a.assign(nf, {nan, nan});
@@ -466,64 +460,23 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     }
     return std::nullopt;
   };
+  SplitPlane plane;
+  plane.axis = p.axis;
+  plane.u = p.u;
+  plane.lo = p.lo;
+  plane.h_side = p.sign;
+  plane.dw = g.d[p.axis];
   auto measure = [&](std::size_t f) {
     double sign = 1;
     const std::optional<GuidedMode> found = port_mode(p.frequencies_hz[f], sign);
     if (!found) return;
-    const GuidedMode& m = *found;
-    std::complex<double> pe = 0, ph = 0;
-    std::size_t first = 0;
-    for (std::size_t r = 0; r < mon.regions.size(); ++r) {
-      const DftRegion& reg = mon.regions[r];
-      const bool is_h = !is_electric(reg.component);
-      const bool along_u = component_axis(reg.component) == p.u;
-      std::size_t k = first;
-      for (int i = reg.lo[0]; i < reg.hi[0]; ++i)
-        for (int j = reg.lo[1]; j < reg.hi[1]; ++j)
-          for (int l = reg.lo[2]; l < reg.hi[2]; ++l, ++k) {
-            const std::array<int, 3> c{i, j, l};
-            const int iu = c[p.u] - p.lo[0], iv = c[p.v] - p.lo[1];
-            const bool u_rows = along_u != is_h;
-            if ((u_rows && iu >= cs.nu) || (!u_rows && iv >= cs.nv)) continue;
-            const std::size_t s = static_cast<std::size_t>(iu) + static_cast<std::size_t>(u_rows ? cs.nu : cs.nu + 1) * iv;
-            const std::complex<double> x = dft[k * nf + f];
-            // E x h . w = E_u h_v - E_v h_u;  e x H . w = e_u H_v - e_v H_u.
-            if (!is_h) pe += x * (along_u ? m.hv[s] : -m.hu[s]);
-            else ph += x * (along_u ? -m.ev[s] : m.eu[s]);
-          }
-      first += reg.count();
-    }
-    pe *= sign * area / 2;
-    ph *= sign * area / 2;
-    const std::complex<double> q = std::exp(std::complex<double>(0, -m.beta * p.sign * d / 2));
-    const std::complex<double> A = (ph + pe / q) / (q + 1.0 / q), B = pe - A;
-    const double norm = std::sqrt(std::cos(m.beta * d / 2));
-    out.a[f] = (p.sign > 0 ? A : B) * norm;
-    out.b[f] = (p.sign > 0 ? B : A) * norm;
-    out.beta[f] = {m.beta, 0};
+    const TwoWaves w = split_on_mode(*found, cs, mon, plane, dft, f, nf);
+    out.a[f] = sign * (p.sign > 0 ? w.forward : w.backward);
+    out.b[f] = sign * (p.sign > 0 ? w.backward : w.forward);
+    out.beta[f] = {found->beta, 0};
   };
-  // The frequencies' solves are independent: one thread each, as many at once as the cores and
-  // the host memory (each holds its own factorisation) allow.
-  const double bytes = mode_solver_bytes(cs, p.solved + 4);
-  const double room = static_cast<double>(host_memory_available().available);
-  const std::size_t by_memory = static_cast<std::size_t>(std::max(1.0, std::min(64.0, room / 2 / bytes)));
-  const std::size_t workers = std::min({nf, static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency())), by_memory});
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t f; (f = next++) < nf;) {
-      try {
-        measure(f);
-      } catch (const std::exception&) {  // out of memory in a solve: that row stays nan
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  try {
-    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
-  } catch (const std::system_error&) {  // no more threads: those started and this one finish
-  }
-  work();
-  for (std::thread& t : pool) t.join();
+  // The frequencies' solves are independent: side by side, each holding its own factorisation.
+  run_solves_in_parallel(nf, mode_solver_bytes(cs, p.solved + 4), measure);
   return out;
 }
 

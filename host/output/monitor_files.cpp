@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "model/mode_expansion.hpp"
 #include "monitors/cyl_flux.hpp"
 #include "monitors/near_to_far.hpp"
 #include "monitors/near_to_far_2d.hpp"
@@ -28,6 +29,22 @@ std::string number(double v) {
 // The transform's product is in J s; a 2D model's per metre of depth. With a cross section (a
 // model lit by one plane wave): a third column (2D: the scattering width, m), empty where the
 // incident spectrum is below 1e-6 of its largest value at the monitor's frequencies.
+// One row per frequency and mode found there: the two waves' amplitudes (sqrt(J s), phase at the
+// plane) and energies (J s, what a flux monitor on the plane measures of each).
+std::string mode_expansion_csv(const std::vector<double>& freqs,
+                               const std::vector<std::vector<ExpandedMode>>& rows) {
+  std::string text =
+      "frequency_hz,mode,n_eff,beta_rad_per_m,forward_re,forward_im,backward_re,backward_im,"
+      "forward_J_s,backward_J_s,u_fraction,degenerate\n";
+  for (std::size_t f = 0; f < freqs.size(); ++f)
+    for (const ExpandedMode& e : rows[f])
+      text += number(freqs[f]) + "," + std::to_string(e.mode) + "," + number(e.n_eff) + "," + number(e.beta) + "," +
+              number(e.forward.real()) + "," + number(e.forward.imag()) + "," + number(e.backward.real()) + "," +
+              number(e.backward.imag()) + "," + number(std::norm(e.forward)) + "," + number(std::norm(e.backward)) +
+              "," + number(e.u_fraction) + "," + std::to_string(e.degenerate) + "\n";
+  return text;
+}
+
 std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d,
                      const std::vector<double>& cross_section = {}) {
   std::string text = two_d ? "frequency_hz,flux_J_s_per_m" : "frequency_hz,flux_J_s";
@@ -103,6 +120,7 @@ const char* monitor_kind_name(MonitorKind k) {
     case MonitorKind::Dft: return "dft";
     case MonitorKind::FarField: return "farfield";
     case MonitorKind::Modes: return "modes";
+    case MonitorKind::ModeExpansion: return "mode_expansion";
     case MonitorKind::WaveguidePort: return "waveguide_port";
   }
   return "?";
@@ -152,6 +170,10 @@ std::vector<PortWaves> write_dft_monitor_files(const std::string& dir, const Sim
     const std::string path = dir + "/" + reports.at(i).file;
     if (mon.kind == MonitorKind::Dft) {
       write_dft_vti(path, mon, m.grid, dft);
+      continue;
+    }
+    if (mon.kind == MonitorKind::ModeExpansion) {
+      write_text_file(path, mode_expansion_csv(mon.frequencies_hz, expand_on_modes(m, mon, dft)));
       continue;
     }
     if (m.cylindrical()) {  // flux only (config/cyl_checks)

@@ -38,7 +38,7 @@ TEST_CASE("monitor keys are in the option table, with ranges and help") {
     CHECK(spec->key == key);
   }
   CHECK(find_option("monitor.power.box")->key == "monitor.*.box");
-  CHECK(describe_value(*find_option("monitor.m.type")) == "one of flux, dft, farfield, modes");
+  CHECK(describe_value(*find_option("monitor.m.type")) == "one of flux, dft, farfield, modes, mode_expansion");
   CHECK(describe_value_in_range(*find_option("monitor.m.frequencies")) ==
         "a list of numbers, each in (0, 1e17]");
   CHECK(describe_value_in_range(*find_option("monitor.m.theta_step")) == "a number in (0, 90]");
@@ -129,20 +129,20 @@ TEST_CASE("monitor refusals name the key, its line and what was expected") {
   const std::string modes = "[monitor.m]\ntype = modes\nmodes_file = m.vti\n";
   const Case cases[] = {
       // Required keys: a missing one points at the section header.
-      {"[monitor.m]\nbox = 0 0 0 1 1 1\n", 6, "monitor.m.type", "a value (one of flux, dft, farfield, modes): required"},
-      {"[monitor.m]\ntype = power\n", 7, "monitor.m.type", "one of flux, dft, farfield, modes, got 'power'"},
+      {"[monitor.m]\nbox = 0 0 0 1 1 1\n", 6, "monitor.m.type", "a value (one of flux, dft, farfield, modes, mode_expansion): required"},
+      {"[monitor.m]\ntype = power\n", 7, "monitor.m.type", "one of flux, dft, farfield, modes, mode_expansion, got 'power'"},
       {"[monitor.m]\ntype = flux\nfrequencies = 1e9\n", 6, "monitor.m.box", "required for a flux monitor"},
       {"[monitor.m]\ntype = dft\nbox = 0 0 0 1 1 1\n", 6, "monitor.m.frequencies", "required for a dft monitor"},
       {"[monitor.m]\ntype = farfield\nbox = 0 0 0 1 1 1\n", 6, "monitor.m.frequencies", "required for a farfield monitor"},
       {"[monitor.m]\ntype = modes\n", 6, "monitor.m.modes_file", "required for a modes monitor"},
       // Keys of another type.
-      {(modes + box), 9, "monitor.m.box", "no box for a modes monitor (flux, dft, farfield only)"},
+      {(modes + box), 9, "monitor.m.box", "no box for a modes monitor (flux, dft, farfield, mode_expansion only)"},
       {(modes + "frequencies = 1e9\n"), 9, "monitor.m.frequencies", "no frequencies for a modes monitor"},
       {(flux + box + "theta_step = 10\n"), 10, "monitor.m.theta_step", "no theta_step for a flux monitor (farfield only)"},
       {(flux + box + "phi_step = 10\n"), 10, "monitor.m.phi_step", "(farfield only)"},
       {(far + box + "fields = Ex\n"), 10, "monitor.m.fields", "no fields for a farfield monitor (dft only)"},
       {(flux + box + "every = 2\n"), 10, "monitor.m.every", "no every for a flux monitor (modes only)"},
-      {(modes + "decimation = 2\n"), 9, "monitor.m.decimation", "no decimation for a modes monitor (flux, dft, farfield only)"},
+      {(modes + "decimation = 2\n"), 9, "monitor.m.decimation", "no decimation for a modes monitor (flux, dft, farfield, mode_expansion only)"},
       {(flux + box + "decimation = 0\n"), 10, "monitor.m.decimation", "an integer in [1, 1e6], got '0'"},
       {(flux + box + "decimation = 2.5\n"), 10, "monitor.m.decimation", "an integer"},
       {(flux + box + "modes_file = m.vti\n"), 10, "monitor.m.modes_file", "(modes only)"},

@@ -5,7 +5,7 @@ models/si_wire.ini's modes (docs/img/si_wire_modes.png).
   tools/validation/mode_models.py                      # runs in a temporary folder
   tools/validation/mode_models.py --work /tmp/modes    # ... kept there
   tools/validation/mode_models.py --out pics           # picture elsewhere
-  tools/validation/mode_models.py --wire-run           # also runs the silicon wire (a minute on 2 cores)
+  tools/validation/mode_models.py --wire-run           # also runs the silicon wire (3 minutes on 2 cores)
 
 1. tests/data/mode_loaded_guide.ini: a metal guide with a dielectric block in one corner (hybrid
    modes, no formula), one mode travelling from 6 to 8 GHz. The run's dft monitors `near` and
@@ -22,9 +22,11 @@ models/si_wire.ini's modes (docs/img/si_wire_modes.png).
    cutoff, where a mode rings on past any run, so that the transforms are the whole series').
 2. models/si_wire.ini: TE0 and TM0 of a 500 x 220 nm silicon wire on silica at 1550 nm, drawn
    (docs/img/si_wire_modes.png; with --wire-run also its ports, docs/img/si_wire_ports.png).
-   With --wire-run the model is run (about a minute on 2 cores): its waveguide ports of the solved
-   TE0 (1.4 um apart) must give |S21| within 1e-3 of 1 and S21 within 1e-3 rad of exp(-j beta L)
-   over the band, |S11| below -60 dB; and TE0's amplitude between its dft monitors `mid` and `end`
+   With --wire-run the model is run (two to three minutes on 2 cores): its waveguide ports of the
+   solved TE0 (1.4 um apart) must give |S21| within 1e-3 of 1 and S21 within 1e-3 rad of
+   exp(-j beta L) over the band, |S11| below -60 dB; its mode_expansion monitor `modes_end` TE0's
+   forward energy within 1e-3 of what port `in` launches, TM0's below 1e-4 of it
+   (docs/img/si_wire_expansion.png); and TE0's amplitude between its dft monitors `mid` and `end`
    (0.6 um apart) the solver's beta within 1e-4 (the window's walls are not the model's, so the
    overlap's rejection of the rest is not exact there).
 
@@ -161,6 +163,30 @@ def ports_picture(a, plt, pin, pout, s11, s21):
          "at 193.4 THz, solved again at each frequency", "si_wire_ports.png")
 
 
+def expansion_check(a, plt, out, pin):
+    """models/si_wire.ini's mode_expansion monitor at z = 1.8 um: TE0 carries what port `in`
+    launches (within 1e-3), TM0 nothing (below 1e-4 of it); docs/img/si_wire_expansion.png."""
+    x = np.genfromtxt(os.path.join(out, "monitors", "modes_end.csv"), delimiter=",", names=True)
+    launched = np.abs(pin["a_re"] + 1j * pin["a_im"]) ** 2
+    worst = 0.0
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for mode, name in ((1, "TE0 (mode 1)"), (2, "TM0 (mode 2)")):
+        rows = x[x["mode"] == mode]
+        at = np.searchsorted(pin["frequency_hz"], rows["frequency_hz"])
+        t = rows["forward_J_s"] / launched[at]
+        worst = max(worst, np.max(np.abs(t - 1)) if mode == 1 else np.max(t) * 10)
+        print(f"silicon wire expansion at z = 1.8 um, {name}: forward / launched "
+              f"{np.min(t):.7g}..{np.max(t):.7g}")
+        ax.plot(rows["frequency_hz"] / 1e12, 10 * np.log10(t), "o-", ms=3, label=name)
+    ax.set_xlabel("frequency (THz)")
+    ax.set_ylabel("forward energy / launched (dB)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    save(a, plt, fig, "models/si_wire.ini: mode_expansion monitor `modes_end` (z = 1.8 um)\n"
+         "the run split into the wire's TE0 and TM0", "si_wire_expansion.png")
+    return 1.0 if worst > 1e-3 else 0.0
+
+
 def si_wire(a, plt, wire_run):
     table = modes(a, WIRE, WIRE_AT, os.path.join(a.work, "si_wire_modes.csv"), "--count=2")
     mode = read_vti(os.path.join(a.work, "si_wire_modes.vti"))
@@ -189,6 +215,7 @@ def si_wire(a, plt, wire_run):
         if mag21 > 1e-3 or phase21 > 1e-3 or worst11 > -60:
             err = max(err, 1.0)
         ports_picture(a, plt, pin, pout, s11, s21)
+        err = max(err, expansion_check(a, plt, out, pin))
     eps = mode["eps_r"][..., 0]
     dx = dy = WIRE_DZ
     nx, ny = eps.shape

@@ -203,12 +203,8 @@ int modes_command(const std::vector<std::string>& args) {
     w.lo = {layers[2 * u], layers[2 * v]};
     w.hi = {g.n[u] - layers[2 * u + 1], g.n[v] - layers[2 * v + 1]};
   }
-  if (w.hi[0] - w.lo[0] < 2 || w.hi[1] - w.lo[1] < 2)
-    throw ConfigError("", 0, "--size", "a window of at least 2 x 2 cells");
-  const std::size_t window_cells = static_cast<std::size_t>(w.hi[0] - w.lo[0]) * (w.hi[1] - w.lo[1]);
-  if (window_cells > kModeSolverMaxCells)
-    throw ConfigError("", 0, "--size", "a window of at most " + std::to_string(kModeSolverMaxCells) +
-                                           " cells, got " + std::to_string(window_cells));
+  if (const std::string problem = window_size_problem(g, w); !problem.empty())
+    throw ConfigError("", 0, "--size", problem);
 
   CrossSection cs;
   try {
@@ -247,13 +243,10 @@ int modes_command(const std::vector<std::string>& args) {
   if (static_cast<int>(modes.size()) < count && !modes.empty())
     std::printf("modes      %zu of the %d asked for were found travelling here\n", modes.size(), count);
   std::fflush(stdout);  // the table before any warning about it
-  for (int t = 0; t < 2; ++t) {
-    const int a = t == 0 ? u : v;
-    if (w.lo[t] < layers[2 * a] || w.hi[t] > g.n[a] - layers[2 * a + 1])
-      std::fprintf(stderr, "warning: the window reaches into the UPML layers along %c, whose cells the solver "
-                           "takes as their material without the absorber (a run's port refuses such a window)\n",
-                   static_cast<char>('x' + a));
-  }
+  if (const std::string where = window_in_upml(g, w, layers); !where.empty())
+    std::fprintf(stderr, "warning: the window reaches into the UPML layers (%s), whose cells the solver takes as "
+                         "their material without the absorber (a run's port refuses such a window)\n",
+                 where.c_str());
   if (const std::string change = guide_change(g, model.layout, model.ids, w); !change.empty())
     std::fprintf(stderr, "warning: the guide is not the same a cell before and after the plane (%s): the modes "
                          "are those of a guide uniform along %c with this plane's cross-section (a port refuses "

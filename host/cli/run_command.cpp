@@ -447,6 +447,8 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
             });
       else
         read_dft_monitors(model, *backend);
+      for (const MonitorReport& r : report.monitors)
+        for (const std::string& w : r.warnings) warn_after_loop(w);
       if (lead && !model.ports.empty()) {
         const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get());
         if (outputs)

@@ -96,4 +96,27 @@ std::string guide_change(const GridGeometry& g, const FieldLayout& layout,
   return "";
 }
 
+std::string window_size_problem(const GridGeometry& g, const ModeWindow& w) {
+  const int axes[2] = {w.u(), w.v()};
+  for (int t = 0; t < 2; ++t)
+    if (w.hi[t] - w.lo[t] < 2) return std::string("a window at least 2 cells wide along ") + axis_name(g, axes[t]);
+  const std::size_t cells = static_cast<std::size_t>(w.hi[0] - w.lo[0]) * static_cast<std::size_t>(w.hi[1] - w.lo[1]);
+  if (cells > kModeSolverMaxCells)
+    return "a window of at most " + std::to_string(kModeSolverMaxCells) + " cells, got " + std::to_string(cells);
+  return "";
+}
+
+std::string window_in_upml(const GridGeometry& g, const ModeWindow& w, const std::array<int, 6>& layers) {
+  const int axes[2] = {w.u(), w.v()};
+  for (int t = 0; t < 2; ++t) {
+    const int a = axes[t];
+    const int inner_lo = layers[2 * a], inner_hi = g.n[a] - layers[2 * a + 1];
+    if (w.lo[t] >= inner_lo && w.hi[t] <= inner_hi) continue;
+    return std::string("along ") + axis_name(g, a) + " it spans " + number_text(w.lo[t] * g.d[a]) + " to " +
+           number_text(w.hi[t] * g.d[a]) + " m, the layers leave " + number_text(inner_lo * g.d[a]) + " to " +
+           number_text(inner_hi * g.d[a]) + " m";
+  }
+  return "";
+}
+
 }  // namespace clfdtd

@@ -34,6 +34,15 @@ inline CrossSection model_cross_section(const SimulationModel& m, const ModeWind
   return model_cross_section(m.grid, m.layout, m.materials, m.ids, w);
 }
 
+// What keeps the window's size from being one the mode solver takes, as the words after
+// "expected" in a ConfigError ("" when nothing): 2 cells or more along u and v, at most
+// kModeSolverMaxCells cells in all.
+std::string window_size_problem(const GridGeometry& g, const ModeWindow& w);
+
+// Where the window reaches into the UPML layers `layers` (per face, as UpmlProfile::layers), ""
+// when it does not: "along y it spans 0 to 0.004 m, the layers leave 0.001 to 0.009 m".
+std::string window_in_upml(const GridGeometry& g, const ModeWindow& w, const std::array<int, 6>& layers);
+
 // Where the guide is not the same a cell before and after the window's plane (a mode of the
 // plane is then not the guide's): "" when every sample in the window keeps its material on
 // planes plane - 1 and plane + 1, else e.g. "Ex differs at y = 1e-06 m, z = 2e-06 m".

@@ -39,8 +39,8 @@ std::vector<std::string> check_mode_expansions(const RunConfig& cfg, const Simul
   return warnings;
 }
 
-std::vector<std::vector<ExpandedMode>> expand_on_modes(const SimulationModel& m, const MonitorModel& mon,
-                                                       const std::vector<std::complex<double>>& dft) {
+std::vector<ExpansionAt> expand_on_modes(const SimulationModel& m, const MonitorModel& mon,
+                                         const std::vector<std::complex<double>>& dft) {
   const ModeWindow w = expansion_window(mon);
   const CrossSection cs = model_cross_section(m, w);
   SplitPlane plane;
@@ -50,7 +50,7 @@ std::vector<std::vector<ExpandedMode>> expand_on_modes(const SimulationModel& m,
   plane.h_side = 1;
   plane.dw = m.grid.d[w.axis];
   const std::size_t nf = mon.frequencies_hz.size();
-  std::vector<std::vector<ExpandedMode>> out(nf);
+  std::vector<ExpansionAt> out(nf);
   run_solves_in_parallel(nf, mode_solver_bytes(cs, mon.mode_count), [&](std::size_t f) {
     const std::vector<GuidedMode> modes = solve_modes(cs, mon.frequencies_hz[f], mon.mode_count);
     std::vector<ExpandedMode> row;
@@ -66,7 +66,8 @@ std::vector<std::vector<ExpandedMode>> expand_on_modes(const SimulationModel& m,
       e.backward = waves.backward;
       row.push_back(e);
     }
-    out[f] = std::move(row);
+    out[f].modes = std::move(row);
+    out[f].solved = true;
   });
   return out;
 }

@@ -30,9 +30,15 @@ struct ExpandedMode {
   std::complex<double> forward, backward;
 };
 
-// Per frequency of the monitor, the modes found (up to mon.mode_count; none where none travels
-// or the solve fails).
-std::vector<std::vector<ExpandedMode>> expand_on_modes(const SimulationModel& m, const MonitorModel& mon,
-                                                       const std::vector<std::complex<double>>& dft);
+// One frequency's modes: those found (up to mon.mode_count; none where none travels), or
+// solved = false where the solve failed (out of memory, no convergence).
+struct ExpansionAt {
+  bool solved = false;
+  std::vector<ExpandedMode> modes;
+};
+
+// Per frequency of the monitor.
+std::vector<ExpansionAt> expand_on_modes(const SimulationModel& m, const MonitorModel& mon,
+                                         const std::vector<std::complex<double>>& dft);
 
 }  // namespace clfdtd

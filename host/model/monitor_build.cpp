@@ -11,6 +11,8 @@
 #include "config/plane_checks.hpp"
 #include "errors.hpp"
 #include "model/input_limits.hpp"
+#include "model/cross_section.hpp"
+#include "model/mode_expansion.hpp"
 #include "model/mode_solver.hpp"
 #include "model/number_text.hpp"
 #include "monitors/mode_file.hpp"
@@ -215,27 +217,20 @@ void build_mode_expansion(const RunConfig& cfg, const MonitorConfig& c, const Gr
   check_frequencies(cfg, c, g);
   m.frequencies_hz = c.frequencies_hz;
   m.mode_count = c.mode_count;
-  int axis = 0;
-  while (axis < 2 && m.lo[axis] != m.hi[axis]) ++axis;
-  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-  const int plane = m.lo[axis];
+  if (g.any_periodic() || g.any_pmc())
+    fail(cfg, "monitor." + c.name + ".type",
+         "no mode_expansion monitor in a model with periodic axes or magnetic walls (boundary.periodic, "
+         "boundary.pmc): the mode solver's window ends in metal");
+  const ModeWindow w = expansion_window(m);
+  const int axis = w.axis, u = w.u(), v = w.v(), plane = w.plane;
   if (plane >= g.n[axis])
     fail(cfg, box_key, std::string("a plane with a cell after it along ") + axis_name(g, axis) + " (below " +
                            number_text(g.n[axis] * g.d[axis]) + " m)");
-  for (const int a : {u, v}) {
-    if (m.hi[a] - m.lo[a] < 2)
-      fail(cfg, box_key, std::string("a window at least 2 cells wide along ") + axis_name(g, a));
-    if (m.lo[a] < layers[2 * a] || m.hi[a] > g.n[a] - layers[2 * a + 1])
-      fail(cfg, box_key, std::string("a window outside the UPML layers along ") + axis_name(g, a) + " (" +
-                             number_text(layers[2 * a] * g.d[a]) + " to " +
-                             number_text((g.n[a] - layers[2 * a + 1]) * g.d[a]) + " m)");
-  }
+  if (const std::string problem = window_size_problem(g, w); !problem.empty()) fail(cfg, box_key, problem);
+  if (const std::string where = window_in_upml(g, w, layers); !where.empty())
+    fail(cfg, box_key, "a window outside the UPML layers: " + where);
   if (plane < layers[2 * axis] || plane >= g.n[axis] - layers[2 * axis + 1])
     fail(cfg, box_key, std::string("a plane outside the UPML layers along ") + axis_name(g, axis));
-  const std::size_t cells = static_cast<std::size_t>(m.hi[u] - m.lo[u]) * (m.hi[v] - m.lo[v]);
-  if (cells > kModeSolverMaxCells)
-    fail(cfg, box_key, "a window of at most " + std::to_string(kModeSolverMaxCells) + " cells, got " +
-                           std::to_string(cells));
   for (int r = 0; r < 4; ++r) {
     DftRegion reg;
     const int comp = r % 2 == 0 ? u : v;

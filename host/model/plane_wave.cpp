@@ -537,7 +537,8 @@ std::vector<std::string> plane_wave_monitor_warnings(const std::vector<PlaneWave
                                                      bool others_drive) {
   std::vector<std::string> out;
   for (const MonitorConfig& mon : cfg.monitors) {
-    if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
+    if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField && mon.kind != MonitorKind::ModeExpansion)
+      continue;
     // One wave in a background without a single impedance: no cross-section column to expect.
     const std::string column = g.dims == 2 ? "scattering_width_m" : "cross_section_m2";
     if (mon.kind == MonitorKind::Flux && waves.size() == 1 && waves.front().impedance_ohm == 0)

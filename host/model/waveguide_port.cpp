@@ -195,28 +195,17 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   const int axes[2] = {p.u, p.v};
   for (int t = 0; t < 2; ++t) {
     const int a = axes[t];
-    const int inner_lo = upml.layers[2 * a], inner_hi = g.n[a] - upml.layers[2 * a + 1];
+    w.lo[t] = upml.layers[2 * a];
+    w.hi[t] = g.n[a] - upml.layers[2 * a + 1];
     if (src.size_m) {
       const double half = 0.5 * (*src.size_m)[a];
       w.lo[t] = static_cast<int>(std::lround(cells_of(src.position[a] - half, g.d[a])));
       w.hi[t] = static_cast<int>(std::lround(cells_of(src.position[a] + half, g.d[a])));
-      if (w.lo[t] < inner_lo || w.hi[t] > inner_hi)
-        throw cfg.error_at(size_key, "a window inside the domain and outside the UPML layers: along " +
-                                         std::string(axis_name(g, a)) + " it spans " +
-                                         number_text(w.lo[t] * g.d[a]) + " to " + number_text(w.hi[t] * g.d[a]) +
-                                         " m, the layers leave " + number_text(inner_lo * g.d[a]) + " to " +
-                                         number_text(inner_hi * g.d[a]) + " m");
-    } else {
-      w.lo[t] = inner_lo;
-      w.hi[t] = inner_hi;
     }
-    if (w.hi[t] - w.lo[t] < 2)
-      throw cfg.error_at(size_key, "a window at least 2 cells wide along " + std::string(axis_name(g, a)));
   }
-  const std::size_t cells = static_cast<std::size_t>(w.hi[0] - w.lo[0]) * (w.hi[1] - w.lo[1]);
-  if (cells > kModeSolverMaxCells)
-    throw cfg.error_at(size_key, "a window of at most " + std::to_string(kModeSolverMaxCells) + " cells, got " +
-                                     std::to_string(cells));
+  if (const std::string where = window_in_upml(g, w, upml.layers); !where.empty())
+    throw cfg.error_at(size_key, "a window inside the domain and outside the UPML layers: " + where);
+  if (const std::string problem = window_size_problem(g, w); !problem.empty()) throw cfg.error_at(size_key, problem);
   // The guide must not change a cell before and after the plane (the launch and the measurement
   // reach those planes).
   if (const std::string change = guide_change(g, layout, ids, w); !change.empty())
@@ -777,7 +766,8 @@ std::vector<std::string> waveguide_port_warnings(const std::vector<WaveguidePort
     const std::string axis = axis_name(g, p.axis);
     if (p.driven)
       for (const MonitorModel& mon : monitors) {
-        if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField) continue;
+        if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField && mon.kind != MonitorKind::ModeExpansion)
+          continue;
         const bool near = mon.lo[p.axis] <= p.plane + 1 && mon.hi[p.axis] >= p.plane - 1;
         const bool across = mon.lo[p.u] < p.hi[0] && mon.hi[p.u] > p.lo[0] && mon.lo[p.v] < p.hi[1] &&
                             mon.hi[p.v] > p.lo[1];

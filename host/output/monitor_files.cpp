@@ -30,19 +30,38 @@ std::string number(double v) {
 // model lit by one plane wave): a third column (2D: the scattering width, m), empty where the
 // incident spectrum is below 1e-6 of its largest value at the monitor's frequencies.
 // One row per frequency and mode found there: the two waves' amplitudes (sqrt(J s), phase at the
-// plane) and energies (J s, what a flux monitor on the plane measures of each).
-std::string mode_expansion_csv(const std::vector<double>& freqs,
-                               const std::vector<std::vector<ExpandedMode>>& rows) {
+// plane) and energies (J s, what a flux monitor on the plane measures of each); `count` rows of
+// nan where the solve failed.
+std::string mode_expansion_csv(const std::vector<double>& freqs, const std::vector<ExpansionAt>& rows, int count) {
   std::string text =
       "frequency_hz,mode,n_eff,beta_rad_per_m,forward_re,forward_im,backward_re,backward_im,"
       "forward_J_s,backward_J_s,u_fraction,degenerate\n";
-  for (std::size_t f = 0; f < freqs.size(); ++f)
-    for (const ExpandedMode& e : rows[f])
+  for (std::size_t f = 0; f < freqs.size(); ++f) {
+    if (!rows[f].solved)
+      for (int k = 1; k <= count; ++k)
+        text += number(freqs[f]) + "," + std::to_string(k) + ",nan,nan,nan,nan,nan,nan,nan,nan,nan,nan\n";
+    for (const ExpandedMode& e : rows[f].modes)
       text += number(freqs[f]) + "," + std::to_string(e.mode) + "," + number(e.n_eff) + "," + number(e.beta) + "," +
               number(e.forward.real()) + "," + number(e.forward.imag()) + "," + number(e.backward.real()) + "," +
               number(e.backward.imag()) + "," + number(std::norm(e.forward)) + "," + number(std::norm(e.backward)) +
               "," + number(e.u_fraction) + "," + std::to_string(e.degenerate) + "\n";
+  }
   return text;
+}
+
+// "2 of its 21 frequencies (1.65e+14, 1.7e+14 Hz)" for those flagged, "" when none is.
+std::string flagged_frequencies_text(const std::vector<double>& freqs, const std::vector<bool>& failed) {
+  std::string list;
+  std::size_t n = 0;
+  for (std::size_t f = 0; f < freqs.size(); ++f) {
+    if (!failed[f]) continue;
+    if (n < 5) list += std::string(n ? ", " : "") + number(freqs[f]);
+    ++n;
+  }
+  if (n == 0) return "";
+  if (n > 5) list += ", ...";
+  return std::to_string(n) + " of its " + std::to_string(freqs.size()) +
+         " frequencies (" + list + " Hz)";
 }
 
 std::string flux_csv(const std::vector<double>& freqs, const std::vector<double>& flux, bool two_d,
@@ -158,9 +177,19 @@ std::vector<PortWaves> write_dft_monitor_files(const std::string& dir, const Sim
     if (!reads_dft_at_end(mon)) continue;
     if (mon.kind == MonitorKind::WaveguidePort) {
       read_dft(static_cast<int>(i), dft);
-      for (std::size_t k = 0; k < m.waveguide_ports.size(); ++k)
-        if (m.waveguide_ports[k].monitor == static_cast<int>(i))
-          port_waves_of[k] = port_waves(m.waveguide_ports[k], mon, m.grid, dft);
+      for (std::size_t k = 0; k < m.waveguide_ports.size(); ++k) {
+        const WaveguidePortModel& p = m.waveguide_ports[k];
+        if (p.monitor != static_cast<int>(i)) continue;
+        port_waves_of[k] = port_waves(p, mon, m.grid, dft);
+        if (p.solved == 0) continue;  // an analytic mode's nan rows are frequencies below its cutoff
+        std::vector<bool> failed;
+        for (const std::complex<double>& a : port_waves_of[k].a) failed.push_back(std::isnan(a.real()));
+        if (const std::string text = flagged_frequencies_text(p.frequencies_hz, failed); !text.empty())
+          reports[i].warnings.push_back("waveguide port '" + p.name + "': at " + text +
+                                        " no mode like the launched one was found (cut off there, changed past "
+                                        "recognition, or the solve failed); their rows in ports/" + p.name +
+                                        ".csv are nan");
+      }
       continue;
     }
     std::error_code ec;
@@ -173,7 +202,13 @@ std::vector<PortWaves> write_dft_monitor_files(const std::string& dir, const Sim
       continue;
     }
     if (mon.kind == MonitorKind::ModeExpansion) {
-      write_text_file(path, mode_expansion_csv(mon.frequencies_hz, expand_on_modes(m, mon, dft)));
+      const std::vector<ExpansionAt> rows = expand_on_modes(m, mon, dft);
+      write_text_file(path, mode_expansion_csv(mon.frequencies_hz, rows, mon.mode_count));
+      std::vector<bool> failed;
+      for (const ExpansionAt& r : rows) failed.push_back(!r.solved);
+      if (const std::string text = flagged_frequencies_text(mon.frequencies_hz, failed); !text.empty())
+        reports[i].warnings.push_back("monitor '" + mon.name + "': the mode solve failed at " + text +
+                                      "; their rows in " + reports[i].file + " are nan");
       continue;
     }
     if (m.cylindrical()) {  // flux only (config/cyl_checks)

@@ -39,6 +39,7 @@ struct MonitorReport {
   bool per_metre = false;            // a 2D model's: run.json names both "..._J_s_per_m"
   int modes = 0;                     // modes: how many
   int decimation = 1;                // flux, dft, farfield: transformed every N-th step
+  std::vector<std::string> warnings;  // what writing its file found (the caller prints them)
 };
 
 // One entry per monitor of m, files not yet written (run.json lists them from the start).

@@ -80,6 +80,7 @@ TEST_CASE("a mode_expansion monitor: what it refuses") {
       {" --monitor.m.type=flux --monitor.m.box=\"0 0 0.06 0.024 0.012 0.06\" --monitor.m.frequencies=7e9 "
        "--monitor.m.count=2",
        "no count for a flux monitor"},
+      {expansion("m", 0.06, " --boundary.pmc=x"), "no mode_expansion monitor in a model with periodic axes or magnetic walls"},
   };
   for (const Bad& b : bad) {
     CAPTURE(b.args);
@@ -87,4 +88,18 @@ TEST_CASE("a mode_expansion monitor: what it refuses") {
     CHECK(r.code == 2);
     CHECK(has(r.out, b.says));
   }
+}
+
+TEST_CASE("a mode_expansion monitor at a driven port's plane is warned of") {
+  // Port a's plane is z = 0.0225 m (node 15): the monitor on the next node plane reads H on the
+  // port's side and E of both.
+  const std::string dir = scratch_dir("mode_expansion_near_port");
+  const Ran near = run_clfdtd("run tests/data/mode_port_guide.ini --quiet --time.steps=10" + expansion("m", 0.024) +
+                              " --output.dir=" + dir);
+  REQUIRE_MESSAGE(near.code == 0, near.out);
+  CHECK(has(near.out, "monitor 'm' reaches within a cell of waveguide port 'a''s plane"));
+  const Ran clear = run_clfdtd("run tests/data/mode_port_guide.ini --quiet --time.steps=10" + expansion("m", 0.03) +
+                               " --output.dir=" + dir + " --output.overwrite=true");
+  REQUIRE_MESSAGE(clear.code == 0, clear.out);
+  CHECK_FALSE(has(clear.out, "reaches within a cell"));
 }

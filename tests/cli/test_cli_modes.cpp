@@ -133,7 +133,7 @@ TEST_CASE("clfdtd modes: what it refuses, with the option named (exit 2)") {
            {wire + "--axis=z" + at + " --size=\"9e-6 1e-6\"", "a window inside the domain"},
            {wire + "--axis=z" + at + " --size=\"12884901.897 1e-6\"", "a window inside the domain"},
            {wire + "--axis=z" + at + " --frequency=1e18", "at most the highest frequency the grid carries"},
-           {wire + "--axis=z" + at + " --size=\"1e-8 1e-6\"", "at least 2 x 2 cells"},
+           {wire + "--axis=z" + at + " --size=\"1e-8 1e-6\"", "at least 2 cells wide along"},
            {wire + "--axis=z" + at + " --count=0", "1..100"},
            {wire + "--axis=z" + at + " --frequency=-1", "'--frequency'"},
            {wire + "--axis=z" + at + " --output=m.txt", "ending in .csv"},

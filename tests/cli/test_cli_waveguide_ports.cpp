@@ -320,6 +320,21 @@ TEST_CASE("waveguide ports of a solved mode: in an empty guide TE10's beta and T
   }
 }
 
+TEST_CASE("waveguide ports of a solved mode: a frequency below the mode's cutoff is a nan row, warned of") {
+  const std::string dir = scratch_dir("waveguide_solved_cutoff");
+  const auto r = run_clfdtd("run tests/data/mode_port_guide.ini --time.steps=200 --quiet "
+                            "\"--source.a.frequencies=2e9 7.5e9\" --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("waveguide port 'b': at 1 of its 2 frequencies (2e+09 Hz) no mode like the launched one") !=
+        std::string::npos);
+  const PortColumns b = read_port(dir + "/ports/b.csv", "s21");
+  REQUIRE(b.f.size() == 2);
+  CHECK(std::isnan(b.beta[0]));
+  CHECK(std::isnan(b.b[0].real()));
+  CHECK(std::isfinite(b.b[1].real()));
+  CHECK(r.out.find("at 1 of its 2 frequencies (7.5e+09 Hz)") == std::string::npos);
+}
+
 TEST_CASE("waveguide ports of a solved mode: what they refuse") {
   const std::string guide = "run tests/data/mode_port_guide.ini --quiet --output.dir=" + scratch_dir("mode_refused") + " ";
   struct Case {

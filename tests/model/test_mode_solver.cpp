@@ -188,12 +188,22 @@ TEST_CASE("mode solver: the slab's n_eff converges on the continuum formula") {
   CHECK(previous_error < 3e-4);
 }
 
-TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
-  // A rectangle with a dielectric block in one corner: no symmetry, no degenerate modes.
+namespace {
+
+// A 20 x 14-cell metal rectangle with a dielectric block in one corner: no symmetry, no
+// degenerate modes.
+CrossSection cornered_block_guide() {
   const int nu = 20, nv = 14;
   const double d = 1e-3, dt = courant_dt(d, d, d);
   CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, 1.0, 1.0);
   fill_eps(cs, [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); });
+  return cs;
+}
+
+}  // namespace
+
+TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
+  const CrossSection cs = cornered_block_guide();
   const std::vector<GuidedMode> modes = solve_modes(cs, 16e9, 5);
   REQUIRE(modes.size() >= 3);
   for (std::size_t a = 0; a < modes.size(); ++a) {
@@ -208,12 +218,9 @@ TEST_CASE("mode solver: modes are orthogonal in power and carry 1 W") {
 }
 
 TEST_CASE("mode solver: the modes near a beta are those of the full list") {
-  // The cornered block's guide again: each of its modes, looked for near a beta a few percent
-  // off its own, is found with the same beta and the same fields (up to rounding).
-  const int nu = 20, nv = 14;
-  const double d = 1e-3, dt = courant_dt(d, d, d);
-  CrossSection cs = CrossSection::uniform(nu, nv, d, d, d, dt, 1.0, 1.0);
-  fill_eps(cs, [](double x, double y) { return x < 9 && y < 6 ? 4.0 : (x <= 9 && y <= 6 ? 2.5 : 1.0); });
+  // Each of the cornered block guide's modes, looked for near a beta a few percent off its own,
+  // is found with the same beta and the same fields (up to rounding).
+  const CrossSection cs = cornered_block_guide();
   const std::vector<GuidedMode> modes = solve_modes(cs, 16e9, 4);
   REQUIRE(modes.size() >= 3);
   for (std::size_t m = 0; m < modes.size(); ++m) {

@@ -72,7 +72,7 @@ void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridG
 void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector<MonitorFace>& faces) {
   for (int a = 0; a < 3; ++a) {
     int walls = 0;
-    for (const MonitorFace& f : faces) walls += f.axis == a && f.on_pec_wall ? 1 : 0;
+    for (const MonitorFace& f : faces) walls += f.axis == a && f.on_wall ? 1 : 0;
     if (walls < 2) continue;
     fail(cfg, "monitor." + c.name + ".box",
          std::string("a farfield box that touches at most one of the two bare PEC walls across ") +
@@ -85,10 +85,6 @@ void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector
 // (its samples would wrap onto a face it does not have); a far field needs a domain that ends.
 void check_periodic(const RunConfig& cfg, const MonitorConfig& c, const GridGeometry& g,
                     const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
-  if (c.kind == MonitorKind::FarField && g.any_pmc())
-    fail(cfg, "monitor." + c.name + ".type",
-         "flux or dft in a model with a magnetic wall (boundary.pmc): the far-field transform "
-         "has no images in a magnetic wall (a PEC symmetry plane, 0 layers on a face, works)");
   if (!g.any_periodic()) return;
   if (c.kind == MonitorKind::FarField)
     fail(cfg, "monitor." + c.name + ".type",
@@ -258,7 +254,8 @@ std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g) {
 
 std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
                                        const std::array<int, 3>& n,
-                                       const std::array<int, 6>& layers, int axes) {
+                                       const std::array<int, 6>& layers, int axes,
+                                       const std::array<bool, 3>& pmc) {
   auto face = [&](int a, int plane, int normal) {
     MonitorFace f;
     f.axis = a;
@@ -267,7 +264,8 @@ std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::
     f.lo = lo;
     f.hi = hi;
     f.lo[a] = f.hi[a] = plane;
-    f.on_pec_wall = (plane == 0 && layers[2 * a] == 0) || (plane == n[a] && layers[2 * a + 1] == 0);
+    f.on_wall = (plane == 0 && layers[2 * a] == 0) || (plane == n[a] && layers[2 * a + 1] == 0);
+    f.magnetic_wall = plane == 0 && pmc[static_cast<std::size_t>(a)];
     return f;
   };
   std::vector<MonitorFace> faces;
@@ -384,7 +382,7 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
       m.theta_step_deg = c.theta_step_deg;
       m.phi_step_deg = c.phi_step_deg;
       check_periodic(cfg, c, g, m.lo, m.hi);
-      m.faces = monitor_faces(m.lo, m.hi, g.n, layers, plane ? 2 : 3);
+      m.faces = monitor_faces(m.lo, m.hi, g.n, layers, plane ? 2 : 3, g.pmc);
       if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces);
       // Across a whole period the two faces of a periodic axis cancel: left out.
       if (m.faces.size() > 1)

@@ -36,11 +36,13 @@ std::array<int, 3> box_nodes(const Vec3& corner_m, const GridGeometry& g);
 // contour, faces on the x and y sides only). A plane (exactly one zero extent among those axes,
 // axis a; a line in 2D): one face at plane lo[a], normal +1. A closed box (no zero extent): two
 // faces per axis, x first, then y (then z), low (plane lo[a], normal -1) before high (plane
-// hi[a], normal +1). A face covers the box's lo..hi on the two other axes. on_pec_wall: the
-// plane is 0 or n[a] and that outer face of the domain has 0 UPML layers (`layers`, per Face).
+// hi[a], normal +1). A face covers the box's lo..hi on the two other axes. on_wall: the
+// plane is 0 or n[a] and that outer face of the domain has 0 UPML layers (`layers`, per Face);
+// magnetic_wall: the plane is 0 on an axis of `pmc` (boundary.pmc).
 std::vector<MonitorFace> monitor_faces(const std::array<int, 3>& lo, const std::array<int, 3>& hi,
                                        const std::array<int, 3>& n,
-                                       const std::array<int, 6>& layers, int axes = 3);
+                                       const std::array<int, 6>& layers, int axes = 3,
+                                       const std::array<bool, 3>& pmc = {});
 
 // The Yee samples a face's fields are interpolated from. For the face (axis a, plane p), each
 // tangential axis b with the third axis c:

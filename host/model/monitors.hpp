@@ -34,14 +34,16 @@ struct DftRegion {
 // One face of a flux or farfield surface: the node plane `plane` of axis `axis` (at plane * d
 // metres), covering the cells lo .. hi - 1 of the two other axes (lo[axis] = hi[axis] = plane).
 // normal: +1 or -1, the direction of n along `axis` (outward for a closed box, +1 for a plane).
-// on_pec_wall: the face lies on the domain's outer wall where that wall is bare PEC (0 UPML
-// layers); the far-field transform then uses image currents in that wall.
+// on_wall: the face lies on the domain's outer wall where that wall is bare PEC (0 UPML
+// layers) or magnetic (boundary.pmc, then magnetic_wall too); the far-field transform then uses
+// image currents in that wall.
 struct MonitorFace {
   int axis = 0;
   int plane = 0;
   int normal = 1;
   std::array<int, 3> lo{}, hi{};
-  bool on_pec_wall = false;
+  bool on_wall = false;
+  bool magnetic_wall = false;
 };
 
 struct MonitorModel {

@@ -15,9 +15,11 @@
 // (The other convention would need exp(-i k r_hat . r'); tests/monitors/test_near_to_far.cpp
 // tells them apart with two dipoles in phase quadrature, whose beam points one way only.)
 //
-// PEC walls (near_to_far_images.hpp): the images of every subset S of the walls,
-// J' = (-1)^|S| R_S J at R_S r + t_S. Mirroring the position turns into mirroring the direction:
-//   N_S(u) = (-1)^|S| exp(i k u . t_S) R_S N(R_S u),   L_S(u) = exp(i k u . t_S) R_S L(R_S u),
+// Walls (near_to_far_images.hpp): the images of every subset S of the walls,
+// J' = (-1)^|S_pec| R_S J, M' = (-1)^|S_pmc| R_S M at R_S r + t_S. Mirroring the position turns
+// into mirroring the direction:
+//   N_S(u) = (-1)^|S_pec| exp(i k u . t_S) R_S N(R_S u),
+//   L_S(u) = (-1)^|S_pmc| exp(i k u . t_S) R_S L(R_S u),
 // t_S = sum over the walls in S of 2 x_wall e_axis; so the transform evaluates the real faces'
 // N and L at the mirrored directions and sums.
 //
@@ -237,7 +239,7 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
   out.theta_deg = angle_grid(theta_step_deg, 180.0, true, "theta_step");
   out.phi_deg = angle_grid(phi_step_deg, 360.0, false, "phi_step");
   const std::size_t nt = out.theta_deg.size(), np = out.phi_deg.size();
-  const std::vector<PecWall> walls = pec_walls(s, "near_to_far");
+  const std::vector<MirrorWall> walls = mirror_walls(s, "near_to_far");
   const std::size_t nsub = std::size_t{1} << walls.size();
 
   // Directions of the grid, which of them are in front of every wall, and the directions the real
@@ -251,14 +253,14 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       const RVec u{std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th)};
       const std::size_t d = t * np + p;
       grid_u[d] = u;
-      if (behind_pec_wall(walls, u)) out.included[d] = 0;
+      if (behind_wall(walls, u)) out.included[d] = 0;
       if (out.included[d]) kept.push_back(d);
     }
   std::vector<RVec> eval_dirs;
   eval_dirs.reserve(kept.size() * nsub);
   for (std::size_t d : kept)
     for (std::size_t sub = 0; sub < nsub; ++sub) {
-      const PecImage im = pec_image(walls, sub);
+      const WallImage im = wall_image(walls, sub);
       RVec v = grid_u[d];
       for (std::size_t ax = 0; ax < 3; ++ax) v[ax] *= im.mirror[ax];
       eval_dirs.push_back(v);
@@ -289,7 +291,7 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
     double power = 0;
     for (std::size_t fi = 0; fi < s.faces.size(); ++fi) {
       const MonitorFace& face = s.faces[fi];
-      if (face.on_pec_wall) continue;
+      if (face.on_wall) continue;
       for (std::size_t p : face_points[fi])
         power += 0.5 * normal_poynting(face, s.e[f][p], s.h[f][p]) * s.points[p].area_m2;
       const int b = (face.axis + 1) % 3, c = (face.axis + 2) % 3;
@@ -300,6 +302,7 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       const FaceCurrents cur = face_currents(s, fi, face_points[fi], f, g);
       add_face_radiation(cur, k, eval_dirs, distinct[static_cast<std::size_t>(g)], n_eval, l_eval);
     }
+    power *= whole_per_part(walls);  // a symmetry plane's images radiate as much as the part
     out.radiated_power[f] = power;
 
     std::vector<double>& dbi = out.directivity_dbi[f];
@@ -313,14 +316,14 @@ FarFieldPattern near_to_far(const SurfaceFields& s, double theta_step_deg, doubl
       const RVec& u = grid_u[d];
       CVec3 n_tot{}, l_tot{};
       for (std::size_t sub = 0; sub < nsub; ++sub) {
-        const PecImage im = pec_image(walls, sub);
+        const WallImage im = wall_image(walls, sub);
         const Complex ph = std::polar(1.0, k * (u[0] * im.offset_m[0] + u[1] * im.offset_m[1] +
                                                 u[2] * im.offset_m[2]));  // u . t_S
         const CVec3& nv = n_eval[i * nsub + sub];
         const CVec3& lv = l_eval[i * nsub + sub];
         for (std::size_t ax = 0; ax < 3; ++ax) {
-          n_tot[ax] += static_cast<double>(im.parity) * im.mirror[ax] * ph * nv[ax];
-          l_tot[ax] += im.mirror[ax] * ph * lv[ax];
+          n_tot[ax] += static_cast<double>(im.j_parity) * im.mirror[ax] * ph * nv[ax];
+          l_tot[ax] += static_cast<double>(im.m_parity) * im.mirror[ax] * ph * lv[ax];
         }
       }
       const double th = out.theta_deg[d / np] * M_PI / 180, phi = out.phi_deg[d % np] * M_PI / 180;

@@ -61,11 +61,11 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
     out.phi_deg.push_back(a);
   }
   const std::size_t np = out.phi_deg.size();
-  const std::vector<PecWall> walls = pec_walls(s, "near_to_far_2d");
+  const std::vector<MirrorWall> walls = mirror_walls(s, "near_to_far_2d");
   out.included.assign(np, 1);
   for (std::size_t q = 0; q < np; ++q) {
     const double ph = out.phi_deg[q] * M_PI / 180;
-    if (behind_pec_wall(walls, {std::cos(ph), std::sin(ph), 0.0})) out.included[q] = 0;
+    if (behind_wall(walls, {std::cos(ph), std::sin(ph), 0.0})) out.included[q] = 0;
   }
   const double depth_m = s.cell_m[2] > 0 ? s.cell_m[2] : 1.0;  // area / depth = the edge's length
   const std::size_t nsub = std::size_t{1} << walls.size();
@@ -83,24 +83,25 @@ FarFieldPattern near_to_far_2d(const SurfaceFields& s, double phi_step_deg) {
     for (std::size_t p = 0; p < s.points.size(); ++p) {
       const SurfacePoint& pt = s.points[p];
       const MonitorFace& face = s.faces[static_cast<std::size_t>(pt.face)];
-      if (face.on_pec_wall) continue;
+      if (face.on_wall) continue;
       const double dl = pt.area_m2 / depth_m;
       power += 0.5 * normal_poynting(face, s.e[f][p], s.h[f][p]) * dl;
       const CVec3 jv = cross_axis(face.axis, face.normal, s.h[f][p]);
       CVec3 mv = cross_axis(face.axis, face.normal, s.e[f][p]);
       for (Complex& c : mv) c = -c;
       for (std::size_t sub = 0; sub < nsub; ++sub) {
-        const PecImage im = pec_image(walls, sub);
+        const WallImage im = wall_image(walls, sub);
         LinePoint lp;
         lp.x = im.mirror[0] * pt.r_m.x + im.offset_m[0];
         lp.y = im.mirror[1] * pt.r_m.y + im.offset_m[1];
         for (std::size_t a = 0; a < 3; ++a) {
-          lp.j[a] = static_cast<double>(im.parity) * im.mirror[a] * jv[a] * dl;
-          lp.m[a] = im.mirror[a] * mv[a] * dl;
+          lp.j[a] = static_cast<double>(im.j_parity) * im.mirror[a] * jv[a] * dl;
+          lp.m[a] = static_cast<double>(im.m_parity) * im.mirror[a] * mv[a] * dl;
         }
         src.push_back(lp);
       }
     }
+    power *= whole_per_part(walls);
     out.radiated_power[f] = power;
     std::vector<double>& dbi = out.directivity_dbi[f];
 #pragma omp parallel for schedule(static)

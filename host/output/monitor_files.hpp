@@ -28,7 +28,9 @@ struct MonitorReport {
   std::string file;                  // relative to the output dir: monitors/<name>.csv or .vti
   std::vector<double> frequencies_hz;
   std::vector<double> flux;          // flux: per frequency (J s; 2D: J s per metre of depth)
-  std::vector<double> radiated_power;  // farfield: per frequency (as flux), through its non-wall faces
+  // farfield: per frequency (as flux), through its non-wall faces (with magnetic walls: the
+  // symmetric whole's, times 2 per wall)
+  std::vector<double> radiated_power;
   // farfield, a 3D model that one port alone drives: radiated_power / the power the port
   // delivers, per frequency (NaN where the port's source hardly drives it)
   std::vector<double> radiation_efficiency;

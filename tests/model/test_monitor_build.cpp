@@ -1,5 +1,5 @@
 // MonitorConfig -> MonitorModel (host/model/monitor_build.hpp): nodes, faces, the Yee regions the
-// device transforms, on_pec_wall, the refusals that need the grid, UPML warnings, host bytes.
+// device transforms, on_wall, the refusals that need the grid, UPML warnings, host bytes.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -80,7 +80,7 @@ TEST_CASE("a closed flux box: six faces, x then y then z, low (normal -1) before
     CHECK(mon.faces[f].axis == axis[f]);
     CHECK(mon.faces[f].plane == plane[f]);
     CHECK(mon.faces[f].normal == normal[f]);
-    CHECK_FALSE(mon.faces[f].on_pec_wall);
+    CHECK_FALSE(mon.faces[f].on_wall);
     I3 lo = mon.lo, hi = mon.hi;
     lo[axis[f]] = hi[axis[f]] = plane[f];
     CHECK(mon.faces[f].lo == lo);
@@ -120,14 +120,14 @@ TEST_CASE("a flux plane: one face at the zero extent, normal +axis") {
   CHECK(same_region(mon.regions[3], Component::Hz, {6, 7, 10}, {14, 9, 13}));
 }
 
-TEST_CASE("faces on the outer wall: regions clipped to the grid, on_pec_wall with a pec boundary") {
+TEST_CASE("faces on the outer wall: regions clipped to the grid, on_wall with a pec boundary") {
   RunConfig cfg = with_monitor(MonitorKind::Flux, {0, 0, 0}, {0.2, 0.2, 0.2});
   cfg.boundary.type = BoundaryType::Pec;
   cfg.boundary.layers = {0, 0, 0, 0, 0, 0};
   const SimulationModel m = SimulationModel::build(cfg);
   const MonitorModel& mon = m.monitors.at(0);
   REQUIRE(mon.faces.size() == 6);
-  for (const MonitorFace& f : mon.faces) CHECK(f.on_pec_wall);
+  for (const MonitorFace& f : mon.faces) CHECK(f.on_wall);
   // x-low (plane 0): E rows at node 20 of the tangential axis are past the end; H at cell -1 too.
   // x-high (plane 20): tangential E on the wall lies past the end (it is zero): only H is left.
   const std::vector<DftRegion> low = face_regions(mon.faces[0], m.grid.n);
@@ -142,18 +142,18 @@ TEST_CASE("faces on the outer wall: regions clipped to the grid, on_pec_wall wit
   CHECK(warnings_of(m).empty());        // no UPML anywhere
 }
 
-TEST_CASE("on_pec_wall needs 0 UPML layers on that face; a face in the layers is a warning") {
+TEST_CASE("on_wall needs 0 UPML layers on that face; a face in the layers is a warning") {
   RunConfig cfg = with_monitor(MonitorKind::FarField, {0, 0.06, 0.06}, {0.1, 0.14, 0.14});
   cfg.boundary.layers = {0, 5, 5, 5, 5, 5};  // bare PEC at x = 0 only
   SimulationModel m = SimulationModel::build(cfg);
   REQUIRE(m.monitors.at(0).faces.size() == 6);
-  CHECK(m.monitors[0].faces[0].on_pec_wall);  // x-low at x = 0
-  for (int f = 1; f < 6; ++f) CHECK_FALSE(m.monitors[0].faces[f].on_pec_wall);
+  CHECK(m.monitors[0].faces[0].on_wall);  // x-low at x = 0
+  for (int f = 1; f < 6; ++f) CHECK_FALSE(m.monitors[0].faces[f].on_wall);
   CHECK(warnings_of(m).empty());
   // The same box with layers at x = 0: its x-low face lies in them.
   cfg.boundary.layers = {5, 5, 5, 5, 5, 5};
   m = SimulationModel::build(cfg);
-  CHECK_FALSE(m.monitors.at(0).faces[0].on_pec_wall);
+  CHECK_FALSE(m.monitors.at(0).faces[0].on_wall);
   // Every face but x-high reaches x < 5 cells (the x-low face, and the others' tangential span).
   REQUIRE(warnings_of(m).size() == 1);
   CHECK(warnings_of(m)[0] ==
@@ -214,8 +214,8 @@ TEST_CASE("a farfield box on both bare PEC walls of one axis is refused; on one 
   CHECK(what.find("at most one of the two bare PEC walls across z") != std::string::npos);
   cfg.monitors[0].box_hi.z = 0.1;
   const SimulationModel m = SimulationModel::build(cfg);
-  CHECK(m.monitors.at(0).faces.at(4).on_pec_wall);
-  CHECK_FALSE(m.monitors.at(0).faces.at(5).on_pec_wall);
+  CHECK(m.monitors.at(0).faces.at(4).on_wall);
+  CHECK_FALSE(m.monitors.at(0).faces.at(5).on_wall);
 }
 
 TEST_CASE("an extent that rounds to no cell and a frequency the grid cannot carry are refused") {

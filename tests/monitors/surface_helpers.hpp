@@ -15,7 +15,7 @@ using FieldAt = std::function<void(const Vec3& r, CVec3& e, CVec3& h)>;
 
 // The face of node plane `plane` on `axis`, over the cells lo .. hi - 1 of the two other axes.
 inline MonitorFace face_of(int axis, int plane, int normal, std::array<int, 3> lo,
-                           std::array<int, 3> hi, bool on_pec_wall = false) {
+                           std::array<int, 3> hi, bool on_wall = false) {
   MonitorFace f;
   f.axis = axis;
   f.plane = plane;
@@ -23,7 +23,7 @@ inline MonitorFace face_of(int axis, int plane, int normal, std::array<int, 3> l
   lo[axis] = hi[axis] = plane;
   f.lo = lo;
   f.hi = hi;
-  f.on_pec_wall = on_pec_wall;
+  f.on_wall = on_wall;
   return f;
 }
 

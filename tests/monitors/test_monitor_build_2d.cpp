@@ -82,7 +82,7 @@ TEST_CASE("2D flux rectangle: four sides on x and y, tm regions (Ez, Hx, Hy), no
     CHECK(m.faces[i].axis == axis[i]);
     CHECK(m.faces[i].plane == plane[i]);
     CHECK(m.faces[i].normal == normal[i]);
-    CHECK_FALSE(m.faces[i].on_pec_wall);
+    CHECK_FALSE(m.faces[i].on_wall);
   }
   // x-low side (plane 5): Ez on the plane over the y nodes 4..12, Hy half a cell either side.
   // y-low side (plane 4): Ez over the x nodes 5..15, Hx half a cell either side. 2 regions a side.
@@ -125,8 +125,8 @@ TEST_CASE("2D flux: te regions (Ex, Ey, Hz), a line, a side on the PEC wall, a s
   pec.add(MonitorKind::Flux, 0.0, 0.004, 0.015, 0.012);
   mons = pec.build();
   REQUIRE(mons[0].faces.size() == 4);
-  CHECK(mons[0].faces[0].on_pec_wall);  // x = 0
-  CHECK_FALSE(mons[0].faces[1].on_pec_wall);
+  CHECK(mons[0].faces[0].on_wall);  // x = 0
+  CHECK_FALSE(mons[0].faces[1].on_wall);
   // Ez on the wall plane is a sample of the grid (held at zero by the PEC id); Hy has only the
   // inside plane.
   CHECK(region_is(mons[0].regions[0], C::Ez, {0, 4, 0}, {1, 13, 1}));

@@ -157,7 +157,7 @@ TEST_CASE("near_to_far: two dipoles a quarter wave apart in phase quadrature bea
 }
 
 TEST_CASE("near_to_far: a vertical dipole at height h over a PEC wall: the half-space answer") {
-  // The box stands on the wall z = 0 (its low z face on_pec_wall); image theory: the field above
+  // The box stands on the wall z = 0 (its low z face on_wall); image theory: the field above
   // is the dipole's and its image's (same moment at -h): U = U0 4 cos^2(k h cos theta), and
   // D(theta) = 4 sin^2 theta cos^2(k h cos theta) / (2/3 + 2 sin a / a^3 - 2 cos a / a^2), a = 2 k h,
   // P = P0 (1 + 3 (sin a / a^3 - cos a / a^2)); for h -> 0, D(90) = 3 (4.77 dBi), P = 2 P0.
@@ -168,7 +168,7 @@ TEST_CASE("near_to_far: a vertical dipole at height h over a PEC wall: the half-
     CAPTURE(h);
     const std::array<int, 3> lo{2, 2, 0}, hi{2 + side, 2 + side, side};
     std::vector<MonitorFace> faces = box_faces(lo, hi);
-    faces[4].on_pec_wall = true;  // z low, plane 0
+    faces[4].on_wall = true;  // z low, plane 0
     const CVec3 p{0, 0, 1e-9};
     const double x = (lo[0] + side / 2.0) * d, y = (lo[1] + side / 2.0) * d;
     // A dipole exactly on the wall is its own image: one dipole of twice the moment.
@@ -204,8 +204,8 @@ TEST_CASE("near_to_far: a horizontal dipole in a PEC corner (two walls): images 
   const double d = kLambda / 20;
   const std::array<int, 3> lo{0, 2, 0}, hi{side, 2 + side, side};
   std::vector<MonitorFace> faces = box_faces(lo, hi);
-  faces[0].on_pec_wall = true;
-  faces[4].on_pec_wall = true;
+  faces[0].on_wall = true;
+  faces[4].on_wall = true;
   const double hx = 0.3, hz = 0.2, y = (lo[1] + side / 2.0) * d;
   const std::complex<double> m = 1e-9;
   const std::vector<Dipole> with_images{{{hx, y, hz}, {0, m, 0}},
@@ -249,7 +249,7 @@ TEST_CASE("near_to_far: grids, several frequencies, and what it refuses") {
   CHECK_THROWS_WITH_AS(near_to_far(s, 0, 5), doctest::Contains("theta_step"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(near_to_far(s, 5, 400), doctest::Contains("phi_step"), std::invalid_argument);
   SurfaceFields plates = s;
-  plates.faces[4].on_pec_wall = plates.faces[5].on_pec_wall = true;
+  plates.faces[4].on_wall = plates.faces[5].on_wall = true;
   CHECK_THROWS_WITH_AS(near_to_far(plates, 5, 5), doctest::Contains("both ends of axis z"),
                        std::invalid_argument);
   SurfaceFields moved = s;

@@ -46,7 +46,7 @@ MonitorModel box_monitor(const GridGeometry& g, std::array<int, 3> lo, std::arra
       f.lo = lo;
       f.hi = hi;
       f.lo[a] = f.hi[a] = f.plane;
-      f.on_pec_wall = f.plane == 0 || f.plane == g.n[a];
+      f.on_wall = f.plane == 0 || f.plane == g.n[a];
       m.faces.push_back(f);
       for (const DftRegion& r : face_regions(f, g.n)) m.regions.push_back(r);
     }

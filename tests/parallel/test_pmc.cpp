@@ -166,7 +166,17 @@ TEST_CASE("boundary.pmc: the keys and what they refuse") {
   CHECK(error_of(grid + "[boundary]\npmc = x\n" + port + "size = 0.02 0 0.01\n").find("source.p.size") !=
         std::string::npos);
   CHECK(error_of(grid + "[boundary]\npmc = x\n" + port + "size = 0 0.02 0.01\n") == "no error");
-  CHECK(error_of(grid + "[boundary]\npmc = x\n" + dipole +
-                 "[monitor.f]\ntype = farfield\nbox = 0 0.05 0.05 0.2 0.25 0.25\nfrequencies = 1e9\n")
-            .find("monitor.f.type") != std::string::npos);
+  // A far-field box on the wall: that face is a magnetic wall's (images, no current of its own).
+  const std::string farfield = "[monitor.f]\ntype = farfield\nbox = 0 0.05 0.05 0.2 0.25 0.25\nfrequencies = 1e9\n";
+  const std::string on_wall = "[source.s]\nposition = 0 0.15 0.15\nfrequency = 1e9\n";
+  CHECK(error_of(grid + "[boundary]\npmc = x\n" + on_wall + farfield) == "no error");
+  const SimulationModel with_box =
+      SimulationModel::build(load_config_text(grid + "[boundary]\npmc = x\n" + on_wall + farfield, "p.ini", {}));
+  int magnetic = 0;
+  for (const MonitorFace& f : with_box.monitors.at(0).faces) {
+    CHECK(f.magnetic_wall == (f.axis == 0 && f.plane == 0));
+    CHECK(f.on_wall == f.magnetic_wall);
+    magnetic += f.magnetic_wall ? 1 : 0;
+  }
+  CHECK(magnetic == 1);
 }

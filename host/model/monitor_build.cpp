@@ -67,16 +67,28 @@ void check_frequencies(const RunConfig& cfg, const MonitorConfig& c, const GridG
   }
 }
 
-// The far field mirrors the box in each bare PEC wall it touches; two parallel walls (both ends
-// of one axis) would mirror without end: a waveguide, not free space.
-void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector<MonitorFace>& faces) {
+// The far field mirrors the box in each wall it touches (bare PEC or magnetic); two parallel
+// walls (both ends of one axis) would mirror without end: a waveguide, not free space. A magnetic
+// wall stands for the rest of a symmetric whole, so the box must reach it (clear of it, the
+// transform would see the part alone in free space).
+void check_walls(const RunConfig& cfg, const MonitorConfig& c, const std::vector<MonitorFace>& faces,
+                 const GridGeometry& g) {
   for (int a = 0; a < 3; ++a) {
     int walls = 0;
-    for (const MonitorFace& f : faces) walls += f.axis == a && f.on_wall ? 1 : 0;
+    bool on_magnetic = false;
+    for (const MonitorFace& f : faces) {
+      walls += f.axis == a && f.on_wall ? 1 : 0;
+      on_magnetic = on_magnetic || (f.axis == a && f.magnetic_wall);
+    }
+    if (g.pmc[static_cast<std::size_t>(a)] && !on_magnetic)
+      fail(cfg, "monitor." + c.name + ".box",
+           std::string("a farfield box that reaches the magnetic wall at ") + "xyz"[a] +
+               " = 0 (boundary.pmc: the model is part of a symmetric whole, whose far field needs the "
+               "wall's images of the box)");
     if (walls < 2) continue;
     fail(cfg, "monitor." + c.name + ".box",
-         std::string("a farfield box that touches at most one of the two bare PEC walls across ") +
-             "xyz"[a] + std::string(" (both: parallel plates, no free-space far field)"));
+         std::string("a farfield box that touches at most one of the two walls across ") + "xyz"[a] +
+             std::string(" (bare PEC or magnetic; both: parallel plates, no free-space far field)"));
   }
 }
 
@@ -383,7 +395,7 @@ std::vector<MonitorModel> build_monitors(const RunConfig& cfg, const GridGeometr
       m.phi_step_deg = c.phi_step_deg;
       check_periodic(cfg, c, g, m.lo, m.hi);
       m.faces = monitor_faces(m.lo, m.hi, g.n, layers, plane ? 2 : 3, g.pmc);
-      if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces);
+      if (c.kind == MonitorKind::FarField) check_walls(cfg, c, m.faces, g);
       // Across a whole period the two faces of a periodic axis cancel: left out.
       if (m.faces.size() > 1)
         m.faces.erase(std::remove_if(m.faces.begin(), m.faces.end(),

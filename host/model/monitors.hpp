@@ -34,9 +34,9 @@ struct DftRegion {
 // One face of a flux or farfield surface: the node plane `plane` of axis `axis` (at plane * d
 // metres), covering the cells lo .. hi - 1 of the two other axes (lo[axis] = hi[axis] = plane).
 // normal: +1 or -1, the direction of n along `axis` (outward for a closed box, +1 for a plane).
-// on_wall: the face lies on the domain's outer wall where that wall is bare PEC (0 UPML
-// layers) or magnetic (boundary.pmc, then magnetic_wall too); the far-field transform then uses
-// image currents in that wall.
+// on_wall: the face lies on one of the domain's outer walls that mirror fields: a bare PEC wall
+// (0 UPML layers) or a magnetic wall (boundary.pmc; magnetic_wall then too); the far-field
+// transform uses image currents in that wall.
 struct MonitorFace {
   int axis = 0;
   int plane = 0;

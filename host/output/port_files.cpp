@@ -185,6 +185,18 @@ bool sole_driven_port(const SimulationModel& m, std::size_t k) {
   return driven == 1 && m.ports.at(k).driven;
 }
 
+double port_images(const PortModel& port, const GridGeometry& g) {
+  double n = 1;
+  for (int a = 0; a < 3; ++a) {
+    if (!g.pmc[static_cast<std::size_t>(a)]) continue;
+    // On the wall: its E samples lie in the wall's plane (tangential to it, on node plane 0).
+    bool on_wall = static_cast<int>(port.component) != a;
+    for (const std::array<int, 3>& c : port.cells) on_wall = on_wall && c[static_cast<std::size_t>(a)] == 0;
+    if (!on_wall) n *= 2;
+  }
+  return n;
+}
+
 std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
                                                    const std::vector<std::vector<double>>& e_series,
                                                    long steps_done, const std::vector<double>& freqs) {
@@ -198,11 +210,14 @@ std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
     out.port = port.name;
     const std::vector<PortPoint> points = port_spectrum(port, s);
     out.moved = delivered_moved(port, points, e, m.grid.dt);
+    // The far field is the symmetric whole's (boundary.pmc): a port on a magnetic wall is the
+    // whole's port, one clear of it has an image port beside it in the whole.
+    const double images = port_images(port, m.grid);
     auto available = [&](double f) {
-      return std::norm(port_transform(s.source_v, f, s.dt)) / (8 * port.resistance_ohm);
+      return images * std::norm(port_transform(s.source_v, f, s.dt)) / (8 * port.resistance_ohm);
     };
     for (const PortPoint& p : points) {
-      out.delivered.push_back(p.delivered);
+      out.delivered.push_back(images * p.delivered);
       out.available.push_back(available(p.frequency_hz));
       out.available_peak = std::max(out.available_peak, out.available.back());
     }

@@ -23,7 +23,8 @@ bool sole_driven_port(const SimulationModel& m, std::size_t k);
 // The power the one port that alone drives the model (no other port, point source or plane wave)
 // delivers into it, 1/2 Re(V(f) conj(I(f))), and has available, |V_s(f)|^2 / (8 R), at `freqs`
 // (J s: the flux monitors' measure), from its E at steps 0 .. steps_done of e_series (as
-// write_port_files reads it). nullopt when no port drives alone.
+// write_port_files reads it); with magnetic walls the symmetric whole's (port_images times the
+// port's). nullopt when no port drives alone.
 struct DrivingPortPower {
   std::string port;
   std::vector<double> delivered, available;
@@ -35,6 +36,10 @@ struct DrivingPortPower {
   double available_peak = 0;
   bool drives(std::size_t f) const { return available.at(f) >= 1e-6 * available_peak && available_peak > 0; }
 };
+// How many ports of the symmetric whole a model with magnetic walls (boundary.pmc) stands for
+// with this one: 1 for a port on every wall, times 2 per wall it is clear of (its image there).
+double port_images(const PortModel& port, const GridGeometry& g);
+
 std::optional<DrivingPortPower> driving_port_power(const SimulationModel& m,
                                                    const std::vector<std::vector<double>>& e_series,
                                                    long steps_done, const std::vector<double>& freqs);

@@ -100,3 +100,25 @@ TEST_CASE("a quarter monopole on a ground plane: the magnetic walls' images besi
     if (row[1] == 90) horizon = std::max(horizon, row[3]);
   CHECK(horizon == doctest::Approx(5.16).epsilon(0.1 / 5.16));
 }
+
+TEST_CASE("a half model whose dipole is clear of the magnetic wall: the whole's two ports drive it") {
+  // The dipole of models/dipole_impedance.ini 8 cells from the wall x = 0: the whole holds it and
+  // its image, so the driving power is twice the port's; a lossless wire's efficiency is then 1
+  // and its gain its directivity.
+  const Pattern half = run_pattern(
+      "farfield_dipole_half",
+      "models/dipole_impedance.ini --monitor.pattern.frequencies=9.4e8 --monitor.pattern.theta_step=10 "
+      "--monitor.pattern.phi_step=20 --grid.size=\"0.2 0.3 0.4\" --boundary.pmc=x --boundary.layers=\"0 10 10 10 10 10\" "
+      "--object.upper_arm.center=\"0.04 0.15 0.235\" --object.lower_arm.center=\"0.04 0.15 0.16\" "
+      "--source.feed.position=\"0.04 0.15 0.1975\" --monitor.pattern.box=\"0 0.08 0.08 0.12 0.22 0.32\"");
+  REQUIRE(half.efficiency.size() == 1);
+  CHECK(half.efficiency[0] == doctest::Approx(1).epsilon(1e-3));
+  for (const auto& row : half.rows)
+    if (row[3] > -40) CHECK(std::fabs(row[6] - row[3]) < 5e-3);
+  // A box clear of the wall would see the part alone in free space: refused.
+  const Ran clear = run_clfdtd("run models/dipole_quarter.ini --time.steps=10 --quiet --output.dir=" +
+                               scratch_dir("farfield_clear_of_wall") +
+                               " --monitor.pattern.box=\"0.01 0 0.08 0.07 0.07 0.32\"");
+  CHECK(clear.code == 2);
+  CHECK(clear.out.find("a farfield box that reaches the magnetic wall at x = 0") != std::string::npos);
+}

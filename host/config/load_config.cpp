@@ -1030,10 +1030,12 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
     if (waveguide) {
       r.check(!cylindrical(cfg.grid) && cfg.grid.dims == 3, sec + ".type",
               "waveguide in a 3D Cartesian model (not 2D, not cylindrical)");
-      r.check(!r.has(sec + ".axis"), sec + ".axis",
-              "no axis for a waveguide port (its mode sets its fields)");
       r.require(sec + ".direction");
       read_waveguide_mode(r, sec + ".mode", s);
+      r.check(!r.has(sec + ".axis") || s.mode_solved > 0, sec + ".axis",
+              "no axis for a waveguide port of a te/tm mode (its mode sets its fields; a solved mode, "
+              "mode = <number>, takes one to choose among modes of one beta)");
+      s.mode_e_axis = r.has(sec + ".axis") ? std::optional<int>(static_cast<int>(s.axis)) : std::nullopt;
     } else {
       r.check(!r.has(sec + ".mode"), sec + ".mode", "no mode unless type = waveguide");
     }
@@ -1051,6 +1053,9 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
       read_direction(r, key, cfg.grid.dims, s);
       if (waveguide) {
         r.check(!s.direction_vector, key, "+x, -x, +y, -y, +z or -z for a waveguide port (along the guide)");
+        r.check(!s.mode_e_axis || *s.mode_e_axis != s.direction_axis, sec + ".axis",
+                "an axis across the guide (the E of the mode, not its direction " + std::string(1, "xyz"[s.direction_axis]) +
+                    ")");
       } else if (!s.direction_vector) {
         r.check(cfg.grid.dims == 3 || s.direction_axis != 2, key,
                 "+x, -x, +y or -y in a 2D model (the wave travels in the plane)");

@@ -169,6 +169,9 @@ struct SourceConfig {
   // waveguide only: mode = <k>, the k-th mode (largest beta first) that the mode solver finds in
   // the window `size` (model/mode_solver.hpp); 0 for a te/tm mode of a rectangular metal guide
   int mode_solved = 0;
+  // waveguide only, a solved mode shared by others of its beta (a square or round guide's pair):
+  // `axis`, the one of their combinations whose E lies most along it
+  std::optional<int> mode_e_axis;
 };
 
 struct ProbeConfig {

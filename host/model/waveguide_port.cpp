@@ -11,6 +11,7 @@
 #include "errors.hpp"
 #include "model/cross_section.hpp"
 #include "model/host_memory.hpp"
+#include "model/mode_combination.hpp"
 #include "model/mode_split.hpp"
 #include "model/input_limits.hpp"
 #include "model/number_text.hpp"
@@ -218,19 +219,30 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   }
   check_host_memory(static_cast<std::size_t>(mode_solver_bytes(p.section, p.solved)),
                     "the mode solver of waveguide port '" + p.name + "'");
-  const std::vector<GuidedMode> modes = port_solve(cfg, src, p.section, src.frequency_hz, p.solved);
+  std::vector<GuidedMode> modes = port_solve(cfg, src, p.section, src.frequency_hz, p.solved);
   if (static_cast<int>(modes.size()) < p.solved)
     throw cfg.error_at(mode_key, "a mode that travels at " + number_text(src.frequency_hz) + " Hz in the window: " +
                                      std::to_string(modes.size()) + (modes.size() == 1 ? " mode was" : " modes were") +
                                      " found there, mode " + std::to_string(p.solved) + " was asked for (clfdtd modes lists them)");
-  const GuidedMode& m = modes[static_cast<std::size_t>(p.solved - 1)];
-  if (m.degenerate > 1)
-    throw cfg.error_at(mode_key, "a mode of its own beta: mode " + std::to_string(p.solved) + " at " +
+  const std::size_t k = static_cast<std::size_t>(p.solved - 1);
+  const int shared = modes[k].degenerate;
+  // The whole group, to rotate it: the list stops at mode k, its partners may come after it.
+  if (shared > 1 && src.mode_e_axis) modes = port_solve(cfg, src, p.section, src.frequency_hz, p.solved + shared - 1);
+  if (shared > 1 && !src.mode_e_axis)
+    throw cfg.error_at(mode_key, "a mode of its own beta, or an axis: mode " + std::to_string(p.solved) + " at " +
                                      number_text(src.frequency_hz) + " Hz shares its beta with " +
-                                     std::to_string(m.degenerate - 1) +
+                                     std::to_string(shared - 1) +
                                      " other (a symmetric guide), so which of their combinations the port "
-                                     "launches and measures is not defined; break the symmetry (a window or "
-                                     "a guide a cell off it), or in a rectangular metal guide give te<m><n>");
+                                     "launches and measures is not defined; give `axis` (the combination whose "
+                                     "E lies most along it), or break the symmetry");
+  if (shared == 1 && src.mode_e_axis)
+    throw cfg.error_at(key_of(src, "axis"), "no axis for a mode alone at its beta (mode " + std::to_string(p.solved) +
+                                                " at " + number_text(src.frequency_hz) +
+                                                " Hz: its fields are set; clfdtd modes lists each mode's E along the "
+                                                "axes)");
+  if (src.mode_e_axis) polarize_group(modes, k, *src.mode_e_axis == p.u);
+  // Of a group the combination along the axis is its first member.
+  const GuidedMode& m = modes[src.mode_e_axis ? degenerate_group(modes, k).first : k];
   double peak = 0;
   for (double e : m.eu) peak = std::max(peak, std::fabs(e));
   for (double e : m.ev) peak = std::max(peak, std::fabs(e));
@@ -260,8 +272,11 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
     above = solve_modes_near(p.section, f1, b0, 3);
   } catch (const std::exception&) {
   }
-  if (like_profile(above, m.eu, m.ev, kSameMode, sign) == nullptr)
+  align_groups(above, m.eu, m.ev);
+  if (like_profile(above, m.eu, m.ev, kSameMode, sign) == nullptr) {
     above = port_solve(cfg, src, p.section, f1, p.solved + 4);
+    align_groups(above, m.eu, m.ev);
+  }
   if (const GuidedMode* m1 = like_profile(above, m.eu, m.ev, kSameMode, sign)) {
     const double b1 = m1->beta_grid, k1 = grid_k0(f1);
     const double slope = (b1 * b1 - b0 * b0) / (k1 * k1 - k0 * k0);
@@ -445,6 +460,7 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
       } catch (const std::exception&) {
         continue;
       }
+      align_groups(modes, p.prof_eu, p.prof_ev);
       if (const GuidedMode* m = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign)) return *m;
     }
     return std::nullopt;

@@ -335,6 +335,39 @@ TEST_CASE("waveguide ports of a solved mode: a frequency below the mode's cutoff
   CHECK(r.out.find("at 1 of its 2 frequencies (7.5e+09 Hz)") == std::string::npos);
 }
 
+TEST_CASE("waveguide ports of a solved mode: a square guide's degenerate pair chosen by `axis`") {
+  // TE10 and TE01 of a square guide share their beta; axis = y takes the combination with E along
+  // y, which is TE10 (m = 1 along x), so S21 must be the analytic te10 port's; a receiving port
+  // with axis = x takes TE01 and gets nothing of it.
+  const std::string square =
+      "run tests/data/waveguide_empty.ini --quiet --grid.size=\"0.024 0.024 0.105\" "
+      "--source.a.position=\"0.012 0.012 0.0225\" --source.b.position=\"0.012 0.012 0.0825\" "
+      "--source.a.frequency=7.5e9 --source.a.bandwidth=1e9 --source.b.frequency=7.5e9 --source.b.bandwidth=1e9 "
+      "\"--source.a.frequencies=7e9 7.5e9 8e9\" --probe.behind.position=\"0.0075 0.012 0.018\" "
+      "--probe.ahead.position=\"0.0075 0.012 0.045\"";
+  auto s21_of = [&](const std::string& name, const std::string& ports) {
+    const std::string dir = scratch_dir(name);
+    const auto r = run_clfdtd(square + ports + " --output.dir=" + dir);
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    return read_port(dir + "/ports/b.csv", "s21");
+  };
+  const PortColumns te10 = s21_of("square_te10", " --source.a.mode=te10 --source.b.mode=te10");
+  const PortColumns along_y =
+      s21_of("square_axis_y", " --source.a.mode=1 --source.b.mode=1 --source.a.axis=y --source.b.axis=y");
+  const PortColumns crossed =
+      s21_of("square_axis_x", " --source.a.mode=2 --source.b.mode=1 --source.a.axis=y --source.b.axis=x");
+  REQUIRE(te10.f.size() == 3);
+  REQUIRE(along_y.f.size() == 3);
+  REQUIRE(crossed.f.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(te10.f[k]);
+    CHECK(std::abs(std::abs(te10.s[k]) - 1) < 1e-3);
+    CHECK(along_y.beta[k] == doctest::Approx(te10.beta[k]).epsilon(1e-8));
+    CHECK(std::abs(along_y.s[k] - te10.s[k]) < 1e-6);
+    CHECK(std::abs(crossed.s[k]) < 1e-6);
+  }
+}
+
 TEST_CASE("waveguide ports of a solved mode: what they refuse") {
   const std::string guide = "run tests/data/mode_port_guide.ini --quiet --output.dir=" + scratch_dir("mode_refused") + " ";
   struct Case {
@@ -349,6 +382,10 @@ TEST_CASE("waveguide ports of a solved mode: what they refuse") {
            {"--material.loading.sigma=1", "lossy"},
            {"--source.a.position=\"0.012 0.006 0.012\"", "outside the UPML layers along z"},
            {"--grid.size=\"0.024 0.024 0.12\" --object.block.material=vacuum", "shares its beta with 1 other"},
+           {"--grid.size=\"0.024 0.024 0.12\" --object.block.material=vacuum", "give `axis`"},
+           {"--source.a.mode=te10 --source.a.axis=y", "no axis for a waveguide port of a te/tm mode"},
+           {"--source.a.axis=z", "an axis across the guide"},
+           {"--source.a.axis=y", "no axis for a mode alone at its beta"},
        }) {
     CAPTURE(c.args);
     const auto r = run_clfdtd(guide + c.args);

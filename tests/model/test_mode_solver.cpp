@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/grid_geometry.hpp"
+#include "model/mode_combination.hpp"
 #include "model/mode_solver.hpp"
 
 using namespace clfdtd;
@@ -275,4 +276,43 @@ TEST_CASE("mode solver: degenerate modes of a square guide come both, orthogonal
     REQUIRE(one.size() == 1);
     CHECK(one[0].beta == doctest::Approx(modes[0].beta).epsilon(1e-12));
   }
+}
+
+TEST_CASE("mode combinations: a degenerate pair turned along an axis, or towards a profile") {
+  // TE10 and TE01 of a square guide at 9 GHz, each mixed with the other into an arbitrary pair.
+  const int n = 20;
+  const double d = 1e-3, dt = courant_dt(d, d, d);
+  const CrossSection cs = CrossSection::uniform(n, n, d, d, d, dt, 1.0, 1.0);
+  const std::vector<GuidedMode> solved = solve_modes(cs, 9e9, 2);
+  REQUIRE(solved.size() == 2);
+  REQUIRE(degenerate_group(solved, 1) == std::pair<std::size_t, std::size_t>{0, 2});
+  // The same pair turned by 30 degrees (still modes, orthogonal, 1 W each).
+  std::vector<GuidedMode> mixed = solved;
+  const double c = std::cos(0.5236), s = std::sin(0.5236);
+  for (auto f : {&GuidedMode::eu, &GuidedMode::ev, &GuidedMode::ew, &GuidedMode::hu, &GuidedMode::hv, &GuidedMode::hw})
+    for (std::size_t i = 0; i < (solved[0].*f).size(); ++i) {
+      (mixed[0].*f)[i] = c * (solved[0].*f)[i] + s * (solved[1].*f)[i];
+      (mixed[1].*f)[i] = -s * (solved[0].*f)[i] + c * (solved[1].*f)[i];
+    }
+  for (const bool along_u : {true, false}) {
+    CAPTURE(along_u);
+    std::vector<GuidedMode> turned = mixed;
+    polarize_group(turned, 1, along_u);
+    // A metal square's TE10 / TE01 have E along one axis only.
+    CHECK(turned[0].u_fraction == doctest::Approx(along_u ? 1.0 : 0.0).scale(1).epsilon(1e-9));
+    CHECK(turned[1].u_fraction == doctest::Approx(along_u ? 0.0 : 1.0).scale(1).epsilon(1e-9));
+    for (std::size_t a = 0; a < 2; ++a)
+      for (std::size_t b = 0; b < 2; ++b)
+        CHECK(cross_power(cs, turned[a], turned[b]) == doctest::Approx(a == b ? 1.0 : 0.0).scale(1).epsilon(1e-9));
+    // Back towards the mixed pair's first member: found again, sign and all.
+    align_groups(turned, mixed[0].eu, mixed[0].ev);
+    CHECK(std::fabs(cross_power(cs, turned[0], mixed[0])) == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK(cross_power(cs, turned[1], mixed[0]) == doctest::Approx(0.0).scale(1).epsilon(1e-9));
+  }
+  // A mode alone is left as it is.
+  std::vector<GuidedMode> single = solve_modes(CrossSection::uniform(20, 14, d, d, d, dt, 1.0, 1.0), 9e9, 1);
+  REQUIRE(single.size() == 1);
+  const std::vector<double> before = single[0].eu;
+  polarize_group(single, 0, false);
+  CHECK(single[0].eu == before);
 }

@@ -15,6 +15,7 @@
 #include "config/printable.hpp"
 #include "errors.hpp"
 #include "model/cross_section.hpp"
+#include "model/mode_combination.hpp"
 #include "model/field_layout.hpp"
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
@@ -220,6 +221,7 @@ int modes_command(const std::vector<std::string>& args) {
   std::vector<GuidedMode> modes;
   try {
     modes = solve_modes(cs, f_hz, count);
+    polarize_groups(modes, true);  // modes of one beta in a fixed combination
   } catch (const std::runtime_error& e) {
     throw ConfigError("", 0, "--size", std::string("a window and frequency the mode solver can take (") + e.what() + ")");
   }

@@ -240,7 +240,11 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
                                                 " at " + number_text(src.frequency_hz) +
                                                 " Hz: its fields are set; clfdtd modes lists each mode's E along the "
                                                 "axes)");
-  if (src.mode_e_axis) polarize_group(modes, k, *src.mode_e_axis == p.u);
+  p.group = shared;
+  if (src.mode_e_axis) {
+    p.axis_overlap = polarization_overlap(modes, k);
+    polarize_group(modes, k, *src.mode_e_axis == p.u);
+  }
   // Of a group the combination along the axis is its first member.
   const GuidedMode& m = modes[src.mode_e_axis ? degenerate_group(modes, k).first : k];
   double peak = 0;
@@ -268,13 +272,14 @@ void build_solved_mode(const RunConfig& cfg, const SourceConfig& src, const Grid
   double sign = 1;
   // Near the mode's beta first; all modes from the largest down where that misses it.
   std::vector<GuidedMode> above;
-  try {
-    above = solve_modes_near(p.section, f1, b0, 3);
-  } catch (const std::exception&) {
+  if (p.group == 1) {  // near a group's beta Arnoldi may return some of it only
+    try {
+      above = solve_modes_near(p.section, f1, b0, 3);
+    } catch (const std::exception&) {
+    }
   }
-  align_groups(above, m.eu, m.ev);
   if (like_profile(above, m.eu, m.ev, kSameMode, sign) == nullptr) {
-    above = port_solve(cfg, src, p.section, f1, p.solved + 4);
+    above = port_solve(cfg, src, p.section, f1, p.solved + p.group + 3);
     align_groups(above, m.eu, m.ev);
   }
   if (const GuidedMode* m1 = like_profile(above, m.eu, m.ev, kSameMode, sign)) {
@@ -453,15 +458,20 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     const double k0 = 2 * std::sin(kPi * f * g.dt) / (kC0 * g.dt);
     const double b2 = k0 * k0 * p.eps_r * p.mu_r - p.ku_grid * p.ku_grid;
     for (const bool near : {true, false}) {
-      if (near && !(b2 > 0)) continue;
+      // Near a group's beta Arnoldi may return some of it only (and slowly): the full list then.
+      if (near && (!(b2 > 0) || p.group > 1)) continue;
       std::vector<GuidedMode> modes;
       try {
-        modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 3) : solve_modes(cs, f, p.solved + 4);
+        modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 3) : solve_modes(cs, f, p.solved + p.group + 3);
       } catch (const std::exception&) {
         continue;
       }
       align_groups(modes, p.prof_eu, p.prof_ev);
-      if (const GuidedMode* m = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign)) return *m;
+      const GuidedMode* m = like_profile(modes, p.prof_eu, p.prof_ev, kSameMode, sign);
+      // The launched combination's partners must all be there to choose it among them.
+      if (m && degenerate_group(modes, static_cast<std::size_t>(m - modes.data())).second ==
+                   static_cast<std::size_t>(p.group))
+        return *m;
     }
     return std::nullopt;
   };
@@ -780,6 +790,13 @@ std::vector<std::string> waveguide_port_warnings(const std::vector<WaveguidePort
   std::vector<std::string> out;
   for (const WaveguidePortModel& p : ports) {
     const std::string axis = axis_name(g, p.axis);
+    if (p.axis_overlap > 1e-3)
+      out.push_back("waveguide port '" + p.name + "': mode " + std::to_string(p.solved) + " shares its beta with " +
+                    std::to_string(p.group - 1) + " other, and no two of their combinations, one along " +
+                    axis_name(g, p.u) + " and one along " + axis_name(g, p.v) + ", are orthogonal in power (overlap " +
+                    number_text(p.axis_overlap, 3) +
+                    "; a TE and a TM mode of one beta, as a square guide's TE11 and TM11): a port of this group "
+                    "with the other axis receives part of this port's wave");
     if (p.driven)
       for (const MonitorModel& mon : monitors) {
         if (mon.kind != MonitorKind::Flux && mon.kind != MonitorKind::FarField && mon.kind != MonitorKind::ModeExpansion)

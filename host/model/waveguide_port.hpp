@@ -73,6 +73,8 @@ struct WaveguidePortModel {
   // ku_grid as its Kc) that carries that mode's beta and its slope at that frequency, of impedance
   // eta0 there; n_line = B / K0 there.
   int solved = 0;
+  int group = 1;  // how many modes shared the launched one's beta there (source.axis chose among them)
+  double axis_overlap = 0;  // polarization_overlap of that group (model/mode_combination.hpp)
   CrossSection section;
   std::vector<double> prof_eu, prof_ev, prof_hu, prof_hv;
   double n_line = 1;

@@ -339,12 +339,13 @@ TEST_CASE("waveguide ports of a solved mode: a square guide's degenerate pair ch
   // TE10 and TE01 of a square guide share their beta; axis = y takes the combination with E along
   // y, which is TE10 (m = 1 along x), so S21 must be the analytic te10 port's; a receiving port
   // with axis = x takes TE01 and gets nothing of it.
-  const std::string square =
+  const std::string guide =
       "run tests/data/waveguide_empty.ini --quiet --grid.size=\"0.024 0.024 0.105\" "
       "--source.a.position=\"0.012 0.012 0.0225\" --source.b.position=\"0.012 0.012 0.0825\" "
-      "--source.a.frequency=7.5e9 --source.a.bandwidth=1e9 --source.b.frequency=7.5e9 --source.b.bandwidth=1e9 "
-      "\"--source.a.frequencies=7e9 7.5e9 8e9\" --probe.behind.position=\"0.0075 0.012 0.018\" "
+      "--source.a.bandwidth=1e9 --source.b.bandwidth=1e9 --probe.behind.position=\"0.0075 0.012 0.018\" "
       "--probe.ahead.position=\"0.0075 0.012 0.045\"";
+  const std::string square =
+      guide + " --source.a.frequency=7.5e9 --source.b.frequency=7.5e9 \"--source.a.frequencies=7e9 7.5e9 8e9\"";
   auto s21_of = [&](const std::string& name, const std::string& ports) {
     const std::string dir = scratch_dir(name);
     const auto r = run_clfdtd(square + ports + " --output.dir=" + dir);
@@ -352,8 +353,9 @@ TEST_CASE("waveguide ports of a solved mode: a square guide's degenerate pair ch
     return read_port(dir + "/ports/b.csv", "s21");
   };
   const PortColumns te10 = s21_of("square_te10", " --source.a.mode=te10 --source.b.mode=te10");
+  // Either number of the pair gives the same port.
   const PortColumns along_y =
-      s21_of("square_axis_y", " --source.a.mode=1 --source.b.mode=1 --source.a.axis=y --source.b.axis=y");
+      s21_of("square_axis_y", " --source.a.mode=1 --source.b.mode=2 --source.a.axis=y --source.b.axis=y");
   const PortColumns crossed =
       s21_of("square_axis_x", " --source.a.mode=2 --source.b.mode=1 --source.a.axis=y --source.b.axis=x");
   REQUIRE(te10.f.size() == 3);
@@ -366,6 +368,18 @@ TEST_CASE("waveguide ports of a solved mode: a square guide's degenerate pair ch
     CHECK(std::abs(along_y.s[k] - te10.s[k]) < 1e-6);
     CHECK(std::abs(crossed.s[k]) < 1e-6);
   }
+  // TE11 and TM11 share their beta too; along y they carry the wave whole, but their combinations
+  // along x and along y overlap in power: warned of.
+  const std::string dir = scratch_dir("square_te11_tm11");
+  const auto r = run_clfdtd(guide + " --source.a.mode=3 --source.b.mode=3 --source.a.axis=y --source.b.axis=y "
+                                     "--source.a.frequency=10.5e9 --source.b.frequency=10.5e9 "
+                                     "\"--source.a.frequencies=10e9 10.5e9 11e9\" --time.steps=8000 --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("waveguide port 'a': mode 3 shares its beta with 1 other, and no two of their combinations") !=
+        std::string::npos);
+  const PortColumns te11 = read_port(dir + "/ports/b.csv", "s21");
+  REQUIRE(te11.f.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) CHECK(std::abs(std::abs(te11.s[k]) - 1) < 1e-4);
 }
 
 TEST_CASE("waveguide ports of a solved mode: what they refuse") {

@@ -309,6 +309,17 @@ TEST_CASE("mode combinations: a degenerate pair turned along an axis, or towards
     CHECK(std::fabs(cross_power(cs, turned[0], mixed[0])) == doctest::Approx(1.0).epsilon(1e-9));
     CHECK(cross_power(cs, turned[1], mixed[0]) == doctest::Approx(0.0).scale(1).epsilon(1e-9));
   }
+  CHECK(polarization_overlap(solved, 0) < 1e-9);  // TE10 and TE01: x and y are orthogonal
+  // At 12 GHz TE11 and TM11 share a beta as well: a combination with E along v only exists, but
+  // the ones along u and along v overlap in power.
+  std::vector<GuidedMode> four = solve_modes(cs, 12e9, 4);
+  REQUIRE(four.size() == 4);
+  CHECK(degenerate_group(four, 2) == std::pair<std::size_t, std::size_t>{2, 2});
+  CHECK(polarization_overlap(four, 3) > 0.1);
+  polarize_group(four, 3, false);
+  CHECK(four[2].u_fraction == doctest::Approx(0.0).scale(1).epsilon(1e-9));
+  CHECK(cross_power(cs, four[2], four[3]) == doctest::Approx(0.0).scale(1).epsilon(1e-9));
+  CHECK(cross_power(cs, four[3], four[3]) == doctest::Approx(1.0).epsilon(1e-9));
   // A mode alone is left as it is.
   std::vector<GuidedMode> single = solve_modes(CrossSection::uniform(20, 14, d, d, d, dt, 1.0, 1.0), 9e9, 1);
   REQUIRE(single.size() == 1);

@@ -220,8 +220,7 @@ int modes_command(const std::vector<std::string>& args) {
   check_host_memory(static_cast<std::size_t>(mode_solver_bytes(cs, count)), "the mode solver");
   std::vector<GuidedMode> modes;
   try {
-    modes = solve_modes(cs, f_hz, count);
-    polarize_groups(modes, true);  // modes of one beta in a fixed combination
+    modes = solve_modes_turned(cs, f_hz, count);  // modes of one beta in a fixed combination
   } catch (const std::runtime_error& e) {
     throw ConfigError("", 0, "--size", std::string("a window and frequency the mode solver can take (") + e.what() + ")");
   }

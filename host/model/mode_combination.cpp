@@ -125,6 +125,18 @@ void polarize_groups(std::vector<GuidedMode>& modes, bool along_u) {
   for (std::size_t k = 0; k < modes.size(); k += degenerate_group(modes, k).second) polarize_group(modes, k, along_u);
 }
 
+std::vector<GuidedMode> solve_modes_turned(const CrossSection& cs, double f_hz, int count) {
+  std::vector<GuidedMode> modes = solve_modes(cs, f_hz, count);
+  if (!modes.empty()) {
+    const int shared = modes.back().degenerate;
+    if (degenerate_group(modes, modes.size() - 1).second < static_cast<std::size_t>(shared))
+      modes = solve_modes(cs, f_hz, count + shared - 1);
+  }
+  polarize_groups(modes, true);
+  if (modes.size() > static_cast<std::size_t>(count)) modes.resize(static_cast<std::size_t>(count));
+  return modes;
+}
+
 void align_groups(std::vector<GuidedMode>& modes, const std::vector<double>& eu, const std::vector<double>& ev) {
   for (std::size_t k = 0; k < modes.size();) {
     const auto [first, n] = degenerate_group(modes, k);

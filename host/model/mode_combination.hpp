@@ -30,6 +30,10 @@ double polarization_overlap(const std::vector<GuidedMode>& modes, std::size_t k)
 // mode_expansion monitors) then does not depend on the solver's start vector.
 void polarize_groups(std::vector<GuidedMode>& modes, bool along_u);
 
+// solve_modes's first `count` modes with every group turned by polarize_groups(along_u = true),
+// a group that the count cuts solved whole first: the rows mean the same whatever the count.
+std::vector<GuidedMode> solve_modes_turned(const CrossSection& cs, double f_hz, int count);
+
 // Rotates every group so that its first member is the combination most like the E profile
 // (eu, ev): the largest cosine between its transverse E and the profile.
 void align_groups(std::vector<GuidedMode>& modes, const std::vector<double>& eu, const std::vector<double>& ev);

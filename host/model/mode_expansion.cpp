@@ -53,10 +53,9 @@ std::vector<ExpansionAt> expand_on_modes(const SimulationModel& m, const Monitor
   const std::size_t nf = mon.frequencies_hz.size();
   std::vector<ExpansionAt> out(nf);
   run_solves_in_parallel(nf, mode_solver_bytes(cs, mon.mode_count), [&](std::size_t f) {
-    std::vector<GuidedMode> modes = solve_modes(cs, mon.frequencies_hz[f], mon.mode_count);
     // Modes of one beta come in an arbitrary combination: turned so that each group's first has
     // the most E along u, the rows then mean the same at every frequency.
-    polarize_groups(modes, true);
+    const std::vector<GuidedMode> modes = solve_modes_turned(cs, mon.frequencies_hz[f], mon.mode_count);
     std::vector<ExpandedMode> row;
     for (std::size_t k = 0; k < modes.size(); ++k) {
       const TwoWaves waves = split_on_mode(modes[k], cs, mon, plane, dft, f, nf);

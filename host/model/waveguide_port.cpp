@@ -491,7 +491,7 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     out.beta[f] = {found->beta, 0};
   };
   // The frequencies' solves are independent: side by side, each holding its own factorisation.
-  run_solves_in_parallel(nf, mode_solver_bytes(cs, p.solved + 4), measure);
+  run_solves_in_parallel(nf, mode_solver_bytes(cs, p.solved + p.group + 3), measure);
   return out;
 }
 

@@ -320,6 +320,14 @@ TEST_CASE("mode combinations: a degenerate pair turned along an axis, or towards
   CHECK(four[2].u_fraction == doctest::Approx(0.0).scale(1).epsilon(1e-9));
   CHECK(cross_power(cs, four[2], four[3]) == doctest::Approx(0.0).scale(1).epsilon(1e-9));
   CHECK(cross_power(cs, four[3], four[3]) == doctest::Approx(1.0).epsilon(1e-9));
+  // Listed turned whatever the count: a count that cuts the group still gets its first member
+  // turned along u (TE01 of the pair, E along x).
+  for (const int count : {1, 2}) {
+    CAPTURE(count);
+    const std::vector<GuidedMode> listed = solve_modes_turned(cs, 9e9, count);
+    REQUIRE(listed.size() == static_cast<std::size_t>(count));
+    CHECK(listed[0].u_fraction == doctest::Approx(1.0).epsilon(1e-9));
+  }
   // A mode alone is left as it is.
   std::vector<GuidedMode> single = solve_modes(CrossSection::uniform(20, 14, d, d, d, dt, 1.0, 1.0), 9e9, 1);
   REQUIRE(single.size() == 1);

@@ -25,6 +25,17 @@ Eigen::MatrixXd e_gram(const std::vector<GuidedMode>& modes, std::size_t first, 
   return g;
 }
 
+// The group's Gram matrix of E_u (along_u) or E_v alone.
+Eigen::MatrixXd axis_gram(const std::vector<GuidedMode>& modes, std::size_t first, std::size_t n, bool along_u) {
+  Eigen::MatrixXd on_axis(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const GuidedMode &a = modes[first + i], &b = modes[first + j];
+      on_axis(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = along_u ? dot(a.eu, b.eu) : dot(a.ev, b.ev);
+    }
+  return on_axis;
+}
+
 // Orthonormal coefficient vectors (columns) for the group's new members: the first maximises
 // c^T A c / c^T G c over the whole group, each next one the same over what is orthogonal to those
 // before. Orthonormal coefficients keep the members 1 W each and orthogonal in power (the solver
@@ -50,8 +61,8 @@ Eigen::MatrixXd successive_maxima(const Eigen::MatrixXd& a, const Eigen::MatrixX
   return out;
 }
 
-// Replaces modes[first .. first + n) by their combinations with the columns of `coef`, each new
-// mode's largest E sample positive (the solver's sign rule).
+// Replaces modes[first .. first + n) by their combinations with the columns of `coef` (orthonormal:
+// each still carries 1 W), in the solver's form (normalise_mode).
 void combine(std::vector<GuidedMode>& modes, std::size_t first, std::size_t n, const Eigen::MatrixXd& coef) {
   std::vector<GuidedMode> rotated;
   for (std::size_t r = 0; r < n; ++r) {
@@ -67,13 +78,7 @@ void combine(std::vector<GuidedMode>& modes, std::size_t first, std::size_t n, c
         out[s] = v;
       }
     }
-    double su = 0, sv = 0, peak = 0;
-    for (double e : g.eu) su += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
-    for (double e : g.ev) sv += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
-    if (peak < 0)
-      for (auto* a : {&g.eu, &g.ev, &g.ew, &g.hu, &g.hv, &g.hw})
-        for (double& value : *a) value = -value;
-    g.u_fraction = su / (su + sv);
+    normalise_mode(g, 1.0);
     rotated.push_back(std::move(g));
   }
   for (std::size_t r = 0; r < n; ++r) modes[first + r] = std::move(rotated[r]);
@@ -94,16 +99,6 @@ std::pair<std::size_t, std::size_t> degenerate_group(const std::vector<GuidedMod
     first += n;
   }
   return {k, 1};
-}
-
-static Eigen::MatrixXd axis_gram(const std::vector<GuidedMode>& modes, std::size_t first, std::size_t n, bool along_u) {
-  Eigen::MatrixXd on_axis(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      const GuidedMode &a = modes[first + i], &b = modes[first + j];
-      on_axis(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = along_u ? dot(a.eu, b.eu) : dot(a.ev, b.ev);
-    }
-  return on_axis;
 }
 
 void polarize_group(std::vector<GuidedMode>& modes, std::size_t k, bool along_u) {

@@ -363,13 +363,7 @@ std::vector<GuidedMode> solve(const CrossSection& cs, double f_hz, int count, do
       }
       const double power = cross(g, g);
       if (!(power > 1e-6 * own)) continue;
-      double su = 0, sv = 0, peak = 0;
-      for (double e : g.eu) su += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
-      for (double e : g.ev) sv += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
-      const double scale = (peak < 0 ? -1.0 : 1.0) / std::sqrt(power);
-      for (auto* a : {&g.eu, &g.ev, &g.ew, &g.hu, &g.hv, &g.hw})
-        for (double& value : *a) value *= scale;
-      g.u_fraction = su / (su + sv);
+      normalise_mode(g, power);
       kept.push_back(std::move(g));
     }
     for (std::size_t o = start; o < kept.size(); ++o) kept[o].degenerate = static_cast<int>(kept.size() - start);
@@ -389,6 +383,16 @@ std::vector<GuidedMode> solve(const CrossSection& cs, double f_hz, int count, do
 }
 
 }  // namespace
+
+void normalise_mode(GuidedMode& m, double power) {
+  double su = 0, sv = 0, peak = 0;
+  for (double e : m.eu) su += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
+  for (double e : m.ev) sv += e * e, peak = std::abs(e) > std::abs(peak) ? e : peak;
+  const double scale = (peak < 0 ? -1.0 : 1.0) / std::sqrt(power);
+  for (auto* a : {&m.eu, &m.ev, &m.ew, &m.hu, &m.hv, &m.hw})
+    for (double& value : *a) value *= scale;
+  m.u_fraction = su / (su + sv);
+}
 
 std::vector<GuidedMode> solve_modes(const CrossSection& cs, double f_hz, int count) {
   return solve(cs, f_hz, count, -1);

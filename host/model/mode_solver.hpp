@@ -57,6 +57,10 @@ struct GuidedMode {
   std::vector<double> eu, ev, ew, hu, hv, hw;
 };
 
+// Scales m, whose power across the plane is `power` (W), to carry 1 W with its largest E_u, E_v
+// sample positive, and sets its u_fraction: the form every listed mode takes.
+void normalise_mode(GuidedMode& m, double power);
+
 // Limits of the solve: the window's cells, and what the factorisation of a sparse matrix of about
 // three unknowns per cell needs (checked by the callers before they ask).
 constexpr std::size_t kModeSolverMaxCells = 1u << 20;

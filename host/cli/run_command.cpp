@@ -26,6 +26,7 @@
 #include "output/dft_convergence.hpp"
 #include "output/monitor_files.hpp"
 #include "output/port_files.hpp"
+#include "output/resonance_file.hpp"
 #include "output/output_dir.hpp"
 #include "output/output_marker.hpp"
 #include "output/run_report.hpp"
@@ -276,6 +277,7 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
           if (!comm.distributed()) check_device_can_hold(g, layout, cfg.grid.equation, cfg.device);
         });
         apply_test_nan_hook(model);
+        for (std::string& w : resonance_plan_warnings(model)) model.warnings.push_back(std::move(w));
         if (comm.distributed()) {
           check_distributable(cfg, model, comm.size());
           decomposition = decompose_model(cfg, model, comm.size());
@@ -456,6 +458,11 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
                                                        result.steps_done, guided))
             warn_after_loop(w);
       }
+      if (lead && !report.resonances.empty())
+        if (const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get()))
+          for (const std::string& w : write_resonance_file(out->path(), model, outputs->resonance_series(),
+                                                           result.steps_done, report.resonances))
+            warn_after_loop(w);
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.
     if (auto* ranks = dynamic_cast<parallel::DistributedBackend*>(backend.get())) {
@@ -523,6 +530,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
   for (const PortModel& p : model.ports)
     std::printf("port       %s (%g ohm): %s/ports/%s.csv\n", p.name.c_str(), p.resistance_ohm,
                 out->final_path().c_str(), p.name.c_str());
+  for (const std::string& line : resonance_summary(report.resonances))
+    std::printf("resonance  %s\n", line.c_str());
+  if (!report.resonances.empty())
+    std::printf("resonances %s/%s\n", out->final_path().c_str(), kResonanceFile);
   // Cylindrical: every mode's (r, z) cells count, as in run.json's mcells_per_s.
   std::printf("done       %ld steps in %.3f s of time loop, %.1f %s; outputs in %s\n",
               result.steps_done, result.loop_seconds, report.mcells_per_s,

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "monitors/harmonic_inversion.hpp"
 #include "output/cyl_snapshot.hpp"
 #include "output/vti_writer.hpp"
 
@@ -29,6 +30,16 @@ RunOutputs::RunOutputs(const std::string& dir, const SimulationModel& model, int
         mode_pvds_.push_back(
             std::make_unique<PvdWriter>(dir + "/fields_m" + std::to_string(m) + ".pvd"));
       if (phi_samples_ > 0) pvd_3d_ = std::make_unique<PvdWriter>(dir + "/fields_3d.pvd");
+    }
+  }
+  // The series of each field of a probe with a resonance band, from its resonance_from to n2.
+  resonance_series_.resize(model.probes.csv_samples());
+  for (std::size_t k = 0; k < resonance_series_.size(); ++k) {
+    const ProbeModel& p = model.probes.probes.at(model.probes.samples[k].probe);
+    if (p.resonances_hz && p.n2 >= p.resonance_from) {
+      // At most what the analysis takes (its first samples).
+      const std::size_t most = BandPlan::of(model.grid.dt, (*p.resonances_hz)[0], (*p.resonances_hz)[1]).max_length();
+      resonance_series_[k].assign(std::min(static_cast<std::size_t>(p.n2 - p.resonance_from) + 1, most), 0.0);
     }
   }
   port_e_.assign(model.ports.size(),
@@ -94,6 +105,17 @@ void RunOutputs::energy_rows(const std::vector<EnergyRow>& rows) {
 void RunOutputs::probe_rows(long first_step, int count, const std::vector<double>& values) {
   if (csv_) csv_->write_rows(first_step, count, values);
   const std::size_t stride = model_.probes.samples.size();
+  for (std::size_t k = 0; k < resonance_series_.size(); ++k) {
+    std::vector<double>& series = resonance_series_[k];
+    if (series.empty()) continue;
+    const long from = model_.probes.probes[model_.probes.samples[k].probe].resonance_from;
+    for (int slot = 0; slot < count; ++slot) {
+      const long at = first_step + slot - from;
+      const std::size_t v = static_cast<std::size_t>(slot) * stride + k;
+      if (at >= 0 && static_cast<std::size_t>(at) < series.size() && v < values.size())
+        series[static_cast<std::size_t>(at)] = values[v];
+    }
+  }
   // A port's E: the mean over its samples (model/ports.hpp).
   for (std::size_t k = 0; k < model_.ports.size(); ++k) {
     const std::vector<std::size_t>& samples = model_.ports[k].probe_samples;

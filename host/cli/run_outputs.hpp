@@ -30,6 +30,9 @@ public:
                  const std::vector<double>& values) override;
   // Each port's E at steps 0 .. steps as recorded so far (model/ports.hpp; zero where not yet).
   const std::vector<std::vector<double>>& port_fields() const { return port_e_; }
+  // Per probes.csv sample: its series from its probe's resonance_from to n2 as recorded so far
+  // (zero where not yet); empty for a probe without a resonance band.
+  const std::vector<std::vector<double>>& resonance_series() const { return resonance_series_; }
 
 private:
   struct FileCloser {
@@ -45,6 +48,7 @@ private:
   std::unique_ptr<std::FILE, FileCloser> energy_;  // energy.csv, only with output.energy
   std::vector<std::unique_ptr<std::FILE, FileCloser>> modes_;  // per monitor; null unless modes
   std::vector<std::vector<double>> port_e_;  // per port
+  std::vector<std::vector<double>> resonance_series_;
 };
 
 }  // namespace clfdtd::cli

@@ -1150,6 +1150,11 @@ void read_probes(const Reader& r, const Raw& raw, RunConfig& cfg) {
                 "steps within time.steps = " + std::to_string(*cfg.time.steps));
       p.steps = std::array<long, 2>{n[0], n[1]};
     }
+    if (r.has(sec + ".resonances")) {
+      const std::vector<double> band = r.numbers(sec + ".resonances");
+      r.check(band[0] < band[1], sec + ".resonances", "a band f1 f2 with 0 < f1 < f2 (Hz)");
+      p.resonances_hz = std::array<double, 2>{band[0], band[1]};
+    }
     cfg.probes.push_back(p);
   }
 }

@@ -192,6 +192,9 @@ std::vector<OptionSpec> make_table() {
       {"probe.*.steps", V::Integer, {2}, {}, "", "0 to the last step",
        "First and last recorded step n1 n2, n1 <= n2 <= time.steps. When the command line shortens the run, a window past its end is cut there (a warning).",
        closed(0, 2147483647, "n1 <= n2 <= the run's last step")},
+      {"probe.*.resonances", V::Number, {2}, {}, "Hz", "none",
+       "A band f1 f2: the resonances in it (frequency, Q, decay rate, amplitude, phase) of each recorded field, found by harmonic inversion of its series from the step the sources have ended (or n1, if later) to n2; rows in resonances.csv (docs/MONITORS.md, \"Resonances\"). f2 at most the highest frequency the grid carries, asin(courant) / (pi dt). A narrow band needs a long series (about 10 / (f2 - f1) of ringing): when the window is too short the run warns and finds none.",
+       open_closed(0, 1e17, "0 < f1 < f2 <= asin(courant) / (pi dt)")},
       // [monitor.<name>]: reductions computed where the fields live while the run goes.
       {"monitor.*.type", V::Word, {1}, {"flux", "dft", "farfield", "modes", "mode_expansion"}, "", "required",
        "What the monitor computes: flux (Poynting flux through a plane or a closed box, per "

@@ -179,6 +179,9 @@ struct ProbeConfig {
   Vec3 position;
   std::vector<Component> fields;              // subset of Ex..Hz, in file order
   std::optional<std::array<long, 2>> steps;   // n1..n2 inclusive; default 0..time steps
+  // Hz, f1 < f2: the resonances of each field in this band, from its series after the sources
+  // have ended (monitors/harmonic_inversion.hpp); none by default
+  std::optional<std::array<double, 2>> resonances_hz;
 };
 
 // [monitor.<name>]: a reduction computed on the device while the run goes (docs/MONITORS.md).

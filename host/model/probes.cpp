@@ -21,6 +21,8 @@ ProbeSet build_probes(const std::vector<ProbeConfig>& cfg, const GridGeometry& g
     m.n1 = c.steps ? (*c.steps)[0] : 0;
     // Nothing exists past the last step; a window reaching beyond it is cut there.
     m.n2 = std::min(c.steps ? (*c.steps)[1] : g.steps, g.steps);
+    m.resonances_hz = c.resonances_hz;
+    m.resonance_from = m.n1;
     set.probes.push_back(m);
     for (Component f : c.fields) {
       ProbeSample s;

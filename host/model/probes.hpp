@@ -2,6 +2,8 @@
 // each at that component's Yee sample nearest to the probe point, for steps n1..n2 (step 0 is the
 // initial state; step s holds E at s*dt and H at (s - 1/2)*dt).
 #pragma once
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ struct ProbeSample {
 struct ProbeModel {
   std::string name;
   long n1 = 0, n2 = 0;         // inclusive step window
+  // probe.<name>.resonances: the band (Hz), and the first step of the series analysed, the later
+  // of n1 and the step the sources have ended (model/resonance_window.hpp)
+  std::optional<std::array<double, 2>> resonances_hz;
+  long resonance_from = 0;
 };
 
 struct ProbeSet {

@@ -15,6 +15,7 @@
 #include "model/host_memory.hpp"
 #include "model/input_limits.hpp"
 #include "model/port_box.hpp"
+#include "model/resonance_window.hpp"
 #include "model/cyl_mesher.hpp"
 #include "model/mesher.hpp"
 #include "model/mode_expansion.hpp"
@@ -23,6 +24,7 @@
 #include "model/number_text.hpp"
 #include "model/shapes.hpp"
 #include "model/waveforms.hpp"
+#include "monitors/harmonic_inversion.hpp"
 
 namespace clfdtd {
 
@@ -431,6 +433,7 @@ SimulationModel SimulationModel::build(
   add_probe_warnings(m.probes, m.upml, m.grid, m.warnings);
   if (!m.cylindrical()) add_probe_pec_warnings(m.probes, m.ids, m.layout, m.materials, m.warnings);
   add_port_samples(m.ports, m.probes, m.grid);
+  plan_resonances(cfg, m);
   load_mode_shapes(m.grid, m.layout, m.monitors);
 
   for (long s : cfg.snapshot.steps) {
@@ -473,6 +476,19 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   const std::size_t ports = static_cast<std::size_t>(std::count_if(
       cfg.sources.begin(), cfg.sources.end(), [](const SourceConfig& s) { return s.kind == SourceKind::Port; }));
   bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 16 * sizeof(double);
+  // Per field of a probe with a resonance band: its series (a double a step, at most what the
+  // analysis takes) and the analysis' copy.
+  // The analysis itself, one series at a time: its Hankel and power matrices and their
+  // factorisations, at most 2000 x 667 complex doubles each (monitors/harmonic_inversion.hpp).
+  bool resonances = false;
+  for (const ProbeConfig& p : cfg.probes)
+    if (p.resonances_hz) {
+      resonances = true;
+      const std::size_t kept = std::min(static_cast<std::size_t>(std::max(0L, g.steps)) + 1,
+                                        BandPlan::of(g.dt, (*p.resonances_hz)[0], (*p.resonances_hz)[1]).max_length());
+      bytes += p.fields.size() * kept * 2 * sizeof(double);
+    }
+  if (resonances) bytes += 4 * 2000 * 667 * 2 * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats, a copy of

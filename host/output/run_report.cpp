@@ -200,6 +200,7 @@ RunReport report_from_model(const SimulationModel& m) {
   }
   r.monitors = monitor_reports(m);
   r.waveguide_ports = waveguide_port_reports(m);
+  r.resonances = resonance_reports(m);
   return r;
 }
 
@@ -335,6 +336,18 @@ void write_run_json(const std::string& path, const RunReport& r) {
       wports.push_back(entry);
     }
     j["waveguide_ports"] = wports;
+  }
+  if (!r.resonances.empty()) {
+    json list = json::array();
+    for (const ResonanceReport& x : r.resonances) {
+      json entry = {{"probe", x.probe},         {"field", x.field},
+                    {"band_hz", x.band_hz},     {"from_step", x.from_step},
+                    {"t0_s", x.t0_s},           {"file", written(kResonanceFile)}};
+      entry["to_step"] = x.found ? json(x.to_step) : json(nullptr);
+      entry["found"] = x.found ? json(*x.found) : json(nullptr);
+      list.push_back(entry);
+    }
+    j["resonances"] = list;
   }
   if (!r.dispersive.empty()) {
     json materials = json::array();

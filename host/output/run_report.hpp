@@ -11,6 +11,7 @@
 
 #include "model/simulation_model.hpp"
 #include "output/monitor_files.hpp"
+#include "output/resonance_file.hpp"
 #include "output/waveguide_port_files.hpp"
 
 namespace clfdtd {
@@ -108,6 +109,7 @@ struct RunReport {
   std::vector<PlaneWaveReport> plane_waves;  // one per source of type plane_wave, file order
   std::vector<WaveguidePortReport> waveguide_ports;  // one per source of type waveguide
   std::vector<DispersiveReport> dispersive;   // materials with poles, then the mixtures
+  std::vector<ResonanceReport> resonances;    // probe fields with a resonance band, column order
   int ranks = 1;                     // MPI processes of the run (docs/MPI.md)
   std::array<int, 3> parts{1, 1, 1}; // boxes along x, y, z
   std::vector<std::array<int, 6>> boxes;  // per rank: lo x y z, hi x y z (cells [lo, hi))

@@ -88,7 +88,7 @@ SimulationModel cyl_model() {
   m.layout = FieldLayout(NR, 1, NZ);
   m.cell_ids.assign(NR * NZ, MaterialTable::kVacuum);
   m.snapshot_steps = {0, 4};
-  m.probes.probes.push_back(ProbeModel{"p", 0, 5});
+  m.probes.probes.push_back(ProbeModel{"p", 0, 5, {}, 0});
   for (Component c : {Component::Ex, Component::Ey, Component::Hy}) {
     ProbeSample s;
     s.component = c;

@@ -71,7 +71,7 @@ inline SimulationModel wave_model(const WaveModelSpec& s) {
   }
   n = 0;
   for (const auto& c : s.probes) {
-    m.probes.probes.push_back(ProbeModel{"p" + std::to_string(n), 0, s.steps});
+    m.probes.probes.push_back(ProbeModel{"p" + std::to_string(n), 0, s.steps, {}, 0});
     ProbeSample smp;
     smp.probe = n++;
     smp.component = Component::Ez;

@@ -203,7 +203,7 @@ TEST_CASE("3D reconstruction: E only without H, and bad calls refused") {
 
 TEST_CASE("probes.csv of a cylindrical model: columns <probe>.Er .. <probe>.Hz") {
   ProbeSet probes;
-  probes.probes.push_back(ProbeModel{"p", 0, 5});
+  probes.probes.push_back(ProbeModel{"p", 0, 5, {}, 0});
   for (int c = 0; c < 6; ++c) {
     ProbeSample s;
     s.probe = 0;

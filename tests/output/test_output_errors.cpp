@@ -57,7 +57,7 @@ TEST_CASE("run.json, probes.csv and fields.pvd report file-system failures as Ou
   CHECK_THROWS_AS(write_run_json(missing + "/run.json", RunReport{}), OutputError);
   CHECK_THROWS_AS(PvdWriter(missing + "/fields.pvd"), OutputError);
   ProbeSet ps;
-  ps.probes = {{"a", 0, 10}};
+  ps.probes = {{"a", 0, 10, {}, 0}};
   ps.samples.push_back(ProbeSample{});
   CHECK_THROWS_AS(ProbeCsvWriter(missing + "/probes.csv", ps, 1e-12), OutputError);
 

@@ -39,7 +39,7 @@ std::string slurp(const fs::path& p) {
 // Two probes: "a" records Ez and Hx for steps 0..10, "b" records Ex for steps 2..3.
 ProbeSet two_probes() {
   ProbeSet ps;
-  ps.probes = {{"a", 0, 10}, {"b", 2, 3}};
+  ps.probes = {{"a", 0, 10, {}, 0}, {"b", 2, 3, {}, 2}};
   ProbeSample s;
   s.probe = 0; s.component = Component::Ez; s.position_m = {0.1, 0.2, 0.35};
   ps.samples.push_back(s);

@@ -14,6 +14,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def with_numpy():
+    """Imports numpy and matplotlib, or re-runs the script with the system python3 when this one
+    (a pyenv or venv python on PATH, as tools/validate meets) has none of them."""
+    try:
+        import numpy  # noqa: F401
+        import matplotlib  # noqa: F401
+    except ImportError:
+        if os.path.exists("/usr/bin/python3") and \
+                os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+            os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+        raise
+
+
 def parse_args(doc):
     """--bin (the clfdtd binary), --out (picture folder), --work (runs' folder), as absolute paths;
     work is None for a temporary folder (runs_folder)."""

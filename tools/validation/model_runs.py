@@ -1,5 +1,6 @@
-"""What the example-model picture scripts (periodic_models.py, symmetry_models.py) share: their
-command line (--bin, --out, --work) and one clfdtd run of a model into a folder."""
+"""What the example-model picture scripts (periodic_models.py, symmetry_models.py, ...) share: the
+system python3 when this one lacks numpy (with_numpy), their command line (--bin, --out, --work)
+and one clfdtd run of a model into a folder."""
 
 import argparse
 import contextlib

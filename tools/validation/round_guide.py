@@ -20,16 +20,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from model_runs import ROOT, parse_args, run, runs_folder  # noqa: E402
+from model_runs import ROOT, parse_args, run, runs_folder, with_numpy  # noqa: E402
 
-try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
-    import numpy as np
-    import matplotlib  # noqa: F401
-except ImportError:
-    if os.path.exists("/usr/bin/python3") and \
-            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+with_numpy()
+import numpy as np  # noqa: E402
 
 from common import read_vti  # noqa: E402
 

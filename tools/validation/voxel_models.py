@@ -20,14 +20,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 
-try:  # as tools/validate: a python3 on PATH without numpy (pyenv, venv) -> the system one
-    import numpy as np
-    import matplotlib  # noqa: F401
-except ImportError:
-    if os.path.exists("/usr/bin/python3") and \
-            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+from validation.model_runs import with_numpy  # noqa: E402
+
+with_numpy()
+import numpy as np  # noqa: E402
 
 from validation.common import read_vti  # noqa: E402
 from voxels_to_vti import write_vti  # noqa: E402

@@ -480,15 +480,18 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // analysis takes) and the analysis' copy.
   // The analysis itself, one series at a time: its Hankel and power matrices and their
   // factorisations, at most 2000 x 667 complex doubles each (monitors/harmonic_inversion.hpp).
+  // The low-pass' taps: built only for a series at least that long.
   bool resonances = false;
+  std::size_t taps = 0;
   for (const ProbeConfig& p : cfg.probes)
     if (p.resonances_hz) {
       resonances = true;
-      const std::size_t kept = std::min(static_cast<std::size_t>(std::max(0L, g.steps)) + 1,
-                                        BandPlan::of(g.dt, (*p.resonances_hz)[0], (*p.resonances_hz)[1]).max_length());
-      bytes += p.fields.size() * kept * 2 * sizeof(double);
+      const std::size_t series = static_cast<std::size_t>(std::max(0L, g.steps)) + 1;
+      const BandPlan plan = BandPlan::of(g.dt, (*p.resonances_hz)[0], (*p.resonances_hz)[1]);
+      bytes += p.fields.size() * std::min(series, plan.max_length()) * 2 * sizeof(double);
+      if (plan.min_length() <= series) taps = std::max(taps, static_cast<std::size_t>(plan.taps));
     }
-  if (resonances) bytes += 4 * 2000 * 667 * 2 * sizeof(double);
+  if (resonances) bytes += 4 * 2000 * 667 * 2 * sizeof(double) + taps * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats, a copy of

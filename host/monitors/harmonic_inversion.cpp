@@ -78,21 +78,47 @@ std::vector<cd> pencil_poles(const std::vector<cd>& y, std::size_t L) {
   return poles;
 }
 
-// Least squares of y[m] = sum_k a_k w_k^m.
-std::vector<cd> pole_amplitudes(const std::vector<cd>& y, const std::vector<cd>& poles) {
+// Least squares of y[i] = sum_k a_k w_k^i. Each column is taken from its largest power (i = 0,
+// or i = m - 1 for a growing pole) and scaled to unit norm, so that no power overflows and the QR
+// sees every term at its share of the samples: share_k = |a_k| sqrt(sum_i |w_k|^2i).
+struct PoleFit {
+  std::vector<cd> amplitude;  // a_k (at i = 0; 0 where it underflows)
+  std::vector<double> share;
+};
+
+PoleFit pole_amplitudes(const std::vector<cd>& y, const std::vector<cd>& poles) {
   const Eigen::Index m = static_cast<Eigen::Index>(y.size()), k = static_cast<Eigen::Index>(poles.size());
   Eigen::MatrixXcd powers(m, k);
+  std::vector<double> norm(static_cast<std::size_t>(k));
+  std::vector<Eigen::Index> from(static_cast<std::size_t>(k));
   for (Eigen::Index j = 0; j < k; ++j) {
+    const cd w = poles[static_cast<std::size_t>(j)];
+    const bool grows = std::abs(w) > 1;
+    const cd factor = grows ? 1.0 / w : w;  // walking away from the largest power
     cd p = 1;
-    for (Eigen::Index i = 0; i < m; ++i) {
-      powers(i, j) = p;
-      p *= poles[static_cast<std::size_t>(j)];
+    double sum = 0;
+    for (Eigen::Index n = 0; n < m; ++n) {
+      powers(grows ? m - 1 - n : n, j) = p;
+      sum += std::norm(p);
+      p *= factor;
     }
+    norm[static_cast<std::size_t>(j)] = std::sqrt(sum);
+    from[static_cast<std::size_t>(j)] = grows ? m - 1 : 0;
+    powers.col(j) /= norm[static_cast<std::size_t>(j)];
   }
   Eigen::VectorXcd rhs(m);
   for (Eigen::Index i = 0; i < m; ++i) rhs(i) = y[static_cast<std::size_t>(i)];
-  const Eigen::VectorXcd a = powers.colPivHouseholderQr().solve(rhs);
-  return std::vector<cd>(a.data(), a.data() + a.size());
+  const Eigen::VectorXcd scaled = powers.colPivHouseholderQr().solve(rhs);
+  PoleFit fit;
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const std::size_t at = static_cast<std::size_t>(j);
+    fit.share.push_back(std::abs(scaled(j)));
+    // a w^i = scaled w^(i - from) / norm: a = scaled w^-from / norm.
+    const cd back = from[at] == 0 ? cd(1) : std::exp(-static_cast<double>(from[at]) * std::log(poles[at]));
+    const cd a = scaled(j) / norm[at] * back;
+    fit.amplitude.push_back(std::isfinite(a.real()) && std::isfinite(a.imag()) ? a : cd(0));
+  }
+  return fit;
 }
 
 }  // namespace
@@ -135,33 +161,18 @@ HarmonicInversion find_resonances(const std::vector<double>& x, double dt, doubl
   const std::vector<cd> poles = pencil_poles(y, pencil);
   const std::vector<cd> check = pencil_poles(y, (3 * pencil) / 4);
   if (poles.empty()) return out;
-  const std::vector<cd> amp = pole_amplitudes(y, poles);
+  const PoleFit fit = pole_amplitudes(y, poles);
   double peak = 0;
   for (double v : x) peak = std::max(peak, std::fabs(v));
 
   const double step = static_cast<double>(d) * dt;  // the decimated sampling step
-  double kept = 0, rejected = 0;
+  double kept = 0, rejected = 0;  // the largest share of the samples among each kind
   for (std::size_t k = 0; k < poles.size(); ++k) {
     const cd log_w = std::log(poles[k]);
     Resonance r;
     r.frequency_hz = plan.centre + log_w.imag() / (2 * kPi * step);
     r.decay_per_s = -log_w.real() / step;
     if (r.frequency_hz < f1_hz || r.frequency_hz > f2_hz) continue;
-    double nearest = std::numeric_limits<double>::infinity();
-    for (const cd& c : check) nearest = std::min(nearest, std::abs(std::log(c) - log_w));
-    r.error = nearest / (2 * kPi * step * r.frequency_hz);
-    // The term's share of the decimated samples: |a| sqrt(sum_m |w|^2m).
-    const double w2 = std::norm(poles[k]);
-    const double sum = std::abs(w2 - 1) < 1e-12 ? static_cast<double>(m)
-                                                 : (1 - std::pow(w2, static_cast<double>(m))) / (1 - w2);
-    const double weight = std::abs(amp[k]) * std::sqrt(std::max(0.0, sum));
-    if (!(r.error <= kMaxError)) {
-      rejected = std::max(rejected, weight);
-      continue;
-    }
-    kept = std::max(kept, weight);
-    r.quality = r.decay_per_s == 0 ? std::numeric_limits<double>::infinity()
-                                   : kPi * r.frequency_hz / r.decay_per_s;
     // The filter scales exp(s n dt) by H(z) = sum_j h_j z^j, z the pole per original step.
     const cd z = std::exp(log_w / static_cast<double>(d));
     cd response = 0, zj = 1;
@@ -169,10 +180,20 @@ HarmonicInversion find_resonances(const std::vector<double>& x, double dt, doubl
       response += filter[j] * zj;
       zj *= z;
     }
-    const cd c = amp[k] / response;
+    const cd c = fit.amplitude[k] / response;
     r.amplitude = 2 * std::abs(c);
     r.phase_rad = std::arg(c);
-    if (!(r.amplitude >= kAmplitudeFloor * peak)) continue;
+    if (!(r.amplitude >= kAmplitudeFloor * peak)) continue;  // noise, not a term
+    double nearest = std::numeric_limits<double>::infinity();
+    for (const cd& other : check) nearest = std::min(nearest, std::abs(std::log(other) - log_w));
+    r.error = nearest / (2 * kPi * step * r.frequency_hz);
+    if (!(r.error <= kMaxError)) {
+      rejected = std::max(rejected, fit.share[k]);
+      continue;
+    }
+    kept = std::max(kept, fit.share[k]);
+    r.quality = r.decay_per_s == 0 ? std::numeric_limits<double>::infinity()
+                                   : kPi * r.frequency_hz / r.decay_per_s;
     out.resonances.push_back(r);
   }
   out.unresolved = rejected >= kUnresolvedShare * std::max(kept, rejected) && rejected > 0;

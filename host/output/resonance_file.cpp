@@ -63,9 +63,9 @@ std::vector<std::string> resonance_plan_warnings(const SimulationModel& m) {
     if (!p.resonances_hz) continue;
     const std::string what = "probe '" + p.name + "': resonances in " + band_text(*p.resonances_hz);
     if (p.resonance_from > p.n2) {
-      out.push_back(what + ": none will be found, the sources drive until step " +
-                    std::to_string(p.resonance_from - 2) + ", past the end of the probe's window (step " +
-                    std::to_string(p.n2) + "): lengthen time.steps or the probe's steps (a sine source never stops)");
+      out.push_back(what + ": none will be found, the sources still drive at step " + std::to_string(p.n2) +
+                    ", where the probe's window ends: lengthen time.steps or the probe's steps (a sine source "
+                    "never stops)");
       continue;
     }
     const std::size_t need = BandPlan::of(dt, (*p.resonances_hz)[0], (*p.resonances_hz)[1]).min_length();

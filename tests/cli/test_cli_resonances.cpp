@@ -310,8 +310,15 @@ TEST_CASE("resonances: refusals and warnings") {
   r = run_clfdtd("run models/pec_cavity.ini --quiet --time.steps=600 --source.kick.waveform=sine "
                  "--source.kick.frequency=2e9 --output.dir=" + sine);
   REQUIRE_MESSAGE(r.code == 0, r.out);
-  CHECK_MESSAGE(r.out.find("none will be found, the sources drive until step") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.out.find("none will be found, the sources still drive at step 600, where the probe's window ends") != std::string::npos, r.out);
   CHECK(run_json(sine)["resonances"][0]["found"] == 0);
+
+  // A band below the cavity's lowest mode (1.25 GHz): nothing found, no warning about it.
+  const std::string empty = dir + "_empty";
+  r = run_clfdtd("run models/pec_cavity.ini --quiet --probe.p.resonances=\"3e8 9e8\" --output.dir=" + empty);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK_MESSAGE(r.out.find("warning") == std::string::npos, r.out);
+  for (int f = 0; f < 3; ++f) CHECK(run_json(empty)["resonances"][f]["found"] == 0);
 
   // A band over hundreds of the cavity's modes, in a short record: the run says that terms went
   // unresolved.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -104,6 +105,25 @@ TEST_CASE("harmonic inversion: two terms closer than the series' Fourier resolut
   const double dt = 1e-12;
   const std::vector<Term> terms = {{1.00e9, 2e3, 1.0, 0.5}, {1.01e9, 5e2, 0.3, -2.0}};
   check_found(find_resonances(ringing(terms, dt, 40000), dt, 0.8e9, 1.2e9), terms, 1e-6, 1e-3, 1e-3, 1e-3);
+}
+
+TEST_CASE("harmonic inversion: one term in white noise, and an empty band") {
+  // Noise makes poles that grow (|w| > 1): their powers over 2000 decimated samples must neither
+  // overflow nor crowd the real term out of the least squares.
+  const double dt = 1e-12;
+  std::vector<double> x = ringing({{1.7e9, 5300, 1.0, 0.2}}, dt, 40000);
+  std::mt19937 gen(7);
+  std::normal_distribution<double> noise(0.0, 1e-4);
+  for (double& v : x) v += noise(gen);
+  const HarmonicInversion h = find_resonances(x, dt, 1.0e9, 2.6e9);
+  REQUIRE(h.resonances.size() == 1);
+  CHECK(std::abs(h.resonances[0].frequency_hz / 1.7e9 - 1) < 1e-6);
+  CHECK(std::abs(h.resonances[0].quality / 5300 - 1) < 1e-2);
+  CHECK(std::abs(h.resonances[0].amplitude - 1) < 1e-3);
+  CHECK_FALSE(h.unresolved);
+  // A band with nothing but this noise in it: nothing found (the noise, 100 times float32's
+  // rounding, is flagged as unresolved terms).
+  CHECK(find_resonances(x, dt, 0.3e9, 0.9e9).resonances.empty());
 }
 
 TEST_CASE("harmonic inversion: refusals") {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "errors.hpp"
+#include "output/text_file.hpp"
 
 namespace clfdtd {
 
@@ -16,13 +17,7 @@ std::string probe_column_name(const ProbeSet& probes, std::size_t sample, bool c
   const std::string raw = probes.probes.at(s.probe).name + "." +
                           (cylindrical ? cyl_component_name(s.component) : component_name(s.component)) +
                           (is_electric(s.component) ? "_V_per_m" : "_A_per_m");
-  if (raw.find_first_of(",\"\r\n") == std::string::npos) return raw;
-  std::string q = "\"";
-  for (char ch : raw) {
-    if (ch == '"') q += '"';  // RFC 4180: a quote inside a quoted field is doubled
-    q += ch;
-  }
-  return q + "\"";
+  return csv_field(raw);
 }
 
 ProbeCsvWriter::ProbeCsvWriter(const std::string& path, const ProbeSet& probes, double dt,

@@ -26,16 +26,6 @@ std::size_t usable(const ResonanceReport& r, long steps_done) {
   return last >= r.from_step ? static_cast<std::size_t>(last - r.from_step) + 1 : 0;
 }
 
-std::string csv_text(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string q = "\"";
-  for (char ch : text) {
-    if (ch == '"') q += '"';
-    q += ch;
-  }
-  return q + "\"";
-}
-
 }  // namespace
 
 std::vector<ResonanceReport> resonance_reports(const SimulationModel& m) {
@@ -45,6 +35,7 @@ std::vector<ResonanceReport> resonance_reports(const SimulationModel& m) {
     const ProbeModel& p = m.probes.probes.at(static_cast<std::size_t>(s.probe));
     if (!p.resonances_hz) continue;
     ResonanceReport r;
+    r.sample = k;
     r.probe = p.name;
     r.field = field_name(m, s.component);
     r.band_hz = *p.resonances_hz;
@@ -85,13 +76,10 @@ std::vector<std::string> write_resonance_file(const std::string& dir, const Simu
   std::vector<std::string> warnings;
   if (reports.empty()) return warnings;
   std::string text = "probe,field,frequency_hz,decay_per_s,q,amplitude,unit,phase_rad,error,t0_s\n";
-  std::size_t next = 0;  // reports follow the analysed samples in column order
   const std::vector<double> none;
-  for (std::size_t k = 0; k < m.probes.csv_samples() && next < reports.size(); ++k) {
-    const ProbeSample& s = m.probes.samples[k];
-    if (!m.probes.probes.at(static_cast<std::size_t>(s.probe)).resonances_hz) continue;
-    ResonanceReport& r = reports[next++];
-    const std::vector<double>& xs = k < series.size() ? series[k] : none;
+  for (ResonanceReport& r : reports) {
+    const ProbeSample& s = m.probes.samples.at(r.sample);
+    const std::vector<double>& xs = r.sample < series.size() ? series[r.sample] : none;
     const std::size_t full = usable(r, steps_done), n = std::min(full, xs.size());
     const double f1 = r.band_hz[0], f2 = r.band_hz[1];
     r.to_step = r.from_step + static_cast<long>(n) - 1;
@@ -121,7 +109,7 @@ std::vector<std::string> write_resonance_file(const std::string& dir, const Simu
       char row[320];
       std::snprintf(row, sizeof row, ",%.10g,%.9g,%.9g,%.9g,%s,%.9g,%.3g,%.12g\n", z.frequency_hz,
                     z.decay_per_s, z.quality, z.amplitude, unit.c_str(), z.phase_rad, z.error, r.t0_s);
-      text += csv_text(r.probe) + "," + r.field + row;
+      text += csv_field(r.probe) + "," + r.field + row;
     }
   }
   write_text_file(dir + "/" + kResonanceFile, text);

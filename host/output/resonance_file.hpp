@@ -20,6 +20,7 @@ inline constexpr const char* kResonanceFile = "resonances.csv";
 
 // One analysed field, as run.json lists it.
 struct ResonanceReport {
+  std::size_t sample = 0;            // its index in ProbeSet::samples (probes.csv's column order)
   std::string probe, field;          // field: "Ez", ..., cylindrical "Er", "Ephi", ...
   std::array<double, 2> band_hz{};
   long from_step = 0, to_step = -1;  // the steps analysed (to_step < from_step: none)

@@ -10,6 +10,16 @@
 
 namespace clfdtd {
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char ch : text) {
+    if (ch == '"') q += '"';
+    q += ch;
+  }
+  return q + "\"";
+}
+
 namespace {
 
 // write_text_file's work on `file`, its errors naming `shown`.

@@ -5,6 +5,10 @@
 
 namespace clfdtd {
 
+// One CSV field: `text` as is, or quoted (RFC 4180, inner quotes doubled) when it holds a comma,
+// a quote or a line break.
+std::string csv_field(const std::string& text);
+
 // Creates or truncates `path` and writes `text`; a failure to create, write or close throws
 // OutputError.
 void write_text_file(const std::string& path, const std::string& text);

@@ -459,10 +459,15 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
             warn_after_loop(w);
       }
       if (lead && !report.resonances.empty())
-        if (const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get()))
+        if (const auto* outputs = dynamic_cast<const RunOutputs*>(sink.get())) {
+          // Seconds per series at the analysis' largest size: say what the wait is for.
+          if (!cfg.quiet)
+            std::fprintf(stderr, "analysing  the resonances of %zu probe series (harmonic inversion)\n",
+                         report.resonances.size());
           for (const std::string& w : write_resonance_file(out->path(), model, outputs->resonance_series(),
                                                            result.steps_done, report.resonances))
             warn_after_loop(w);
+        }
     }
     // Collective: every rank's backend is a DistributedBackend in a run over ranks.
     if (auto* ranks = dynamic_cast<parallel::DistributedBackend*>(backend.get())) {

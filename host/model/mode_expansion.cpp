@@ -6,6 +6,7 @@
 #include "model/host_memory.hpp"
 #include "model/mode_combination.hpp"
 #include "model/mode_split.hpp"
+#include "model/parallel_tasks.hpp"
 
 namespace clfdtd {
 
@@ -52,7 +53,7 @@ std::vector<ExpansionAt> expand_on_modes(const SimulationModel& m, const Monitor
   plane.dw = m.grid.d[w.axis];
   const std::size_t nf = mon.frequencies_hz.size();
   std::vector<ExpansionAt> out(nf);
-  run_solves_in_parallel(nf, mode_solver_bytes(cs, mon.mode_count), [&](std::size_t f) {
+  run_tasks_in_parallel(nf, mode_solver_bytes(cs, mon.mode_count), [&](std::size_t f) {
     // Modes of one beta come in an arbitrary combination: turned so that each group's first has
     // the most E along u, the rows then mean the same at every frequency.
     const std::vector<GuidedMode> modes = solve_modes_turned(cs, mon.frequencies_hz[f], mon.mode_count);

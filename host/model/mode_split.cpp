@@ -1,13 +1,7 @@
-// split_on_mode, run_solves_in_parallel: see mode_split.hpp.
+// split_on_mode: see mode_split.hpp.
 #include "model/mode_split.hpp"
 
-#include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <system_error>
-#include <thread>
-
-#include "model/host_memory.hpp"
 
 namespace clfdtd {
 
@@ -45,29 +39,6 @@ TwoWaves split_on_mode(const GuidedMode& m, const CrossSection& cs, const Monito
   const std::complex<double> a = (ph + pe / q) / (q + 1.0 / q), b = pe - a;
   const double norm = std::sqrt(std::cos(m.beta * plane.dw / 2));
   return {a * norm, b * norm};
-}
-
-void run_solves_in_parallel(std::size_t n, double bytes_each, const std::function<void(std::size_t)>& task) {
-  const double room = static_cast<double>(host_memory_available().available);
-  const std::size_t by_memory = static_cast<std::size_t>(std::max(1.0, std::min(64.0, room / 2 / bytes_each)));
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers = std::min({n, cores, by_memory});
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t k; (k = next++) < n;) {
-      try {
-        task(k);
-      } catch (const std::exception&) {  // out of memory in a solve: that task's result stays unset
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  try {
-    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
-  } catch (const std::system_error&) {  // no more threads: those started and this one finish
-  }
-  work();
-  for (std::thread& t : pool) t.join();
 }
 
 }  // namespace clfdtd

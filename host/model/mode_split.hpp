@@ -1,10 +1,9 @@
 // A run's transformed fields on a plane split into one solved mode's two waves (docs/MODES.md,
-// "Projecting a run on a mode"), and the per-frequency solves that need it run side by side.
+// "Projecting a run on a mode").
 #pragma once
 #include <array>
 #include <complex>
 #include <cstddef>
-#include <functional>
 #include <vector>
 
 #include "model/mode_solver.hpp"
@@ -38,10 +37,5 @@ struct SplitPlane {
 TwoWaves split_on_mode(const GuidedMode& m, const CrossSection& cs, const MonitorModel& mon,
                        const SplitPlane& plane, const std::vector<std::complex<double>>& dft,
                        std::size_t f, std::size_t nf);
-
-// Runs task(0) .. task(n - 1), each on one of up to hardware_concurrency threads, no more at
-// once than the host memory holds at bytes_each apiece; a task's exception is swallowed (the
-// task leaves its result unset). Returns when all have run.
-void run_solves_in_parallel(std::size_t n, double bytes_each, const std::function<void(std::size_t)>& task);
 
 }  // namespace clfdtd

@@ -478,9 +478,9 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   bytes += ports * static_cast<std::size_t>(std::max(0L, g.steps) + 1) * 16 * sizeof(double);
   // Per field of a probe with a resonance band: its series (a double a step, at most what the
   // analysis takes) and the analysis' copy.
-  // The analysis itself, one series at a time: its Hankel and power matrices and their
-  // factorisations, at most 2000 x 667 complex doubles each (monitors/harmonic_inversion.hpp).
-  // The low-pass' taps: built only for a series at least that long.
+  // The analysis itself (kAnalysisBytes, monitors/harmonic_inversion.hpp), at least one series
+  // at a time (more side by side where the host memory holds them then), and its low-pass' taps,
+  // built only for a series at least that long.
   bool resonances = false;
   std::size_t taps = 0;
   for (const ProbeConfig& p : cfg.probes)
@@ -491,7 +491,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
       bytes += p.fields.size() * std::min(series, plan.max_length()) * 2 * sizeof(double);
       if (plan.min_length() <= series) taps = std::max(taps, static_cast<std::size_t>(plan.taps));
     }
-  if (resonances) bytes += 4 * 2000 * 667 * 2 * sizeof(double) + taps * sizeof(double);
+  if (resonances) bytes += static_cast<std::size_t>(kAnalysisBytes) + taps * sizeof(double);
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats, a copy of

@@ -13,6 +13,7 @@
 #include "model/host_memory.hpp"
 #include "model/mode_combination.hpp"
 #include "model/mode_split.hpp"
+#include "model/parallel_tasks.hpp"
 #include "model/input_limits.hpp"
 #include "model/number_text.hpp"
 #include "model/ports.hpp"
@@ -491,7 +492,7 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
     out.beta[f] = {found->beta, 0};
   };
   // The frequencies' solves are independent: side by side, each holding its own factorisation.
-  run_solves_in_parallel(nf, mode_solver_bytes(cs, p.solved + p.group + 3), measure);
+  run_tasks_in_parallel(nf, mode_solver_bytes(cs, p.solved + p.group + 3), measure);
   return out;
 }
 

@@ -57,6 +57,9 @@ constexpr std::size_t kMinDecimated = 24;
 constexpr double kMaxError = 1e-4;
 constexpr double kAmplitudeFloor = 1e-6;
 constexpr double kUnresolvedShare = 1e-2;
+// The most one analysis holds besides its series: the Hankel and power matrices and their
+// factorisations, each at most kMaxSamples x (kMaxSamples / 3 + 1) complex doubles.
+constexpr double kAnalysisBytes = 4.0 * kMaxSamples * (kMaxSamples / 3 + 1) * 16;
 
 // The low-pass' attenuation past the band (dB; 1e-7, float32's resolution).
 constexpr double kStopbandDb = 140;

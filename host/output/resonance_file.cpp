@@ -6,6 +6,7 @@
 
 #include "model/monitors.hpp"
 #include "model/number_text.hpp"
+#include "model/parallel_tasks.hpp"
 #include "output/text_file.hpp"
 
 namespace clfdtd {
@@ -77,22 +78,42 @@ std::vector<std::string> write_resonance_file(const std::string& dir, const Simu
   if (reports.empty()) return warnings;
   std::string text = "probe,field,frequency_hz,decay_per_s,q,amplitude,unit,phase_rad,error,t0_s\n";
   const std::vector<double> none;
-  for (ResonanceReport& r : reports) {
+  auto samples = [&](const ResonanceReport& r) -> const std::vector<double>& {
+    return r.sample < series.size() ? series[r.sample] : none;
+  };
+  auto analysed = [&](const ResonanceReport& r) {
+    return std::min(usable(r, steps_done), samples(r).size());
+  };
+  auto long_enough = [&](const ResonanceReport& r) {
+    return analysed(r) >= BandPlan::of(m.grid.dt, r.band_hz[0], r.band_hz[1]).min_length();
+  };
+  // The analyses side by side (each takes seconds at its largest size); one the memory did not
+  // hold then runs again alone, where running out of memory ends the run (exit 4).
+  std::vector<std::optional<HarmonicInversion>> found(reports.size());
+  auto analyse = [&](std::size_t i) {
+    const ResonanceReport& r = reports[i];
+    if (!long_enough(r)) return;
+    const std::vector<double>& xs = samples(r);
+    const std::vector<double> x(xs.begin(), xs.begin() + static_cast<long>(analysed(r)));
+    found[i] = find_resonances(x, m.grid.dt, r.band_hz[0], r.band_hz[1]);
+  };
+  run_tasks_in_parallel(reports.size(), kAnalysisBytes, analyse);
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    if (!found[i]) analyse(i);
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    ResonanceReport& r = reports[i];
     const ProbeSample& s = m.probes.samples.at(r.sample);
-    const std::vector<double>& xs = r.sample < series.size() ? series[r.sample] : none;
-    const std::size_t full = usable(r, steps_done), n = std::min(full, xs.size());
-    const double f1 = r.band_hz[0], f2 = r.band_hz[1];
+    const std::size_t full = usable(r, steps_done), n = analysed(r);
     r.to_step = r.from_step + static_cast<long>(n) - 1;
     const std::string name = "probe '" + r.probe + "' " + r.field;
-    if (n < BandPlan::of(m.grid.dt, f1, f2).min_length()) {
+    if (!found[i]) {
       r.found = 0;
       if (steps_done < m.grid.steps)
         warnings.push_back(name + ": the run ended after " + std::to_string(n) +
                            " steps of ringing, too few for resonances in " + band_text(r.band_hz));
       continue;
     }
-    const std::vector<double> x(xs.begin(), xs.begin() + static_cast<long>(n));
-    const HarmonicInversion h = find_resonances(x, m.grid.dt, f1, f2);
+    const HarmonicInversion& h = *found[i];
     if (full > n)
       warnings.push_back(name + ": resonances from the first " + number_text(static_cast<double>(n) * m.grid.dt, 3) +
                          " s of its " + number_text(static_cast<double>(full) * m.grid.dt, 3) +

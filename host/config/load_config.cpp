@@ -592,6 +592,14 @@ void read_boundary(const Reader& r, const GridConfig& g, BoundaryConfig& b) {
       b.layers[2 * w] = b.layers[2 * w + 1] = 0;
     }
   }
+  if (r.has("boundary.bloch_k")) {
+    const auto k = r.numbers("boundary.bloch_k");
+    for (int a = 0; a < 3; ++a) {
+      r.check(k[static_cast<std::size_t>(a)] == 0 || b.periodic[static_cast<std::size_t>(a)], "boundary.bloch_k",
+              std::string("0 along ") + "xyz"[a] + ", which is not periodic (boundary.periodic)");
+      b.bloch_k[static_cast<std::size_t>(a)] = k[static_cast<std::size_t>(a)];
+    }
+  }
   if (r.has("boundary.pmc")) {
     r.check(dims == 3 && !cylindrical(g), "boundary.pmc",
             "no magnetic wall in a 2D or cylindrical model (3D Cartesian models only)");

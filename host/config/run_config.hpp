@@ -72,6 +72,9 @@ struct BoundaryConfig {
   // Axes whose low face is a perfect magnetic conductor (boundary.pmc): tangential H = 0 there,
   // a symmetry plane for fields whose tangential E is even about it.
   std::array<bool, 3> pmc{};
+  // The Bloch wave vector (boundary.bloch_k, rad/m; non-zero along periodic axes only): across a
+  // period L_a the fields take the phase exp(i k_a L_a). All zero: plain periodic.
+  std::array<double, 3> bloch_k{};
 };
 
 // One pole of a dispersive material's susceptibility chi(f) (docs/EQUATIONS.md "Dispersive

@@ -51,6 +51,9 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   if (g.cylindrical) g.n[1] = 1;
   g.periodic = cfg.boundary.periodic;
   g.pmc = cfg.boundary.pmc;
+  for (int a = 0; a < 3; ++a)
+    if (g.periodic[static_cast<std::size_t>(a)])
+      g.bloch_phase[static_cast<std::size_t>(a)] = cfg.boundary.bloch_k[static_cast<std::size_t>(a)] * g.n[a] * g.d[a];
   g.dt = cfg.grid.courant * g.courant_limit_dt();
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;

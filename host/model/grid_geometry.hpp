@@ -32,6 +32,11 @@ struct GridGeometry {
   // cell n - 1 along a periodic axis is cell 0.
   std::array<bool, 3> periodic{};
   bool any_periodic() const { return periodic[0] || periodic[1] || periodic[2]; }
+  // boundary.bloch_k: the phase (rad) a field takes across one period of each periodic axis, k_a
+  // n_a d_a: the value one step past the high end is exp(i phase) times cell 0's. Any non-zero:
+  // the fields are complex (a real and an imaginary copy).
+  std::array<double, 3> bloch_phase{};
+  bool bloch() const { return bloch_phase[0] != 0 || bloch_phase[1] != 0 || bloch_phase[2] != 0; }
   // boundary.pmc: the low face of these axes is a magnetic wall (H tangential odd about it).
   std::array<bool, 3> pmc{};
   bool any_pmc() const { return pmc[0] || pmc[1] || pmc[2]; }

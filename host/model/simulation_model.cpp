@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "config/bloch_checks.hpp"
 #include "config/cyl_checks.hpp"
 #include "config/plane_checks.hpp"
 #include "errors.hpp"
@@ -288,6 +289,7 @@ SimulationModel SimulationModel::build(
     const std::function<void(const GridGeometry&, const FieldLayout&)>& before_tables) {
   check_plane_config(cfg);
   check_cyl_config(cfg);
+  check_bloch_config(cfg);
   SimulationModel m;
   m.grid = derive_grid_geometry(cfg);
   if (m.two_d()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "model/grid_geometry.hpp"
 #include "model/host_memory.hpp"
@@ -30,11 +31,16 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
   if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
     throw DeviceError(
         "the 3D reference engine was given a cylindrical model (the cylindrical reference runs it)");
-  check_host_memory(6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
+  const int parts = m.grid.bloch() ? 2 : 1;
+  check_host_memory(parts * 6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
                     "the reference engine's double fields");
-  for (auto& f : f_) f.assign(m.layout.cells(), 0.0);
-  for (auto& d : aux_d_) d.assign(m.upml.cells, 0.0);
-  for (auto& b : aux_b_) b.assign(m.upml.cells, 0.0);
+  for (auto* set : {&f_, &f_im_}) {
+    for (auto& f : *set) f.assign(set == &f_ || parts == 2 ? m.layout.cells() : 0, 0.0);
+  }
+  for (auto* set : {&aux_d_, &aux_b_, &aux_d_im_, &aux_b_im_}) {
+    const bool im = set == &aux_d_im_ || set == &aux_b_im_;
+    for (auto& a : *set) a.assign(!im || parts == 2 ? m.upml.cells : 0, 0.0);
+  }
   check_host_memory(sizeof(double) * m.dispersion.count() * m.dispersion.state_slots(),
                     "the reference engine's dispersive state");
   disp_.assign(m.dispersion.count() * m.dispersion.state_slots(), 0.0);
@@ -239,14 +245,35 @@ void ReferenceBackend::apply_plane_waves(long s, bool magnetic_half) {
 // ---- Dispersive materials: the semi-implicit step after every other E term (model/dispersion.hpp)
 void ReferenceBackend::apply_dispersion() { step_dispersive_samples(m_.dispersion, f_, disp_); }
 
+template <class F>
+void ReferenceBackend::for_each_part(F&& update) {
+  update();
+  if (!m_.grid.bloch()) return;
+  auto swap_parts = [&] {
+    std::swap(f_, f_im_);
+    std::swap(aux_d_, aux_d_im_);
+    std::swap(aux_b_, aux_b_im_);
+    other_sign_ = -other_sign_;
+  };
+  swap_parts();
+  update();
+  swap_parts();
+}
+
 // One step s -> s+1: H to (s+1/2) dt, E to (s+1) dt, then the sources (Time section), and last
-// the dispersive samples, which need E with every other term in it.
+// the dispersive samples, which need E with every other term in it. A Bloch model's imaginary
+// part takes the same updates (the sources drive the real part only; it has no plane waves or
+// dispersive samples: config/bloch_checks.hpp).
 void ReferenceBackend::step(long s) {
-  update_h_plain();
-  update_h_upml();
+  for_each_part([&] {
+    update_h_plain();
+    update_h_upml();
+  });
   apply_plane_waves(s, true);
-  update_e_plain();
-  update_e_upml();
+  for_each_part([&] {
+    update_e_plain();
+    update_e_upml();
+  });
   apply_plane_waves(s, false);
   apply_sources(s);
   apply_dispersion();
@@ -283,19 +310,26 @@ void ReferenceBackend::read_field(Component c, std::vector<float>& out) {
 void ReferenceBackend::sample_energy(int slot) {
   const std::size_t cells = m_.layout.cells();
   if (batches_.begin_energy(slot)) {
-    for (auto& h : h_prev_) h.assign(cells, 0.0);  // no earlier H: the first magnetic term is 0
+    for (std::size_t c = 0; c < h_prev_.size(); ++c)  // no earlier H: the first magnetic term is 0
+      h_prev_[c].assign(c < 3 || m_.grid.bloch() ? cells : 0, 0.0);
   }
   double we = 0, wm = 0, wn = 0;  // sum eps_r E.E, sum mu_r H.H_prev, sum mu_r H.H
+  // A Bloch model's energy is that of the complex field: both parts' sums, H_prev per part.
+  const bool bloch = m_.grid.bloch();
   for (std::size_t c = 0; c < cells; ++c) {
     for (int u = 0; u < 3; ++u) {
       const MaterialEntry& e = m_.materials.entry(m_.ids[u][c]);
       const double eps_r = e.pec ? 0.0 : e.eps_r;
       const double mu_r = 1.0 / (m_.magnetic ? hc_[m_.ids[3 + u][c]] : h_vacuum_).inv_mu_r;
-      const double ev = f_[u][c], hv = f_[3 + u][c];
-      we += eps_r * ev * ev;
-      wm += mu_r * hv * h_prev_[u][c];
-      wn += mu_r * hv * hv;
-      h_prev_[u][c] = hv;
+      for (int part = 0; part < (bloch ? 2 : 1); ++part) {
+        const auto& f = part == 0 ? f_ : f_im_;
+        double& prev = h_prev_[static_cast<std::size_t>(3 * part + u)][c];
+        const double ev = f[static_cast<std::size_t>(u)][c], hv = f[static_cast<std::size_t>(3 + u)][c];
+        we += eps_r * ev * ev;
+        wm += mu_r * hv * prev;
+        wn += mu_r * hv * hv;
+        prev = hv;
+      }
     }
   }
   const double dv = m_.grid.d[0] * m_.grid.d[1] * m_.grid.d[2];
@@ -308,11 +342,10 @@ void ReferenceBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& ou
 }
 
 bool ReferenceBackend::fields_finite() {
-  for (const auto& f : f_) {
-    for (double v : f) {
-      if (!std::isfinite(v)) return false;
-    }
-  }
+  for (const auto* set : {&f_, &f_im_})
+    for (const auto& f : *set)
+      for (double v : f)
+        if (!std::isfinite(v)) return false;
   return true;
 }
 
@@ -396,11 +429,12 @@ void ReferenceBackend::read_mode_batch(int monitor, int slots, std::vector<doubl
 
 std::size_t ReferenceBackend::device_bytes(const SimulationModel& m) const {
   std::size_t values = batches_.probe_values();
-  for (const auto& f : f_) values += f.size();
-  for (const auto* set : {&aux_d_, &aux_b_})
+  for (const auto* set : {&f_, &f_im_})
+    for (const auto& f : *set) values += f.size();
+  for (const auto* set : {&aux_d_, &aux_b_, &aux_d_im_, &aux_b_im_})
     for (const auto& f : *set) values += f.size();
   // With output.energy, the H copy and the energy slots are allocated at the first sample.
-  if (m.energy) values += 3 * m.layout.cells();
+  if (m.energy) values += (m.grid.bloch() ? 6 : 3) * m.layout.cells();
   for (const auto& sums : dft_) values += 2 * sums.size();
   for (const auto& batch : mode_batch_) values += batch.size();
   return values * sizeof(double) + (m.energy ? kProbeBatchSteps * sizeof(EnergyTerms) : 0);

@@ -60,11 +60,25 @@ public:
 
 private:
   // Field value at (i, j, k); indices outside [0,nx) x [0,ny) x [0,nzp) read zero (EQUATIONS.md).
+  // f is one of f_.
   double at(const std::vector<double>& f, int i, int j, int k) const {
-    // A periodic axis (boundary.periodic): one step past either end is the other end.
-    if (m_.grid.periodic[0]) i = i < 0 ? nx_ - 1 : i == nx_ ? 0 : i;
-    if (m_.grid.periodic[1]) j = j < 0 ? ny_ - 1 : j == ny_ ? 0 : j;
-    if (m_.grid.periodic[2]) k = k < 0 ? nz_ - 1 : k == nz_ ? 0 : k;
+    // A periodic axis (boundary.periodic): one step past either end is the other end, times
+    // exp(+-i phase) where the model is Bloch-periodic (boundary.bloch_k).
+    double turn = 0;
+    auto wrap = [&](int a, int& x, int n) {
+      if (!m_.grid.periodic[static_cast<std::size_t>(a)] || (x >= 0 && x < n)) return;
+      turn += x < 0 ? -m_.grid.bloch_phase[static_cast<std::size_t>(a)] : m_.grid.bloch_phase[static_cast<std::size_t>(a)];
+      x = x < 0 ? n - 1 : 0;
+    };
+    wrap(0, i, nx_);
+    wrap(1, j, ny_);
+    wrap(2, k, nz_);
+    if (turn != 0) {
+      // (re + i im) exp(i turn): this copy's part of it takes the other copy's with sign_.
+      const std::size_t q = (static_cast<std::size_t>(i) * ny_ + j) * nzp_ + k;
+      const std::size_t c = static_cast<std::size_t>(&f - f_.data());
+      return std::cos(turn) * f[q] + other_sign_ * std::sin(turn) * (*other_)[c][q];
+    }
     // A magnetic wall on the low face (boundary.pmc): only tangential H is read one step before
     // it, and that is odd about the wall.
     if ((m_.grid.pmc[0] && i < 0) || (m_.grid.pmc[1] && j < 0) || (m_.grid.pmc[2] && k < 0))
@@ -100,6 +114,17 @@ private:
   std::array<std::vector<double>, 6> f_;    // Ex, Ey, Ez, Hx, Hy, Hz (padded layout)
   std::array<std::vector<double>, 3> aux_d_;  // UPML D/eps0 of Ex, Ey, Ez, per PML cell
   std::array<std::vector<double>, 3> aux_b_;  // UPML B/mu0 of Hx, Hy, Hz, per PML cell
+  // A Bloch-periodic model's (grid.bloch()) imaginary part, as f_, aux_d_, aux_b_ (empty
+  // otherwise). Each phase updates the real part in f_, swaps the two, updates the imaginary
+  // part and swaps back; other_ points at the copy not in f_ and other_sign_ is -1 while f_
+  // holds the real part (re' = cos re - sin im) and +1 for the imaginary (im' = cos im + sin re).
+  std::array<std::vector<double>, 6> f_im_;
+  std::array<std::vector<double>, 3> aux_d_im_, aux_b_im_;
+  const std::array<std::vector<double>, 6>* other_ = &f_im_;
+  double other_sign_ = -1;
+  // Runs update() on the real part, then (a Bloch model) on the imaginary part.
+  template <class F>
+  void for_each_part(F&& update);
   // Dispersive samples' state (model/dispersion.hpp): [slot * count + sample], slot 0 the E of
   // the step before, then Q and K of each pole.
   std::vector<double> disp_;
@@ -109,7 +134,8 @@ private:
   HCoefficients h_vacuum_;
 
   ReferenceBatches batches_;  // kProbeBatchSteps slots of probes and energy
-  std::array<std::vector<double>, 3> h_prev_;  // H at the previous sample_energy() (padded layout)
+  // H at the previous sample_energy() (padded layout): Hx Hy Hz, then a Bloch model's imaginary.
+  std::array<std::vector<double>, 6> h_prev_;
 
   // Per monitor (model order): DFT sums [point * frequencies + f] (flux, dft, farfield) and the
   // projection batch [slot * nmodes + mode] (modes); empty for the other kind.

@@ -55,3 +55,16 @@ KERNEL void halo_pack6(GLOBAL const float* RESTRICT ex, GLOBAL const float* REST
   buf[4 * count + n] = hy[c];
   buf[5 * count + n] = hz[c];
 }
+
+// A Bloch-periodic model's received plane (HaloExchange::bind_turns): pair m is the real part
+// a[ia] and the imaginary part b[ia + b_offset], ia = (m / inner) * stride + m % inner, and the
+// pair becomes (re + i im) (c + i s). a and b may be one buffer (its two halves), so no RESTRICT.
+KERNEL void bloch_turn(GLOBAL float* a, GLOBAL float* b, int pairs, int inner, int stride,
+                       int b_offset, float c, float s) {
+  const int m = GLOBAL_ID(0);
+  if (m >= pairs) return;
+  const int ia = (m / inner) * stride + m % inner;
+  const float re = a[ia], im = b[ia + b_offset];
+  a[ia] = c * re - s * im;
+  b[ia + b_offset] = s * re + c * im;
+}

@@ -79,6 +79,13 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
       periods += text;
     }
     std::printf("periodic   along %s: period %s\n", axes.c_str(), periods.c_str());
+    if (g.bloch()) {
+      std::printf("bloch      k =");
+      for (int a = 0; a < 3; ++a) std::printf(" %.6g", g.bloch_phase[static_cast<std::size_t>(a)] / (g.n[a] * g.d[a]));
+      std::printf(" rad/m, phase per period");
+      for (int a = 0; a < 3; ++a) std::printf(" %.6g", g.bloch_phase[static_cast<std::size_t>(a)]);
+      std::printf(" rad; complex fields (real and imaginary parts), outputs the real part\n");
+    }
   }
   if (g.any_pmc()) {
     std::string planes;

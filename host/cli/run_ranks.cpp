@@ -63,6 +63,8 @@ void check_distributable(const RunConfig& cfg, const SimulationModel& model, int
   if (cfg.device.backend == BackendKind::Reference)
     throw cfg.error_at("device.backend",
                       "opencl or cuda" + over + " (the reference engine runs in one process)");
+  if (model.grid.bloch())
+    throw cfg.error_at("boundary.bloch_k", "0 0 0" + over + " (a Bloch-periodic model runs in one process)");
   if (!cfg.waveguide_ports.empty())
     throw cfg.error_at("source." + cfg.waveguide_ports.front().name + ".type",
                        "no waveguide port" + over + " (waveguide ports run in one process)");

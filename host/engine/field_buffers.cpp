@@ -62,7 +62,7 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
 std::size_t field_floor_bytes(const GridGeometry& g, const FieldLayout& layout, Equation equation) {
   if (g.cylindrical || equation == Equation::Wave) return 0;
   const std::size_t components = g.dims == 2 ? 3 : 6;
-  return components * sizeof(float) * layout.cells();
+  return components * sizeof(float) * layout.cells() * (g.bloch() ? 2 : 1);  // Bloch: re and im
 }
 
 void check_field_floor(std::size_t floor_bytes, const device::DeviceInfo& info) {

@@ -48,7 +48,8 @@ void check_device_memory(std::size_t total_bytes, const std::vector<BufferNeed>&
                          const device::DeviceInfo& info, std::size_t available_bytes);
 
 // The least device memory any engine needs for `g`: its E and H fields once, in float32 (3D: six
-// components; 2D Yee: three), over the padded cells of `layout`. 0 where no floor is counted
+// components; 2D Yee: three; a Bloch model twice: its real and imaginary parts), over the padded
+// cells of `layout`. 0 where no floor is counted
 // (the scalar wave and cylindrical solvers).
 std::size_t field_floor_bytes(const GridGeometry& g, const FieldLayout& layout, Equation equation);
 

@@ -87,6 +87,7 @@ std::string geometry_fingerprint(const SimulationModel& m) {
   for (int a = 0; a < 3; ++a) {  // boundary.periodic and boundary.pmc change the physics
     h.value(static_cast<int>(m.grid.periodic[static_cast<std::size_t>(a)]));
     h.value(static_cast<int>(m.grid.pmc[static_cast<std::size_t>(a)]));
+    if (m.grid.bloch()) h.value(m.grid.bloch_phase[static_cast<std::size_t>(a)]);
   }
   for (const auto* profiles : {&m.upml.integer, &m.upml.half})
     for (const AxisProfile& p : *profiles) {
@@ -136,6 +137,8 @@ RunReport report_from_model(const SimulationModel& m) {
     if (m.grid.periodic[static_cast<std::size_t>(a)]) r.periodic.push_back(std::string(1, "xyz"[a]));
   for (int a = 0; a < 3; ++a)
     if (m.grid.pmc[static_cast<std::size_t>(a)]) r.pmc.push_back(std::string(1, "xyz"[a]));
+  for (int a = 0; a < 3; ++a)
+    r.bloch_k[static_cast<std::size_t>(a)] = m.grid.bloch_phase[static_cast<std::size_t>(a)] / (m.grid.n[a] * m.grid.d[a]);
   r.n = m.grid.n;
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;
@@ -293,6 +296,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
       {"periodic", r.periodic},
       {"pmc", r.pmc},
+      {"bloch_k_rad_per_m", r.bloch_k},
       {"ranks", r.ranks},
       {"decomposition", {{"parts", r.parts}, {"boxes", r.boxes}}},
   };

@@ -86,6 +86,7 @@ struct RunReport {
   bool cylindrical = false;          // a body of revolution: n = {nr, 1, nz}, d = {dr, 1, dz}
   std::vector<std::string> periodic;  // boundary.periodic: the axes ("x", "y", "z")
   std::vector<std::string> pmc;       // boundary.pmc: the axes whose low face is a magnetic wall
+  std::array<double, 3> bloch_k{};    // boundary.bloch_k (rad/m; 0 0 0: none)
   std::vector<int> modes;            // cylindrical: the angular orders m simulated
   std::array<int, 3> n{};            // cells along x, y, z
   std::array<double, 3> cell_size_m{};
@@ -145,8 +146,8 @@ std::string geometry_fingerprint(const SimulationModel& m);
 RunReport report_from_model(const SimulationModel& m);
 
 // Writes the report as pretty-printed JSON, with "program": "clfdtd" and the version; "dims",
-// "coordinates" ("cartesian" | "cylindrical"), "periodic" and "pmc" (the axes, [] without)
-// always, "ports" (name, field, position_m,
+// "coordinates" ("cartesian" | "cylindrical"), "periodic" and "pmc" (the axes, [] without) and
+// "bloch_k_rad_per_m" (three numbers) always, "ports" (name, field, position_m,
 // resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
 // touchstone_file for the one driven port; empty without ports) always, "plane_waves" (name,
 // field, direction, background, waveform, amplitude_V_per_m, frequency_hz, box_m) where there

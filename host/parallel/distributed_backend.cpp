@@ -110,7 +110,15 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
                         "process)");
     }
     const device::Api api = device_api(device.backend);
-    part_ = slice_model(global, make_part(d_, link_->rank()));
+    Part part = make_part(d_, link_->rank());
+    if (global.grid.bloch()) {  // two copies along the first periodic axis (part_model.hpp)
+      if (ranks != 1)
+        throw ConfigError("", 0, "boundary.bloch_k", "a Bloch-periodic model in one process (not over ranks yet)");
+      for (int a = 2; a >= 0; --a)
+        if (global.grid.periodic[static_cast<std::size_t>(a)]) part.bloch_axis = a;
+      part.bloch_phase = global.grid.bloch_phase;
+    }
+    part_ = slice_model(global, part);
     // Every neighbour this rank itself (a periodic model in one box): the exchange is a copy
     // within the device, with nothing to hide behind the interior update.
     if (std::all_of(part_.part.neighbour.begin(), part_.part.neighbour.end(),
@@ -245,14 +253,15 @@ void DistributedBackend::read_field(Component c, std::vector<float>& out) {
   std::vector<float> local;
   engine_->read_field(c, local);
   const Part& p = part_.part;
-  const std::array<int, 3> n = p.local_n();
+  // A Bloch model's fields are the first copy's (the real part): its owned cells.
+  const std::array<int, 3> n = p.local_n(), one = p.copy_n();
   std::vector<float> owned;
   owned.reserve(static_cast<std::size_t>(p.owned.cells()));
-  for (int i = p.ghost_lo[0]; i < n[0] - p.ghost_hi[0]; ++i)
-    for (int j = p.ghost_lo[1]; j < n[1] - p.ghost_hi[1]; ++j) {
+  for (int i = p.ghost_lo[0]; i < one[0] - p.ghost_hi[0]; ++i)
+    for (int j = p.ghost_lo[1]; j < one[1] - p.ghost_hi[1]; ++j) {
       const std::size_t row = (static_cast<std::size_t>(i) * n[1] + j) * n[2];
       owned.insert(owned.end(), local.begin() + static_cast<long>(row) + p.ghost_lo[2],
-                   local.begin() + static_cast<long>(row) + n[2] - p.ghost_hi[2]);
+                   local.begin() + static_cast<long>(row) + one[2] - p.ghost_hi[2]);
     }
   std::vector<float> all;
   link_->gather(owned, all, 0);

@@ -2,6 +2,7 @@
 #include "parallel/halo_exchange.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "engine/stage.hpp"
@@ -16,32 +17,39 @@ constexpr std::size_t kGroup = 64;  // work-items per group of the pack kernels
 
 std::vector<HaloFace> halo_faces(const Part& part) {
   const std::array<int, 3> n = part.local_n();
+  const std::array<int, 3> one = part.copy_n();
   std::vector<HaloFace> out;
   for (int a = 0; a < 3; ++a) {
-    for (int side = 0; side < 2; ++side) {
-      const int face = 2 * a + side;
-      const int nb = part.neighbour[static_cast<std::size_t>(face)];
-      const bool mirror = side == 0 && part.mirror_lo[static_cast<std::size_t>(a)];
-      if (nb < 0 && !mirror) continue;
-      HaloFace f;
-      f.face = face;
-      f.neighbour = nb;
-      f.mirror = mirror;
-      for (int b = 0; b < 3; ++b) {
-        // Earlier axes: every local cell (their ghosts are exchanged by now); later: owned.
-        const int lo = b < a ? 0 : part.ghost_lo[b];
-        const int hi = b < a ? n[b] : n[b] - part.ghost_hi[b];
-        f.send.lo[b] = f.recv.lo[b] = lo;
-        f.send.hi[b] = f.recv.hi[b] = hi;
+    const int copies = a == part.bloch_axis ? 2 : 1;
+    for (int copy = 0; copy < copies; ++copy)
+      for (int side = 0; side < 2; ++side) {
+        const int face = 2 * a + side;
+        const int nb = part.neighbour[static_cast<std::size_t>(face)];
+        const bool mirror = side == 0 && part.mirror_lo[static_cast<std::size_t>(a)];
+        if (nb < 0 && !mirror) continue;
+        HaloFace f;
+        f.face = face;
+        f.neighbour = nb;
+        f.mirror = mirror;
+        f.copy = copy;
+        for (int b = 0; b < 3; ++b) {
+          // Earlier axes: every local cell (their ghosts are exchanged by now); later: owned.
+          // (A Bloch model's bloch_axis is its first periodic one: its copies are never a later
+          // axis of a face.)
+          const int lo = b < a ? 0 : part.ghost_lo[b];
+          const int hi = b < a ? n[b] : n[b] - part.ghost_hi[b];
+          f.send.lo[b] = f.recv.lo[b] = lo;
+          f.send.hi[b] = f.recv.hi[b] = hi;
+        }
+        const int first = copy * one[a];  // the copy's first local cell along a
+        const int ghost = first + (side == 0 ? 0 : one[a] - 1);
+        const int owned = first + (side == 0 ? 1 : one[a] - 2);
+        f.recv.lo[a] = ghost;
+        f.recv.hi[a] = ghost + 1;
+        f.send.lo[a] = owned;
+        f.send.hi[a] = owned + 1;
+        out.push_back(f);
       }
-      const int ghost = side == 0 ? 0 : n[a] - 1;
-      const int owned = side == 0 ? 1 : n[a] - 2;
-      f.recv.lo[a] = ghost;
-      f.recv.hi[a] = ghost + 1;
-      f.send.lo[a] = owned;
-      f.send.hi[a] = owned + 1;
-      out.push_back(f);
-    }
   }
   return out;
 }
@@ -82,7 +90,7 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
       to = static_cast<int>(i);
     else if (faces_[i].neighbour == link_.rank())
       for (std::size_t j = 0; j < faces_.size(); ++j)
-        if (faces_[j].face == (faces_[i].face ^ 1)) to = static_cast<int>(j);
+        if (faces_[j].face == (faces_[i].face ^ 1) && faces_[j].copy == faces_[i].copy) to = static_cast<int>(j);
     local_to_.push_back(to);
   }
   all_local_ = !faces_.empty() &&
@@ -121,6 +129,7 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
     }
     kernels_.push_back(std::move(k));
   }
+  if (part.bloch_axis >= 0) bind_turns(program, part);
   if (!ghost_reads) return;
   for (const HaloFace& f : faces_) {
     GhostRead r;
@@ -137,6 +146,46 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
     for (int b = 0; b < 3; ++b) a << f.recv.hi[b] - f.recv.lo[b];
     a << layout.ny << static_cast<int>(layout.nzp());
     ghosts_.push_back(std::move(r));
+  }
+}
+
+// A Bloch model's received planes are (re, im) pairs: across the bloch axis the same plane of the
+// two copies' faces, across another periodic axis the two halves of one face's plane (it spans
+// both copies: each half is the same cells of one copy, inner floats apart). A low face's ghost
+// plane takes the far end's values times exp(-i phase) (one period back), a high face's times
+// exp(+i phase).
+void HaloExchange::bind_turns(const device::Program& program, const Part& part) {
+  const int s = part.bloch_axis;
+  turn_.assign(faces_.size(), std::nullopt);
+  turn_global_.assign(faces_.size(), device::Range(kGroup));
+  for (std::size_t i = 0; i < faces_.size(); ++i) {
+    const HaloFace& f = faces_[i];
+    const int a = f.face / 2;
+    const double phase = part.bloch_phase[static_cast<std::size_t>(a)];
+    if (f.neighbour < 0 || f.copy != 0 || phase == 0) continue;
+    const double turn = (f.face & 1) ? phase : -phase;
+    const int count = static_cast<int>(f.recv.cells());
+    int pairs = 0, inner = 0, stride = 0, b_offset = 0;
+    const device::Buffer* b = &kernels_[i].recv;
+    if (a == s) {
+      for (std::size_t j = 0; j < faces_.size(); ++j)
+        if (faces_[j].face == f.face && faces_[j].copy == 1) b = &kernels_[j].recv;
+      pairs = inner = stride = kHaloComponents * count;
+    } else {
+      // The plane's floats run x, y, z (z fastest) per component: one copy's cells along s and
+      // every later axis are `inner` floats, followed by the other copy's.
+      inner = part.copy_n()[static_cast<std::size_t>(s)];
+      for (int c = s + 1; c < 3; ++c) inner *= f.recv.hi[c] - f.recv.lo[c];
+      pairs = count;
+      stride = 2 * inner;
+      b_offset = inner;
+    }
+    device::Kernel k = program.kernel("bloch_turn");
+    engine::Args args(k);
+    args << kernels_[i].recv << *b << pairs << inner << stride << b_offset
+         << static_cast<float>(std::cos(turn)) << static_cast<float>(std::sin(turn));
+    turn_[i] = std::move(k);
+    turn_global_[i] = device::Range((static_cast<std::size_t>(pairs) + kGroup - 1) / kGroup * kGroup);
   }
 }
 
@@ -167,6 +216,9 @@ void HaloExchange::begin(int group) {
       dev_.read_async(k.send, k.send_host[g], k.send_host[g].bytes());
   }
   if (all_local_) {  // nothing goes through the host: end() only queues the unpacks
+    for (std::size_t i = 0; i < turn_.size(); ++i)
+      if (turn_[i] && face_receives(group, faces_[i].face))
+        dev_.launch(*turn_[i], turn_global_[i], device::Range(kGroup));
     begun_[g] = true;
     return;
   }

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "device/device.hpp"
@@ -44,12 +45,16 @@ struct HaloFace {
   // A magnetic wall (boundary.pmc) on this low face: after the H phase the ghost plane takes
   // the owned plane next to it with tangential H negated; nothing travels to another rank.
   bool mirror = false;
+  // A Bloch model's face across its bloch_axis (Part): the copy whose plane it carries (0 real,
+  // 1 imaginary); the faces of the other axes span both copies.
+  int copy = 0;
   CellBox send;        // the owned plane next to the neighbour
   CellBox recv;        // the ghost plane the neighbour's owned plane lands in
 };
 
 // The faces of `part` that have a neighbour or a magnetic wall's mirror, in exchange order (x-,
-// x+, y-, y+, z-, z+).
+// x+, y-, y+, z-, z+); a Bloch model's faces across its bloch_axis once per copy (copy 0's low
+// and high, then copy 1's).
 std::vector<HaloFace> halo_faces(const Part& part);
 
 // The rows of `part` a step split for the overlap updates first (edges: the owned rows that hold
@@ -123,6 +128,7 @@ public:
   ~HaloExchange();
 
 private:
+  void bind_turns(const device::Program& program, const Part& part);
   struct FaceKernels {
     std::array<device::Kernel, 2> pack, unpack;  // by group
     device::Buffer send, recv;
@@ -133,6 +139,11 @@ private:
   RankLink& link_;
   std::vector<HaloFace> faces_;
   std::vector<FaceKernels> kernels_;
+  // A Bloch model: per face, the kernel that turns its received plane by exp(+-i phase) before
+  // the unpack (cl_kernels/halo_pack.cl bloch_turn); unset for faces without one (a copy-1 face
+  // across the bloch axis: its copy-0 twin's kernel turns both).
+  std::vector<std::optional<device::Kernel>> turn_;
+  std::vector<device::Range> turn_global_;
   // Per face: the face whose receive buffer begin() copies its packed plane into on the device
   // (the opposite face where the neighbour is this rank itself, a periodic axis in one box; the
   // face itself for a magnetic wall's mirror), else -1 (the plane travels to another rank).

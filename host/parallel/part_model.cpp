@@ -115,6 +115,66 @@ UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n,
   return u;
 }
 
+// The one-copy slice `pm` made two copies side by side along part.bloch_axis (part_model.hpp):
+// every per-cell table repeated, the PML boxes (which span a periodic axis) over both copies;
+// sources and probe samples stay in the first copy.
+void stack_bloch_copies(PartModel& pm, const Part& part) {
+  const auto s = static_cast<std::size_t>(part.bloch_axis);
+  SimulationModel& m = pm.model;
+  const std::array<int, 3> n1 = m.grid.n;
+  std::array<int, 3> n2 = n1;
+  n2[s] *= 2;
+  const FieldLayout one = m.layout;
+  m.grid.n = n2;
+  m.layout = FieldLayout(n2[0], n2[1], n2[2]);
+  const FieldLayout& L = m.layout;
+  auto from = [&](int i, int j, int k, std::array<int, 3>& c) {
+    c = {i, j, k};
+    c[s] %= n1[s];
+  };
+  std::array<int, 3> c{};
+  for (auto& ids : m.ids) {
+    if (ids.empty()) continue;
+    std::vector<std::uint8_t> two(L.cells(), MaterialTable::kPec);  // padding is PEC
+    for (int i = 0; i < n2[0]; ++i)
+      for (int j = 0; j < n2[1]; ++j)
+        for (int k = 0; k < n2[2]; ++k) {
+          from(i, j, k, c);
+          two[L.index(i, j, k)] = ids[one.index(c[0], c[1], c[2])];
+        }
+    ids = std::move(two);
+  }
+  if (!m.cell_ids.empty()) {
+    std::vector<std::uint8_t> two(static_cast<std::size_t>(n2[0]) * n2[1] * n2[2]);
+    for (int i = 0; i < n2[0]; ++i)
+      for (int j = 0; j < n2[1]; ++j)
+        for (int k = 0; k < n2[2]; ++k) {
+          from(i, j, k, c);
+          two[(static_cast<std::size_t>(i) * n2[1] + j) * n2[2] + k] =
+              m.cell_ids[(static_cast<std::size_t>(c[0]) * n1[1] + c[1]) * n1[2] + c[2]];
+        }
+    m.cell_ids = std::move(two);
+  }
+  for (auto* profiles : {&m.upml.integer, &m.upml.half}) {
+    AxisProfile& p = (*profiles)[s];
+    for (auto* v : {&p.a, &p.b, &p.cp, &p.cm}) {
+      const std::vector<double> copy = *v;
+      v->insert(v->end(), copy.begin(), copy.end());
+    }
+  }
+  m.upml.cells = 0;
+  for (PmlBox& b : m.upml.boxes) {
+    int* lo[3] = {&b.i0, &b.j0, &b.k0};
+    int* hi[3] = {&b.i1, &b.j1, &b.k1};
+    if (*lo[s] != 0 || *hi[s] != n1[s])
+      throw std::logic_error("slice_model: a PML box that does not span the Bloch axis");
+    *hi[s] = n2[s];
+    b.offset = m.upml.cells;
+    m.upml.cells += b.cells();
+  }
+  pm.part = part;
+}
+
 }  // namespace
 
 std::vector<int> owned_probe_samples(const ProbeSet& probes, const Box& owned) {
@@ -140,6 +200,13 @@ std::vector<std::size_t> owned_monitor_points(const MonitorModel& mon, const Box
 PartModel slice_model(const SimulationModel& global, const Part& part) {
   if (global.two_d() || global.cylindrical()) {
     throw std::logic_error("slice_model: only 3D models are split over ranks");
+  }
+  if (part.bloch_axis >= 0) {
+    Part one = part;
+    one.bloch_axis = -1;
+    PartModel out = slice_model(global, one);
+    stack_bloch_copies(out, part);
+    return out;
   }
   const std::array<int, 3> n = part.local_n();
   const std::array<int, 3> o = part.origin;

@@ -21,11 +21,23 @@ struct Part {
   // A magnetic wall on the low face of the axis (boundary.pmc) that this part touches: its ghost
   // plane there holds the mirror image of the part's first plane (tangential H negated).
   std::array<bool, 3> mirror_lo{};
-  // Cells of the local grid per axis: owned + ghost planes.
-  std::array<int, 3> local_n() const {
+  // A Bloch-periodic model (boundary.bloch_k, one process): the local grid holds two copies of
+  // the part side by side along this axis (its first periodic one), the real part in local cells
+  // [0, copy_n()[a]) and the imaginary part in the next copy_n()[a]; the halo exchange turns the
+  // planes it carries across a period by exp(+-i bloch_phase[axis]). -1: one copy.
+  int bloch_axis = -1;
+  std::array<double, 3> bloch_phase{};
+  // Cells of one copy per axis: owned + ghost planes.
+  std::array<int, 3> copy_n() const {
     return {owned.hi[0] - owned.lo[0] + ghost_lo[0] + ghost_hi[0],
             owned.hi[1] - owned.lo[1] + ghost_lo[1] + ghost_hi[1],
             owned.hi[2] - owned.lo[2] + ghost_lo[2] + ghost_hi[2]};
+  }
+  // Cells of the local grid per axis: copy_n(), twice along a Bloch model's bloch_axis.
+  std::array<int, 3> local_n() const {
+    std::array<int, 3> n = copy_n();
+    if (bloch_axis >= 0) n[static_cast<std::size_t>(bloch_axis)] *= 2;
+    return n;
   }
 };
 
@@ -50,6 +62,8 @@ struct PartModel {
 // dispersive samples the part owns; the plane waves' corrections of every local sample (their
 // incident tables whole).
 // Probe windows, monitor names, frequencies and decimation, energy and snapshot steps are kept.
+// With part.bloch_axis: that slice twice along the axis (ids, PML boxes and profiles repeated), the
+// sources and probe samples in the first copy (the real part) only.
 PartModel slice_model(const SimulationModel& global, const Part& part);
 
 // What slice_model keeps of the probes and monitors, without slicing anything else (the backend

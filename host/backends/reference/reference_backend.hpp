@@ -57,6 +57,8 @@ public:
   // Not part of Backend: the double-precision state itself, padded layout
   // (m.layout.index(i, j, k)), for tests and diagnostics.
   const std::vector<double>& field(Component c) const { return f_[static_cast<int>(c)]; }
+  // A Bloch model's imaginary part, as field() (empty otherwise).
+  const std::vector<double>& field_imag(Component c) const { return f_im_[static_cast<int>(c)]; }
 
 private:
   // Field value at (i, j, k); indices outside [0,nx) x [0,ny) x [0,nzp) read zero (EQUATIONS.md).

@@ -81,7 +81,7 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
     std::printf("periodic   along %s: period %s\n", axes.c_str(), periods.c_str());
     if (g.bloch()) {
       std::printf("bloch      k =");
-      for (int a = 0; a < 3; ++a) std::printf(" %.6g", g.bloch_phase[static_cast<std::size_t>(a)] / (g.n[a] * g.d[a]));
+      for (double k : g.bloch_k) std::printf(" %.6g", k);
       std::printf(" rad/m, phase per period");
       for (int a = 0; a < 3; ++a) std::printf(" %.6g", g.bloch_phase[static_cast<std::size_t>(a)]);
       std::printf(" rad; complex fields (real and imaginary parts), outputs the real part\n");

@@ -52,8 +52,10 @@ GridGeometry derive_grid_geometry(const RunConfig& cfg) {
   g.periodic = cfg.boundary.periodic;
   g.pmc = cfg.boundary.pmc;
   for (int a = 0; a < 3; ++a)
-    if (g.periodic[static_cast<std::size_t>(a)])
-      g.bloch_phase[static_cast<std::size_t>(a)] = cfg.boundary.bloch_k[static_cast<std::size_t>(a)] * g.n[a] * g.d[a];
+    if (g.periodic[static_cast<std::size_t>(a)]) {
+      g.bloch_k[static_cast<std::size_t>(a)] = cfg.boundary.bloch_k[static_cast<std::size_t>(a)];
+      g.bloch_phase[static_cast<std::size_t>(a)] = g.bloch_k[static_cast<std::size_t>(a)] * g.n[a] * g.d[a];
+    }
   g.dt = cfg.grid.courant * g.courant_limit_dt();
   if (cfg.time.steps) {
     g.steps = *cfg.time.steps;

@@ -36,6 +36,7 @@ struct GridGeometry {
   // n_a d_a: the value one step past the high end is exp(i phase) times cell 0's. Any non-zero:
   // the fields are complex (a real and an imaginary copy).
   std::array<double, 3> bloch_phase{};
+  std::array<double, 3> bloch_k{};  // rad/m, as given (0 along axes that are not periodic)
   bool bloch() const { return bloch_phase[0] != 0 || bloch_phase[1] != 0 || bloch_phase[2] != 0; }
   // boundary.pmc: the low face of these axes is a magnetic wall (H tangential odd about it).
   std::array<bool, 3> pmc{};

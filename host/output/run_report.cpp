@@ -137,8 +137,7 @@ RunReport report_from_model(const SimulationModel& m) {
     if (m.grid.periodic[static_cast<std::size_t>(a)]) r.periodic.push_back(std::string(1, "xyz"[a]));
   for (int a = 0; a < 3; ++a)
     if (m.grid.pmc[static_cast<std::size_t>(a)]) r.pmc.push_back(std::string(1, "xyz"[a]));
-  for (int a = 0; a < 3; ++a)
-    r.bloch_k[static_cast<std::size_t>(a)] = m.grid.bloch_phase[static_cast<std::size_t>(a)] / (m.grid.n[a] * m.grid.d[a]);
+  r.bloch_k = m.grid.bloch_k;
   r.n = m.grid.n;
   r.boxes = {{0, 0, 0, r.n[0], r.n[1], r.n[2]}};  // one process: one box, the whole grid
   r.cell_size_m = m.grid.d;

@@ -28,10 +28,12 @@ def with_numpy():
         raise
 
 
-def parse_args(doc):
+def parse_args(doc, extra=None):
     """--bin (the clfdtd binary), --out (picture folder), --work (runs' folder), as absolute paths;
-    work is None for a temporary folder (runs_folder)."""
+    work is None for a temporary folder (runs_folder). extra(parser) adds a script's own options."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if extra:
+        extra(ap)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "clfdtd"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="picture folder")
     ap.add_argument("--work", help="runs' folder (default: a temporary one, removed at the end)")

@@ -68,3 +68,20 @@ KERNEL void bloch_turn(GLOBAL float* a, GLOBAL float* b, int pairs, int inner, i
   a[ia] = c * re - s * im;
   b[ia + b_offset] = s * re + c * im;
 }
+
+// Zeroes the six components over a box (a ghost plane): HaloExchange::clear_ghosts, before the
+// energy's sums, so that the ghost cells' values that no owned cell reads (and that the updates
+// of the ghost cells carry along from step to step) never enter them.
+KERNEL void halo_clear6(GLOBAL float* RESTRICT ex, GLOBAL float* RESTRICT ey, GLOBAL float* RESTRICT ez,
+                        GLOBAL float* RESTRICT hx, GLOBAL float* RESTRICT hy, GLOBAL float* RESTRICT hz,
+                        int i0, int j0, int k0, int ni, int nj, int nk, int ny, int nzp) {
+  const int n = GLOBAL_ID(0);
+  if (n >= ni * nj * nk) return;
+  const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
+  ex[c] = 0.0f;
+  ey[c] = 0.0f;
+  ez[c] = 0.0f;
+  hx[c] = 0.0f;
+  hy[c] = 0.0f;
+  hz[c] = 0.0f;
+}

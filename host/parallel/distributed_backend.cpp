@@ -249,19 +249,25 @@ void DistributedBackend::read_probe_batch(int slots, std::vector<double>& out) {
   }
 }
 
-void DistributedBackend::read_field(Component c, std::vector<float>& out) {
+void DistributedBackend::read_field_copy(Component c, int copy, std::vector<float>& out) {
   std::vector<float> local;
   engine_->read_field(c, local);
   const Part& p = part_.part;
-  // A Bloch model's fields are the first copy's (the real part): its owned cells.
+  // The copy's owned cells: [lo, hi) per axis, shifted by whole copies along the Bloch axis.
   const std::array<int, 3> n = p.local_n(), one = p.copy_n();
+  std::array<int, 3> lo = p.ghost_lo, hi{};
+  for (int a = 0; a < 3; ++a) hi[a] = one[a] - p.ghost_hi[a];
+  if (p.bloch_axis >= 0 && copy == 1) {
+    lo[static_cast<std::size_t>(p.bloch_axis)] += one[static_cast<std::size_t>(p.bloch_axis)];
+    hi[static_cast<std::size_t>(p.bloch_axis)] += one[static_cast<std::size_t>(p.bloch_axis)];
+  }
   std::vector<float> owned;
   owned.reserve(static_cast<std::size_t>(p.owned.cells()));
-  for (int i = p.ghost_lo[0]; i < one[0] - p.ghost_hi[0]; ++i)
-    for (int j = p.ghost_lo[1]; j < one[1] - p.ghost_hi[1]; ++j) {
+  for (int i = lo[0]; i < hi[0]; ++i)
+    for (int j = lo[1]; j < hi[1]; ++j) {
       const std::size_t row = (static_cast<std::size_t>(i) * n[1] + j) * n[2];
-      owned.insert(owned.end(), local.begin() + static_cast<long>(row) + p.ghost_lo[2],
-                   local.begin() + static_cast<long>(row) + one[2] - p.ghost_hi[2]);
+      owned.insert(owned.end(), local.begin() + static_cast<long>(row) + lo[2],
+                   local.begin() + static_cast<long>(row) + hi[2]);
     }
   std::vector<float> all;
   link_->gather(owned, all, 0);
@@ -316,9 +322,17 @@ void DistributedBackend::ghost_energy(int slot) {
   ghost_energy_[static_cast<std::size_t>(slot)] = sum;
 }
 
+// The engine updates its ghost cells like its own, and the values there that no exchange
+// replaces and no owned cell reads drift from step to step (a long periodic run's grow far past
+// the fields'); the kernel's float sums would lose the owned cells' energy under them. So the
+// ghost planes are zeroed first (their share is then zero), and the E planes the next H update
+// reads are exchanged again.
 void DistributedBackend::sample_energy(int slot) {
+  const bool ghosts = !halo_->faces().empty();
+  if (ghosts) halo_->clear_ghosts();
   engine_->sample_energy(slot);
   ghost_energy(slot);
+  if (ghosts) exchange(1);
 }
 
 void DistributedBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {

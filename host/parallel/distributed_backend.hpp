@@ -48,7 +48,10 @@ public:
   void sample_probes(int slot) override { engine_->sample_probes(slot); }
   void read_probe_batch(int slots, std::vector<double>& out) override;
   int probe_batch_steps() const override { return engine_->probe_batch_steps(); }
-  void read_field(Component c, std::vector<float>& out) override;
+  void read_field(Component c, std::vector<float>& out) override { read_field_copy(c, 0, out); }
+  // A Bloch model's copy `copy` (0 the real part, 1 the imaginary: part_model.hpp), as
+  // read_field; copy 0 of any other model.
+  void read_field_copy(Component c, int copy, std::vector<float>& out);
   bool fields_finite() override;
   void finish() override { engine_->finish(); }
   void sample_energy(int slot) override;

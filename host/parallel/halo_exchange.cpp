@@ -145,6 +145,12 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
     for (int b = 0; b < 3; ++b) a << f.recv.lo[b];
     for (int b = 0; b < 3; ++b) a << f.recv.hi[b] - f.recv.lo[b];
     a << layout.ny << static_cast<int>(layout.nzp());
+    r.clear = program.kernel("halo_clear6");
+    engine::Args z(r.clear);
+    for (std::size_t c = 0; c < 6; ++c) z << fields[c];
+    for (int b = 0; b < 3; ++b) z << f.recv.lo[b];
+    for (int b = 0; b < 3; ++b) z << f.recv.hi[b] - f.recv.lo[b];
+    z << layout.ny << static_cast<int>(layout.nzp());
     ghosts_.push_back(std::move(r));
   }
 }
@@ -292,6 +298,11 @@ void HaloExchange::read_ghosts() {
     dev_.read_async(r.buf, r.host, r.host.bytes());
   }
   dev_.mark().wait();
+}
+
+void HaloExchange::clear_ghosts() {
+  if (ghosts_.size() != faces_.size()) throw std::logic_error("HaloExchange::clear_ghosts without ghost_reads");
+  for (GhostRead& r : ghosts_) dev_.launch(r.clear, r.global, device::Range(kGroup));
 }
 
 void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer) {

@@ -124,6 +124,10 @@ public:
   // faces()[f]'s plane as the last read_ghosts found it: Ex Ey Ez Hx Hy Hz one after the other,
   // each over recv in x, y, z order (z fastest); 6 * recv.cells() floats.
   const float* ghosts(std::size_t f) const { return ghosts_[f].host.floats(); }
+  // Enqueues zeros into every component of every ghost plane (needs ghost_reads): the energy's
+  // sums then hold the owned cells alone. The E planes the next H update reads are gone with
+  // them: exchange(1) brings them back.
+  void clear_ghosts();
   std::size_t device_bytes() const;
   ~HaloExchange();
 
@@ -152,8 +156,8 @@ private:
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;
-  struct GhostRead {  // read_ghosts: halo_pack6 over a face's ghost plane
-    device::Kernel pack;
+  struct GhostRead {  // read_ghosts: halo_pack6 over a face's ghost plane; clear_ghosts
+    device::Kernel pack, clear;
     device::Buffer buf;
     device::HostMemory host;
     device::Range global;

@@ -121,6 +121,10 @@ UpmlProfile slice_upml(const UpmlProfile& g, const std::array<int, 3>& global_n,
 void stack_bloch_copies(PartModel& pm, const Part& part) {
   const auto s = static_cast<std::size_t>(part.bloch_axis);
   SimulationModel& m = pm.model;
+  // What drives or reads the fields per sample stays in the first copy: only what both copies
+  // need to see is offered (config/bloch_checks.hpp).
+  if (!m.dispersion.empty() || !m.plane_waves.empty() || !m.monitors.empty())
+    throw std::logic_error("slice_model: a Bloch model with dispersive samples, plane waves or monitors");
   const std::array<int, 3> n1 = m.grid.n;
   std::array<int, 3> n2 = n1;
   n2[s] *= 2;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -31,6 +32,10 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
   if (m.cylindrical())  // its (r, z) fields are no x-y-z grid: never run as one
     throw DeviceError(
         "the 3D reference engine was given a cylindrical model (the cylindrical reference runs it)");
+  // The imaginary part takes no plane waves, dispersive samples or monitors
+  // (config/bloch_checks.hpp refuses them with the key).
+  if (m.grid.bloch() && (!m.plane_waves.empty() || !m.dispersion.empty() || !m.monitors.empty() || m.grid.any_pmc()))
+    throw std::logic_error("ReferenceBackend: a Bloch model with plane waves, dispersive samples, monitors or magnetic walls");
   const int parts = m.grid.bloch() ? 2 : 1;
   check_host_memory(parts * 6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
                     "the reference engine's double fields");

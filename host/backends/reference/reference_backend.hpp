@@ -25,6 +25,8 @@ public:
 
   // Keeps a reference to the model: it must outlive the backend.
   explicit ReferenceBackend(const SimulationModel& m);
+  ReferenceBackend(const ReferenceBackend&) = delete;  // other_ points into this object
+  ReferenceBackend& operator=(const ReferenceBackend&) = delete;
 
   std::string name() const override { return "reference"; }
   std::string device_description() const override {

@@ -37,25 +37,6 @@ KERNEL void halo_unpack(GLOBAL float* RESTRICT f0, GLOBAL float* RESTRICT f1,
   f1[c] = scale * buf[count + n];
 }
 
-// The six components of a box (a ghost plane) into buf[((c*ni + i)*nj + j)*nk + k], c = Ex Ey Ez
-// Hx Hy Hz: what the device holds there, for the energy's ghost share (HaloExchange::read_ghosts).
-KERNEL void halo_pack6(GLOBAL const float* RESTRICT ex, GLOBAL const float* RESTRICT ey,
-                       GLOBAL const float* RESTRICT ez, GLOBAL const float* RESTRICT hx,
-                       GLOBAL const float* RESTRICT hy, GLOBAL const float* RESTRICT hz,
-                       GLOBAL float* RESTRICT buf, int i0, int j0, int k0, int ni, int nj, int nk,
-                       int ny, int nzp) {
-  const int n = GLOBAL_ID(0);
-  const int count = ni * nj * nk;
-  if (n >= count) return;
-  const long c = halo_box_cell(n, i0, j0, k0, nj, nk, ny, nzp);
-  buf[n] = ex[c];
-  buf[count + n] = ey[c];
-  buf[2 * count + n] = ez[c];
-  buf[3 * count + n] = hx[c];
-  buf[4 * count + n] = hy[c];
-  buf[5 * count + n] = hz[c];
-}
-
 // A Bloch-periodic model's received plane (HaloExchange::bind_turns): pair m is the real part
 // a[ia] and the imaginary part b[ia + b_offset], ia = (m / inner) * stride + m % inner, and the
 // pair becomes (re + i im) (c + i s). a and b may be one buffer (its two halves), so no RESTRICT.

@@ -156,13 +156,6 @@ DistributedBackend::DistributedBackend(const SimulationModel& global, const Devi
     bytes_max_ = std::max(bytes_max_, static_cast<std::size_t>(b));
     bytes_sum_ += static_cast<std::size_t>(b);
   }
-  if (global.energy) {
-    ghost_energy_.assign(static_cast<std::size_t>(engine_->probe_batch_steps()), {0, 0, 0});
-    for (std::size_t f = 0; f < halo_->faces().size(); ++f)
-      ghost_h_prev_.emplace_back(3 * halo_->faces()[f].recv.cells(), 0.0f);
-    eps_w_ = energy_weights(part_.model, true);
-    mu_w_ = energy_weights(part_.model, false);
-  }
 }
 
 // The halo buffers go before the engine: its queued launches that use them finish first.
@@ -289,63 +282,29 @@ void DistributedBackend::read_field_copy(Component c, int copy, std::vector<floa
 
 bool DistributedBackend::fields_finite() { return link_->all(engine_->fields_finite()); }
 
-// The kernel sums every local cell, ghost planes included; their share is taken off here, with
-// the kernel's weights, from what the device holds in them (read_ghosts: the received components
-// and whatever the kernels left in the others), so every cell of the grid counts once over the
-// ranks. ghost_h_prev_ keeps H as the kernel's H_prev holds it there.
-void DistributedBackend::ghost_energy(int slot) {
-  const FieldLayout& L = part_.model.layout;
-  std::array<double, 3> sum{0, 0, 0};
-  if (!halo_->faces().empty()) halo_->read_ghosts();
-  for (std::size_t f = 0; f < halo_->faces().size(); ++f) {
-    const CellBox& box = halo_->faces()[f].recv;
-    const std::size_t count = box.cells();
-    const float* e = halo_->ghosts(f);
-    const float* h = e + 3 * count;
-    std::vector<float>& prev = ghost_h_prev_[f];
-    std::size_t n = 0;
-    for (int i = box.lo[0]; i < box.hi[0]; ++i)
-      for (int j = box.lo[1]; j < box.hi[1]; ++j)
-        for (int k = box.lo[2]; k < box.hi[2]; ++k, ++n) {
-          const std::size_t cell = L.index(i, j, k);
-          for (std::size_t c = 0; c < 3; ++c) {
-            const std::size_t at = c * count + n;
-            const float we = eps_w_[part_.model.ids[c][cell]];
-            sum[0] += static_cast<double>(we) * e[at] * e[at];
-            const float wm = part_.model.magnetic ? mu_w_[part_.model.ids[3 + c][cell]] : 1.0f;
-            sum[1] += static_cast<double>(wm) * h[at] * prev[at];
-            sum[2] += static_cast<double>(wm) * h[at] * h[at];
-          }
-        }
-    prev.assign(h, h + 3 * count);
-  }
-  ghost_energy_[static_cast<std::size_t>(slot)] = sum;
-}
-
-// The engine updates its ghost cells like its own, and the values there that no exchange
-// replaces and no owned cell reads drift from step to step (a long periodic run's grow far past
-// the fields'); the kernel's float sums would lose the owned cells' energy under them. So the
-// ghost planes are zeroed first (their share is then zero), and the E planes the next H update
-// reads are exchanged again.
+// The kernel sums every local cell, so the ghost planes must add nothing: the engine updates its
+// ghost cells like its own, and the values there that no exchange replaces and no owned cell
+// reads drift from step to step (a long periodic run's grow far past the fields'), under which
+// the float sums would lose the owned cells' energy. So the ghost planes are zeroed first (the
+// kernel's H_prev there is then zero too), and the E planes the next H update reads are
+// exchanged again. On the device-to-device path that second exchange may copy into a
+// neighbour's receive buffer while its first unpack still reads it: the same bytes, but for the
+// edge and corner ghost cells the zeroing changed, which no owned cell reads.
 void DistributedBackend::sample_energy(int slot) {
   const bool ghosts = !halo_->faces().empty();
   if (ghosts) halo_->clear_ghosts();
   engine_->sample_energy(slot);
-  ghost_energy(slot);
   if (ghosts) exchange(1);
 }
 
 void DistributedBackend::read_energy_batch(int slots, std::vector<EnergyTerms>& out) {
   std::vector<EnergyTerms> mine;
   engine_->read_energy_batch(slots, mine);
-  const double dv = global_.grid.d[0] * global_.grid.d[1] * global_.grid.d[2];
-  const double we = 0.5 * kEps0 * dv, wm = 0.5 * kMu0 * dv;
   std::vector<double> sums(3 * mine.size());
   for (std::size_t s = 0; s < mine.size(); ++s) {
-    const std::array<double, 3>& g = ghost_energy_[s];
-    sums[3 * s] = mine[s].electric - we * g[0];
-    sums[3 * s + 1] = mine[s].magnetic - wm * g[1];
-    sums[3 * s + 2] = mine[s].magnetic_now - wm * g[2];
+    sums[3 * s] = mine[s].electric;
+    sums[3 * s + 1] = mine[s].magnetic;
+    sums[3 * s + 2] = mine[s].magnetic_now;
   }
   link_->sum(sums);
   out.clear();

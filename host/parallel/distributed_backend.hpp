@@ -4,7 +4,7 @@
 // Every member that returns something the loop decides on gives the same answer on every rank,
 // so every rank must call the same members in the same order (each is collective, or calls
 // only this rank's device): read_probe_batch (all-gathered, global sample order, on every rank),
-// fields_finite (and over ranks), read_energy_batch (summed, ghost cells excluded), read_dft
+// fields_finite (and over ranks), read_energy_batch (summed; the ghost planes zeroed before each sample), read_dft
 // and read_mode_batch (summed: each point is owned by one rank, every rank gets the whole
 // transform), read_field (gathered to rank 0; empty on the others), timed_steps (the slowest
 // rank's wall time).
@@ -95,7 +95,6 @@ public:
   RankLink& link() { return *link_; }
 
 private:
-  void ghost_energy(int slot);
   void exchange(int group);  // without the overlap: begin and end at once
   void begin_exchange(int group);
   void end_exchange(int group);
@@ -109,11 +108,6 @@ private:
   std::vector<Box> boxes_;                       // every rank's owned box
   std::vector<std::vector<int>> probe_samples_;  // per rank: global sample index of each local one
   std::vector<std::vector<std::vector<std::size_t>>> monitor_points_;  // [rank][monitor]
-  // Energy: the ghost cells' share of each batch slot (raw sums e, m, n, as the kernel's) and
-  // the H of the ghost cells at the last sample (the kernel's H_prev there).
-  std::vector<std::array<double, 3>> ghost_energy_;
-  std::vector<std::vector<float>> ghost_h_prev_;
-  std::vector<float> eps_w_, mu_w_;
   std::size_t bytes_ = 0, bytes_max_ = 0, bytes_sum_ = 0;
   bool overlap_ = true;
   double exchange_seconds_ = 0, exposed_seconds_ = 0;

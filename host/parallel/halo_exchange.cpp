@@ -82,7 +82,7 @@ engine::RowSplit overlap_split(const Part& part) {
 
 HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
                            const FieldLayout& layout, const engine::FieldSet& fields,
-                           const Part& part, RankLink& link, bool ghost_reads)
+                           const Part& part, RankLink& link, bool ghost_clears)
     : dev_(dev), link_(link), faces_(halo_faces(part)) {
   for (std::size_t i = 0; i < faces_.size(); ++i) {
     int to = -1;
@@ -130,21 +130,10 @@ HaloExchange::HaloExchange(device::Device& dev, const device::Program& program,
     kernels_.push_back(std::move(k));
   }
   if (part.bloch_axis >= 0) bind_turns(program, part);
-  if (!ghost_reads) return;
+  if (!ghost_clears) return;
   for (const HaloFace& f : faces_) {
-    GhostRead r;
-    const std::size_t count = f.recv.cells();
-    r.buf = dev_.alloc(6 * count * sizeof(float));
-    r.host = dev_.host_alloc(6 * count * sizeof(float));
-    device_bytes_ += r.buf.bytes();
-    r.global = device::Range((count + kGroup - 1) / kGroup * kGroup);
-    r.pack = program.kernel("halo_pack6");
-    engine::Args a(r.pack);
-    for (std::size_t c = 0; c < 6; ++c) a << fields[c];
-    a << r.buf;
-    for (int b = 0; b < 3; ++b) a << f.recv.lo[b];
-    for (int b = 0; b < 3; ++b) a << f.recv.hi[b] - f.recv.lo[b];
-    a << layout.ny << static_cast<int>(layout.nzp());
+    GhostClear r;
+    r.global = device::Range((f.recv.cells() + kGroup - 1) / kGroup * kGroup);
     r.clear = program.kernel("halo_clear6");
     engine::Args z(r.clear);
     for (std::size_t c = 0; c < 6; ++c) z << fields[c];
@@ -291,18 +280,9 @@ std::vector<std::size_t> HaloExchange::plane_bytes() const {
   return out;
 }
 
-void HaloExchange::read_ghosts() {
-  if (ghosts_.size() != faces_.size()) throw std::logic_error("HaloExchange::read_ghosts without ghost_reads");
-  for (GhostRead& r : ghosts_) {
-    dev_.launch(r.pack, r.global, device::Range(kGroup));
-    dev_.read_async(r.buf, r.host, r.host.bytes());
-  }
-  dev_.mark().wait();
-}
-
 void HaloExchange::clear_ghosts() {
-  if (ghosts_.size() != faces_.size()) throw std::logic_error("HaloExchange::clear_ghosts without ghost_reads");
-  for (GhostRead& r : ghosts_) dev_.launch(r.clear, r.global, device::Range(kGroup));
+  if (ghosts_.size() != faces_.size()) throw std::logic_error("HaloExchange::clear_ghosts without ghost_clears");
+  for (GhostClear& r : ghosts_) dev_.launch(r.clear, r.global, device::Range(kGroup));
 }
 
 void HaloExchange::set_peer(std::unique_ptr<PeerHalo> peer) {

@@ -13,7 +13,7 @@
 // axes' planes span (x planes over the owned y and z, y planes over every local x and the owned
 // z, z planes over every local x and y) travel too but hold whatever the neighbour's ghost cells
 // held at the pack: no owned cell reads them. The ghost boxes (recv) partition the local cells
-// outside the owned box; read_ghosts() reads what the device holds there.
+// outside the owned box; clear_ghosts() zeroes them.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -88,10 +88,10 @@ class HaloExchange {
 public:
   // Binds the pack/unpack kernels of every face to `fields` (an in-place variant's only set) in
   // `program` (any build of the embedded sources). Allocates two device buffers per face, and
-  // with ghost_reads the buffers of read_ghosts.
+  // with ghost_clears the kernels of clear_ghosts.
   HaloExchange(device::Device& dev, const device::Program& program, const FieldLayout& layout,
                const engine::FieldSet& fields, const Part& part, RankLink& link,
-               bool ghost_reads = false);
+               bool ghost_clears = false);
 
   // group 0: Hx Hy Hz, group 1: Ex Ey Ez. Every rank of the run calls them at the same points,
   // begin then end of one group. begin only enqueues (pack, non-blocking read); end blocks for
@@ -117,16 +117,9 @@ public:
   bool device_to_device() const { return peer_ != nullptr; }
 
   const std::vector<HaloFace>& faces() const { return faces_; }
-  // Reads what the device holds now in every face's ghost plane (recv), all six components
-  // (one pack launch and one read per face, then one wait for all: waits for the work queued
-  // before it too). For the energy's ghost share; needs ghost_reads.
-  void read_ghosts();
-  // faces()[f]'s plane as the last read_ghosts found it: Ex Ey Ez Hx Hy Hz one after the other,
-  // each over recv in x, y, z order (z fastest); 6 * recv.cells() floats.
-  const float* ghosts(std::size_t f) const { return ghosts_[f].host.floats(); }
-  // Enqueues zeros into every component of every ghost plane (needs ghost_reads): the energy's
-  // sums then hold the owned cells alone. The E planes the next H update reads are gone with
-  // them: exchange(1) brings them back.
+  // Enqueues zeros into every component of every ghost plane (recv; needs ghost_clears): the
+  // energy's sums then hold the owned cells alone. The E planes the next H update reads are gone
+  // with them: exchange(1) brings them back.
   void clear_ghosts();
   std::size_t device_bytes() const;
   ~HaloExchange();
@@ -156,13 +149,11 @@ private:
   std::array<device::Marker, 2> read_done_;  // after begin(group)'s reads
   std::size_t device_bytes_ = 0;
   std::unique_ptr<PeerHalo> peer_;
-  struct GhostRead {  // read_ghosts: halo_pack6 over a face's ghost plane; clear_ghosts
-    device::Kernel pack, clear;
-    device::Buffer buf;
-    device::HostMemory host;
+  struct GhostClear {  // clear_ghosts: halo_clear6 over a face's ghost plane
+    device::Kernel clear;
     device::Range global;
   };
-  std::vector<GhostRead> ghosts_;  // by face; empty without ghost_reads
+  std::vector<GhostClear> ghosts_;  // by face; empty without ghost_clears
   std::array<bool, 2> begun_{};  // the device or local path's begin(group) ran, its end not yet
 };
 

@@ -123,8 +123,9 @@ void stack_bloch_copies(PartModel& pm, const Part& part) {
   SimulationModel& m = pm.model;
   // What drives or reads the fields per sample stays in the first copy: only what both copies
   // need to see is offered (config/bloch_checks.hpp).
-  if (!m.dispersion.empty() || !m.plane_waves.empty() || !m.monitors.empty())
-    throw std::logic_error("slice_model: a Bloch model with dispersive samples, plane waves or monitors");
+  if (!m.dispersion.empty() || !m.plane_waves.empty() || !m.monitors.empty() ||
+      part.mirror_lo[0] || part.mirror_lo[1] || part.mirror_lo[2])
+    throw std::logic_error("slice_model: a Bloch model with dispersive samples, plane waves, monitors or magnetic walls");
   const std::array<int, 3> n1 = m.grid.n;
   std::array<int, 3> n2 = n1;
   n2[s] *= 2;

@@ -183,7 +183,7 @@ TEST_CASE("Bloch: a device part of two copies gives the reference's outputs (row
       {
         ReferenceBackend ref(m);
         record_run(m, ref, want);
-        for (int c = 0; c < 6; ++c) imag_want[static_cast<std::size_t>(c)] = ref.field_imag(static_cast<Component>(c));
+        for (int q = 0; q < 6; ++q) imag_want[static_cast<std::size_t>(q)] = ref.field_imag(static_cast<Component>(q));
       }
       for (KernelVariant variant : {KernelVariant::Rows, KernelVariant::Tile}) {
         INFO("variant " << static_cast<int>(variant));
@@ -198,19 +198,18 @@ TEST_CASE("Bloch: a device part of two copies gives the reference's outputs (row
           DistributedBackend b(m, dev, d, std::make_unique<ThreadLink>(group, r));
           CHECK(b.part().part.bloch_axis >= 0);
           record_run(m, b, got);
-          for (int c = 0; c < 6; ++c) b.read_field_copy(static_cast<Component>(c), 1, imag[static_cast<std::size_t>(c)]);
+          for (int q = 0; q < 6; ++q) b.read_field_copy(static_cast<Component>(q), 1, imag[static_cast<std::size_t>(q)]);
         });
         const std::string err = compare_outputs(got, want, true, 2e-4);
         CHECK_MESSAGE(err.empty(), err);
         // The imaginary part cell by cell (the real part's outputs are the same at -k: this
         // one's sign is k's).
-        for (int c = 0; c < 6; ++c) {
-          std::vector<double> ref_imag, dev_imag(imag[static_cast<std::size_t>(c)].begin(), imag[static_cast<std::size_t>(c)].end());
+        for (std::size_t q = 0; q < 6; ++q) {
+          std::vector<double> ref_imag, dev_imag(imag[q].begin(), imag[q].end());
           for (int i = 0; i < m.grid.n[0]; ++i)
             for (int j = 0; j < m.grid.n[1]; ++j)
-              for (int k = 0; k < m.grid.n[2]; ++k)
-                ref_imag.push_back(imag_want[static_cast<std::size_t>(c)][m.layout.index(i, j, k)]);
-          const std::string e = compare_series("imaginary " + std::to_string(c), dev_imag, ref_imag, 2e-4);
+              for (int k = 0; k < m.grid.n[2]; ++k) ref_imag.push_back(imag_want[q][m.layout.index(i, j, k)]);
+          const std::string e = compare_series("imaginary " + std::to_string(q), dev_imag, ref_imag, 2e-4);
           CHECK_MESSAGE(e.empty(), e);
         }
       }

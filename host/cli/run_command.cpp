@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_exit.hpp"
 #include "cli/progress.hpp"
+#include "model/parallel_tasks.hpp"
 #include "cli/run_outputs.hpp"
 #include "cli/run_ranks.hpp"
 #include "cli/signals.hpp"
@@ -341,8 +342,10 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
     std::fflush(stdout);
   }
 
-  // Before the first write: from here a signal stops the run at the next step, keeping its output.
+  // Before the first write: from here a signal stops the run at the next step, keeping its output;
+  // after the loop it skips the analyses not yet started (mode solves, harmonic inversions).
   stop_signals->defer();
+  set_task_stop([] { return stop_signal() != 0; });
   if (!comm.all(stop_signal() == 0)) {
     if (lead)
       std::fprintf(stderr, "clfdtd: interrupted by %s before the time loop; nothing was written\n",
@@ -482,6 +485,13 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
       if (lead)
         report.halo = RunReport::Halo{h.overlap, h.path, h.exchange_s, h.exposed_s,
                                       h.exchange_s_max, h.exposed_s_max};
+    }
+    // A signal after the loop: the analyses it cut short are missing, so the run is interrupted.
+    if (lead && result.finite && !result.stopped && stop_signal() != 0) {
+      result.stopped = true;
+      report.status = "interrupted";
+      report.reason = std::string("interrupted by ") + signal_name(stop_signal()) +
+                      " after the time loop, during its analyses (those not finished are missing)";
     }
     if (lead) {
       report.steps_done = result.steps_done;

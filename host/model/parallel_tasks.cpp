@@ -5,11 +5,20 @@
 #include <atomic>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "model/host_memory.hpp"
 
 namespace clfdtd {
+
+namespace {
+std::function<bool()> g_stop;  // set once before any task runs: read only afterwards
+}  // namespace
+
+void set_task_stop(std::function<bool()> stop) { g_stop = std::move(stop); }
+
+bool tasks_stopped() { return g_stop && g_stop(); }
 
 void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function<void(std::size_t)>& task) {
   const double room = static_cast<double>(host_memory_available().available);
@@ -19,6 +28,7 @@ void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k; (k = next++) < n;) {
+      if (tasks_stopped()) continue;
       try {
         task(k);
       } catch (const std::exception&) {  // out of memory in a task: its result's result stays unset

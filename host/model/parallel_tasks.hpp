@@ -9,7 +9,14 @@ namespace clfdtd {
 
 // Runs task(0) .. task(n - 1), each on one of up to hardware_concurrency threads, no more at
 // once than the host memory holds at bytes_each apiece; a task's exception is swallowed (the
-// task leaves its result unset: the caller finds it so and decides). Returns when all have run.
+// task leaves its result unset: the caller finds it so and decides), as is a task skipped once
+// tasks_stopped(). Returns when all have run or been skipped.
 void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function<void(std::size_t)>& task);
+
+// A run that is asked to stop (SIGINT after the time loop) skips the tasks not yet started: set
+// once, before any task runs, by the program (clfdtd run: a stop signal arrived); tasks_stopped()
+// asks it (false when unset).
+void set_task_stop(std::function<bool()> stop);
+bool tasks_stopped();
 
 }  // namespace clfdtd

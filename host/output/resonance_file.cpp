@@ -99,7 +99,7 @@ std::vector<std::string> write_resonance_file(const std::string& dir, const Simu
   };
   run_tasks_in_parallel(reports.size(), kAnalysisBytes, analyse);
   for (std::size_t i = 0; i < reports.size(); ++i)
-    if (!found[i]) analyse(i);
+    if (!found[i] && !tasks_stopped()) analyse(i);
   for (std::size_t i = 0; i < reports.size(); ++i) {
     ResonanceReport& r = reports[i];
     const ProbeSample& s = m.probes.samples.at(r.sample);

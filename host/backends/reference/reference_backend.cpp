@@ -36,7 +36,8 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
   // (config/bloch_checks.hpp refuses them with the key).
   if (m.grid.bloch() && (!m.plane_waves.empty() || !m.dispersion.empty() || !m.monitors.empty() || m.grid.any_pmc()))
     throw std::logic_error("ReferenceBackend: a Bloch model with plane waves, dispersive samples, monitors or magnetic walls");
-  const int parts = m.grid.bloch() ? 2 : 1;
+  bloch_ = m.grid.bloch();
+  const int parts = bloch_ ? 2 : 1;
   check_host_memory(parts * 6 * sizeof(double) * (m.layout.cells() + m.upml.cells),
                     "the reference engine's double fields");
   for (auto* set : {&f_, &f_im_}) {
@@ -85,6 +86,23 @@ ReferenceBackend::ReferenceBackend(const SimulationModel& m)
     dft_.emplace_back(dft ? mon.points() * mon.frequencies_hz.size() : 0);
     mode_batch_.emplace_back(dft ? 0 : static_cast<std::size_t>(kProbeBatchSteps) * mon.nmodes);
   }
+}
+
+double ReferenceBackend::at_turned(const std::vector<double>& f, int i, int j, int k) const {
+  double turn = 0;
+  int* x[3] = {&i, &j, &k};
+  const int n[3] = {nx_, ny_, nz_};
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (!m_.grid.periodic[a] || (*x[a] >= 0 && *x[a] < n[a])) continue;
+    turn += *x[a] < 0 ? -m_.grid.bloch_phase[a] : m_.grid.bloch_phase[a];
+    *x[a] = *x[a] < 0 ? n[a] - 1 : 0;
+  }
+  if (static_cast<unsigned>(i) >= static_cast<unsigned>(nx_) || static_cast<unsigned>(j) >= static_cast<unsigned>(ny_) ||
+      static_cast<unsigned>(k) >= static_cast<unsigned>(nzp_))
+    return 0.0;  // past a wall of another axis, as at()
+  const std::size_t q = (static_cast<std::size_t>(i) * ny_ + j) * nzp_ + k;
+  const std::size_t c = static_cast<std::size_t>(&f - f_.data());
+  return std::cos(turn) * f[q] + other_sign_ * std::sin(turn) * (*other_)[c][q];
 }
 
 // ---- Plain update brackets C --------------------------------------------------------------------

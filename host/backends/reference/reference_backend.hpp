@@ -64,25 +64,16 @@ public:
 
 private:
   // Field value at (i, j, k); indices outside [0,nx) x [0,ny) x [0,nzp) read zero (EQUATIONS.md).
-  // f is one of f_.
+  // f is one of f_. Small, so that it inlines into the update loops: a Bloch model's read across
+  // a periodic end takes the out-of-line at_turned.
   double at(const std::vector<double>& f, int i, int j, int k) const {
-    // A periodic axis (boundary.periodic): one step past either end is the other end, times
-    // exp(+-i phase) where the model is Bloch-periodic (boundary.bloch_k).
-    double turn = 0;
-    auto wrap = [&](int a, int& x, int n) {
-      if (!m_.grid.periodic[static_cast<std::size_t>(a)] || (x >= 0 && x < n)) return;
-      turn += x < 0 ? -m_.grid.bloch_phase[static_cast<std::size_t>(a)] : m_.grid.bloch_phase[static_cast<std::size_t>(a)];
-      x = x < 0 ? n - 1 : 0;
-    };
-    wrap(0, i, nx_);
-    wrap(1, j, ny_);
-    wrap(2, k, nz_);
-    if (turn != 0) {
-      // (re + i im) exp(i turn): this copy's part of it takes the other copy's with sign_.
-      const std::size_t q = (static_cast<std::size_t>(i) * ny_ + j) * nzp_ + k;
-      const std::size_t c = static_cast<std::size_t>(&f - f_.data());
-      return std::cos(turn) * f[q] + other_sign_ * std::sin(turn) * (*other_)[c][q];
-    }
+    if (bloch_ && ((m_.grid.periodic[0] && (i < 0 || i == nx_)) || (m_.grid.periodic[1] && (j < 0 || j == ny_)) ||
+                   (m_.grid.periodic[2] && (k < 0 || k == nz_))))
+      return at_turned(f, i, j, k);
+    // A periodic axis (boundary.periodic): one step past either end is the other end.
+    if (m_.grid.periodic[0]) i = i < 0 ? nx_ - 1 : i == nx_ ? 0 : i;
+    if (m_.grid.periodic[1]) j = j < 0 ? ny_ - 1 : j == ny_ ? 0 : j;
+    if (m_.grid.periodic[2]) k = k < 0 ? nz_ - 1 : k == nz_ ? 0 : k;
     // A magnetic wall on the low face (boundary.pmc): only tangential H is read one step before
     // it, and that is odd about the wall.
     if ((m_.grid.pmc[0] && i < 0) || (m_.grid.pmc[1] && j < 0) || (m_.grid.pmc[2] && k < 0))
@@ -96,6 +87,10 @@ private:
     }
     return f[(static_cast<std::size_t>(i) * ny_ + j) * nzp_ + k];
   }
+  // A Bloch model's (boundary.bloch_k) read one step past an end of a periodic axis: the other
+  // end's value times exp(+-i phase) per axis crossed, (re + i im) exp(i turn), whose part in
+  // this copy takes the other copy's with other_sign_.
+  double at_turned(const std::vector<double>& f, int i, int j, int k) const;
   // The brackets C of the plain update: curl E (for H_u) and curl H (for E_u), u = 0, 1, 2.
   // Forced inline: they are the inner loop, and the branch on u then folds away.
   [[gnu::always_inline]] inline double curl_e(int u, int i, int j, int k) const;
@@ -126,6 +121,7 @@ private:
   std::array<std::vector<double>, 3> aux_d_im_, aux_b_im_;
   const std::array<std::vector<double>, 6>* other_ = &f_im_;
   double other_sign_ = -1;
+  bool bloch_ = false;  // m_.grid.bloch()
   // Runs update() on the real part, then (a Bloch model) on the imaginary part.
   template <class F>
   void for_each_part(F&& update);

@@ -486,8 +486,9 @@ int run_command(const std::string& model_path, const std::vector<std::string>& o
         report.halo = RunReport::Halo{h.overlap, h.path, h.exchange_s, h.exposed_s,
                                       h.exchange_s_max, h.exposed_s_max};
     }
-    // A signal after the loop: the analyses it cut short are missing, so the run is interrupted.
-    if (lead && result.finite && !result.stopped && stop_signal() != 0) {
+    // A signal after the loop that cut analyses short: they are missing, so the run is
+    // interrupted (one that came when nothing was left to skip lets the run complete).
+    if (lead && result.finite && !result.stopped && tasks_skipped()) {
       result.stopped = true;
       report.status = "interrupted";
       report.reason = std::string("interrupted by ") + signal_name(stop_signal()) +

@@ -14,7 +14,12 @@ namespace clfdtd {
 
 namespace {
 std::function<bool()> g_stop;  // set once before any task runs: read only afterwards
+std::atomic<bool> g_skipped{false};
 }  // namespace
+
+bool tasks_skipped() { return g_skipped.load(); }
+
+void note_task_skipped() { g_skipped = true; }
 
 void set_task_stop(std::function<bool()> stop) { g_stop = std::move(stop); }
 
@@ -28,7 +33,10 @@ void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k; (k = next++) < n;) {
-      if (tasks_stopped()) continue;
+      if (tasks_stopped()) {
+        note_task_skipped();
+        continue;
+      }
       try {
         task(k);
       } catch (const std::exception&) {  // out of memory in a task: its result's result stays unset

@@ -18,5 +18,9 @@ void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function
 // asks it (false when unset).
 void set_task_stop(std::function<bool()> stop);
 bool tasks_stopped();
+// Whether a task was skipped for the stop (run_tasks_in_parallel, or a caller's own through
+// note_task_skipped): the run's analyses are then incomplete.
+bool tasks_skipped();
+void note_task_skipped();
 
 }  // namespace clfdtd

@@ -90,16 +90,23 @@ std::vector<std::string> write_resonance_file(const std::string& dir, const Simu
   // The analyses side by side (each takes seconds at its largest size); one the memory did not
   // hold then runs again alone, where running out of memory ends the run (exit 4).
   std::vector<std::optional<HarmonicInversion>> found(reports.size());
+  std::vector<std::size_t> todo;  // the series long enough to analyse
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    if (long_enough(reports[i])) todo.push_back(i);
   auto analyse = [&](std::size_t i) {
     const ResonanceReport& r = reports[i];
-    if (!long_enough(r)) return;
     const std::vector<double>& xs = samples(r);
     const std::vector<double> x(xs.begin(), xs.begin() + static_cast<long>(analysed(r)));
     found[i] = find_resonances(x, m.grid.dt, r.band_hz[0], r.band_hz[1]);
   };
-  run_tasks_in_parallel(reports.size(), kAnalysisBytes, analyse);
-  for (std::size_t i = 0; i < reports.size(); ++i)
-    if (!found[i] && !tasks_stopped()) analyse(i);
+  run_tasks_in_parallel(todo.size(), kAnalysisBytes, [&](std::size_t t) { analyse(todo[t]); });
+  for (std::size_t i : todo) {
+    if (found[i]) continue;
+    if (tasks_stopped())
+      note_task_skipped();
+    else
+      analyse(i);
+  }
   for (std::size_t i = 0; i < reports.size(); ++i) {
     ResonanceReport& r = reports[i];
     const ProbeSample& s = m.probes.samples.at(r.sample);

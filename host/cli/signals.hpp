@@ -2,7 +2,9 @@
 // kernel setup: minutes for a large model) nothing has been written yet, so a signal ends the
 // process at once (exit 6) with one line saying so. Once the run has started writing (defer()),
 // the handler only records the signal (all it may safely do); the time loop asks stop_signal()
-// after every step and ends there, so the outputs are flushed and kept. A second signal then ends
+// after every step and ends there, so the outputs are flushed and kept. After the loop the
+// analyses (resonances, mode solves) ask it before each task (model/parallel_tasks.hpp): those not
+// yet started are skipped, and the run ends interrupted if any was. A second signal then ends
 // the process at once (exit 6), printing where what the run wrote is (set_second_signal_line):
 // the next run on that folder moves it to "<dir>.partial" (output_dir.hpp). SIGPIPE never ends
 // the process at once: each write to the closed pipe raises it again.

@@ -633,6 +633,37 @@ TEST_CASE("a second signal while a completed run replaces the previous output: t
   }
 }
 
+// A signal after the time loop used to be ignored while the analyses ran (a minute of mode solves
+// for models/si_wire.ini); now the analyses not yet started are skipped and the run is interrupted.
+TEST_CASE("a signal after the time loop skips the resonances: exit 6, the series kept, previous output kept") {
+  const std::string dir = scratch_dir("signal_after_loop");
+  make_previous_output(dir);
+  const std::string previous = read_text(dir + "/run.json");
+  Child c = spawn_clfdtd({"run", "models/pec_cavity.ini", "--time.steps=1500", "--backend=reference",
+                          "--output.dir=" + dir},
+                         SpawnOptions{RLIM_INFINITY, {"CLFDTD_TEST_SIGNAL_AT=loop-end"}});
+  const int code = c.wait();
+  const std::string out = c.output();
+  CHECK_MESSAGE(code == 6, out);
+  CHECK_MESSAGE(out.find("interrupted by SIGINT after the time loop, during its analyses") != std::string::npos, out);
+  CHECK_MESSAGE(out.find("resonance  p.") == std::string::npos, out);  // no series was analysed
+  CHECK(out.find("'" + dir + ".partial'") != std::string::npos);
+  CHECK(read_text(dir + "/run.json") == previous);
+  const auto partial = report_of(dir + ".partial");
+  CHECK(partial["status"] == "interrupted");
+  CHECK(partial["steps_done"] == 1500);
+  CHECK(fs::exists(dir + ".partial/probes.csv"));
+  CHECK_FALSE(fs::exists(dir + ".lock"));
+
+  // The same run without the signal analyses its series and completes.
+  const auto whole = run_clfdtd("run models/pec_cavity.ini --time.steps=1500 --backend=reference --output.dir=" +
+                                dir + " --quiet");
+  CHECK_MESSAGE(whole.code == 0, whole.out);
+  CHECK(report_of(dir)["status"] == "completed");
+  CHECK(fs::exists(dir + "/resonances.csv"));
+  fs::remove(c.log);
+}
+
 // An audit found a user's notes in an earlier output folder deleted by the next run on it.
 TEST_CASE("an earlier output holding the user's files too: exit 2 naming them, nothing lost") {
   const std::string dir = scratch_dir("foreign_files");

@@ -664,11 +664,34 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     m.name = sec.substr(sec.find('.') + 1);
     if (m.name == "pec" || m.name == "vacuum")
       r.fail(sec, "a material name other than the built-in pec and vacuum");
-    m.eps_r = r.number(sec + ".eps_r", 1);
-    m.mu_r = r.number(sec + ".mu_r", 1);
-    m.sigma = r.number(sec + ".sigma", 0);
+    // One value, or three along x y z (a diagonal anisotropic material).
+    auto axes = [&](const char* key, double fallback) {
+      std::array<double, 3> v{fallback, fallback, fallback};
+      if (r.has(sec + "." + key)) {
+        const std::vector<double> given = r.numbers(sec + "." + key);
+        for (std::size_t a = 0; a < 3; ++a) v[a] = given[given.size() == 3 ? a : 0];
+      }
+      return v;
+    };
+    m.eps_axes = axes("eps_r", 1);
+    m.mu_axes = axes("mu_r", 1);
+    m.sigma_axes = axes("sigma", 0);
+    m.eps_r = *std::max_element(m.eps_axes.begin(), m.eps_axes.end());
+    m.mu_r = *std::max_element(m.mu_axes.begin(), m.mu_axes.end());
+    m.sigma = *std::max_element(m.sigma_axes.begin(), m.sigma_axes.end());
     m.pec = r.word(sec + ".pec", 1) == 0;
     read_poles(r, sec, m);
+    if (m.anisotropic() && !m.pec) {
+      const char* key = r.has(sec + ".eps_r") && r.numbers(sec + ".eps_r").size() == 3 ? ".eps_r"
+                        : r.has(sec + ".mu_r") && r.numbers(sec + ".mu_r").size() == 3 ? ".mu_r"
+                                                                                       : ".sigma";
+      if (!m.poles.empty())
+        r.fail(sec + key, "one value with debye, drude or lorentz poles (an anisotropic dispersive "
+                          "material is not offered yet)");
+      if (grid.coordinates != Coordinates::Cartesian || (grid.dims == 2 && grid.equation == Equation::Wave))
+        r.fail(sec + key, "one value in a cylindrical model or with grid.equation = wave (anisotropic "
+                          "materials: 3D and 2D Maxwell models)");
+    }
     if (!m.poles.empty() && (grid.coordinates != Coordinates::Cartesian ||
                              (grid.dims == 2 && grid.equation == Equation::Wave)))
       r.fail(sec + (r.has(sec + ".debye") ? ".debye" : r.has(sec + ".drude") ? ".drude" : ".lorentz"),
@@ -676,12 +699,14 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
     // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
     // bound. (eps_r >= 1, so only mu_r < 1 can do it: the message points there.)
-    if (!m.pec && m.eps_r * m.mu_r < courant * courant) {
+    // Anisotropic: the fastest wave has E along the smallest eps_r and H along the smallest mu_r.
+    const double slowest_product = *std::min_element(m.eps_axes.begin(), m.eps_axes.end()) *
+                                   *std::min_element(m.mu_axes.begin(), m.mu_axes.end());
+    if (!m.pec && slowest_product < courant * courant) {
       r.fail(sec + ".mu_r",
              "a material no faster than light on this time step: eps_r x mu_r >= grid.courant^2 = " +
-                 fmt(courant * courant) + ", got eps_r x mu_r = " + fmt(m.eps_r * m.mu_r) +
-                 "; lower grid.courant below sqrt(eps_r x mu_r) = " +
-                 fmt(std::sqrt(m.eps_r * m.mu_r)));
+                 fmt(courant * courant) + ", got eps_r x mu_r = " + fmt(slowest_product) +
+                 "; lower grid.courant below sqrt(eps_r x mu_r) = " + fmt(std::sqrt(slowest_product)));
     }
     out.push_back(m);
   }

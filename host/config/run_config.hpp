@@ -99,6 +99,14 @@ struct MaterialConfig {
                                               // eps_r is the permittivity at infinite frequency
   bool pec = false;
   std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
+  // A diagonal anisotropic material (eps_r, mu_r or sigma given as three values, x y z): the
+  // values along each axis; eps_r, mu_r and sigma are then the largest of each, for the
+  // checks that want the slowest wave. An isotropic material holds its one value three times.
+  std::array<double, 3> eps_axes{1, 1, 1}, mu_axes{1, 1, 1}, sigma_axes{0, 0, 0};
+  bool anisotropic() const {
+    auto differ = [](const std::array<double, 3>& v) { return v[0] != v[1] || v[0] != v[2]; };
+    return differ(eps_axes) || differ(mu_axes) || differ(sigma_axes);
+  }
 };
 
 enum class ShapeKind { Box, Sphere, Cylinder, Prism, Mesh, Voxels };

@@ -15,16 +15,29 @@ constexpr double kPi = 3.14159265358979323846;
 MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
   entries_.push_back(MaterialEntry{"pec", 1, 1, 0, true, {}, {}});
   entries_.push_back(MaterialEntry{"vacuum", 1, 1, 0, false, {}, {}});
-  // Ids are uint8: 256 entries at most, two of them built in.
-  if (user.size() + entries_.size() > static_cast<std::size_t>(kMaxMaterials)) {
+  // Ids are uint8: 256 entries at most, two of them built in; an anisotropic material takes three.
+  std::size_t needed = 0;
+  for (const auto& m : user) needed += m.anisotropic() && !m.pec ? 3 : 1;
+  if (needed + entries_.size() > static_cast<std::size_t>(kMaxMaterials)) {
     throw ConfigError("", 0, "material",
-                      "at most " + std::to_string(kMaxMaterials - 2) + " materials (got " +
-                          std::to_string(user.size()) + ")");
+                      "at most " + std::to_string(kMaxMaterials - 2) + " materials, an anisotropic one "
+                      "counting 3 (got " + std::to_string(needed) + ")");
   }
   for (const auto& m : user) {
     // A repeated name would make find() ambiguous; the built-in names cannot be redefined either.
     if (find(m.name) >= 0) {
       throw ConfigError("", 0, "material." + m.name, "a material name not used before");
+    }
+    if (m.anisotropic() && !m.pec) {  // no poles: refused with anisotropy (load_config.cpp)
+      const int first = static_cast<int>(entries_.size());
+      for (std::size_t a = 0; a < 3; ++a) {
+        MaterialEntry e{a == 0 ? m.name : m.name + " (" + "xyz"[a] + ")", m.eps_axes[a], m.mu_axes[a],
+                        m.sigma_axes[a], false, {}, {}};
+        e.anisotropic_of = first;
+        e.axis_ids = {first, first + 1, first + 2};
+        entries_.push_back(std::move(e));
+      }
+      continue;
     }
     MaterialEntry e{m.name, m.eps_r, m.mu_r, m.sigma, m.pec, {}, {}};
     if (!m.pec) {
@@ -61,7 +74,7 @@ Pole pole_of(const PoleConfig& p) {
 int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const MaterialEntry& e = entries_[i];
-    if (!e.pec && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma && e.poles == poles)
+    if (!e.pec && !e.anisotropic() && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma && e.poles == poles)
       return static_cast<int>(i);
   }
   if (entries_.size() >= static_cast<std::size_t>(kMaxMaterials)) return -1;
@@ -76,6 +89,12 @@ int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::v
 bool MaterialTable::any_dispersive() const {
   for (const auto& e : entries_)
     if (e.dispersive()) return true;
+  return false;
+}
+
+bool MaterialTable::any_anisotropic() const {
+  for (const auto& e : entries_)
+    if (e.anisotropic()) return true;
   return false;
 }
 

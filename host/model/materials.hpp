@@ -1,6 +1,7 @@
 // Patent step 2: the material table. Cells store a uint8 id per field component; the update
 // coefficients live here, once per material, so kernels read 1 byte per component, not 8.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +28,14 @@ struct MaterialEntry {
   bool pec = false;
   std::vector<Pole> poles{};
   std::vector<PoleConfig> pole_keys{};  // a user material's poles as its keys gave them
+  // A diagonal anisotropic material is three entries, one per axis, each isotropic to the
+  // kernels: its own (named as the user did, holding the x values) and "<name> (y)", "<name>
+  // (z)". Each of the three has anisotropic_of = the first's id and axis_ids = the three ids; a
+  // component's sample takes the entry of its own axis (MaterialTable::along).
+  int anisotropic_of = -1;
+  std::array<int, 3> axis_ids{-1, -1, -1};
   bool dispersive() const { return !pec && !poles.empty(); }
+  bool anisotropic() const { return anisotropic_of >= 0; }
 };
 
 // Update coefficients of one material for a time step dt (semi-implicit conductivity term):
@@ -43,11 +51,18 @@ public:
   static constexpr std::uint8_t kVacuum = 1;  // the background
   static constexpr int kMaxMaterials = 256;
 
-  // Builds [pec, vacuum, user materials...] in config order; throws ConfigError past 256.
+  // Builds [pec, vacuum, user materials...] in config order (an anisotropic one as three entries
+  // side by side); throws ConfigError past 256.
   explicit MaterialTable(const std::vector<MaterialConfig>& user = {});
 
   // Id of a material name ("pec", "vacuum", or a [material.<name>]); -1 if unknown.
   int find(const std::string& name) const;
+  // The entry a sample along `axis` (0..2: its component's) takes for material `id`: `id` itself
+  // unless it is anisotropic.
+  std::uint8_t along(std::uint8_t id, int axis) const {
+    const MaterialEntry& e = entries_[id];
+    return e.anisotropic() ? static_cast<std::uint8_t>(e.axis_ids[static_cast<std::size_t>(axis)]) : id;
+  }
   const MaterialEntry& entry(std::uint8_t id) const { return entries_[id]; }
   std::size_t size() const { return entries_.size(); }
   bool any_magnetic() const;  // some material with mu_r != 1 (then H needs ids too)
@@ -58,6 +73,7 @@ public:
   // With poles (a mixture next to a dispersive material): those poles too.
   int mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles = {});
   bool any_dispersive() const;
+  bool any_anisotropic() const;
 
   ECoefficients e_coefficients(std::uint8_t id, double dt) const;
   HCoefficients h_coefficients(std::uint8_t id, double dt) const;

@@ -563,6 +563,9 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& 
     std::vector<std::size_t> surface;
     // A conductor's E samples are edges (holds()); in a plane model only those along the plane.
     const int axis = component_axis(comp);
+    // An anisotropic material's samples take the entry of their component's axis.
+    std::vector<std::uint8_t> comp_ids(obj_ids.size());
+    for (std::size_t o = 0; o < obj_ids.size(); ++o) comp_ids[o] = table.along(obj_ids[o], axis);
     const bool edge = is_electric(comp) && axis < (layout.plane ? 2 : 3);
     std::vector<int> edges(objects.size(), -1);
     for (std::size_t o = 0; o < objects.size(); ++o)
@@ -572,11 +575,11 @@ MeshedIds mesh_objects(const std::vector<ObjectConfig>& configs, MaterialTable& 
       const bool counted = is_electric(comp) || !table.entry(obj_ids[o]).pec;
       const std::size_t held =
           layout.plane
-              ? paint_plane(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
-              : paint(objects[o], obj_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
+              ? paint_plane(objects[o], comp_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nyp(), ids, &surface)
+              : paint(objects[o], comp_ids[o], edges[o], yee_offset(comp), g.n, g.d, layout.nzp(), ids, &surface);
       if (counted) m.object_samples[o] += held;
     }
-    m.unmixed_samples += average_surfaces(objects, obj_ids, edges, table, comp, g, layout, surface, ids);
+    m.unmixed_samples += average_surfaces(objects, comp_ids, edges, table, comp, g, layout, surface, ids);
     if (layout.plane) {
       apply_plane_walls(comp, layout, ids);
     } else if (is_electric(comp)) {

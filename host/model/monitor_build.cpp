@@ -493,7 +493,7 @@ std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
     }
     if (first < 0 || (first == MaterialTable::kVacuum && other < 0)) continue;
     const MaterialEntry& e = materials.entry(static_cast<std::uint8_t>(first));
-    if (other < 0 && !e.pec && e.sigma == 0 && !e.dispersive()) {
+    if (other < 0 && !e.pec && e.sigma == 0 && !e.dispersive() && !e.anisotropic()) {
       mon.medium_eps_r = e.eps_r;
       mon.medium_mu_r = e.mu_r;
       continue;
@@ -502,8 +502,10 @@ std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
         other >= 0 ? "lies in '" + e.name + "' and in '" +
                          materials.entry(static_cast<std::uint8_t>(other)).name + "'"
                    : "lies in '" + e.name + "', which " +
-                         (e.pec ? std::string("is PEC")
-                                : e.dispersive() ? std::string("is dispersive") : std::string("conducts"));
+                         (e.pec            ? std::string("is PEC")
+                          : e.dispersive()  ? std::string("is dispersive")
+                          : e.anisotropic() ? std::string("is anisotropic")
+                                            : std::string("conducts"));
     out.push_back("monitor '" + mon.name + "': its surface " + why +
                   "; the far-field transform needs one lossless, non-dispersive medium around it "
                   "and takes vacuum's (k = 2 pi f / c, eta0), so its pattern is wrong: put the "

@@ -455,6 +455,12 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
             const std::uint8_t id = ids[static_cast<std::size_t>(k)][layout.index(cell[0], cell[1], cell[2])];
             const std::string sample = std::string(1, k >= 3 ? 'H' : 'E') + "xyz"[k % 3] + " at " +
                                        where(g, k, cell);
+            if (materials.entry(id).anisotropic())
+              refuse(src, "size",
+                     "a total-field box whose surface lies in an isotropic material: the sample " + sample +
+                         " is in " + material_words(materials, id) +
+                         ", which is anisotropic (an anisotropic background is not offered yet; "
+                         "anisotropic objects inside or outside the box are)");
             if (background < 0) {
               background = id;
               first = sample;

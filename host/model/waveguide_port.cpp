@@ -374,6 +374,10 @@ void build_rectangular_mode(const RunConfig& cfg, const SourceConfig& src, const
           if (upml.in_pml(gc[0], gc[1], gc[2], g.n))
             throw cfg.error_at(pos_key, "a port whose guide lies outside the UPML layers at its plane; " +
                                             where + " reaches into them");
+          if (!conductor(materials, id) && materials.entry(id).anisotropic())
+            throw cfg.error_at(pos_key, "an isotropic material across the waveguide at the port's plane; " + where +
+                                            " holds '" + materials.entry(id).name +
+                                            "', which is anisotropic (not offered yet at a waveguide port)");
           if (conductor(materials, id) || (have_fill && id != fill))
             throw cfg.error_at(pos_key, "one material across the waveguide at the port's plane (and a cell "
                                         "before and after it); " + where + " holds " +

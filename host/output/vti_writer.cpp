@@ -210,6 +210,20 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
     });
     img->GetCellData()->AddArray(poles);
   }
+  if (m.materials.any_anisotropic()) {  // the three values along x, y, z of every cell
+    struct Prop { const char* name; double MaterialEntry::*value; };
+    for (const Prop& p : {Prop{"eps_r_xyz", &MaterialEntry::eps_r}, Prop{"mu_r_xyz", &MaterialEntry::mu_r},
+                          Prop{"sigma_xyz", &MaterialEntry::sigma}}) {
+      auto a = float_array(p.name, 3, cells);
+      float* pa = a->GetPointer(0);
+      for_each_cell(n, [&](std::size_t o, std::size_t s) {
+        for (int axis = 0; axis < 3; ++axis)
+          pa[3 * o + static_cast<std::size_t>(axis)] =
+              static_cast<float>(m.materials.entry(m.materials.along(m.cell_ids[s], axis)).*p.value);
+      });
+      img->GetCellData()->AddArray(a);
+    }
+  }
   img->GetCellData()->SetActiveScalars("material");
 
   // Id -> name table: entry i of material_names belongs to material id i.
@@ -230,6 +244,10 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
                                     (m.materials.any_dispersive()
                                          ? "; dispersive cells (poles > 0): eps_r is the permittivity "
                                            "at infinite frequency, the poles in run.json"
+                                         : "") +
+                                    (m.materials.any_anisotropic()
+                                         ? "; anisotropic materials: eps_r, mu_r and sigma hold their x "
+                                           "values, eps_r_xyz, mu_r_xyz and sigma_xyz all three"
                                          : "") +
                                     (m.two_d() ? "; 2D model: the x-y plane, one cell per pixel" : "") +
                                     (m.cylindrical() ? "; cylindrical model (a body of revolution "

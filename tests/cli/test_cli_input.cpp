@@ -118,7 +118,7 @@ TEST_CASE("absurd values are refused with exit 2 and their range, before any all
       {"--boundary.kappa_max=1e308", "'boundary.kappa_max': a number in [1, 1000]"},
       {"--boundary.sigma_max=1e300", "'boundary.sigma_max': a conductivity in [0, "},
       {"--grid.courant=1e-308", "'grid.courant': a number in [0.01, 1]"},
-      {"--material.m.mu_r=1e-308", "'material.m.mu_r': a number in [0.001, 1e6]"},
+      {"--material.m.mu_r=1e-308", "'material.m.mu_r': 1 or 3 numbers, each in [0.001, 1e6]"},
       {"--material.m.mu_r=0.1", "lower grid.courant below sqrt(eps_r x mu_r)"},
       {"--source.feed.delay=1e300", "'source.feed.delay': a delay in [0, "},
       {"--source.feed.frequency=1e308", "'source.feed.frequency': a number in (0, 1e17]"},

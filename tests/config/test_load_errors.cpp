@@ -151,9 +151,9 @@ TEST_CASE("range, shape and cross-key checks") {
     const char* text;
   };
   const Case cases[] = {
-      {"[material.m]\neps_r = 0.5\n", 7, "material.m.eps_r", "a number in [1, 1e6], got '0.5'"},
-      {"[material.m]\nmu_r = 0\n", 7, "material.m.mu_r", "a number in [0.001, 1e6], got '0'"},
-      {"[material.m]\nsigma = -1\n", 7, "material.m.sigma", "a number in [0, 1e9], got '-1'"},
+      {"[material.m]\neps_r = 0.5\n", 7, "material.m.eps_r", "1 or 3 numbers, each in [1, 1e6], got '0.5'"},
+      {"[material.m]\nmu_r = 0\n", 7, "material.m.mu_r", "1 or 3 numbers, each in [0.001, 1e6], got '0'"},
+      {"[material.m]\nsigma = -1\n", 7, "material.m.sigma", "1 or 3 numbers, each in [0, 1e9], got '-1'"},
       {"[material.m]\npec = yes\n", 7, "material.m.pec", "one of true, false"},
       {"[material.vacuum]\n", 6, "material.vacuum", "built-in"},
       {"[object.o]\ncenter = 0 0 0\nmaterial = pec\n", 6, "object.o.shape", "required"},
@@ -204,13 +204,22 @@ TEST_CASE("range, shape and cross-key checks") {
       {"[boundary]\ntype = pec\nlayers = 4\n", 8, "boundary.layers", "0 with boundary.type = pec"},
       // The values of issue 16 that could only give NaN, each refused with its range.
       {"[boundary]\nkappa_max = 1e308\n", 7, "boundary.kappa_max", "a number in [1, 1000]"},
-      {"[material.m]\nmu_r = 1e-308\n", 7, "material.m.mu_r", "a number in [0.001, 1e6]"},
+      {"[material.m]\nmu_r = 1e-308\n", 7, "material.m.mu_r", "each in [0.001, 1e6]"},
       {"[source.s]\nposition = 0 0 0\nfrequency = 1e308\n", 8, "source.s.frequency",
        "a number in (0, 1e17], got '1e308'"},
       // Faster than light on the time step (courant 0.9): the message says how to fix it.
       {"[material.m]\nmu_r = 0.5\n", 7, "material.m.mu_r",
        "eps_r x mu_r >= grid.courant^2 = 0.81, got eps_r x mu_r = 0.5; lower grid.courant below "
        "sqrt(eps_r x mu_r) = 0.707107"},
+      // Anisotropic materials: one value or three; the fastest axes' product for the step; no poles.
+      {"[material.m]\neps_r = 2 3\n", 7, "material.m.eps_r", "1 or 3 numbers"},
+      {"[material.m]\neps_r = 2 3 0.5\n", 7, "material.m.eps_r", "each in [1, 1e6], got '2 3 0.5'"},
+      {"[material.m]\neps_r = 2 1 3\nmu_r = 0.7 2 2\n", 8, "material.m.mu_r",
+       "eps_r x mu_r >= grid.courant^2 = 0.81, got eps_r x mu_r = 0.7"},
+      {"[material.m]\neps_r = 2 2 3\ndebye = 10 1e-9\n", 7, "material.m.eps_r",
+       "an anisotropic dispersive material is not offered yet"},
+      {"[material.m]\nsigma = 0 0 1\nlorentz = 1 1e9 1e8\n", 7, "material.m.sigma",
+       "an anisotropic dispersive material is not offered yet"},
       {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3'"},
       {"[boundary]\nlayers = 1 2 3 4\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3 4'"},
       {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "a number in (0, 20], got '0'"},

@@ -196,6 +196,41 @@ TEST_CASE("staggered sampling of a one-cell slab: faces on sample planes take th
   CHECK(at(f, L, Component::Ex, 30, j, 10) == 2);
 }
 
+TEST_CASE("an anisotropic material: each component takes its axis' entry, inside and on surfaces") {
+  const double d = 0.01;
+  const int n = 40;
+  const GridGeometry g = cube_grid(n, d);
+  const FieldLayout L(n, n, n);
+  MaterialConfig c{"c", 6.0, 3.0, 0.3};
+  c.eps_axes = {2, 4, 6};
+  c.mu_axes = {1, 3, 2};
+  c.sigma_axes = {0.1, 0.2, 0.3};
+  REQUIRE(c.anisotropic());
+  MaterialTable t({c});
+  REQUIRE(t.size() == 5);  // pec, vacuum and the three axes
+  CHECK(t.find("c") == 2);
+  CHECK(t.entry(3).name == "c (y)");
+  CHECK(t.entry(4).name == "c (z)");
+  for (int a = 0; a < 3; ++a) CHECK(t.along(2, a) == 2 + a);
+  CHECK(t.along(MaterialTable::kVacuum, 2) == MaterialTable::kVacuum);
+  // x in [0.10, 0.30], y in [0.10, 0.30], z in [0.10, 0.20]: faces on grid planes.
+  const MeshedIds m = mesh_objects({box("c", Vec3{0.2, 0.2, 0.15}, Vec3{0.2, 0.2, 0.1})}, t, g, L, true);
+  using P = std::array<double, 3>;
+  CHECK(props(t, at(m, L, Component::Ex, 20, 20, 15)) == P{2, 1, 0.1});
+  CHECK(props(t, at(m, L, Component::Ey, 20, 20, 15)) == P{4, 3, 0.2});
+  CHECK(props(t, at(m, L, Component::Ez, 20, 20, 15)) == P{6, 2, 0.3});
+  CHECK(props(t, at(m, L, Component::Hx, 20, 20, 15)) == P{2, 1, 0.1});
+  CHECK(props(t, at(m, L, Component::Hy, 20, 20, 15)) == P{4, 3, 0.2});
+  CHECK(props(t, at(m, L, Component::Hz, 20, 20, 15)) == P{6, 2, 0.3});
+  // On the z face at z = 0.10 (k = 10): Ex and Ey lie along it (arithmetic means with vacuum of
+  // their own axis' values), Hz crosses it (harmonic means of its axis' values).
+  CHECK(props(t, at(m, L, Component::Ex, 20, 20, 10)) == P{1.5, 1, 0.05});
+  CHECK(props(t, at(m, L, Component::Ey, 20, 20, 10)) == P{2.5, 2, 0.1});
+  CHECK(props(t, at(m, L, Component::Hz, 20, 20, 10)) == P{12.0 / 7, 4.0 / 3, 0.0});
+  // Cell centres (model.vti) keep the material's own id.
+  CHECK(m.cell_centre[(std::size_t(20) * n + 20) * n + 15] == 2);
+}
+
 TEST_CASE("two boxes sharing a face: the face takes the mean of the two, not of either and vacuum") {
   const double d = 0.01;
   const int n = 30;

@@ -1,0 +1,55 @@
+// Anisotropic materials end to end (docs/EQUATIONS.md "Anisotropic materials"): the birefringent
+// slab runs and its model.vti carries the three values per cell; what anisotropy is refused with
+// (exit 2 naming the key, nothing written). The physics: tests/parallel/test_anisotropic.cpp and
+// tools/validation/periodic_models.py.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_helpers.hpp"
+
+using namespace clfdtd_test;
+namespace fs = std::filesystem;
+
+TEST_CASE("anisotropic: models/birefringent_slab.ini runs; model.vti has eps_r_xyz, mu_r_xyz, sigma_xyz") {
+  const std::string dir = scratch_dir("birefringent_slab");
+  const auto r = run_clfdtd("run models/birefringent_slab.ini --backend=reference --time.steps=30 --output.dir=" +
+                            dir + " --quiet");
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(nlohmann::json::parse(read_text(dir + "/run.json"))["status"] == "completed");
+#ifdef CLFDTD_HAVE_VTK
+  const std::string vti = read_text(dir + "/model.vti");
+  for (const char* name : {"\"eps_r_xyz\"", "\"mu_r_xyz\"", "\"sigma_xyz\"", "anisotropic materials"})
+    CHECK_MESSAGE(vti.find(name) != std::string::npos, name);
+#endif
+}
+
+TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
+  struct Refusal {
+    std::string model, args, key, expected;
+  };
+  const std::vector<Refusal> cases = {
+      // The slab over the total-field box's faces: the wave's background would be anisotropic.
+      {"models/birefringent_slab.ini", "--object.slab.size=\"0.004 0.004 0.3\"", "source.pw.size",
+       "which is anisotropic (an anisotropic background is not offered yet"},
+      {"models/waveguide_slab.ini", "--material.polystyrene.eps_r=\"2.56 2.56 3\" --object.slab.size=\"0.03 0.02 0.2\"",
+       "source.in.position", "which is anisotropic (not offered yet at a waveguide port)"},
+      {"models/cyl_lens.ini", "--material.glass.eps_r=\"2 2 3\"", "material.glass.eps_r",
+       "one value in a cylindrical model"},
+      {"models/birefringent_slab.ini", "--material.crystal.debye=\"10 1e-9\"", "material.crystal.eps_r",
+       "an anisotropic dispersive material is not offered yet"},
+  };
+  for (const Refusal& c : cases) {
+    CAPTURE(c.args);
+    const std::string out = scratch_dir("anisotropic_refused");
+    const auto r = run_clfdtd("run " + c.model + " " + c.args + " --backend=reference --output.dir=" + out + " --quiet");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("'" + c.key + "'") != std::string::npos);
+    CHECK(r.out.find(c.expected) != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  }
+}

@@ -682,9 +682,9 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     m.pec = r.word(sec + ".pec", 1) == 0;
     read_poles(r, sec, m);
     if (m.anisotropic() && !m.pec) {
-      const char* key = r.has(sec + ".eps_r") && r.numbers(sec + ".eps_r").size() == 3 ? ".eps_r"
-                        : r.has(sec + ".mu_r") && r.numbers(sec + ".mu_r").size() == 3 ? ".mu_r"
-                                                                                       : ".sigma";
+      // The key whose values differ (the first of them).
+      auto differ = [](const std::array<double, 3>& v) { return v[0] != v[1] || v[0] != v[2]; };
+      const char* key = differ(m.eps_axes) ? ".eps_r" : differ(m.mu_axes) ? ".mu_r" : ".sigma";
       if (!m.poles.empty())
         r.fail(sec + key, "one value with debye, drude or lorentz poles (an anisotropic dispersive "
                           "material is not offered yet)");
@@ -699,7 +699,8 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
     // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
     // bound. (eps_r >= 1, so only mu_r < 1 can do it: the message points there.)
-    // Anisotropic: the fastest wave has E along the smallest eps_r and H along the smallest mu_r.
+    // Anisotropic: no wave is faster than one in a medium of the smallest eps_r and the smallest
+    // mu_r (a safe bound; pairs on one axis never couple, so a few stable ones are refused).
     const double slowest_product = *std::min_element(m.eps_axes.begin(), m.eps_axes.end()) *
                                    *std::min_element(m.mu_axes.begin(), m.mu_axes.end());
     if (!m.pec && slowest_product < courant * courant) {

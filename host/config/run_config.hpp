@@ -100,8 +100,10 @@ struct MaterialConfig {
   bool pec = false;
   std::vector<PoleConfig> poles{};            // debye, then drude, then lorentz poles, as listed
   // A diagonal anisotropic material (eps_r, mu_r or sigma given as three values, x y z): the
-  // values along each axis; eps_r, mu_r and sigma are then the largest of each, for the
-  // checks that want the slowest wave. An isotropic material holds its one value three times.
+  // values along each axis, which the material table then takes instead of eps_r, mu_r and sigma
+  // (the loader sets those to the largest of each). The loader fills the three for every
+  // material; a MaterialConfig built in code may leave them at their defaults for an isotropic
+  // one (the table takes eps_r, mu_r, sigma), and must set all three arrays for an anisotropic one.
   std::array<double, 3> eps_axes{1, 1, 1}, mu_axes{1, 1, 1}, sigma_axes{0, 0, 0};
   bool anisotropic() const {
     auto differ = [](const std::array<double, 3>& v) { return v[0] != v[1] || v[0] != v[2]; };

@@ -34,7 +34,8 @@ CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layou
     if (id_c.empty()) return &materials.entry(MaterialTable::kVacuum);
     const MaterialEntry& e = materials.entry(id_c[layout.index(cell[0], cell[1], cell[2])]);
     if (!e.pec && (e.sigma > 0 || e.dispersive()))
-      throw std::invalid_argument("material '" + e.name + "' in the mode window is " +
+      throw std::invalid_argument("material '" + materials.entry(materials.named(id_c[layout.index(cell[0], cell[1], cell[2])])).name +
+                                  "' in the mode window is " +
                                   (e.dispersive() ? "dispersive" : "lossy (sigma > 0)") +
                                   ": the mode solver takes lossless, non-dispersive materials");
     return &e;

@@ -64,6 +64,12 @@ public:
     return e.anisotropic() ? static_cast<std::uint8_t>(e.axis_ids[static_cast<std::size_t>(axis)]) : id;
   }
   const MaterialEntry& entry(std::uint8_t id) const { return entries_[id]; }
+  // The entry that names material `id` to the user: an anisotropic material's first (its own
+  // name, not "<name> (y)"); `id` itself otherwise.
+  std::uint8_t named(std::uint8_t id) const {
+    const MaterialEntry& e = entries_[id];
+    return e.anisotropic() ? static_cast<std::uint8_t>(e.anisotropic_of) : id;
+  }
   std::size_t size() const { return entries_.size(); }
   bool any_magnetic() const;  // some material with mu_r != 1 (then H needs ids too)
 

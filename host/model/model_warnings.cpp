@@ -149,17 +149,28 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     std::string slowest;
     for (const MaterialConfig* m : used) {
       const int scan = m->poles.empty() ? 1 : 200;
-      MaterialEntry entry{m->name, m->eps_r, m->mu_r, m->sigma, false, {}, {}};
-      for (const PoleConfig& pc : m->poles) entry.poles.push_back(pole_of(pc));
-      for (int k = scan; k >= 1; --k) {
-        const double f = top * k / scan;
-        const std::complex<double> eps = pole_permittivity(entry, f);
-        if (!m->poles.empty() && eps.real() < 0) continue;
-        const double n = std::sqrt(eps * m->mu_r).real();
-        if (f * n > at * index) {
-          index = n;
-          at = f;
-          slowest = m->name;
+      // An anisotropic material (no poles): a wave with E along axis a and H along b != a.
+      std::vector<std::array<double, 3>> media;  // eps_r, mu_r, sigma
+      if (m->anisotropic()) {
+        for (std::size_t a = 0; a < 3; ++a)
+          for (std::size_t b = 0; b < 3; ++b)
+            if (a != b) media.push_back({m->eps_axes[a], m->mu_axes[b], m->sigma_axes[a]});
+      } else {
+        media.push_back({m->eps_r, m->mu_r, m->sigma});
+      }
+      for (const auto& [eps_r, mu_r, sigma] : media) {
+        MaterialEntry entry{m->name, eps_r, mu_r, sigma, false, {}, {}};
+        for (const PoleConfig& pc : m->poles) entry.poles.push_back(pole_of(pc));
+        for (int k = scan; k >= 1; --k) {
+          const double f = top * k / scan;
+          const std::complex<double> eps = pole_permittivity(entry, f);
+          if (!m->poles.empty() && eps.real() < 0) continue;
+          const double n = std::sqrt(eps * mu_r).real();
+          if (f * n > at * index) {
+            index = n;
+            at = f;
+            slowest = m->name;
+          }
         }
       }
     }

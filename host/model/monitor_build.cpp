@@ -486,7 +486,8 @@ std::vector<std::string> farfield_medium(std::vector<MonitorModel>& monitors,
             if (electric && ((i == 0 && axis != 0) || (j == 0 && axis != 1) ||
                              (k == 0 && axis != 2 && !layout.plane)))
               continue;
-            const int id = comp_ids[layout.index(i, j, k)];
+            // An anisotropic material's axes count as one material (it is told apart below).
+            const int id = materials.named(comp_ids[layout.index(i, j, k)]);
             if (first < 0) first = id;
             if (id != first) other = id;
           }

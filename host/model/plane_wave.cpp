@@ -20,7 +20,7 @@ namespace {
 // A material as the refusals name it: a user's material by its name; a surface mixture (a cell
 // an object's edge divides, averaged by clfdtd) as such, since no key names it.
 std::string material_words(const MaterialTable& materials, std::uint8_t id) {
-  const std::string& name = materials.entry(id).name;
+  const std::string& name = materials.entry(materials.named(id)).name;
   if (name.rfind("mixture ", 0) == 0)
     return "a mixture of the materials an object's surface divides there (" + name + ")";
   return "'" + name + "'";

@@ -316,6 +316,13 @@ SimulationModel SimulationModel::build(
   } catch (const ConfigError& e) {
     relocate(cfg, e);
   }
+  // The loader refuses these (load_config.cpp); a model built in code meets the same rule here,
+  // since the cylindrical mesher and the scalar wave solver take one value per material.
+  for (const MaterialConfig& mc : cfg.materials)
+    if (!mc.pec && mc.anisotropic() && (m.cylindrical() || cfg.grid.equation == Equation::Wave))
+      fail(cfg, "material." + mc.name + ".eps_r",
+           "one value in a cylindrical model or with grid.equation = wave (anisotropic materials: 3D "
+           "and 2D Maxwell models)");
   m.magnetic = m.materials.any_magnetic();
   // Regions and faces only; a modes monitor's arrays are read after the memory check.
   m.monitors = build_monitors(cfg, m.grid, m.warnings);
@@ -497,11 +504,15 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   const bool snapshots = std::any_of(cfg.snapshot.steps.begin(), cfg.snapshot.steps.end(),
                                      [&](long s) { return s >= 0 && s <= g.steps; });
   // model.vti, written before the loop and freed: eps_r, mu_r and sigma as floats, a copy of
-  // the material ids and, with a dispersive material, the pole counts: 13 or 14 B per cell. The
-  // snapshots come later, so the larger of the two counts.
+  // the material ids, with a dispersive material the pole counts and with an anisotropic one the
+  // three values of each as 3-vectors: 13 to 49 B per cell. The snapshots come later, so the
+  // larger of the two counts.
   const bool poles = std::any_of(cfg.materials.begin(), cfg.materials.end(),
                                  [](const MaterialConfig& mc) { return !mc.pec && !mc.poles.empty(); });
-  const std::size_t model_vti = (3 * sizeof(float) + 1 + (poles ? 1 : 0)) * static_cast<std::size_t>(g.cells());
+  const bool axes = std::any_of(cfg.materials.begin(), cfg.materials.end(),
+                                [](const MaterialConfig& mc) { return !mc.pec && mc.anisotropic(); });
+  const std::size_t model_vti = ((3 + (axes ? 9 : 0)) * sizeof(float) + 1 + (poles ? 1 : 0)) *
+                                static_cast<std::size_t>(g.cells());
   std::size_t writers = 0;
   // A snapshot reads back 6 float fields; the .vti writer adds 3-vectors of E and H, their
   // magnitudes and one cell-centred component at a time: 15 floats per cell in all (2D reads

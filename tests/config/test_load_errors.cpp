@@ -220,6 +220,9 @@ TEST_CASE("range, shape and cross-key checks") {
        "an anisotropic dispersive material is not offered yet"},
       {"[material.m]\nsigma = 0 0 1\nlorentz = 1 1e9 1e8\n", 7, "material.m.sigma",
        "an anisotropic dispersive material is not offered yet"},
+      // Three equal values are one: the key named is the one whose values differ.
+      {"[material.m]\neps_r = 2 2 2\nmu_r = 1 2 1\ndebye = 10 1e-9\n", 8, "material.m.mu_r",
+       "an anisotropic dispersive material is not offered yet"},
       {"[boundary]\nlayers = 1 2 3\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3'"},
       {"[boundary]\nlayers = 1 2 3 4\n", 7, "boundary.layers", "1 or 6 integers (x_lo x_hi y_lo y_hi z_lo z_hi) in a 3D model, got '1 2 3 4'"},
       {"[boundary]\ngrading = 0\n", 7, "boundary.grading", "a number in (0, 20], got '0'"},

@@ -211,7 +211,10 @@ TEST_CASE("an anisotropic material: each component takes its axis' entry, inside
   CHECK(t.find("c") == 2);
   CHECK(t.entry(3).name == "c (y)");
   CHECK(t.entry(4).name == "c (z)");
-  for (int a = 0; a < 3; ++a) CHECK(t.along(2, a) == 2 + a);
+  for (int a = 0; a < 3; ++a) {
+    CHECK(t.along(2, a) == 2 + a);
+    CHECK(t.named(static_cast<std::uint8_t>(2 + a)) == 2);  // messages name the user's material
+  }
   CHECK(t.along(MaterialTable::kVacuum, 2) == MaterialTable::kVacuum);
   // x in [0.10, 0.30], y in [0.10, 0.30], z in [0.10, 0.20]: faces on grid planes.
   const MeshedIds m = mesh_objects({box("c", Vec3{0.2, 0.2, 0.15}, Vec3{0.2, 0.2, 0.1})}, t, g, L, true);

@@ -27,6 +27,18 @@ inline MaterialConfig material(const std::string& name, double eps_r, double mu_
   return m;
 }
 
+// A diagonal anisotropic material: eps_r, mu_r, sigma along x, y, z (the scalars the largest, as
+// the loader sets them).
+inline MaterialConfig anisotropic_material(const std::string& name, const std::array<double, 3>& eps,
+                                           const std::array<double, 3>& mu, const std::array<double, 3>& sigma) {
+  auto top = [](const std::array<double, 3>& v) { return std::max(v[0], std::max(v[1], v[2])); };
+  MaterialConfig m = material(name, top(eps), top(mu), top(sigma));
+  m.eps_axes = eps;
+  m.mu_axes = mu;
+  m.sigma_axes = sigma;
+  return m;
+}
+
 // Centre and size in cells (cell size d) -> metres.
 // A material with poles (eps_inf its eps_r) and one pole (kind, its numbers as the keys take them).
 inline MaterialConfig dispersive(const std::string& name, double eps_inf, std::vector<PoleConfig> poles,

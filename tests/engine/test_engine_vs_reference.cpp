@@ -125,12 +125,8 @@ TEST_CASE("engine vs reference: non-magnetic UPML model with vacuum H coefficien
 TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma per axis) in a UPML model") {
   RunConfig cfg = box_config({15, 13, 10}, kD, 250, BoundaryType::Upml);
   cfg.boundary.layers = {2, 3, 4, 0, 3, 2};
-  MaterialConfig crystal = material("crystal", 6, 1, 0), ferrite = material("ferrite", 3, 2.5, 1.0);
-  crystal.eps_axes = {2, 4, 6};
-  ferrite.eps_axes = {3, 1.5, 2};
-  ferrite.mu_axes = {1, 2.5, 1.5};
-  ferrite.sigma_axes = {1.0, 0, 0.3};
-  cfg.materials = {crystal, ferrite};
+  cfg.materials = {anisotropic_material("crystal", {2, 4, 6}, {1, 1, 1}, {0, 0, 0}),
+                   anisotropic_material("ferrite", {3, 1.5, 2}, {1, 2.5, 1.5}, {1.0, 0, 0.3})};
   cfg.objects = {sphere("ball", "crystal", {8, 7, 5}, 2.5, kD),
                  box("slab", "ferrite", {11, 9, 2}, {4, 3, 6}, kD)};  // into the z-low layers
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(6, 6, 4, kD),

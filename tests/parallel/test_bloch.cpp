@@ -27,6 +27,7 @@
 #include "parallel/distributed_backend.hpp"
 #include "parallel/split_outputs.hpp"
 #include "parallel/thread_link.hpp"
+#include "yee_waves.hpp"
 
 using namespace clfdtd;
 using namespace clfdtd::parallel;
@@ -35,29 +36,6 @@ using namespace clfdtd::test;
 namespace {
 
 constexpr double kD = 1e-3;
-
-// The Yee grid's frequencies (Hz) of the plane waves k + G of a box n * kD periodic along every
-// axis, in (f1, f2): sin(pi f dt)^2 = (c dt)^2 sum_a sin(q_a d / 2)^2 / d^2, q = k + G.
-std::vector<double> yee_frequencies(const std::array<int, 3>& n, const std::array<double, 3>& k,
-                                    double dt, double f1, double f2) {
-  const double pi = std::acos(-1.0);
-  std::set<double> out;
-  for (int a = -4; a <= 4; ++a)
-    for (int b = -4; b <= 4; ++b)
-      for (int c = -4; c <= 4; ++c) {
-        const int m[3] = {a, b, c};
-        double s = 0;
-        for (int x = 0; x < 3; ++x) {
-          const double q = k[static_cast<std::size_t>(x)] + 2 * pi * m[x] / (n[static_cast<std::size_t>(x)] * kD);
-          s += std::pow(std::sin(q * kD / 2) / kD, 2);
-        }
-        const double v = kC0 * dt * std::sqrt(s);
-        if (v >= 1) continue;
-        const double f = std::asin(v) / (pi * dt);
-        if (f > f1 && f < f2) out.insert(std::round(f));  // degenerate waves: one frequency
-      }
-  return {out.begin(), out.end()};
-}
 
 // 12 x 10 x 20 cells with UPML of 4 and 5 layers along z (or 12 x 10 x 8, every axis periodic),
 // a lossy magnetic dielectric and a PEC plate touching the ends of the periodic axes, two dipoles,
@@ -118,7 +96,7 @@ TEST_CASE("Bloch reference: an empty periodic box rings at the Yee frequencies o
         e.push_back(ref.field(Component::Ex)[at] + ref.field(Component::Ey)[at] + ref.field(Component::Ez)[at]);
     }
     const double f1 = 5e9, f2 = 4e10;
-    const std::vector<double> want = yee_frequencies(n, k, m.grid.dt, f1, f2);
+    const std::vector<double> want = yee_frequencies(n, kD, k, {1, 1, 1}, {1, 1, 1}, m.grid.dt, f1, f2);
     const HarmonicInversion h = find_resonances(e, m.grid.dt, f1, f2);
     REQUIRE(want.size() >= 6);
     CHECK(h.resonances.size() == want.size());

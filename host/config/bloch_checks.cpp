@@ -24,10 +24,12 @@ void check_bloch_config(const RunConfig& cfg) {
   for (const SourceConfig& s : cfg.waveguide_ports) fail(cfg, "source." + s.name + ".type", "no waveguide port");
   for (const SourceConfig& s : cfg.plane_waves) fail(cfg, "source." + s.name + ".type", "no plane wave");
   for (const MaterialConfig& mat : cfg.materials)
-    if (!mat.poles.empty()) {
-      const char* kind = mat.poles.front().kind == PoleKind::Debye   ? "debye"
-                         : mat.poles.front().kind == PoleKind::Drude ? "drude"
-                                                                      : "lorentz";
+    if (mat.dispersive()) {
+      const PoleKind first = mat.all_poles().front().kind;
+      const char* kind = !mat.axis_materials[0].empty() ? "axes"
+                         : first == PoleKind::Debye     ? "debye"
+                         : first == PoleKind::Drude     ? "drude"
+                                                        : "lorentz";
       fail(cfg, "material." + mat.name + "." + kind, "no dispersive material");
     }
   for (const MonitorConfig& mon : cfg.monitors)

@@ -296,6 +296,12 @@ public:
     return trim(value(key));
   }
 
+  // A list of names (a Text key with a count above 1), each checked as text().
+  std::vector<std::string> names(const std::string& key) const {
+    check(all_printable(value(key)), key, "text without control characters");
+    return tokens(key);
+  }
+
 private:
   static const OptionSpec& spec(const std::string& key) { return *find_option(key); }
   static std::string unit(const std::string& key) {
@@ -656,14 +662,64 @@ void read_poles(const Reader& r, const std::string& sec, MaterialConfig& m) {
   }
 }
 
+// A material given by `axes`: each axis' eps_r, mu_r, sigma and poles from the named material
+// (isotropic, not pec, defined anywhere in the file).
+void resolve_axes(const Reader& r, const std::string& sec, MaterialConfig& m,
+                  const std::vector<MaterialConfig>& all) {
+  const std::string key = sec + ".axes";
+  for (std::size_t a = 0; a < 3; ++a) {
+    const std::string& name = m.axis_materials[a];
+    const char axis = "xyz"[a];
+    if (name == "vacuum") {
+      m.eps_axes[a] = m.mu_axes[a] = 1;
+      m.sigma_axes[a] = 0;
+      continue;
+    }
+    const auto found = std::find_if(all.begin(), all.end(), [&](const MaterialConfig& o) { return o.name == name; });
+    std::vector<std::string> names{"vacuum"};
+    for (const MaterialConfig& o : all)
+      if (o.name != m.name) names.push_back(o.name);
+    const std::string near = closest_name(name, names);
+    const std::string problem = name == m.name ? "is this material"
+                                : name == "pec" ? "is pec"
+                                                : "is not defined" + (near.empty() ? "" : "; did you mean '" + near + "'?");
+    r.check(found != all.end() && name != m.name, key,
+            std::string("three names x y z of other [material.<name>] sections or vacuum (") + axis + ": '" +
+                name + "' " + problem + ")");
+    r.check(!found->pec && found->axis_materials[0].empty() && !found->anisotropic(), key,
+            std::string("three names of isotropic materials that are not pec (") + axis + ": '" + name + "' is " +
+                (found->pec                          ? "pec"
+                 : !found->axis_materials[0].empty() ? "given by axes itself"
+                                                     : "anisotropic") + ")");
+    m.eps_axes[a] = found->eps_r;
+    m.mu_axes[a] = found->mu_r;
+    m.sigma_axes[a] = found->sigma;
+    m.pole_axes[a] = found->poles;
+  }
+  m.eps_r = *std::max_element(m.eps_axes.begin(), m.eps_axes.end());
+  m.mu_r = *std::max_element(m.mu_axes.begin(), m.mu_axes.end());
+  m.sigma = *std::max_element(m.sigma_axes.begin(), m.sigma_axes.end());
+}
+
 void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
-                    std::vector<MaterialConfig>& out) {
+                    std::vector<MaterialConfig>& materials) {
   const double courant = grid.courant;
-  for (const auto& sec : sections_of(raw, "material")) {
+  std::vector<MaterialConfig> out;  // one per section, in the order of `sections`
+  const std::vector<std::string> sections = sections_of(raw, "material");
+  for (const auto& sec : sections) {
     MaterialConfig m;
     m.name = sec.substr(sec.find('.') + 1);
     if (m.name == "pec" || m.name == "vacuum")
       r.fail(sec, "a material name other than the built-in pec and vacuum");
+    if (r.has(sec + ".axes")) {
+      for (const char* key : {"eps_r", "mu_r", "sigma", "pec", "debye", "drude", "lorentz"})
+        r.check(!r.has(sec + "." + key), sec + "." + key,
+                std::string("no ") + key + " with axes (the three materials named there give each axis' values)");
+      const std::vector<std::string> names = r.names(sec + ".axes");
+      for (std::size_t a = 0; a < 3; ++a) m.axis_materials[a] = names[a];
+      out.push_back(m);
+      continue;
+    }
     // One value, or three along x y z (a diagonal anisotropic material).
     auto axes = [&](const char* key, double fallback) {
       std::array<double, 3> v{fallback, fallback, fallback};
@@ -681,20 +737,32 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     m.sigma = *std::max_element(m.sigma_axes.begin(), m.sigma_axes.end());
     m.pec = r.word(sec + ".pec", 1) == 0;
     read_poles(r, sec, m);
+    out.push_back(m);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!out[i].axis_materials[0].empty()) resolve_axes(r, sections[i], out[i], out);
+  // The materials given by values first: a fault in one that an `axes` names is reported at its key.
+  for (std::size_t k = 0; k < 2 * out.size(); ++k) {
+    const std::size_t i = k % out.size();
+    const std::string& sec = sections[i];
+    const MaterialConfig& m = out[i];
+    const bool by_axes = !m.axis_materials[0].empty();
+    if (by_axes != (k >= out.size())) continue;
     if (m.anisotropic() && !m.pec) {
       // The key whose values differ (the first of them).
       auto differ = [](const std::array<double, 3>& v) { return v[0] != v[1] || v[0] != v[2]; };
-      const char* key = differ(m.eps_axes) ? ".eps_r" : differ(m.mu_axes) ? ".mu_r" : ".sigma";
-      if (!m.poles.empty())
-        r.fail(sec + key, "one value with debye, drude or lorentz poles (an anisotropic dispersive "
-                          "material is not offered yet)");
+      const char* key = by_axes ? ".axes" : differ(m.eps_axes) ? ".eps_r" : differ(m.mu_axes) ? ".mu_r" : ".sigma";
       if (grid.coordinates != Coordinates::Cartesian || (grid.dims == 2 && grid.equation == Equation::Wave))
-        r.fail(sec + key, "one value in a cylindrical model or with grid.equation = wave (anisotropic "
-                          "materials: 3D and 2D Maxwell models)");
+        r.fail(sec + key, std::string(by_axes ? "no axes" : "one value") +
+                              " in a cylindrical model or with grid.equation = wave (anisotropic "
+                              "materials: 3D and 2D Maxwell models)");
     }
-    if (!m.poles.empty() && (grid.coordinates != Coordinates::Cartesian ||
-                             (grid.dims == 2 && grid.equation == Equation::Wave)))
-      r.fail(sec + (r.has(sec + ".debye") ? ".debye" : r.has(sec + ".drude") ? ".drude" : ".lorentz"),
+    if (m.dispersive() && (grid.coordinates != Coordinates::Cartesian ||
+                           (grid.dims == 2 && grid.equation == Equation::Wave)))
+      r.fail(sec + (by_axes                   ? ".axes"
+                    : r.has(sec + ".debye")   ? ".debye"
+                    : r.has(sec + ".drude")   ? ".drude"
+                                              : ".lorentz"),
              kNoPolesHere);
     // The time step is a fraction `courant` of the vacuum limit; a wave in the material moves at
     // c / sqrt(eps_r mu_r), so below courant^2 it outruns the step and the update grows without
@@ -704,13 +772,13 @@ void read_materials(const Reader& r, const Raw& raw, const GridConfig& grid,
     const double slowest_product = *std::min_element(m.eps_axes.begin(), m.eps_axes.end()) *
                                    *std::min_element(m.mu_axes.begin(), m.mu_axes.end());
     if (!m.pec && slowest_product < courant * courant) {
-      r.fail(sec + ".mu_r",
+      r.fail(sec + (by_axes ? ".axes" : ".mu_r"),
              "a material no faster than light on this time step: eps_r x mu_r >= grid.courant^2 = " +
                  fmt(courant * courant) + ", got eps_r x mu_r = " + fmt(slowest_product) +
                  "; lower grid.courant below sqrt(eps_r x mu_r) = " + fmt(std::sqrt(slowest_product)));
     }
-    out.push_back(m);
   }
+  materials.insert(materials.end(), out.begin(), out.end());
 }
 
 // The first two sides of a polygon that cross or touch other than at their shared corner (1-based

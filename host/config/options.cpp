@@ -100,7 +100,7 @@ std::vector<OptionSpec> make_table() {
        "Stretching at the outer edge of the UPML (1 to about 30 is usual; larger values only reflect).",
        closed(1, 1000)},
       // [material.<name>]
-      {"material.*.eps_r", V::Number, {1, 3}, {}, "", "1", "Relative permittivity (no dielectric comes near 1e6). Three values x y z make the material diagonally anisotropic (a uniaxial crystal such as sapphire or a liquid crystal with its axes along the grid's): each E component takes the value along its own axis (docs/EQUATIONS.md \"Anisotropic materials\"); mu_r and sigma take three values the same way. 3D and 2D Maxwell models; not with poles, cylindrical models or grid.equation = wave, and not as a plane wave's background or a waveguide port's fill (a farfield monitor in one is warned about). model.vti shows the three values as eps_r_xyz, mu_r_xyz and sigma_xyz.",
+      {"material.*.eps_r", V::Number, {1, 3}, {}, "", "1", "Relative permittivity (no dielectric comes near 1e6). Three values x y z make the material diagonally anisotropic (a uniaxial crystal such as sapphire or a liquid crystal with its axes along the grid's): each E component takes the value along its own axis (docs/EQUATIONS.md \"Anisotropic materials\"); mu_r and sigma take three values the same way. With debye, drude or lorentz poles those act along every axis (each axis its own eps_r at infinite frequency); poles along some axes only, or different ones per axis: `axes`. 3D and 2D Maxwell models; not cylindrical models or grid.equation = wave, and not as a plane wave's background or a waveguide port's fill (a farfield monitor in one is warned about). model.vti shows the three values as eps_r_xyz, mu_r_xyz and sigma_xyz.",
        closed(1, 1e6)},
       {"material.*.mu_r", V::Number, {1, 3}, {}, "", "1", "Relative permeability (three values x y z: anisotropic, as eps_r; each H component takes the value along its axis). eps_r x mu_r below grid.courant^2 would be faster than light on the time step, which is then unstable: refused; lower grid.courant below sqrt(eps_r x mu_r) (anisotropic: the smallest eps_r times the smallest mu_r).",
        closed(1e-3, 1e6, "eps_r x mu_r >= grid.courant^2")},
@@ -115,6 +115,9 @@ std::vector<OptionSpec> make_table() {
       {"material.*.lorentz", V::Number, {}, {}, "1, Hz, Hz", "none",
        "Lorentz poles, triples delta_eps f0 gamma: chi(f) = delta_eps f0^2 / (f0^2 - f^2 - i f gamma), resonance f0 and damping gamma in Hz (not rad/s). Same limits as debye.",
        at_least(0, "delta_eps > 0, f0 > 0, gamma >= 0")},
+      {"material.*.axes", V::Text, {3}, {}, "", "none",
+       "Three names x y z of other [material.<name>] sections (isotropic, not pec) or vacuum: along each axis this material is that one, its eps_r, mu_r, sigma and poles (a diagonal anisotropic dispersive material: a wire medium, metal along z and vacuum across = vacuum vacuum metal; a hyperbolic metamaterial; docs/EQUATIONS.md \"Anisotropic materials\"). The named materials need no object of their own. Not with eps_r, mu_r, sigma, pec or poles of its own; the limits of anisotropic materials (eps_r) and of poles (debye) apply.",
+       Range{}},
       {"material.*.pec", V::Word, {1}, {"true", "false"}, "", "false",
        "Perfect electric conductor (the other keys are then ignored); an E sample is PEC where the object holds its whole Yee edge (docs/EQUATIONS.md, PEC edges).", Range{}},
       // [object.<name>]: later objects overwrite earlier ones where they overlap.
@@ -580,7 +583,8 @@ std::string describe_value(const OptionSpec& spec) {
     std::string set = join(spec.words, ", ");
     return c.empty() ? "any of " + set : "one of " + set;
   }
-  if (spec.type == ValueType::Text) return "text";
+  if (spec.type == ValueType::Text)
+    return c.size() == 1 && c[0] > 1 ? std::to_string(c[0]) + " names" : "text";
   std::string noun = spec.type == ValueType::Number ? "number" : "integer";
   if (c.empty()) return "a list of " + noun + "s";
   if (c.size() == 1 && c[0] == 1) return spec.type == ValueType::Number ? "a number" : "an integer";

@@ -100,7 +100,7 @@ void check_plane_config(const RunConfig& cfg) {
          "plane_wave in a Yee model (grid.equation = maxwell): the wave equation has no plane waves");
   for (const auto& m : cfg.materials) {
     if (!m.pec && m.mu_r != 1.0)
-      fail(cfg, "material." + m.name + ".mu_r",
+      fail(cfg, "material." + m.name + (m.axis_materials[0].empty() ? ".mu_r" : ".axes"),
            "1 in a wave model (grid.equation = wave carries no H: use grid.equation = maxwell for "
            "magnetic materials)");
   }

@@ -91,6 +91,8 @@ inline constexpr const char* kNoPolesHere =
 struct PoleConfig {
   PoleKind kind = PoleKind::Debye;
   std::array<double, 3> p{};
+  bool operator==(const PoleConfig& o) const { return kind == o.kind && p == o.p; }
+  bool operator!=(const PoleConfig& o) const { return !(*this == o); }
 };
 
 struct MaterialConfig {
@@ -103,11 +105,33 @@ struct MaterialConfig {
   // values along each axis, which the material table then takes instead of eps_r, mu_r and sigma
   // (the loader sets those to the largest of each). The loader fills the three for every
   // material; a MaterialConfig built in code may leave them at their defaults for an isotropic
-  // one (the table takes eps_r, mu_r, sigma), and must set all three arrays for an anisotropic one.
+  // one: where an array's three values are equal the table takes eps_r, mu_r, sigma (eps_along).
   std::array<double, 3> eps_axes{1, 1, 1}, mu_axes{1, 1, 1}, sigma_axes{0, 0, 0};
+  // The poles of each axis' E component (a material given by `axes`, three other materials:
+  // docs/EQUATIONS.md "Anisotropic materials"). All three empty: every axis takes `poles`;
+  // otherwise `poles` is not used. all_poles() lists every pole the material has.
+  std::array<std::vector<PoleConfig>, 3> pole_axes{};
+  std::array<std::string, 3> axis_materials{};  // the `axes` key's names, x y z (empty: not given)
+  // The value along an axis: the *_axes entry where they differ, else the scalar (so a material
+  // built in code with only pole_axes set keeps its eps_r, mu_r and sigma).
+  double eps_along(std::size_t a) const { return uniform(eps_axes) ? eps_r : eps_axes[a]; }
+  double mu_along(std::size_t a) const { return uniform(mu_axes) ? mu_r : mu_axes[a]; }
+  double sigma_along(std::size_t a) const { return uniform(sigma_axes) ? sigma : sigma_axes[a]; }
+  static bool uniform(const std::array<double, 3>& v) { return v[0] == v[1] && v[0] == v[2]; }
+  bool per_axis_poles() const { return !pole_axes[0].empty() || !pole_axes[1].empty() || !pole_axes[2].empty(); }
+  const std::vector<PoleConfig>& poles_along(std::size_t axis) const {
+    return per_axis_poles() ? pole_axes[axis] : poles;
+  }
+  std::vector<PoleConfig> all_poles() const {
+    if (!per_axis_poles()) return poles;
+    std::vector<PoleConfig> all;
+    for (const auto& list : pole_axes) all.insert(all.end(), list.begin(), list.end());
+    return all;
+  }
+  bool dispersive() const { return !pec && (!poles.empty() || per_axis_poles()); }
   bool anisotropic() const {
-    auto differ = [](const std::array<double, 3>& v) { return v[0] != v[1] || v[0] != v[2]; };
-    return differ(eps_axes) || differ(mu_axes) || differ(sigma_axes);
+    return !uniform(eps_axes) || !uniform(mu_axes) || !uniform(sigma_axes) ||
+           poles_along(0) != poles_along(1) || poles_along(0) != poles_along(2);
   }
 };
 

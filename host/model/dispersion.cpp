@@ -163,7 +163,9 @@ std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const
     if (e.name.rfind("mixture", 0) == 0) {
       mixtures.samples += per_id[r.id];
     } else {
-      out.push_back({e.name, false, per_id[r.id], &e});
+      // An anisotropic material's x entry carries the user's name alone: say which axis it is.
+      const bool x_axis = e.anisotropic() && e.anisotropic_of == static_cast<int>(r.id);
+      out.push_back({x_axis ? e.name + " (x)" : e.name, false, per_id[r.id], &e});
     }
   }
   if (mixtures.samples > 0) out.push_back(mixtures);

@@ -28,11 +28,13 @@ MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
     if (find(m.name) >= 0) {
       throw ConfigError("", 0, "material." + m.name, "a material name not used before");
     }
-    if (m.anisotropic() && !m.pec) {  // no poles: refused with anisotropy (load_config.cpp)
+    if (m.anisotropic() && !m.pec) {
       const int first = static_cast<int>(entries_.size());
       for (std::size_t a = 0; a < 3; ++a) {
-        MaterialEntry e{a == 0 ? m.name : m.name + " (" + "xyz"[a] + ")", m.eps_axes[a], m.mu_axes[a],
-                        m.sigma_axes[a], false, {}, {}};
+        MaterialEntry e{a == 0 ? m.name : m.name + " (" + "xyz"[a] + ")", m.eps_along(a), m.mu_along(a),
+                        m.sigma_along(a), false, {}, {}};
+        for (const PoleConfig& p : m.poles_along(a)) e.poles.push_back(pole_of(p));
+        e.pole_keys = m.poles_along(a);
         e.anisotropic_of = first;
         e.axis_ids = {first, first + 1, first + 2};
         entries_.push_back(std::move(e));
@@ -41,8 +43,8 @@ MaterialTable::MaterialTable(const std::vector<MaterialConfig>& user) {
     }
     MaterialEntry e{m.name, m.eps_r, m.mu_r, m.sigma, m.pec, {}, {}};
     if (!m.pec) {
-      for (const PoleConfig& p : m.poles) e.poles.push_back(pole_of(p));
-      e.pole_keys = m.poles;
+      for (const PoleConfig& p : m.poles_along(0)) e.poles.push_back(pole_of(p));
+      e.pole_keys = m.poles_along(0);
     }
     entries_.push_back(std::move(e));
   }

@@ -67,6 +67,9 @@ void add_object_warnings(const RunConfig& cfg, const std::vector<std::size_t>& o
   }
   std::vector<std::string> referenced;
   for (const auto& obj : cfg.objects) referenced.push_back(obj.material);
+  for (const auto& m : cfg.materials)  // the materials an `axes` names are used through it
+    for (const std::string& a : m.axis_materials)
+      if (!a.empty()) referenced.push_back(a);
   for (const auto& m : cfg.materials) {
     if (std::find(referenced.begin(), referenced.end(), m.name) != referenced.end()) continue;
     const std::string near = closest_name(m.name, referenced);
@@ -148,23 +151,28 @@ void add_source_warnings(const RunConfig& cfg, const GridGeometry& g,
     double index = 1, at = top;
     std::string slowest;
     for (const MaterialConfig* m : used) {
-      const int scan = m->poles.empty() ? 1 : 200;
-      // An anisotropic material (no poles): a wave with E along axis a and H along b != a.
-      std::vector<std::array<double, 3>> media;  // eps_r, mu_r, sigma
+      const int scan = m->dispersive() ? 200 : 1;
+      // An anisotropic material: a wave with E along axis a (its eps_r, sigma and poles) and H
+      // along b != a.
+      std::vector<MaterialEntry> media;
+      auto medium = [&](std::size_t a, double mu_r) {
+        MaterialEntry entry{m->name, m->eps_along(a), mu_r, m->sigma_along(a), false, {}, {}};
+        for (const PoleConfig& pc : m->poles_along(a)) entry.poles.push_back(pole_of(pc));
+        media.push_back(entry);
+      };
       if (m->anisotropic()) {
         for (std::size_t a = 0; a < 3; ++a)
           for (std::size_t b = 0; b < 3; ++b)
-            if (a != b) media.push_back({m->eps_axes[a], m->mu_axes[b], m->sigma_axes[a]});
+            if (a != b) medium(a, m->mu_along(b));
       } else {
-        media.push_back({m->eps_r, m->mu_r, m->sigma});
+        medium(0, m->mu_r);
       }
-      for (const auto& [eps_r, mu_r, sigma] : media) {
-        MaterialEntry entry{m->name, eps_r, mu_r, sigma, false, {}, {}};
-        for (const PoleConfig& pc : m->poles) entry.poles.push_back(pole_of(pc));
+      for (const MaterialEntry& entry : media) {
+        const double mu_r = entry.mu_r;
         for (int k = scan; k >= 1; --k) {
           const double f = top * k / scan;
           const std::complex<double> eps = pole_permittivity(entry, f);
-          if (!m->poles.empty() && eps.real() < 0) continue;
+          if (!entry.poles.empty() && eps.real() < 0) continue;
           const double n = std::sqrt(eps * mu_r).real();
           if (f * n > at * index) {
             index = n;

@@ -53,12 +53,12 @@ constexpr double kMaxCellsPerComponent2D = 2147483648.0;  // 2^31
 
 std::string first_dispersive_material(const RunConfig& cfg) {
   for (const MaterialConfig& mc : cfg.materials)
-    if (!mc.pec && !mc.poles.empty()) return mc.name;
+    if (mc.dispersive()) return mc.name;
   return "";
 }
 
 bool second_order(const MaterialConfig& mc) {
-  for (const PoleConfig& p : mc.poles)
+  for (const PoleConfig& p : mc.all_poles())
     if (pole_of(p).second_order()) return true;
   return false;
 }
@@ -508,7 +508,7 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // three values of each as 3-vectors: 13 to 49 B per cell. The snapshots come later, so the
   // larger of the two counts.
   const bool poles = std::any_of(cfg.materials.begin(), cfg.materials.end(),
-                                 [](const MaterialConfig& mc) { return !mc.pec && !mc.poles.empty(); });
+                                 [](const MaterialConfig& mc) { return mc.dispersive(); });
   const bool axes = std::any_of(cfg.materials.begin(), cfg.materials.end(),
                                 [](const MaterialConfig& mc) { return !mc.pec && mc.anisotropic(); });
   const std::size_t model_vti = ((3 + (axes ? 9 : 0)) * sizeof(float) + 1 + (poles ? 1 : 0)) *

@@ -205,8 +205,13 @@ void write_model_vti(const std::string& path, const SimulationModel& m) {
     poles->SetNumberOfTuples(static_cast<vtkIdType>(cells));
     unsigned char* pp = poles->GetPointer(0);
     for_each_cell(n, [&](std::size_t o, std::size_t s) {
-      const MaterialEntry& e = m.materials.entry(m.cell_ids[s]);
-      pp[o] = static_cast<unsigned char>(e.pec ? 0 : e.poles.size());
+      // An anisotropic material's axes may differ (poles along x only): the most of the three.
+      std::size_t most = 0;
+      for (int axis = 0; axis < 3; ++axis) {
+        const MaterialEntry& e = m.materials.entry(m.materials.along(m.cell_ids[s], axis));
+        most = std::max(most, e.pec ? std::size_t{0} : e.poles.size());
+      }
+      pp[o] = static_cast<unsigned char>(most);
     });
     img->GetCellData()->AddArray(poles);
   }

@@ -1,5 +1,6 @@
 // Anisotropic materials end to end (docs/EQUATIONS.md "Anisotropic materials"): the birefringent
-// slab runs and its model.vti carries the three values per cell; what anisotropy is refused with
+// slab runs and its model.vti carries the three values per cell; the wire medium slab (poles
+// along x only) runs and reports them; what anisotropy is refused with
 // (exit 2 naming the key, nothing written). The physics: tests/parallel/test_anisotropic.cpp and
 // tools/validation/periodic_models.py.
 #include <doctest/doctest.h>
@@ -27,6 +28,29 @@ TEST_CASE("anisotropic: models/birefringent_slab.ini runs; model.vti has eps_r_x
 #endif
 }
 
+// Poles along one axis (material axes): the run header and run.json name the axis whose samples
+// carry them; the material that axes names is not "used by no object".
+TEST_CASE("anisotropic: models/wire_medium_slab.ini runs; its poles are reported along x") {
+  const std::string dir = scratch_dir("wire_medium_slab");
+  const auto r = run_clfdtd("run models/wire_medium_slab.ini --backend=reference --time.steps=30 --output.dir=" + dir);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("dispersive 'wires (x)': eps_inf 1; drude f_p 9e+09 Hz gamma 2e+08 Hz; 1472 E samples") !=
+        std::string::npos);
+  CHECK(r.out.find("used by no object") == std::string::npos);
+  const auto run = nlohmann::json::parse(read_text(dir + "/run.json"));
+  CHECK(run["status"] == "completed");
+  const auto& d = run["dispersive_materials"];
+  // The plasma (which holds no samples of its own), the wires along x (not y or z), and the slab
+  // faces' mixtures.
+  REQUIRE(d.size() == 3);
+  CHECK(d[0]["name"] == "plasma");
+  CHECK(d[0]["e_samples"] == 0);
+  CHECK(d[1]["name"] == "wires (x)");
+  CHECK(d[1]["e_samples"] == 1472);  // 8 x 8 x 23 Ex samples inside the 12 mm slab
+  CHECK(d[1]["poles"][0]["kind"] == "drude");
+  CHECK(d[1]["poles"][0]["f_p_hz"] == 9e9);
+}
+
 TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
   struct Refusal {
     std::string model, args, key, expected;
@@ -39,8 +63,8 @@ TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
        "source.in.position", "which is anisotropic (not offered yet at a waveguide port)"},
       {"models/cyl_lens.ini", "--material.glass.eps_r=\"2 2 3\"", "material.glass.eps_r",
        "one value in a cylindrical model"},
-      {"models/birefringent_slab.ini", "--material.crystal.debye=\"10 1e-9\"", "material.crystal.eps_r",
-       "an anisotropic dispersive material is not offered yet"},
+      {"models/cyl_lens.ini", "--material.wires.axes=\"glass vacuum vacuum\"", "material.wires.axes",
+       "no axes in a cylindrical model"},
   };
   for (const Refusal& c : cases) {
     CAPTURE(c.args);

@@ -69,3 +69,51 @@ TEST_CASE("poles: incomplete groups, zero or negative values, too many poles; 2D
                           "[time]\nsteps = 10\n";
   CHECK(error_of("[material.m]\ndebye = 3 1e-10\n", cyl).find("no poles") != std::string::npos);
 }
+
+TEST_CASE("poles with anisotropy: three eps_r values share the poles; axes gives each axis its own material") {
+  const RunConfig shared = load("[material.m]\neps_r = 2 3 4\ndrude = 3e9 1e8\n");
+  const MaterialConfig& s = shared.materials.front();
+  CHECK(s.anisotropic());
+  CHECK_FALSE(s.per_axis_poles());
+  for (std::size_t a = 0; a < 3; ++a) CHECK(s.poles_along(a).size() == 1);
+
+  // A wire medium: a Drude plasma along z, vacuum across; and one with Lorentz along x, glass along y.
+  const RunConfig cfg = load("[material.wires]\naxes = vacuum vacuum plasma\n"
+                             "[material.plasma]\neps_r = 1.5\nsigma = 2\ndrude = 5e9 1e8\n"
+                             "[material.glass]\neps_r = 4\nmu_r = 1.2\n"
+                             "[material.mixed]\naxes = oscillator glass vacuum\n"
+                             "[material.oscillator]\neps_r = 2\nlorentz = 1 8e9 1e7\n");
+  auto named = [&](const std::string& n) -> const MaterialConfig& {
+    for (const MaterialConfig& m : cfg.materials)
+      if (m.name == n) return m;
+    FAIL("no material " << n);
+    return cfg.materials.front();
+  };
+  const MaterialConfig& w = named("wires");
+  CHECK(w.anisotropic());
+  CHECK(w.dispersive());
+  CHECK(w.eps_axes == std::array<double, 3>{1, 1, 1.5});
+  CHECK(w.sigma_axes == std::array<double, 3>{0, 0, 2});
+  CHECK(w.eps_r == 1.5);  // the largest, as for three values
+  CHECK(w.poles_along(0).empty());
+  CHECK(w.poles_along(1).empty());
+  REQUIRE(w.poles_along(2).size() == 1);
+  CHECK(w.poles_along(2)[0].kind == PoleKind::Drude);
+  CHECK(w.poles_along(2)[0].p[0] == 5e9);
+  CHECK(w.all_poles().size() == 1);
+  const MaterialConfig& x = named("mixed");
+  CHECK(x.eps_axes == std::array<double, 3>{2, 4, 1});
+  CHECK(x.mu_axes == std::array<double, 3>{1, 1.2, 1});
+  REQUIRE(x.poles_along(0).size() == 1);
+  CHECK(x.poles_along(0)[0].kind == PoleKind::Lorentz);
+  CHECK(x.poles_along(1).empty());
+  // A material of three equal axes is an isotropic one.
+  CHECK_FALSE(load("[material.m]\naxes = g g g\n[material.g]\neps_r = 3\ndebye = 1 1e-9\n")
+                  .materials.front().anisotropic());
+
+  const std::string wave =
+      "[grid]\nsize = 0.1 0.1\ncell_size = 0.005\nequation = wave\n[time]\nsteps = 10\n";
+  CHECK(error_of("[material.m]\naxes = a vacuum vacuum\n[material.a]\neps_r = 2\n", wave)
+            .find("no axes in a cylindrical model or with grid.equation = wave") !=
+        std::string::npos);
+}

@@ -122,13 +122,24 @@ TEST_CASE("engine vs reference: non-magnetic UPML model with vacuum H coefficien
 
 // Anisotropic materials reach the kernels as one entry per axis (model/materials.hpp): the
 // device's coefficient tables and per-component ids must give the reference's fields.
-TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma per axis) in a UPML model") {
+TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma, poles per axis) in a UPML model") {
   RunConfig cfg = box_config({15, 13, 10}, kD, 250, BoundaryType::Upml);
   cfg.boundary.layers = {2, 3, 4, 0, 3, 2};
   cfg.materials = {anisotropic_material("crystal", {2, 4, 6}, {1, 1, 1}, {0, 0, 0}),
                    anisotropic_material("ferrite", {3, 1.5, 2}, {1, 2.5, 1.5}, {1.0, 0, 0.3})};
+  // Poles along some axes only (material axes): a Lorentz x, plain y, Debye z block inside, and
+  // a Debye-along-x one reaching into the x-high and y-low layers (the dispersive UPML rows).
+  MaterialConfig hmm = anisotropic_material("hmm", {2, 1, 3}, {1, 1, 1}, {0, 0, 0.2});
+  hmm.pole_axes[0] = {PoleConfig{PoleKind::Lorentz, {1.5, 12e9, 1e9}}};
+  hmm.pole_axes[2] = {PoleConfig{PoleKind::Debye, {4, 2e-11, 0}}};
+  MaterialConfig soil = anisotropic_material("soil", {3, 3, 3}, {1, 1, 1}, {0.1, 0.1, 0.1});
+  soil.pole_axes[0] = {PoleConfig{PoleKind::Debye, {10, 3e-11, 0}}};
+  cfg.materials.push_back(hmm);
+  cfg.materials.push_back(soil);
   cfg.objects = {sphere("ball", "crystal", {8, 7, 5}, 2.5, kD),
-                 box("slab", "ferrite", {11, 9, 2}, {4, 3, 6}, kD)};  // into the z-low layers
+                 box("slab", "ferrite", {11, 9, 2}, {4, 3, 6}, kD),  // into the z-low layers
+                 box("block", "hmm", {5, 6, 6}, {2, 2, 2}, kD),
+                 box("ground", "soil", {12, 2, 6}, {2, 4, 2}, kD)};
   cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(6, 6, 4, kD),
                               WaveformKind::Sine, 15e9, 2e-13),
                  point_source("cur", SourceKind::Current, Axis::Y, cells(9, 5, 5, kD),
@@ -137,6 +148,7 @@ TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma per axis) 
   const SimulationModel m = SimulationModel::build(cfg);
   REQUIRE(m.magnetic);
   REQUIRE(m.materials.any_anisotropic());
+  REQUIRE(m.dispersion.any_upml);
   compare_everywhere(m, {{2, 3, 2}});
 }
 

@@ -213,6 +213,19 @@ TEST_CASE("model.vti reads back with geometry, materials and the id -> name tabl
   CHECK(poles->GetTuple1(vtk_cell(2, 0, 0)) == 2);  // (2 + 0 + 0) % 4 = 2: glass
   CHECK(poles->GetTuple1(vtk_cell(1, 0, 0)) == 0);
 
+  // Poles along z only (material axes): the cell shows the most of its three axes' counts.
+  SimulationModel along_z = small_model();
+  MaterialConfig wires{"wires", 1.0, 1.0, 0.0, false};
+  wires.pole_axes[2] = {debye};
+  along_z.materials = MaterialTable({wires});
+  REQUIRE(along_z.materials.entry(2).poles.empty());  // the x entry the cell ids hold
+  write_model_vti((root / "poles_z.vti").string(), along_z);
+  auto with_z = read_vti((root / "poles_z.vti").string());
+  vtkDataArray* z_poles = with_z->GetCellData()->GetArray("poles");
+  REQUIRE(z_poles != nullptr);
+  CHECK(z_poles->GetTuple1(vtk_cell(2, 0, 0)) == 1);
+  CHECK(z_poles->GetTuple1(vtk_cell(1, 0, 0)) == 0);
+
   SimulationModel bad = small_model();
   bad.cell_ids.pop_back();
   CHECK_THROWS_AS(write_model_vti((root / "bad.vti").string(), bad), std::invalid_argument);

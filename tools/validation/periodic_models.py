@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The periodic-boundary examples (docs/PERIODIC.md): runs models/periodic_slab.ini,
-models/wire_grid.ini and models/birefringent_slab.ini (the latter two twice, one run per
-polarisation) and draws their transmittance T and reflectance R (docs/img/periodic_slab.png,
-docs/img/wire_grid.png, docs/img/birefringent_slab.png).
+models/wire_grid.ini, models/birefringent_slab.ini and models/wire_medium_slab.ini (the latter
+three twice, one run per polarisation) and draws their transmittance T and reflectance R
+(docs/img/periodic_slab.png, docs/img/wire_grid.png, docs/img/birefringent_slab.png,
+docs/img/wire_medium_slab.png).
 
   tools/validation/periodic_models.py                          # runs in a temporary folder
   tools/validation/periodic_models.py --work /tmp/periodic     # ... kept there
@@ -22,8 +23,15 @@ at 15 GHz here), so T + R = cos(k0 dz / 2) rather than 1: the deviations are pri
 with that factor divided out. The wire grid (PEC wires along y, 5 mm period) has no closed form
 here: T and R for both polarisations are printed and drawn. The birefringent slab (eps_r 4 along
 x, 2.25 along y, 12 mm; docs/EQUATIONS.md "Anisotropic materials") is compared, for E along x and
-along y, with the formula of that polarisation's index (2 and 1.5). Exit 1 when a run fails or a
-slab's T (factor divided out) is more than 0.01 from its formula.
+along y, with the formula of that polarisation's index (2 and 1.5). The wire medium slab (a
+Drude plasma along x, f_p 9 GHz, gamma 0.2 GHz, vacuum along y and z; 12 mm) is compared, for E
+along x, with the slab formula for a complex index n = sqrt(eps(f)),
+
+    T = |(1 - r^2) e^{ikd} / (1 - r^2 e^{2ikd})|^2,   r = (1 - n) / (1 + n),
+
+k the grid's (complex) wavenumber, the root that decays into the slab, and for E along y with
+T = 1 (vacuum). Exit 1 when a run fails or a slab's T (factor divided out) is more than 0.01
+from its formula.
 """
 
 import os
@@ -40,6 +48,7 @@ C0 = 299792458.0
 EPS_SLAB = 4.0        # models/periodic_slab.ini: material.glass, object.slab
 D_SLAB = 0.012
 EPS_CRYSTAL = {"x": 4.0, "y": 2.25}  # models/birefringent_slab.ini: material.crystal along x, y
+F_PLASMA, GAMMA_PLASMA = 9e9, 0.2e9  # models/wire_medium_slab.ini: material.plasma (wires along x)
 TOLERANCE = 0.01      # |T - T_analytic|, as tests/parallel/test_periodic.cpp
 
 
@@ -63,6 +72,23 @@ def fabry_perot(f, dt, dz, eps=EPS_SLAB):
     n = eps ** 0.5
     k = grid_k(f, C0 / n, dt, dz)
     return 1.0 / (1.0 + ((n * n - 1) / (2 * n)) ** 2 * np.sin(k * D_SLAB) ** 2)
+
+
+def slab_complex(f, dt, dz, eps, reflected=False):
+    """Transmittance (or reflectance) of a slab of complex permittivity eps(f) (Im eps > 0:
+    loss), with the grid's wavenumber in it: the root that decays into the slab."""
+    n = np.sqrt(eps.astype(complex))
+    k = 2.0 / dz * np.arcsin(dz * n / (C0 * dt) * np.sin(np.pi * f * dt))
+    k = np.where((k.imag < 0) | ((k.imag == 0) & (k.real < 0)), -k, k)
+    r = (1 - n) / (1 + n)
+    round_trip = np.exp(2j * k * D_SLAB)
+    if reflected:
+        return np.abs(r * (1 - round_trip) / (1 - r * r * round_trip)) ** 2
+    return np.abs((1 - r * r) * np.exp(1j * k * D_SLAB) / (1 - r * r * round_trip)) ** 2
+
+
+def plasma_eps(f):
+    return 1 - F_PLASMA ** 2 / (f * f + 1j * f * GAMMA_PLASMA)
 
 
 def slab(a, plt):
@@ -157,6 +183,59 @@ def birefringent(a, plt):
     return worst, walls
 
 
+def wire_medium(a, plt):
+    """Both polarisations through models/wire_medium_slab.ini; returns the worst |T - T_an| (the
+    flux planes' factor divided out) and the two wall times."""
+    res, walls = {}, []
+    for pol in ("x", "y"):
+        out = os.path.join(a.work, "wire_medium_slab_" + pol)
+        info, wall = run(a.bin, "models/wire_medium_slab.ini", out, "--source.pw.axis=" + pol)
+        res[pol] = t_and_r(out, info)
+        walls.append(wall)
+    dt, dz = info["dt_s"], info["cell_size_m"][2]
+    f = res["x"][0]
+    read_low = np.cos(grid_k(f, C0, dt, dz) * dz / 2)
+    Ta = {"x": slab_complex(f, dt, dz, plasma_eps(f)), "y": np.ones_like(f)}
+    print(f"\nwire medium slab: Drude along x (f_p {F_PLASMA / 1e9:g} GHz, gamma "
+          f"{GAMMA_PLASMA / 1e9:g} GHz), vacuum along y and z, d = 12 mm")
+    print(f"{'f (GHz)':>8} {'T (E x)':>8} {'T an.':>8} {'R (E x)':>8} {'T (E y)':>8}")
+    for row in zip(f / 1e9, res["x"][1], Ta["x"], res["x"][2], res["y"][1]):
+        print(f"{row[0]:8.2f} {row[1]:8.4f} {row[2]:8.4f} {row[3]:8.4f} {row[4]:8.4f}")
+    worst = 0.0
+    for pol in ("x", "y"):
+        d = np.abs(res[pol][1] / read_low - Ta[pol])
+        print(f"E along {pol}: max |T - T_an| {d.max():.5f} (factor divided out; at {f[d.argmax()] / 1e9:g} GHz)")
+        worst = max(worst, d.max())
+
+    fine = np.linspace(1.5e9, 15.5e9, 500)
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    ax.plot(fine / 1e9, slab_complex(fine, dt, dz, plasma_eps(fine)), "-", color="C0", lw=1.2,
+            label="E along x (the wires): T, formula")
+    ax.plot(f / 1e9, res["x"][1], "o", color="C0", mfc="none", ms=6, label="E along x: T, clfdtd")
+    ax.plot(fine / 1e9, slab_complex(fine, dt, dz, plasma_eps(fine), reflected=True), "-", color="C3",
+            lw=1.0, label="E along x: R, formula")
+    ax.plot(f / 1e9, res["x"][2], "^", color="C3", mfc="none", ms=5, label="E along x: R, clfdtd")
+    ax.plot(fine / 1e9, np.ones_like(fine), "-", color="C2", lw=1.2, label="E along y (across): vacuum, T = 1")
+    ax.plot(f / 1e9, res["y"][1], "s", color="C2", mfc="none", ms=5, label="E along y: T, clfdtd")
+    ax.axvline(F_PLASMA / 1e9, color="0.5", lw=0.8, ls=":")
+    ax.text(F_PLASMA / 1e9 + 0.1, 0.02, "f_p", color="0.4", fontsize=9)
+    ax.set_xlim(fine[0] / 1e9, fine[-1] / 1e9)
+    ax.set_ylim(-0.03, 1.08)
+    ax.set_xlabel("frequency (GHz)")
+    ax.set_ylabel("transmittance, reflectance")
+    ax.set_title("Wire medium slab, 12 mm (axes = plasma vacuum vacuum: Drude along x, f_p 9 GHz),\n"
+                 f"periodic 4 x 4 mm cell, normal incidence, {dz * 1e3:g} mm cells; "
+                 f"max |T - T_analytic| = {worst:.4f}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="center left", bbox_to_anchor=(0.01, 0.55), fontsize=8.5, framealpha=0.9)
+    fig.tight_layout()
+    path = os.path.join(a.out, "wire_medium_slab.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(path)
+    return worst, walls
+
+
 def wire_grid(a, plt):
     res = {}
     walls = []
@@ -213,11 +292,13 @@ def main():
         worst, wall_slab = slab(a, plt)
         walls = wire_grid(a, plt)
         worst_crystal, walls_crystal = birefringent(a, plt)
+        worst_wires, walls_wires = wire_medium(a, plt)
     print(f"\nrun times: slab {wall_slab:.1f} s, wire grid {walls[0]:.1f} s (E along) + "
           f"{walls[1]:.1f} s (E across), birefringent slab {walls_crystal[0]:.1f} s (E x) + "
-          f"{walls_crystal[1]:.1f} s (E y)")
+          f"{walls_crystal[1]:.1f} s (E y), wire medium slab {walls_wires[0]:.1f} s (E x) + "
+          f"{walls_wires[1]:.1f} s (E y)")
     failed = False
-    for name, w in (("slab", worst), ("birefringent slab", worst_crystal)):
+    for name, w in (("slab", worst), ("birefringent slab", worst_crystal), ("wire medium slab", worst_wires)):
         if w > TOLERANCE:
             print(f"FAIL: the {name}'s T is {w:.4f} from the Fabry-Perot formula (> {TOLERANCE})")
             failed = True

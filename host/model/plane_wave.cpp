@@ -114,9 +114,11 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
   std::vector<double> ae(e.size()), be(e.size()), ah(h.size()), bh(h.size());
   // The background's own coefficients (materials.hpp), so that the line and the grid update alike;
   // in the absorber its loss s adds to the material's q = sigma dt / (2 eps), and H takes the
-  // matched magnetic loss.
-  const MaterialEntry& bg = materials.entry(background);
-  const double eps = kEps0 * bg.eps_r, mu = kMu0 * bg.mu_r;
+  // matched magnetic loss. An anisotropic background: E_p's entry (eps, sigma, poles along p)
+  // and H_q's (mu along q), as the grid's samples of those components have.
+  const std::uint8_t e_id = materials.along(background, p);
+  const MaterialEntry& bg = materials.entry(e_id);
+  const double eps = kEps0 * bg.eps_r, mu = kMu0 * materials.entry(materials.along(background, q)).mu_r;
   const double loss_e = bg.sigma * dt / (2 * eps);
   for (int m = 0; m < nodes; ++m) {
     const double s = loss_e + loss(g0 + m);
@@ -135,13 +137,12 @@ void run_line(const SourceConfig& src, const GridGeometry& g, const MaterialTabl
   std::vector<double> pole_state;
   if (bg.dispersive()) {
     for (int m = 0; m < nodes; ++m)
-      pole_rows.push_back(dispersion_row(bg, background, dt, 1 / (bg.eps_r * (1 + loss_e + loss(g0 + m)))));
+      pole_rows.push_back(dispersion_row(bg, e_id, dt, 1 / (bg.eps_r * (1 + loss_e + loss(g0 + m)))));
     pole_state.assign(static_cast<std::size_t>(nodes) * (1 + 2 * bg.poles.size()), 0.0);
   }
-  wave.background = bg.name;
+  wave.background = materials.entry(background).name;
   // Frequency-independent only without loss or poles; else 0 (no incident intensity).
-  wave.impedance_ohm =
-      bg.sigma == 0 && !bg.dispersive() ? kMu0 * kC0 * std::sqrt(bg.mu_r / bg.eps_r) : 0;
+  wave.impedance_ohm = bg.sigma == 0 && !bg.dispersive() ? std::sqrt(mu / eps) : 0;
   const int rows = wave.row_width();
   const long steps = std::max(0L, g.steps);
   wave.table.assign(static_cast<std::size_t>(steps) * rows, 0.0);
@@ -455,17 +456,18 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
             const std::uint8_t id = ids[static_cast<std::size_t>(k)][layout.index(cell[0], cell[1], cell[2])];
             const std::string sample = std::string(1, k >= 3 ? 'H' : 'E') + "xyz"[k % 3] + " at " +
                                        where(g, k, cell);
-            if (materials.entry(id).anisotropic())
+            // An anisotropic background: its entry of each axis (one family, MaterialTable::named).
+            if (materials.entry(id).anisotropic() && src.direction_vector)
               refuse(src, "size",
-                     "a total-field box whose surface lies in an isotropic material: the sample " + sample +
-                         " is in " + material_words(materials, id) +
-                         ", which is anisotropic (an anisotropic background is not offered yet; "
-                         "anisotropic objects inside or outside the box are)");
+                     "a total-field box whose surface lies in an isotropic material for an oblique "
+                     "wave: the sample " + sample + " is in " + material_words(materials, id) +
+                         ", which is anisotropic (a wave along an axis, +x .. -z, may travel in one)");
+            const std::uint8_t family = materials.named(id);
             if (background < 0) {
-              background = id;
+              background = family;
               first = sample;
             }
-            if (id != background)
+            if (family != background)
               refuse(src, "size",
                      "a total-field box whose surface lies in one material (the background the "
                      "wave travels in): the sample " + sample + " is in " + material_words(materials, id) +

@@ -497,6 +497,78 @@ TEST_CASE("plane wave: in a dispersive background, nothing outside, the line's f
   }
 }
 
+// An anisotropic background (docs/EQUATIONS.md "Anisotropic materials"): a wave along an axis
+// with E along p and H along q meets eps_p, sigma_p and the poles along p, and mu_q; the line
+// takes those, so the corrections cancel outside to rounding (a line with another axis' values
+// leaves a wave outside) and the total field inside is the line's own.
+TEST_CASE("plane wave: in an anisotropic background, each polarisation at its own axes' values, nothing outside") {
+  MaterialConfig crystal = anisotropic_material("crystal", {2, 4, 6}, {1.5, 1, 2}, {0, 0, 0});
+  MaterialConfig wet = anisotropic_material("wet", {3, 2, 2}, {1, 1, 1}, {0, 0.02, 0});
+  wet.pole_axes[0] = {pole(PoleKind::Debye, 6, 2e-11, 0)};  // poles along x only
+  struct Case {
+    Axis e;
+    int axis, sign;
+    const MaterialConfig* bg;
+    int p, q;  // E's and H's axes
+  };
+  const Case cases[] = {{Axis::X, 2, 1, &crystal, 0, 1}, {Axis::Y, 2, 1, &crystal, 1, 0},
+                        {Axis::Z, 0, -1, &crystal, 2, 1}, {Axis::X, 2, 1, &wet, 0, 1},
+                        {Axis::Y, 2, -1, &wet, 1, 0}};
+  for (const Case& c : cases) {
+    INFO("background " << c.bg->name << ", E along " << std::string(1, "xyz"[c.p]) << ", travel along "
+                        << std::string(1, "xyz"[c.axis]));
+    RunConfig cfg = wave_config(c.e, c.axis, c.sign, 160);
+    cfg.materials = {*c.bg};
+    cfg.objects = {box("fill", c.bg->name, {14, 14, 14}, {40, 40, 40}, kD)};
+    const SimulationModel m = SimulationModel::build(cfg);
+    REQUIRE(m.plane_waves.size() == 1);
+    const PlaneWaveModel& w = m.plane_waves.front();
+    CHECK(w.background == c.bg->name);
+    const bool plain = c.bg->sigma_axes[static_cast<std::size_t>(c.p)] == 0 && c.bg->poles_along(static_cast<std::size_t>(c.p)).empty();
+    CHECK(w.impedance_ohm == (plain ? doctest::Approx(kMu0 * kC0 * std::sqrt(c.bg->mu_axes[static_cast<std::size_t>(c.q)] /
+                                                                              c.bg->eps_axes[static_cast<std::size_t>(c.p)]))
+                                    : doctest::Approx(0)));
+    ReferenceBackend ref(m);
+    const Component ec = static_cast<Component>(c.p);
+    const std::size_t centre = m.layout.index(14, 14, 14);
+    const int row = 14 - w.first;
+    double outside = 0, peak = 0, worst = 0;
+    for (long s = 0; s + 1 < 160; ++s) {
+      ref.step(s);
+      const double ev = ref.field(ec)[centre];
+      const double line = w.table[static_cast<std::size_t>(s + 1) * w.row_width() + row];
+      peak = std::max(peak, std::fabs(ev));
+      worst = std::max(worst, std::fabs(ev - line));
+      // Two planes across the travel, 2 cells outside the box on either side.
+      for (int i = kLayers; i < kN - kLayers; ++i)
+        for (int k : {7, 21}) {
+          std::array<int, 3> at{14, 14, 14};
+          at[static_cast<std::size_t>(c.axis)] = k;
+          at[static_cast<std::size_t>(c.axis == 0 ? 1 : 0)] = i;
+          outside = std::max(outside, std::fabs(ref.field(ec)[m.layout.index(at[0], at[1], at[2])]));
+        }
+    }
+    CHECK(peak > 0.1);  // the Debye axis' loss takes a part of the pulse
+    CHECK(worst < 1e-12);
+    CHECK(outside < 1e-12 * peak);
+  }
+}
+
+// An oblique wave in an anisotropic background is refused (its line has one speed).
+TEST_CASE("plane wave: an oblique wave in an anisotropic background is refused") {
+  RunConfig cfg = wave_config(Axis::X, 2, 1, 10);
+  cfg.materials = {anisotropic_material("crystal", {2, 4, 6}, {1, 1, 1}, {0, 0, 0})};
+  cfg.objects = {box("fill", "crystal", {14, 14, 14}, {40, 40, 40}, kD)};
+  cfg.plane_waves[0].direction_vector = Vec3{0.3, 0, 1};
+  try {
+    SimulationModel::build(cfg);
+    FAIL("built");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("which is anisotropic (a wave along an axis, +x .. -z, may travel in one)") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("plane wave: a sine in a Lorentz background has the wavenumber of the discrete dispersion relation") {
   // Yee's leapfrog with the trapezoidal pole step: sin(k d / 2) / d = sqrt(eps_d) sin(w dt / 2) /
   // (c dt), eps_d = eps_inf + chi(W), W = (2 / dt) tan(w dt / 2) (complex with the pole's loss).

@@ -56,9 +56,10 @@ TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
     std::string model, args, key, expected;
   };
   const std::vector<Refusal> cases = {
-      // The slab over the total-field box's faces: the wave's background would be anisotropic.
-      {"models/birefringent_slab.ini", "--object.slab.size=\"0.004 0.004 0.3\"", "source.pw.size",
-       "which is anisotropic (an anisotropic background is not offered yet"},
+      // An oblique wave whose total-field box lies in an anisotropic background (one along an
+      // axis may: tests/backends/test_plane_wave_reference.cpp).
+      {"models/scattering_sphere.ini", "--material.glass.eps_r=\"2 3 4\" --object.ball.radius=1 --source.wave.direction=\"1 0.3 0\"",
+       "source.wave.size", "which is anisotropic (a wave along an axis, +x .. -z, may travel in one)"},
       {"models/waveguide_slab.ini", "--material.polystyrene.eps_r=\"2.56 2.56 3\" --object.slab.size=\"0.03 0.02 0.2\"",
        "source.in.position", "which is anisotropic (not offered yet at a waveguide port)"},
       {"models/cyl_lens.ini", "--material.glass.eps_r=\"2 2 3\"", "material.glass.eps_r",

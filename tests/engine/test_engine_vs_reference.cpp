@@ -152,6 +152,29 @@ TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma, poles per
   compare_everywhere(m, {{2, 3, 2}});
 }
 
+// Plane waves in an anisotropic, magnetic background with a Debye pole along x only: each
+// wave's corrections take its own components' coefficients and the line the axes' values.
+TEST_CASE("engine vs reference: plane waves in an anisotropic dispersive background") {
+  RunConfig cfg = box_config({23, 21, 19}, kD, 220, BoundaryType::Upml);
+  cfg.boundary.layers = {3, 4, 3, 2, 4, 3};
+  MaterialConfig wet = anisotropic_material("wet", {3, 2, 5}, {1, 1.5, 1}, {0, 0.02, 0});
+  wet.pole_axes[0] = {PoleConfig{PoleKind::Debye, {6, 2e-11, 0}}};
+  cfg.materials = {wet, material("glass", 4, 1, 0)};
+  cfg.objects = {box("fill", "wet", {11.5, 10.5, 9.5}, {40, 40, 40}, kD),  // into the layers
+                 sphere("ball", "glass", {11, 10, 9.5}, 2.5, kD)};
+  cfg.plane_waves = {plane_wave("px", Axis::Z, 0, 1, cells(11.5, 10.5, 9.5, kD), cells(10, 9, 7, kD),
+                                WaveformKind::Sine, 20e9),
+                     plane_wave("my", Axis::X, 1, -1, cells(11.5, 10.5, 9.5, kD), cells(10, 9, 7, kD),
+                                WaveformKind::Sine, 25e9, 0.5)};
+  cfg.probes = {point_probe("in", cells(9, 9, 9, kD), {Component::Ez, Component::Ex}),
+                point_probe("out", cells(20, 4, 9, kD), {Component::Ez, Component::Ex})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.plane_waves.size() == 2);
+  CHECK(m.plane_waves[0].background == "wet");
+  REQUIRE(m.dispersion.any_upml);
+  compare_everywhere(m, {{4, 5, 4}});
+}
+
 TEST_CASE("engine vs reference: PEC cavity without UPML, two sources on one sample") {
   RunConfig cfg = box_config({11, 9, 7}, kD, 200, BoundaryType::Pec);
   cfg.materials = {material("glass", 2.5, 1, 0)};

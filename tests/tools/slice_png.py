@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""tools/slice on a short real run: PNGs of model.vti (eps_r, sigma, material) and of a snapshot
-(|E|) exist, are PNGs of the documented size (640x520 at the default dpi), are not blank inside
+"""tools/slice on a short real run: PNGs of model.vti (eps_r, sigma, material; an anisotropic
+model's eps_r per axis, each with its own range) and of a snapshot (|E|) exist, are PNGs of the documented size (640x520 at the default dpi), are not blank inside
 the plot (the slab of models/current_over_slab.ini must show in eps_r, sigma and material; the
 field must vary) and name file, quantity, plane and step in their title. Bad input exits 2.
 A cylindrical run's model.vti and per-mode images: drawn as the (r, z) image (axes r and z, no
@@ -63,6 +63,31 @@ def main():
                 (["step 30, t = ", "|E|"] if name.startswith("fields") else []):
             if part not in title:
                 problems.append(f"{name}: title '{title}' lacks '{part}'")
+    # An anisotropic model: model.vti's 3-vectors drawn one axis at a time, each axis its own
+    # values (models/birefringent_slab.ini: eps_r 4, 2.25, 9 along x, y, z in the slab).
+    aniso_dir = os.path.join(scratch, "aniso")
+    r = subprocess.run([binary, "run", os.path.join(ROOT, "models", "birefringent_slab.ini"),
+                        "--time.steps=2", "--backend=reference", f"--output.dir={aniso_dir}", "--quiet"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r = subprocess.run([os.path.join(ROOT, "tools", "slice"), os.path.join(aniso_dir, "model.vti"),
+                        "--axis", "y", "--out", os.path.join(scratch, "aniso_png")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pngs = [os.path.basename(x) for x in r.stdout.split()]
+    want_aniso = [f"model_eps_r_{c}_y4.png" for c in "xyz"] + ["model_sigma_y4.png", "model_material_y4.png"]
+    if r.returncode != 0 or pngs != want_aniso:
+        problems.append(f"anisotropic slice: exit {r.returncode}, got {pngs}, want {want_aniso}: {r.stderr.strip()}")
+    else:
+        for c, value in zip("xyz", (4, 2.25, 9)):  # the colour bar's top tick: the slab's value
+            name = f"model_eps_r_{c}_y4.png"
+            img = open_png(os.path.join(scratch, "aniso_png", name), (640, 520), problems, name)
+            if img is None:
+                continue
+            description = img.text.get("Description", "")
+            if f"colour bar label relative permittivity along {c} eps_r_{c} (1)" not in description:
+                problems.append(f"{name}: Description '{description}' lacks the axis' label")
+            ticks = [float(t) for t in description.split("colour bar: ")[-1].split(", ")]
+            if not 0.9 * value <= max(ticks) <= 1.1 * value:
+                problems.append(f"{name}: colour bar ticks {ticks}, expected the top near {value}")
     bad = subprocess.run([os.path.join(ROOT, "tools", "slice"), run_dir, "--array", "nope",
                           "--out", png_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)

@@ -395,7 +395,8 @@ std::string where(const GridGeometry& g, int comp, const std::array<int, 3>& cel
 // The corrections of `wave` (plane_wave.hpp): every sample near the box surface whose stencil
 // reads a sample on the other side that carries an incident field.
 // Returns the material every corrected sample lies in (the background), refusing a box whose
-// surface crosses two, or PEC.
+// surface crosses two, or PEC. An anisotropic background: its family's first (x) entry, each
+// sample holding its own axis' entry (MaterialTable::along gives the one of a component).
 // A 2D model (one z cell, the box's z planes 0 and 1) takes the components its mode carries,
 // at k = 0 only: every sample there lies inside the box along z, and the stencils of those
 // components have no z terms, so no correction reads across z.
@@ -458,16 +459,17 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
                                        where(g, k, cell);
             // An anisotropic background: its entry of each axis (one family, MaterialTable::named).
             if (materials.entry(id).anisotropic() && src.direction_vector)
-              refuse(src, "size",
+              refuse(src, "direction",
                      "a total-field box whose surface lies in an isotropic material for an oblique "
                      "wave: the sample " + sample + " is in " + material_words(materials, id) +
-                         ", which is anisotropic (a wave along an axis, +x .. -z, may travel in one)");
+                         ", which is anisotropic (a wave along an axis, +x .. -z, may travel in one; "
+                         "or move or resize the box so the material lies wholly inside or outside it)");
             const std::uint8_t family = materials.named(id);
             if (background < 0) {
               background = family;
               first = sample;
             }
-            if (family != background)
+            if (family != background || id != materials.along(family, k % 3))
               refuse(src, "size",
                      "a total-field box whose surface lies in one material (the background the "
                      "wave travels in): the sample " + sample + " is in " + material_words(materials, id) +

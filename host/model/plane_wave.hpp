@@ -60,7 +60,8 @@ struct PlaneWaveModel {
   // [s * 2 width + row] for s = 0 .. steps - 1: E_inc at s dt, H_inc at (s + 1/2) dt; SI units.
   std::vector<double> table;
   std::string background;          // the material the box's surface lies in (the wave's medium)
-  double impedance_ohm = 0;        // its wave impedance eta0 sqrt(mu_r / eps_r); 0 when lossy
+  double impedance_ohm = 0;        // its wave impedance eta0 sqrt(mu_q / eps_p) (H's and E's axes'
+                                   // values); 0 when lossy or dispersive along E's axis
   std::vector<PlaneWaveTerm> h_terms;  // after the H update of step s
   std::vector<PlaneWaveTerm> e_terms;  // after the E update of step s
   int row_width() const { return 2 * width; }

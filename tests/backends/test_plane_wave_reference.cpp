@@ -512,8 +512,9 @@ TEST_CASE("plane wave: in an anisotropic background, each polarisation at its ow
     int p, q;  // E's and H's axes
   };
   const Case cases[] = {{Axis::X, 2, 1, &crystal, 0, 1}, {Axis::Y, 2, 1, &crystal, 1, 0},
-                        {Axis::Z, 0, -1, &crystal, 2, 1}, {Axis::X, 2, 1, &wet, 0, 1},
-                        {Axis::Y, 2, -1, &wet, 1, 0}};
+                        {Axis::Z, 0, -1, &crystal, 2, 1}, {Axis::X, 1, -1, &crystal, 0, 2},
+                        {Axis::X, 2, 1, &wet, 0, 1},      {Axis::Y, 2, -1, &wet, 1, 0},
+                        {Axis::Z, 1, 1, &wet, 2, 0}};  // wet along z: lossless, an impedance
   for (const Case& c : cases) {
     INFO("background " << c.bg->name << ", E along " << std::string(1, "xyz"[c.p]) << ", travel along "
                         << std::string(1, "xyz"[c.axis]));
@@ -525,6 +526,7 @@ TEST_CASE("plane wave: in an anisotropic background, each polarisation at its ow
     const PlaneWaveModel& w = m.plane_waves.front();
     CHECK(w.background == c.bg->name);
     const bool plain = c.bg->sigma_axes[static_cast<std::size_t>(c.p)] == 0 && c.bg->poles_along(static_cast<std::size_t>(c.p)).empty();
+    CHECK((w.impedance_ohm > 0) == plain);
     CHECK(w.impedance_ohm == (plain ? doctest::Approx(kMu0 * kC0 * std::sqrt(c.bg->mu_axes[static_cast<std::size_t>(c.q)] /
                                                                               c.bg->eps_axes[static_cast<std::size_t>(c.p)]))
                                     : doctest::Approx(0)));
@@ -564,7 +566,7 @@ TEST_CASE("plane wave: an oblique wave in an anisotropic background is refused")
     SimulationModel::build(cfg);
     FAIL("built");
   } catch (const ConfigError& e) {
-    CHECK(std::string(e.what()).find("which is anisotropic (a wave along an axis, +x .. -z, may travel in one)") !=
+    CHECK(std::string(e.what()).find("which is anisotropic (a wave along an axis, +x .. -z, may travel in one;") !=
           std::string::npos);
   }
 }

@@ -51,6 +51,22 @@ TEST_CASE("anisotropic: models/wire_medium_slab.ini runs; its poles are reported
   CHECK(d[1]["poles"][0]["f_p_hz"] == 9e9);
 }
 
+// A plane wave along z whose total-field box lies in the crystal: the wave travels in it, with
+// E along x meeting eps_x (n = 2): the impedance eta0 / 2 gives the flux CSVs' cross section.
+TEST_CASE("anisotropic: a plane wave along an axis travels in an anisotropic background") {
+  for (const char* axis : {"x", "y"}) {
+    CAPTURE(axis);
+    const std::string dir = scratch_dir(std::string("aniso_background_") + axis);
+    const auto r = run_clfdtd("run models/birefringent_slab.ini --object.slab.size=\"0.004 0.004 0.3\" --source.pw.axis=" +
+                              std::string(axis) + " --backend=reference --time.steps=30 --output.dir=" + dir + " --quiet");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    const auto run = nlohmann::json::parse(read_text(dir + "/run.json"));
+    REQUIRE(run["plane_waves"].size() == 1);
+    CHECK(run["plane_waves"][0]["background"] == "crystal");
+    CHECK(read_text(dir + "/monitors/t.csv").find("cross_section_m2") != std::string::npos);
+  }
+}
+
 TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
   struct Refusal {
     std::string model, args, key, expected;
@@ -59,7 +75,7 @@ TEST_CASE("anisotropic: refusals exit 2 naming the key, and write nothing") {
       // An oblique wave whose total-field box lies in an anisotropic background (one along an
       // axis may: tests/backends/test_plane_wave_reference.cpp).
       {"models/scattering_sphere.ini", "--material.glass.eps_r=\"2 3 4\" --object.ball.radius=1 --source.wave.direction=\"1 0.3 0\"",
-       "source.wave.size", "which is anisotropic (a wave along an axis, +x .. -z, may travel in one)"},
+       "source.wave.direction", "which is anisotropic (a wave along an axis, +x .. -z, may travel in one"},
       {"models/waveguide_slab.ini", "--material.polystyrene.eps_r=\"2.56 2.56 3\" --object.slab.size=\"0.03 0.02 0.2\"",
        "source.in.position", "which is anisotropic (not offered yet at a waveguide port)"},
       {"models/cyl_lens.ini", "--material.glass.eps_r=\"2 2 3\"", "material.glass.eps_r",

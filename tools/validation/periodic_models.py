@@ -134,18 +134,25 @@ def slab(a, plt):
     return dTc.max(), wall
 
 
-def birefringent(a, plt):
-    """Both polarisations through models/birefringent_slab.ini; returns the worst |T - T_an| (the
-    flux planes' factor divided out) and the two wall times."""
+def both_polarisations(a, name):
+    """models/<name>.ini run with E along x and along y: (f, T and R) per polarisation, the two
+    wall times, dt, dz, and the flux planes' cos(k0 dz / 2) at the frequencies f."""
     res, walls = {}, []
     for pol in ("x", "y"):
-        out = os.path.join(a.work, "birefringent_slab_" + pol)
-        info, wall = run(a.bin, "models/birefringent_slab.ini", out, "--source.pw.axis=" + pol)
+        out = os.path.join(a.work, name + "_" + pol)
+        info, wall = run(a.bin, f"models/{name}.ini", out, "--source.pw.axis=" + pol)
         res[pol] = t_and_r(out, info)
         walls.append(wall)
     dt, dz = info["dt_s"], info["cell_size_m"][2]
+    read_low = np.cos(grid_k(res["x"][0], C0, dt, dz) * dz / 2)
+    return res, walls, dt, dz, read_low
+
+
+def birefringent(a, plt):
+    """Both polarisations through models/birefringent_slab.ini; returns the worst |T - T_an| (the
+    flux planes' factor divided out) and the two wall times."""
+    res, walls, dt, dz, read_low = both_polarisations(a, "birefringent_slab")
     f = res["x"][0]
-    read_low = np.cos(grid_k(f, C0, dt, dz) * dz / 2)
     print("\nbirefringent slab: eps_r 4 along x, 2.25 along y, d = 12 mm")
     print(f"{'f (GHz)':>8} {'T (E x)':>8} {'T an.':>8} {'T (E y)':>8} {'T an.':>8}")
     worst = 0.0
@@ -186,15 +193,8 @@ def birefringent(a, plt):
 def wire_medium(a, plt):
     """Both polarisations through models/wire_medium_slab.ini; returns the worst |T - T_an| (the
     flux planes' factor divided out) and the two wall times."""
-    res, walls = {}, []
-    for pol in ("x", "y"):
-        out = os.path.join(a.work, "wire_medium_slab_" + pol)
-        info, wall = run(a.bin, "models/wire_medium_slab.ini", out, "--source.pw.axis=" + pol)
-        res[pol] = t_and_r(out, info)
-        walls.append(wall)
-    dt, dz = info["dt_s"], info["cell_size_m"][2]
+    res, walls, dt, dz, read_low = both_polarisations(a, "wire_medium_slab")
     f = res["x"][0]
-    read_low = np.cos(grid_k(f, C0, dt, dz) * dz / 2)
     Ta = {"x": slab_complex(f, dt, dz, plasma_eps(f)), "y": np.ones_like(f)}
     print(f"\nwire medium slab: Drude along x (f_p {F_PLASMA / 1e9:g} GHz, gamma "
           f"{GAMMA_PLASMA / 1e9:g} GHz), vacuum along y and z, d = 12 mm")

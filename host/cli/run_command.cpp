@@ -126,6 +126,24 @@ void print_summary(const SimulationModel& m, const RunConfig& cfg) {
                 "xyz"[p.u], p.lo[0] * g.d[p.u], p.hi[0] * g.d[p.u], "xyz"[p.v],
                 p.lo[1] * g.d[p.v], p.hi[1] * g.d[p.v], p.fill.c_str(), p.cutoff_hz, p.cutoff_analytic_hz);
   }
+  // Each lumped element as the grid holds it: its values and its samples.
+  for (const LumpedModel& e : m.lumped) {
+    std::string values;
+    auto add = [&](const std::optional<double>& v, const char* unit) {
+      if (!v) return;
+      char text[64];
+      std::snprintf(text, sizeof text, "%s%.6g %s", values.empty() ? "" : ", ", *v, unit);
+      values += text;
+    };
+    add(e.resistance_ohm, "ohm");
+    add(e.inductance_h, "H");
+    add(e.capacitance_f, "F");
+    const int values_given = (e.resistance_ohm ? 1 : 0) + (e.inductance_h ? 1 : 0) + (e.capacitance_f ? 1 : 0);
+    std::printf("lumped     %s: %s%s across %ld x %ld %s samples (%ld in series, %ld side by side)\n",
+                e.name.c_str(), values.c_str(),
+                values_given < 2 ? "" : e.circuit == LumpedCircuit::Series ? " in series" : " in parallel",
+                e.along, e.across, component_name(e.component), e.along, e.across);
+  }
   // What the dispersive materials hold (their samples, with the surface mixtures apart).
   for (const DispersiveCount& c : dispersive_counts(m.materials, m.dispersion)) {
     if (c.mixture) {

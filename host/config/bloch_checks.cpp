@@ -32,6 +32,14 @@ void check_bloch_config(const RunConfig& cfg) {
                                                         : "lorentz";
       fail(cfg, "material." + mat.name + "." + kind, "no dispersive material");
     }
+  // A resistor or a capacitor is a conductivity or a permittivity; an inductor, or R and C in
+  // series, is a pole of the dispersive stage (model/lumped.hpp).
+  for (const LumpedConfig& e : cfg.lumped) {
+    if (e.inductance_h)
+      fail(cfg, "lumped." + e.name + ".inductance", "no lumped inductor");
+    if (e.circuit == LumpedCircuit::Series && e.resistance_ohm && e.capacitance_f)
+      fail(cfg, "lumped." + e.name + ".circuit", "no lumped resistor and capacitor in series");
+  }
   for (const MonitorConfig& mon : cfg.monitors)
     fail(cfg, "monitor." + mon.name + ".type", "no monitor (flux, dft, farfield, modes, mode_expansion)");
   for (int a = 0; a < 3; ++a)

@@ -1099,6 +1099,23 @@ void check_file_name(const Reader& r, const std::string& sec, const std::string&
                     "' by more than case (both name the file " + folder + "/" + name + ".csv)");
 }
 
+// A box `key` (extents x y z, 2D: x y) about `position`, inside the domain.
+Vec3 box_about(const Reader& r, const std::string& key, const Vec3& position, const GridConfig& g) {
+  const int dims = g.dims;
+  const Vec3 size = model_vec(r, key, dims);
+  const Vec3& domain = g.size_m;
+  bool inside = true;
+  for (int a = 0; a < dims; ++a) {
+    r.check(size[a] >= 0, key, "extents >= 0 m, got " + fmt(size[a]));
+    inside = inside && position[a] - 0.5 * size[a] >= -1e-12 * domain[a] &&
+             position[a] + 0.5 * size[a] <= domain[a] * (1 + 1e-12);
+  }
+  r.check(inside, key,
+          "a box about the position inside the domain [0, " + fmt(domain.x) + "] x [0, " +
+              fmt(domain.y) + (dims == 3 ? "] x [0, " + fmt(domain.z) : std::string()) + "] m");
+  return size;
+}
+
 void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
   std::map<std::string, std::string> port_names;  // lower case -> as written
   for (const auto& sec : sections_of(raw, "source")) {
@@ -1182,22 +1199,8 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
                         : "no size unless type = port, plane_wave or waveguide (a solved mode)");
       // 2D and cylindrical models refuse ports (plane_checks, cyl_checks); 2D plane waves read
       // two extents (x y).
-      if (!cylindrical(cfg.grid) && (cfg.grid.dims == 3 || plane_wave)) {
-        const int dims = cfg.grid.dims;
-        const Vec3 size = model_vec(r, sec + ".size", dims);
-        const Vec3& domain = cfg.grid.size_m;
-        bool inside = true;
-        for (int a = 0; a < dims; ++a) {
-          r.check(size[a] >= 0, sec + ".size", "extents >= 0 m, got " + fmt(size[a]));
-          inside = inside && s.position[a] - 0.5 * size[a] >= -1e-12 * domain[a] &&
-                   s.position[a] + 0.5 * size[a] <= domain[a] * (1 + 1e-12);
-        }
-        r.check(inside, sec + ".size",
-                "a box about the position inside the domain [0, " + fmt(domain.x) + "] x [0, " +
-                    fmt(domain.y) + (dims == 3 ? "] x [0, " + fmt(domain.z) : std::string()) +
-                    "] m");
-        s.size_m = size;
-      }
+      if (!cylindrical(cfg.grid) && (cfg.grid.dims == 3 || plane_wave))
+        s.size_m = box_about(r, sec + ".size", s.position, cfg.grid);
     }
     if (r.has(sec + ".frequencies")) {
       r.check(port || waveguide, sec + ".frequencies", "no frequencies unless type = port or waveguide");
@@ -1212,6 +1215,33 @@ void read_sources(const Reader& r, const Raw& raw, RunConfig& cfg) {
                     " follows " + fmt(s.frequencies_hz[k - 1]) + ")");
     }
     (plane_wave ? cfg.plane_waves : waveguide ? cfg.waveguide_ports : cfg.sources).push_back(s);
+  }
+}
+
+// [lumped.<name>]: docs/PORTS.md "Lumped elements". The samples and their checks against the
+// grid (UPML, PEC, sources) are model/lumped.cpp's.
+void read_lumped(const Reader& r, const Raw& raw, RunConfig& cfg) {
+  for (const auto& sec : sections_of(raw, "lumped")) {
+    LumpedConfig l;
+    l.name = sec.substr(sec.find('.') + 1);
+    r.check(!cylindrical(cfg.grid) && cfg.grid.dims == 3, sec + ".position",
+            "a lumped element in a 3D Cartesian model (not 2D, not cylindrical)");
+    l.axis = static_cast<Axis>(r.word(sec + ".axis", 2));
+    l.position = point_in_domain(r, sec + ".position", cfg.grid);
+    if (r.has(sec + ".size")) l.size_m = box_about(r, sec + ".size", l.position, cfg.grid);
+    if (r.has(sec + ".resistance")) l.resistance_ohm = r.number(sec + ".resistance", 0);
+    if (r.has(sec + ".inductance")) l.inductance_h = r.number(sec + ".inductance", 0);
+    if (r.has(sec + ".capacitance")) l.capacitance_f = r.number(sec + ".capacitance", 0);
+    const int values = (l.resistance_ohm ? 1 : 0) + (l.inductance_h ? 1 : 0) + (l.capacitance_f ? 1 : 0);
+    r.check(values > 0, sec + ".resistance",
+            "at least one of resistance, inductance and capacitance for the element");
+    if (r.has(sec + ".circuit"))
+      l.circuit = static_cast<LumpedCircuit>(r.word(sec + ".circuit", 0));
+    else
+      r.check(values == 1, sec + ".circuit",
+              "series or parallel: how the element's " + std::to_string(values) +
+                  " values connect (no default: the two give different circuits)");
+    cfg.lumped.push_back(l);
   }
 }
 
@@ -1460,6 +1490,7 @@ RunConfig build_config(const Raw& raw) {
   read_materials(r, raw, cfg.grid, cfg.materials);
   read_objects(r, raw, cfg);
   read_sources(r, raw, cfg);
+  read_lumped(r, raw, cfg);
   read_probes(r, raw, cfg);
   read_monitors(r, raw, cfg);
   read_snapshot(r, cfg);

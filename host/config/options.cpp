@@ -189,6 +189,23 @@ std::vector<OptionSpec> make_table() {
       {"source.*.frequencies", V::Number, {}, {}, "Hz", "the source's band",
        "port and waveguide only: frequencies of ports/<name>.csv, at most 1000, in increasing order, each at most the highest frequency the grid carries; by default 201 (21 for a solved mode, solved at each) over the band where the source's spectrum is at least 1/e of its peak (gaussian_pulse: frequency +- bandwidth / 2; above 0 Hz).",
        open_closed(0, 1e17, "at most 1000 values, increasing, each <= asin(courant) / (pi dt)")},
+      // [lumped.<name>]: resistors, inductors, capacitors across E samples.
+      {"lumped.*.axis", V::Word, {1}, kAxes, "", "z",
+       "Direction of the element's voltage and current (x, y or z): the E samples it spans are this component's (3D Cartesian models only; docs/PORTS.md \"Lumped elements\").", Range{}},
+      {"lumped.*.position", V::Number, {3}, {}, "m", "required",
+       "Position x y z inside the domain, outside the UPML: the element spans the `axis` E sample nearest it (halfway between two: the higher one), or the samples of `size` about it.",
+       only("inside the domain [0, grid.size], outside the UPML, off PEC")},
+      {"lumped.*.size", V::Number, {3}, {}, "m", "one E sample",
+       "The element's box x y z about `position`, as a port's (docs/PORTS.md): along `axis` the cells between its end planes in series, across it every node line from face to face in parallel, each face rounded to the nearest grid plane; an extent of 0 (or under half a cell) takes the one sample nearest `position` on that axis. The values are the whole box's: each sample gets its share. At most 1000 samples, each outside the UPML, off PEC and on no source's or other element's sample.",
+       at_least(0, "the box inside the domain; at most 1000 E samples")},
+      {"lumped.*.resistance", V::Number, {1}, {}, "ohm", "none",
+       "R of the element (at least one of resistance, inductance, capacitance).", open_closed(0, 1e12)},
+      {"lumped.*.inductance", V::Number, {1}, {}, "H", "none",
+       "L of the element.", open_closed(0, 1e6)},
+      {"lumped.*.capacitance", V::Number, {1}, {}, "F", "none",
+       "C of the element.", open_closed(0, 1e6)},
+      {"lumped.*.circuit", V::Word, {1}, {"series", "parallel"}, "", "required for two or more values",
+       "How R, L and C connect: series (R + j w L + 1 / (j w C); an absent L or C is a short) or parallel (1 / (1/R + 1 / (j w L) + j w C); an absent value is an open). A single value needs none.", Range{}},
       // [probe.<name>]: patent step 5 outputs.
       {"probe.*.position", V::Number, {2, 3}, {}, "m", "required",
        "Position x y z (2D: x y; cylindrical: r phi z, phi in degrees in [-360, 360]) inside the domain [0, grid.size]. Each field is read at its nearest sample (halfway between two: the higher one; run.json gives each sample's position).",
@@ -420,7 +437,7 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
 }  // namespace
 
 const std::vector<std::string>& named_sections() {
-  static const std::vector<std::string> s{"material", "object", "source", "probe", "monitor"};
+  static const std::vector<std::string> s{"material", "object", "source", "lumped", "probe", "monitor"};
   return s;
 }
 

@@ -211,6 +211,20 @@ struct SourceConfig {
   std::optional<int> mode_e_axis;
 };
 
+// [lumped.<name>]: a resistor, inductor and capacitor across E samples (docs/PORTS.md "Lumped
+// elements"); the samples are a port's box (model/port_box.hpp). An absent value is an absent
+// element: in series a short (no L, no C), in parallel an open (no R, no L, no C).
+enum class LumpedCircuit { Series, Parallel };
+
+struct LumpedConfig {
+  std::string name;
+  Axis axis = Axis::Z;
+  Vec3 position;
+  std::optional<Vec3> size_m;
+  std::optional<double> resistance_ohm, inductance_h, capacitance_f;
+  LumpedCircuit circuit = LumpedCircuit::Series;
+};
+
 struct ProbeConfig {
   std::string name;
   Vec3 position;
@@ -319,6 +333,7 @@ struct RunConfig {
   std::vector<SourceConfig> sources;          // point sources and ports, in file order
   std::vector<SourceConfig> plane_waves;      // [source.*] of type plane_wave, in file order
   std::vector<SourceConfig> waveguide_ports;  // [source.*] of type waveguide, in file order
+  std::vector<LumpedConfig> lumped;           // [lumped.*], in file order
   std::vector<ProbeConfig> probes;
   std::vector<MonitorConfig> monitors;
   SnapshotConfig snapshot;

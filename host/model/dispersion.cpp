@@ -160,6 +160,7 @@ std::vector<DispersiveCount> dispersive_counts(const MaterialTable& table, const
   for (const DispersionRow& r : d.rows) {
     if (r.upml) continue;  // counted with its material's first row
     const MaterialEntry& e = table.entry(r.id);
+    if (!e.lumped.empty()) continue;  // the run reports its elements apart
     if (e.name.rfind("mixture", 0) == 0) {
       mixtures.samples += per_id[r.id];
     } else {

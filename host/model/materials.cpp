@@ -73,18 +73,22 @@ Pole pole_of(const PoleConfig& p) {
   return Pole{};
 }
 
-int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles) {
+int MaterialTable::mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles,
+                           const std::string& lumped) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const MaterialEntry& e = entries_[i];
-    if (!e.pec && !e.anisotropic() && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma && e.poles == poles)
+    if (!e.pec && !e.anisotropic() && e.eps_r == eps_r && e.mu_r == mu_r && e.sigma == sigma &&
+        e.poles == poles && e.lumped == lumped)
       return static_cast<int>(i);
   }
   if (entries_.size() >= static_cast<std::size_t>(kMaxMaterials)) return -1;
   char name[200];
   std::snprintf(name, sizeof name, "mixture eps_r %.9g mu_r %.9g sigma %.9g", eps_r, mu_r, sigma);
-  std::string text = name;
-  if (!poles.empty()) text += " and " + std::to_string(poles.size()) + " poles";
-  entries_.push_back(MaterialEntry{text, eps_r, mu_r, sigma, false, poles, {}});
+  std::string text = lumped.empty() ? std::string(name) : "lumped " + lumped;
+  if (!poles.empty() && lumped.empty()) text += " and " + std::to_string(poles.size()) + " poles";
+  MaterialEntry e{text, eps_r, mu_r, sigma, false, poles, {}};
+  e.lumped = lumped;
+  entries_.push_back(std::move(e));
   return static_cast<int>(entries_.size() - 1);
 }
 

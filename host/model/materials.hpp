@@ -34,6 +34,8 @@ struct MaterialEntry {
   // component's sample takes the entry of its own axis (MaterialTable::along).
   int anisotropic_of = -1;
   std::array<int, 3> axis_ids{-1, -1, -1};
+  // A lumped element's samples (model/lumped.hpp): the element's name; empty otherwise.
+  std::string lumped{};
   bool dispersive() const { return !pec && !poles.empty(); }
   bool anisotropic() const { return anisotropic_of >= 0; }
 };
@@ -77,7 +79,9 @@ public:
   // mu_r Y sigma Z") when no entry has them: the mesher's averaged samples on object surfaces.
   // -1 when the table is full.
   // With poles (a mixture next to a dispersive material): those poles too.
-  int mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles = {});
+  // With `lumped` (an element's name): an entry of that element's samples, named "lumped <name>".
+  int mixture(double eps_r, double mu_r, double sigma, const std::vector<Pole>& poles = {},
+              const std::string& lumped = "");
   bool any_dispersive() const;
   bool any_anisotropic() const;
 

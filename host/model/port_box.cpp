@@ -9,18 +9,24 @@
 namespace clfdtd {
 
 PortBox port_box(const SourceConfig& s, const GridGeometry& g) {
-  const int a = static_cast<int>(s.axis);
+  const bool box = s.kind == SourceKind::Port && g.dims == 3 && !g.cylindrical;
+  return sample_box(s.axis, s.position, box ? s.size_m : std::nullopt, g);
+}
+
+PortBox sample_box(Axis axis, const Vec3& position, const std::optional<Vec3>& size_m,
+                   const GridGeometry& g) {
+  const int a = static_cast<int>(axis);
   const Component c = static_cast<Component>(a);  // Ex, Ey, Ez share Axis order
-  const std::array<int, 3> nearest = nearest_sample(c, s.position, g.n, g.d, g.periodic);
+  const std::array<int, 3> nearest = nearest_sample(c, position, g.n, g.d, g.periodic);
   std::array<int, 3> lo = nearest, count{1, 1, 1};
-  if (s.kind == SourceKind::Port && s.size_m && g.dims == 3 && !g.cylindrical) {
+  if (size_m) {
     for (int b = 0; b < 3; ++b) {
-      const double half = 0.5 * (*s.size_m)[b];
+      const double half = 0.5 * (*size_m)[b];
       // Under half a cell across the axis: the nearest node line, as the keys' text says (the
       // two faces rounded apart could straddle a midpoint and give two).
       if (!(half > 0) || (b != a && 2 * half < 0.5 * g.d[b])) continue;
-      const long first = std::lround(cells_of(s.position[b] - half, g.d[b]));
-      const long last = std::lround(cells_of(s.position[b] + half, g.d[b]));
+      const long first = std::lround(cells_of(position[b] - half, g.d[b]));
+      const long last = std::lround(cells_of(position[b] + half, g.d[b]));
       // Along the axis the samples lie between the planes (cells first .. last - 1); across it
       // on the node lines first .. last. Nodes past the last sample (the wall) are left out.
       const long hi = std::min<long>(b == a ? last - 1 : last, g.n[b] - 1);

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -26,6 +27,11 @@ struct PortBox {
 // box's low face to its high face, rounded the same way. Without a size (or where an extent is
 // zero), and for any other source or a 2D or cylindrical model: the sample nearest the position.
 PortBox port_box(const SourceConfig& s, const GridGeometry& g);
+
+// The same box for any E component along `axis` (a lumped element's, config/run_config.hpp):
+// without a size, the sample nearest `position`.
+PortBox sample_box(Axis axis, const Vec3& position, const std::optional<Vec3>& size_m,
+                   const GridGeometry& g);
 
 // How many E samples the model's sources drive: one each, a port's box its own count.
 std::size_t source_samples(const std::vector<SourceConfig>& sources, const GridGeometry& g);

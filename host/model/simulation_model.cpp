@@ -377,6 +377,9 @@ SimulationModel SimulationModel::build(
   for (std::string& w : port_box_warnings(m.ports, m.materials, m.layout, m.ids, m.grid, m.upml))
     m.warnings.push_back(std::move(w));
   add_port_conductivity(cfg, m.ports, m.materials, m.layout, m.ids);
+  m.lumped = build_lumped(cfg, m.grid);
+  check_lumped(cfg, m);
+  add_lumped_elements(cfg, m.lumped, m.materials, m.layout, m.ids);
   // After the ports' conductivity: a port's sample on the box's surface is no vacuum.
   try {
     m.plane_waves = build_plane_waves(cfg, m.grid, m.layout, m.materials, m.ids, m.magnetic, m.upml);

@@ -14,6 +14,7 @@
 #include "model/materials.hpp"
 #include "model/monitors.hpp"
 #include "model/plane_wave.hpp"
+#include "model/lumped.hpp"
 #include "model/ports.hpp"
 #include "model/probes.hpp"
 #include "model/sources.hpp"
@@ -37,6 +38,7 @@ struct SimulationModel {
   DispersiveSamples dispersion;             // E samples of materials with poles (model/dispersion.hpp)
   ProbeSet probes;                     // the [probe.*] samples, then the ports' E samples
   std::vector<PortModel> ports;        // the sources of type port, in file order
+  std::vector<LumpedModel> lumped;     // [lumped.*] in file order (model/lumped.hpp)
   // The sources of type waveguide (model/waveguide_port.hpp); a driven one's injection is among
   // plane_waves (guided_port) and each one's transforms among monitors (kind WaveguidePort).
   std::vector<WaveguidePortModel> waveguide_ports;

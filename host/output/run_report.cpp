@@ -82,6 +82,8 @@ std::string geometry_fingerprint(const SimulationModel& m) {
     h.value(e.mu_r);
     h.value(e.sigma);
     h.value(static_cast<int>(e.pec));
+    for (const Pole& pole : e.poles)  // none: the hash is what it was before poles counted
+      for (double v : {pole.a, pole.b, pole.c, pole.d}) h.value(v);
   }
   for (int layers : m.upml.layers) h.value(layers);
   for (int a = 0; a < 3; ++a) {  // boundary.periodic and boundary.pmc change the physics
@@ -163,6 +165,16 @@ RunReport report_from_model(const SimulationModel& m) {
     }
     r.ports.push_back({p.name, component_name(p.component), centre, p.resistance_ohm,
                        p.frequencies_hz, p.driven, sole_driven_port(m, k), p.along, p.across});
+  }
+  for (const LumpedModel& e : m.lumped) {
+    Vec3 centre{0, 0, 0};
+    for (const auto& cell : e.cells) {
+      const Vec3 at = sample_position(e.component, cell, m.grid.d);
+      for (int a = 0; a < 3; ++a) centre[a] += at[a] / static_cast<double>(e.cells.size());
+    }
+    r.lumped.push_back({e.name, component_name(e.component),
+                        e.circuit == LumpedCircuit::Series ? "series" : "parallel", centre,
+                        e.resistance_ohm, e.inductance_h, e.capacitance_f, e.along, e.across});
   }
   for (const PlaneWaveModel& w : m.plane_waves) {
     if (w.guided_port) continue;
@@ -265,6 +277,18 @@ void write_run_json(const std::string& path, const RunReport& r) {
                      {"time_file", written(p.time_file())}});
   for (std::size_t k = 0; k < r.ports.size(); ++k)
     if (r.ports[k].sole_driven) ports[k]["touchstone_file"] = written(r.ports[k].touchstone_file());
+  json lumped = json::array();
+  auto value = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  for (const LumpedReport& e : r.lumped)
+    lumped.push_back({{"name", e.name},
+                      {"field", e.field},
+                      {"position_m", {e.position_m.x, e.position_m.y, e.position_m.z}},
+                      {"circuit", e.circuit},
+                      {"resistance_ohm", value(e.resistance_ohm)},
+                      {"inductance_h", value(e.inductance_h)},
+                      {"capacitance_f", value(e.capacitance_f)},
+                      {"samples_along", e.samples_along},
+                      {"samples_across", e.samples_across}});
   json j = {
       {"program", kProgramName},
       {"version", CLFDTD_VERSION},
@@ -291,6 +315,7 @@ void write_run_json(const std::string& path, const RunReport& r) {
       {"probes", probes},
       {"monitors", monitors},
       {"ports", ports},
+      {"lumped", lumped},
       {"dims", r.dims},
       {"coordinates", r.cylindrical ? "cylindrical" : "cartesian"},
       {"periodic", r.periodic},

@@ -38,6 +38,14 @@ struct PortReport {
   std::string touchstone_file() const { return "ports/" + name + ".s1p"; }
 };
 
+// One lumped element (model/lumped.hpp): its values as configured (absent: not part of it).
+struct LumpedReport {
+  std::string name, field, circuit;  // field: "Ex", "Ey" or "Ez"; circuit: series or parallel
+  Vec3 position_m;                   // the centre of its samples
+  std::optional<double> resistance_ohm, inductance_h, capacitance_f;
+  long samples_along = 1, samples_across = 1;
+};
+
 // One plane wave (model/plane_wave.hpp): as configured, and where its total-field box landed.
 struct PlaneWaveReport {
   // field: "Ex" .. "Ez" (E's direction); direction: "+x" .. "-z"; an oblique wave's both as
@@ -107,6 +115,7 @@ struct RunReport {
   // not listed under "monitors" in run.json)
   std::vector<MonitorReport> monitors;
   std::vector<PortReport> ports;     // one per source of type port, file order
+  std::vector<LumpedReport> lumped;  // one per [lumped.*], file order
   std::vector<PlaneWaveReport> plane_waves;  // one per source of type plane_wave, file order
   std::vector<WaveguidePortReport> waveguide_ports;  // one per source of type waveguide
   std::vector<DispersiveReport> dispersive;   // materials with poles, then the mixtures
@@ -149,7 +158,9 @@ RunReport report_from_model(const SimulationModel& m);
 // "coordinates" ("cartesian" | "cylindrical"), "periodic" and "pmc" (the axes, [] without) and
 // "bloch_k_rad_per_m" (three numbers) always, "ports" (name, field, position_m,
 // resistance_ohm, frequencies_hz, driven, samples_along, samples_across, file, time_file, and
-// touchstone_file for the one driven port; empty without ports) always, "plane_waves" (name,
+// touchstone_file for the one driven port; empty without ports) always, "lumped" (name, field,
+// position_m, circuit, resistance_ohm, inductance_h, capacitance_f (null where absent),
+// samples_along, samples_across; empty without) always, "plane_waves" (name,
 // field, direction, background, waveform, amplitude_V_per_m, frequency_hz, box_m) where there
 // are any, "warnings" (a list, empty
 // without) always, "geometry_fingerprint", "ranks" and "decomposition" ({"parts": [PX,

@@ -152,6 +152,43 @@ TEST_CASE("engine vs reference: anisotropic materials (eps, mu, sigma, poles per
   compare_everywhere(m, {{2, 3, 2}});
 }
 
+// Lumped elements (model/lumped.hpp) reach the kernels as table entries with a conductivity, a
+// permittivity and poles: series R L C (a Lorentz pole), R C (Debye), L alone (an undamped Drude
+// pole) and R || L || C, one on a dielectric sample (its eps_r and the element's add up).
+TEST_CASE("engine vs reference: lumped elements (series and parallel R, L, C) in a UPML model") {
+  RunConfig cfg = box_config({15, 13, 12}, kD, 250, BoundaryType::Upml);
+  cfg.boundary.layers = {2, 3, 2, 2, 3, 2};
+  cfg.materials = {material("board", 3, 1, 0.01)};
+  cfg.objects = {box("board", "board", {8, 6, 4}, {4, 4, 2}, kD)};
+  auto element = [&](const std::string& name, Axis axis, Vec3 at, std::optional<Vec3> size,
+                     std::optional<double> r, std::optional<double> l, std::optional<double> c,
+                     LumpedCircuit circuit) {
+    LumpedConfig e;
+    e.name = name;
+    e.axis = axis;
+    e.position = at;
+    e.size_m = size;
+    e.resistance_ohm = r;
+    e.inductance_h = l;
+    e.capacitance_f = c;
+    e.circuit = circuit;
+    cfg.lumped.push_back(e);
+  };
+  element("rlc", Axis::Z, cells(6, 6, 6, kD), cells(0, 2, 2, kD), 20.0, 0.5e-9, 0.3e-12, LumpedCircuit::Series);
+  element("rc", Axis::X, cells(9, 8, 7, kD), std::nullopt, 50.0, std::nullopt, 0.2e-12, LumpedCircuit::Series);
+  element("l", Axis::Y, cells(5, 9, 5, kD), std::nullopt, std::nullopt, 1e-9, std::nullopt, LumpedCircuit::Series);
+  element("tank", Axis::Z, cells(8, 6, 4, kD), std::nullopt, 200.0, 2e-9, 0.1e-12, LumpedCircuit::Parallel);
+  cfg.sources = {point_source("dip", SourceKind::Dipole, Axis::Z, cells(7, 7, 5, kD),
+                              WaveformKind::Sine, 15e9, 2e-13),
+                 point_source("cur", SourceKind::Current, Axis::Y, cells(10, 5, 6, kD),
+                              WaveformKind::Ricker, 10e9, 2e7)};
+  cfg.probes = {point_probe("p", cells(7, 8, 6, kD), {Component::Ex, Component::Ey, Component::Ez})};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.lumped.size() == 4);
+  REQUIRE(m.materials.any_dispersive());
+  compare_everywhere(m, {{2, 3, 2}});
+}
+
 // Plane waves in an anisotropic, magnetic background with a Debye pole along x only: each
 // wave's corrections take its own components' coefficients and the line the axes' values.
 TEST_CASE("engine vs reference: plane waves in an anisotropic dispersive background") {

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <complex>
+#include <functional>
 
 #include "backends/monitor_helpers.hpp"
 #include "backends/physics_helpers.hpp"
@@ -285,5 +286,99 @@ TEST_CASE("periodic: a wire medium slab (Drude along x only) stops E along x bel
   for (std::size_t f = 0; f < y.freqs.size(); ++f) {
     INFO("E along y, f " << y.freqs[f] << " Hz: T " << y.t[f]);
     CHECK(std::fabs(y.t[f] - 1) < 0.008);
+  }
+}
+
+namespace {
+
+// A sheet of lumped elements (docs/PORTS.md "Lumped elements") across the whole 4 x 4 cell period
+// on one node plane: 4 Ex samples in series along x, 4 node lines side by side along y, so the
+// sheet's impedance per square is the element's Z. A plane wave along z, E along x, crosses it:
+// T = |2 Z / (2 Z + eta0)|^2 (a shunt impedance on a line of impedance eta0).
+struct SheetTransmittance {
+  std::vector<double> freqs, t;
+};
+
+SheetTransmittance sheet_transmittance(LumpedConfig e) {
+  SheetTransmittance out;
+  const double d = 0.5e-3;
+  RunConfig cfg = box_config({4, 4, 480}, d, 6000, BoundaryType::Upml, 16);
+  cfg.boundary.periodic = {true, true, false};
+  cfg.boundary.layers = {0, 0, 0, 0, 16, 16};
+  e.name = "sheet";
+  e.axis = Axis::X;
+  e.position = cells(2, 2, 260, d);
+  e.size_m = cells(4, 4, 0, d);
+  cfg.lumped = {e};
+  cfg.plane_waves = {plane_wave("pw", Axis::X, 2, +1, cells(2, 2, 240, d), cells(4, 4, 400, d),
+                                WaveformKind::GaussianPulse, 12e9)};
+  cfg.plane_waves[0].bandwidth_hz = 20e9;
+  out.freqs = {4e9, 7e9, 10e9, 12e9, 14e9, 17e9, 20e9};
+  cfg.monitors = {flux_config("t", cells(0, 0, 400, d), cells(4, 4, 400, d), out.freqs)};
+  const SimulationModel m = SimulationModel::build(cfg);
+  REQUIRE(m.lumped.size() == 1);
+  REQUIRE(m.lumped[0].along == 4);
+  REQUIRE(m.lumped[0].across == 4);
+  ReferenceBackend ref(m);
+  OutputRecorder rec;
+  record_run(m, ref, rec);
+  const SurfaceFields s = sample_surface(m.monitors[0], m.grid, rec.dft[0]);
+  const std::vector<double> flux = surface_flux(s);
+  const std::vector<double> inc = incident_intensity(m.plane_waves[0], out.freqs, m.grid.dt);
+  for (std::size_t f = 0; f < out.freqs.size(); ++f) out.t.push_back(flux[f] / (inc[f] * 16 * d * d));
+  return out;
+}
+
+double sheet_formula(std::complex<double> z) {
+  constexpr double kEta0 = 376.730313668;
+  return std::norm(2.0 * z / (2.0 * z + kEta0));
+}
+
+void check_sheet(const LumpedConfig& e, const std::function<std::complex<double>(double)>& z_of) {
+  const SheetTransmittance s = sheet_transmittance(e);
+  double lo = 1, hi = 0, worst = 0;
+  for (std::size_t f = 0; f < s.freqs.size(); ++f) {
+    const double want = sheet_formula(z_of(2 * M_PI * s.freqs[f]));
+    INFO("f " << s.freqs[f] << " Hz: T " << s.t[f] << ", circuit " << want);
+    CHECK(std::fabs(s.t[f] - want) < 0.006);
+    worst = std::max(worst, std::fabs(s.t[f] - want));
+    lo = std::min(lo, want);
+    hi = std::max(hi, want);
+  }
+  MESSAGE("T from " << lo << " to " << hi << ", max |T - circuit| " << worst);
+  CHECK(hi - lo > 0.2);  // the band shows the circuit, not a flat resistor
+}
+
+}  // namespace
+
+TEST_CASE("periodic: a sheet of lumped elements transmits as its circuit's impedance (series R L C, R C, parallel R L C)") {
+  const std::complex<double> j{0, 1};
+  LumpedConfig rlc;  // resonant at 12 GHz: there the sheet is 60 ohm
+  rlc.resistance_ohm = 60;
+  rlc.inductance_h = 1e-9;
+  rlc.capacitance_f = 1 / (std::pow(2 * M_PI * 12e9, 2) * 1e-9);
+  rlc.circuit = LumpedCircuit::Series;
+  {
+    INFO("series R L C");
+    check_sheet(rlc, [&](double w) { return 60.0 + j * w * 1e-9 + 1.0 / (j * w * *rlc.capacitance_f); });
+  }
+  LumpedConfig rc;
+  rc.resistance_ohm = 40;
+  rc.capacitance_f = 0.1e-12;
+  rc.circuit = LumpedCircuit::Series;
+  {
+    INFO("series R C");
+    check_sheet(rc, [&](double w) { return 40.0 + 1.0 / (j * w * 0.1e-12); });
+  }
+  LumpedConfig tank;  // resonant at 12 GHz: there the sheet is 400 ohm
+  tank.resistance_ohm = 400;
+  tank.inductance_h = 1e-9;
+  tank.capacitance_f = *rlc.capacitance_f;
+  tank.circuit = LumpedCircuit::Parallel;
+  {
+    INFO("parallel R L C");
+    check_sheet(tank, [&](double w) {
+      return 1.0 / (1.0 / 400.0 + 1.0 / (j * w * 1e-9) + j * w * *rlc.capacitance_f);
+    });
   }
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The periodic-boundary examples (docs/PERIODIC.md): runs models/periodic_slab.ini,
 models/wire_grid.ini, models/birefringent_slab.ini and models/wire_medium_slab.ini (the latter
-three twice, one run per polarisation) and draws their transmittance T and reflectance R
-(docs/img/periodic_slab.png, docs/img/wire_grid.png, docs/img/birefringent_slab.png,
-docs/img/wire_medium_slab.png).
+three twice, one run per polarisation) and models/salisbury_screen.ini, and draws their
+transmittance T and reflectance R (docs/img/periodic_slab.png, docs/img/wire_grid.png,
+docs/img/birefringent_slab.png, docs/img/wire_medium_slab.png, docs/img/salisbury_screen.png).
 
   tools/validation/periodic_models.py                          # runs in a temporary folder
   tools/validation/periodic_models.py --work /tmp/periodic     # ... kept there
@@ -30,8 +30,14 @@ along x, with the slab formula for a complex index n = sqrt(eps(f)),
     T = |(1 - r^2) e^{ikd} / (1 - r^2 e^{2ikd})|^2,   r = (1 - n) / (1 + n),
 
 k the grid's (complex) wavenumber, the root that decays into the slab, and for E along y with
-T = 1 (vacuum). Exit 1 when a run fails or a slab's T (factor divided out) is more than 0.01
-from its formula.
+T = 1 (vacuum). The Salisbury screen (a lumped 376.73 ohm resistor across the period's Ex samples,
+a sheet of 376.73 ohm per square, 7.5 mm in front of a PEC plate; docs/PORTS.md "Lumped
+elements") is compared with transmission-line theory,
+
+    R = |(Z - eta0) / (Z + eta0)|^2,   1 / Z = 1 / R_s + 1 / (i eta0 tan(k0 d)),
+
+k0 the grid's wavenumber in vacuum. Exit 1 when a run fails or a slab's T or the screen's R
+(factor divided out) is more than 0.01 from its formula.
 """
 
 import os
@@ -49,6 +55,8 @@ EPS_SLAB = 4.0        # models/periodic_slab.ini: material.glass, object.slab
 D_SLAB = 0.012
 EPS_CRYSTAL = {"x": 4.0, "y": 2.25}  # models/birefringent_slab.ini: material.crystal along x, y
 F_PLASMA, GAMMA_PLASMA = 9e9, 0.2e9  # models/wire_medium_slab.ini: material.plasma (wires along x)
+R_SHEET, D_SHEET = 376.73, 0.0075  # models/salisbury_screen.ini: lumped.sheet, sheet to plate
+ETA0 = 376.730313668
 TOLERANCE = 0.01      # |T - T_analytic|, as tests/parallel/test_periodic.cpp
 
 
@@ -283,6 +291,66 @@ def wire_grid(a, plt):
     return walls
 
 
+def salisbury_r(f, dt, dz):
+    """Reflectance of the resistive sheet R_SHEET in front of a short at D_SHEET (the grid's k0)."""
+    shorted = 1j * ETA0 * np.tan(grid_k(f, C0, dt, dz) * D_SHEET)
+    z = 1 / (1 / R_SHEET + 1 / shorted)
+    return np.abs((z - ETA0) / (z + ETA0)) ** 2
+
+
+def salisbury(a, plt):
+    """models/salisbury_screen.ini; returns the worst |R - R_an| (the flux plane's factor divided
+    out) and the wall time."""
+    out = os.path.join(a.work, "salisbury_screen")
+    info, wall = run(a.bin, "models/salisbury_screen.ini", out)
+    area = info["cells"][0] * info["cell_size_m"][0] * info["cells"][1] * info["cell_size_m"][1]
+    r = np.genfromtxt(os.path.join(out, "monitors", "r.csv"), delimiter=",", names=True)
+    f, R = r["frequency_hz"], -r["cross_section_m2"] / area
+    dt, dz = info["dt_s"], info["cell_size_m"][2]
+    Ra = salisbury_r(f, dt, dz)
+    read_low = np.cos(grid_k(f, C0, dt, dz) * dz / 2)
+    print(f"\nSalisbury screen: {R_SHEET:g} ohm per square (lumped.sheet), "
+          f"{D_SHEET * 1e3:g} mm in front of a PEC plate")
+    print(f"{'f (GHz)':>8} {'R':>9} {'R an.':>9}")
+    for row in zip(f / 1e9, R, Ra):
+        print(f"{row[0]:8.2f} {row[1]:9.5f} {row[2]:9.5f}")
+    d = np.abs(R / read_low - Ra)
+    print(f"max |R - R_an| {np.abs(R - Ra).max():.5f} as read, {d.max():.5f} with the factor divided "
+          f"out (at {f[d.argmax()] / 1e9:g} GHz); R at 10 GHz {R[np.argmin(np.abs(f - 10e9))]:.2e}")
+
+    fine = np.linspace(1.5e9, 18.5e9, 500)
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    ax.plot(fine / 1e9, salisbury_r(fine, dt, dz), "-", color="C3", lw=1.2,
+            label="R, transmission-line formula")
+    ax.plot(f / 1e9, R, "o", color="C3", mfc="none", ms=6, label="R, clfdtd (flux plane r)")
+    with np.errstate(divide="ignore"):
+        db = 10 * np.log10(np.maximum(R, 1e-12))
+    ax2 = ax.twinx()
+    ax2.plot(f / 1e9, db, "s", color="C0", mfc="none", ms=4, label="R, clfdtd (dB, right)")
+    ax2.plot(fine / 1e9, 10 * np.log10(np.maximum(salisbury_r(fine, dt, dz), 1e-12)), "-",
+             color="C0", lw=0.8, alpha=0.6)
+    ax2.set_ylim(-60, 5)
+    ax2.set_ylabel("reflectance (dB)")
+    ax.set_xlim(fine[0] / 1e9, fine[-1] / 1e9)
+    ax.set_ylim(-0.02, 1.0)
+    ax.set_xlabel("frequency (GHz)")
+    ax.set_ylabel("reflectance")
+    ax.set_title(f"Salisbury screen: a lumped {R_SHEET:g} ohm sheet {D_SHEET * 1e3:g} mm in front of "
+                 f"a PEC plate,\nperiodic 4 x 4 mm cell, normal incidence, {dz * 1e3:g} mm cells; "
+                 f"max |R - R_analytic| = {np.abs(R - Ra).max():.4f}", fontsize=10)
+    ax.grid(alpha=0.3)
+    lines = ax.get_legend_handles_labels()
+    lines2 = ax2.get_legend_handles_labels()
+    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], loc="upper center", fontsize=8.5,
+              framealpha=0.9)
+    fig.tight_layout()
+    path = os.path.join(a.out, "salisbury_screen.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(path)
+    return d.max(), wall
+
+
 def main():
     a = parse_args(__doc__)
     import matplotlib
@@ -293,15 +361,19 @@ def main():
         walls = wire_grid(a, plt)
         worst_crystal, walls_crystal = birefringent(a, plt)
         worst_wires, walls_wires = wire_medium(a, plt)
+        worst_screen, wall_screen = salisbury(a, plt)
     print(f"\nrun times: slab {wall_slab:.1f} s, wire grid {walls[0]:.1f} s (E along) + "
           f"{walls[1]:.1f} s (E across), birefringent slab {walls_crystal[0]:.1f} s (E x) + "
           f"{walls_crystal[1]:.1f} s (E y), wire medium slab {walls_wires[0]:.1f} s (E x) + "
-          f"{walls_wires[1]:.1f} s (E y)")
+          f"{walls_wires[1]:.1f} s (E y), Salisbury screen {wall_screen:.1f} s")
     failed = False
     for name, w in (("slab", worst), ("birefringent slab", worst_crystal), ("wire medium slab", worst_wires)):
         if w > TOLERANCE:
             print(f"FAIL: the {name}'s T is {w:.4f} from the Fabry-Perot formula (> {TOLERANCE})")
             failed = True
+    if worst_screen > TOLERANCE:
+        print(f"FAIL: the Salisbury screen's R is {worst_screen:.4f} from its formula (> {TOLERANCE})")
+        failed = True
     if failed:
         sys.exit(1)
 

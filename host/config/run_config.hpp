@@ -223,6 +223,10 @@ struct LumpedConfig {
   std::optional<Vec3> size_m;
   std::optional<double> resistance_ohm, inductance_h, capacitance_f;
   LumpedCircuit circuit = LumpedCircuit::Series;
+  // An inductor, or R and C in series: a pole of the dispersive update (model/lumped.hpp).
+  bool has_pole() const {
+    return inductance_h || (circuit == LumpedCircuit::Series && resistance_ohm && capacitance_f);
+  }
 };
 
 struct ProbeConfig {

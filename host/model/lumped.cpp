@@ -79,6 +79,19 @@ void check_lumped(const RunConfig& cfg, const SimulationModel& m) {
     const std::string key = "lumped." + e.name + (c.size_m ? ".size" : ".position");
     const std::string what = c.size_m ? "a box whose samples lie " : "a position ";
     const int comp = static_cast<int>(e.component);
+    // As a port's box (model/ports.cpp): one that starts on a magnetic wall across its axis and
+    // reaches off it would have its image count the wall's columns once and the others twice.
+    for (int b = 0; b < 3; ++b) {
+      if (b == comp || !m.grid.pmc[static_cast<std::size_t>(b)]) continue;
+      bool on = false, off = false;
+      for (const auto& cell : e.cells) (cell[static_cast<std::size_t>(b)] == 0 ? on : off) = true;
+      if (on && off)
+        throw cfg.error_at("lumped." + e.name + ".size",
+                           std::string("a box on the magnetic wall ") + "xyz"[b] +
+                               " = 0 that stays on it, or one clear of it (this one starts on it and "
+                               "reaches off it: its image would count the wall's columns once and "
+                               "the others twice)");
+    }
     for (const auto& cell : e.cells) {
       const Vec3 at = sample_position(e.component, cell, m.grid.d);
       const std::string where = std::string("E") + "xyz"[comp] + " sample (" +
@@ -116,13 +129,19 @@ void add_lumped_elements(const RunConfig& cfg, const std::vector<LumpedModel>& e
                            "and the element's (the sample's material has " +
                                std::to_string(host.poles.size()) + ")");
       const double eps_r = host.eps_r + e.delta_eps_r, sigma = host.sigma + e.sigma;
-      if (!std::isfinite(eps_r) || !std::isfinite(sigma) ||
-          std::any_of(e.poles.begin(), e.poles.end(), [](const Pole& p) {
-            return !std::isfinite(p.b) || !std::isfinite(p.c) || !std::isfinite(p.d);
-          }))
-        throw cfg.error_at(key + ".resistance",
-                           "values whose terms on the samples are finite (a conductivity L / (R A), "
-                           "a permittivity C L / (A eps0), a pole with L / (A eps0 L_element))");
+      const bool poles_finite = std::all_of(e.poles.begin(), e.poles.end(), [](const Pole& p) {
+        return std::isfinite(p.b) && std::isfinite(p.c) && std::isfinite(p.d);
+      });
+      if (!std::isfinite(sigma))
+        throw cfg.error_at(key + ".resistance", "a resistance whose conductivity L / (R A) over the "
+                                                "samples is finite");
+      if (!std::isfinite(eps_r))
+        throw cfg.error_at(key + ".capacitance", "a capacitance whose permittivity C L / (A eps0) "
+                                                 "over the samples is finite");
+      if (!poles_finite)
+        throw cfg.error_at(key + (e.inductance_h ? ".inductance" : ".capacitance"),
+                           "values whose pole on the samples is finite (d = L / (A eps0 L_element), "
+                           "omega0^2 = 1 / (L_element C), tau = R C)");
       const int mixed = table.mixture(eps_r, host.mu_r, sigma, poles, e.name);
       if (mixed < 0)
         throw cfg.error_at(key + ".position",

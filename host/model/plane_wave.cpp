@@ -21,6 +21,9 @@ namespace {
 // an object's edge divides, averaged by clfdtd) as such, since no key names it.
 std::string material_words(const MaterialTable& materials, std::uint8_t id) {
   const std::string& name = materials.entry(materials.named(id)).name;
+  if (!materials.entry(id).lumped.empty())
+    return "the lumped element '" + materials.entry(id).lumped + "' ([lumped." +
+           materials.entry(id).lumped + "])";
   if (name.rfind("mixture ", 0) == 0)
     return "a mixture of the materials an object's surface divides there (" + name + ")";
   return "'" + name + "'";
@@ -476,8 +479,8 @@ std::uint8_t build_terms(const SourceConfig& src, const GridGeometry& g, const F
                          ", the sample " + first + " in " +
                          material_words(materials, static_cast<std::uint8_t>(background)) +
                          " (move or resize the box so objects lie wholly inside or outside it; "
-                         "a port's samples take a conductivity of their own: keep ports off its "
-                         "faces)");
+                         "a port's or a lumped element's samples take terms of their own: keep "
+                         "them off its faces)");
             if (materials.entry(id).pec)
               refuse(src, "size", "a total-field box whose surface is not in PEC (the sample " +
                                       sample + " is)");

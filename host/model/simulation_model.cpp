@@ -511,7 +511,9 @@ std::size_t model_host_bytes(const RunConfig& cfg, const GridGeometry& g, bool m
   // three values of each as 3-vectors: 13 to 49 B per cell. The snapshots come later, so the
   // larger of the two counts.
   const bool poles = std::any_of(cfg.materials.begin(), cfg.materials.end(),
-                                 [](const MaterialConfig& mc) { return mc.dispersive(); });
+                                 [](const MaterialConfig& mc) { return mc.dispersive(); }) ||
+                     std::any_of(cfg.lumped.begin(), cfg.lumped.end(),
+                                 [](const LumpedConfig& e) { return e.has_pole(); });
   const bool axes = std::any_of(cfg.materials.begin(), cfg.materials.end(),
                                 [](const MaterialConfig& mc) { return !mc.pec && mc.anisotropic(); });
   const std::size_t model_vti = ((3 + (axes ? 9 : 0)) * sizeof(float) + 1 + (poles ? 1 : 0)) *

@@ -65,6 +65,17 @@ TEST_CASE("lumped: refused in 2D and cylindrical models, in the UPML, on PEC, on
   const std::string plane = "[grid]\nsize = 0.02 0.02\ncell_size = 0.001\n[time]\nsteps = 10\n";
   CHECK(error_of("[lumped.a]\nposition = 0.01 0.01\nresistance = 5\n", plane).find("3D Cartesian") !=
         std::string::npos);
+  const std::string cyl = "[grid]\ncoordinates = cylindrical\nsize = 0.02 0.02\ncell_size = 0.001\n"
+                          "[time]\nsteps = 10\n";
+  CHECK(error_of("[lumped.a]\nposition = 0.01 0 0.01\nresistance = 5\n", cyl).find("3D Cartesian") !=
+        std::string::npos);
+  CHECK(says("[lumped.a]\nposition = 0.01 0.01 0.01\nsize = 0.01 0.01 0.01\nresistance = 5\n",
+             "at most 1000 E samples"));
+  const std::string wall = "[grid]\nsize = 0.02 0.02 0.02\ncell_size = 0.001\n[time]\nsteps = 10\n"
+                           "[boundary]\nlayers = 0 4 4 4 4 4\npmc = x\n";
+  CHECK(error_of("[lumped.a]\nposition = 0.001 0.01 0.01\nsize = 0.002 0 0\nresistance = 5\n", wall)
+            .find("a box on the magnetic wall x = 0") != std::string::npos);
+  CHECK(SimulationModel::build(load("[lumped.a]\nposition = 0 0.01 0.01\nresistance = 5\n", wall)).lumped.size() == 1);
   CHECK(says("[lumped.a]\nposition = 0.01 0.01 0.002\nresistance = 5\n", "outside the UPML"));
   CHECK(says("[lumped.a]\nposition = 0.01 0.01 0.01\nsize = 0 0 0.014\nresistance = 5\n",
              "outside the UPML"));
@@ -114,6 +125,22 @@ TEST_CASE("lumped: each circuit's terms on its samples (conductivity, permittivi
   CHECK(rlc.poles[0].b == doctest::Approx(1e10));
   CHECK(rlc.poles[0].c == doctest::Approx(5e20));
   CHECK(rlc.poles[0].d == doctest::Approx(k / 1e-9));
+  LumpedModel l = element("inductance = 1e-9\n");  // an undamped Drude pole
+  REQUIRE(l.poles.size() == 1);
+  CHECK(l.poles[0].a == 1);
+  CHECK(l.poles[0].b == 0);
+  CHECK(l.poles[0].c == 0);
+  CHECK(l.poles[0].d == doctest::Approx(k / 1e-9));
+  LumpedModel rl = element("resistance = 10\ninductance = 1e-9\ncircuit = series\n");  // Drude
+  REQUIRE(rl.poles.size() == 1);
+  CHECK(rl.poles[0].b == doctest::Approx(1e10));
+  CHECK(rl.poles[0].c == 0);
+  CHECK(rl.sigma == 0);
+  LumpedModel lc = element("inductance = 1e-9\ncapacitance = 2e-12\ncircuit = series\n");  // Lorentz, b 0
+  REQUIRE(lc.poles.size() == 1);
+  CHECK(lc.poles[0].b == 0);
+  CHECK(lc.poles[0].c == doctest::Approx(5e20));
+  CHECK(lc.delta_eps_r == 0);
   LumpedModel par = element("resistance = 10\ninductance = 1e-9\ncapacitance = 2e-12\ncircuit = parallel\n");
   CHECK(par.sigma == doctest::Approx(length / (10 * area)));
   CHECK(par.delta_eps_r == doctest::Approx(2e-12 * k));
@@ -133,4 +160,31 @@ TEST_CASE("lumped: a Bloch-periodic model takes a resistor or capacitor, not an 
   CHECK(error_of(at + "inductance = 1e-9\n", bloch).find("lumped.a.inductance") != std::string::npos);
   CHECK(error_of(at + "resistance = 5\ncapacitance = 1e-12\ncircuit = series\n", bloch)
             .find("lumped.a.circuit") != std::string::npos);
+}
+
+// The element's terms add to the sample's material: its eps_r, sigma and poles stay, the
+// element's come on top (a chip across a gap in a substrate).
+TEST_CASE("lumped: a sample's material keeps its own terms under the element's") {
+  const std::string host = "[material.metal]\neps_r = 2\nsigma = 0.5\ndrude = 3e9 1e8\n"
+                           "[object.block]\nshape = box\nmaterial = metal\ncenter = 0.01 0.01 0.01\n"
+                           "size = 0.006 0.006 0.006\n";
+  const SimulationModel bare = SimulationModel::build(load(host));
+  const SimulationModel m = SimulationModel::build(
+      load(host + "[lumped.e]\nposition = 0.01 0.01 0.01\nresistance = 100\ninductance = 1e-9\n"
+                  "capacitance = 2e-12\ncircuit = parallel\n"));
+  const auto& c = m.lumped.at(0).cells.at(0);
+  const std::size_t at = m.layout.index(c[0], c[1], c[2]);
+  const MaterialEntry& before = bare.materials.entry(bare.id(Component::Ez)[at]);
+  const MaterialEntry& after = m.materials.entry(m.id(Component::Ez)[at]);
+  REQUIRE(before.poles.size() == 1);
+  const LumpedModel& e = m.lumped[0];
+  CHECK(after.lumped == "e");
+  CHECK(after.name == "lumped e");
+  CHECK(after.eps_r == doctest::Approx(before.eps_r + e.delta_eps_r));
+  CHECK(after.sigma == doctest::Approx(before.sigma + e.sigma));
+  REQUIRE(after.poles.size() == 2);
+  CHECK(after.poles[0] == before.poles[0]);
+  CHECK(after.poles[1] == e.poles[0]);
+  // The samples next to it keep the host's entry.
+  CHECK(m.id(Component::Ez)[m.layout.index(c[0] + 1, c[1], c[2])] == bare.id(Component::Ez)[m.layout.index(c[0] + 1, c[1], c[2])]);
 }

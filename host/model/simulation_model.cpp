@@ -423,13 +423,14 @@ SimulationModel SimulationModel::build(
                ": fewer or smaller dispersive objects, or larger cells");
     if (cfg.output.energy && !m.dispersion.empty())
       m.warnings.push_back("energy.csv counts the energy of E and H only: the polarisation of the "
-                           "dispersive materials stores and dissipates energy it does not count");
+                           "dispersive materials (and of lumped elements with an inductor, or R and C "
+                           "in series) stores and dissipates energy it does not count");
   }
   if (cfg.given("device.halo_overlap") && cfg.device.halo_overlap &&
       (!m.plane_waves.empty() || !m.dispersion.empty()))
     m.warnings.push_back(std::string("device.halo_overlap = true is not used: over MPI ranks a "
                                      "model with ") +
-                         (m.plane_waves.empty() ? "dispersive materials" : "plane waves") +
+                         (m.plane_waves.empty() ? "dispersive materials or lumped poles" : "plane waves") +
                          " exchanges the halos after the whole step (docs/MPI.md)");
   for (const auto& s : m.sources) {
     // On the axis only m = 0 carries Ez: with no m = 0 listed such a source drives nothing.

@@ -32,9 +32,10 @@ CrossSection model_cross_section(const GridGeometry& g, const FieldLayout& layou
     // A model without magnetic materials keeps no H ids: every H sample is vacuum's.
     const std::vector<std::uint8_t>& id_c = ids[static_cast<int>(c)];
     if (id_c.empty()) return &materials.entry(MaterialTable::kVacuum);
-    const MaterialEntry& e = materials.entry(id_c[layout.index(cell[0], cell[1], cell[2])]);
+    const std::uint8_t id = id_c[layout.index(cell[0], cell[1], cell[2])];
+    const MaterialEntry& e = materials.entry(id);
     if (!e.pec && (e.sigma > 0 || e.dispersive()))
-      throw std::invalid_argument("material '" + materials.entry(materials.named(id_c[layout.index(cell[0], cell[1], cell[2])])).name +
+      throw std::invalid_argument("material '" + materials.user_name(id) +
                                   "' in the mode window is " +
                                   (e.dispersive() ? "dispersive" : "lossy (sigma > 0)") +
                                   ": the mode solver takes lossless, non-dispersive materials");

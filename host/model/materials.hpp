@@ -72,6 +72,8 @@ public:
     const MaterialEntry& e = entries_[id];
     return e.anisotropic() ? static_cast<std::uint8_t>(e.anisotropic_of) : id;
   }
+  // The name the user gave material `id` (an anisotropic material's own, not "<name> (y)").
+  const std::string& user_name(std::uint8_t id) const { return entries_[named(id)].name; }
   std::size_t size() const { return entries_.size(); }
   bool any_magnetic() const;  // some material with mu_r != 1 (then H needs ids too)
 

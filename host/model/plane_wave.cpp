@@ -20,7 +20,7 @@ namespace {
 // A material as the refusals name it: a user's material by its name; a surface mixture (a cell
 // an object's edge divides, averaged by clfdtd) as such, since no key names it.
 std::string material_words(const MaterialTable& materials, std::uint8_t id) {
-  const std::string& name = materials.entry(materials.named(id)).name;
+  const std::string& name = materials.user_name(id);
   if (!materials.entry(id).lumped.empty())
     return "the lumped element '" + materials.entry(id).lumped + "' ([lumped." +
            materials.entry(id).lumped + "])";

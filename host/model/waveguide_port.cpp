@@ -376,7 +376,7 @@ void build_rectangular_mode(const RunConfig& cfg, const SourceConfig& src, const
                                             where + " reaches into them");
           if (!conductor(materials, id) && materials.entry(id).anisotropic())
             throw cfg.error_at(pos_key, "an isotropic material across the waveguide at the port's plane; " + where +
-                                            " holds '" + materials.entry(materials.named(id)).name +
+                                            " holds '" + materials.user_name(id) +
                                             "', which is anisotropic (not offered yet at a waveguide port)");
           if (conductor(materials, id) || (have_fill && id != fill))
             throw cfg.error_at(pos_key, "one material across the waveguide at the port's plane (and a cell "

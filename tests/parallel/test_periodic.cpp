@@ -212,6 +212,20 @@ struct SlabTransmittance {
   }
 };
 
+// The model's first flux monitor over the plane wave's incident intensity and the period's area
+// `area` at `freqs`, on the double-precision reference engine.
+std::vector<double> reference_transmittance(const SimulationModel& m, const std::vector<double>& freqs,
+                                            double area) {
+  ReferenceBackend ref(m);
+  OutputRecorder rec;
+  record_run(m, ref, rec);
+  const std::vector<double> flux = surface_flux(sample_surface(m.monitors[0], m.grid, rec.dft[0]));
+  const std::vector<double> inc = incident_intensity(m.plane_waves[0], freqs, m.grid.dt);
+  std::vector<double> t;
+  for (std::size_t f = 0; f < freqs.size(); ++f) t.push_back(flux[f] / (inc[f] * area));
+  return t;
+}
+
 SlabTransmittance slab_transmittance(const MaterialConfig& mat, Axis pol) {
   SlabTransmittance out;
   const double d = out.dz;
@@ -227,13 +241,7 @@ SlabTransmittance slab_transmittance(const MaterialConfig& mat, Axis pol) {
   cfg.monitors = {flux_config("t", cells(0, 0, 400, d), cells(4, 4, 400, d), out.freqs)};
   const SimulationModel m = SimulationModel::build(cfg);
   out.dt = m.grid.dt;
-  ReferenceBackend ref(m);
-  OutputRecorder rec;
-  record_run(m, ref, rec);
-  const SurfaceFields s = sample_surface(m.monitors[0], m.grid, rec.dft[0]);
-  const std::vector<double> flux = surface_flux(s);
-  const std::vector<double> inc = incident_intensity(m.plane_waves[0], out.freqs, m.grid.dt);
-  for (std::size_t f = 0; f < out.freqs.size(); ++f) out.t.push_back(flux[f] / (inc[f] * 16 * d * d));
+  out.t = reference_transmittance(m, out.freqs, 16 * d * d);
   return out;
 }
 
@@ -319,13 +327,7 @@ SheetTransmittance sheet_transmittance(LumpedConfig e) {
   REQUIRE(m.lumped.size() == 1);
   REQUIRE(m.lumped[0].along == 4);
   REQUIRE(m.lumped[0].across == 4);
-  ReferenceBackend ref(m);
-  OutputRecorder rec;
-  record_run(m, ref, rec);
-  const SurfaceFields s = sample_surface(m.monitors[0], m.grid, rec.dft[0]);
-  const std::vector<double> flux = surface_flux(s);
-  const std::vector<double> inc = incident_intensity(m.plane_waves[0], out.freqs, m.grid.dt);
-  for (std::size_t f = 0; f < out.freqs.size(); ++f) out.t.push_back(flux[f] / (inc[f] * 16 * d * d));
+  out.t = reference_transmittance(m, out.freqs, 16 * d * d);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "model/mode_solver.hpp"
 
 #include "model/grid_geometry.hpp"
+#include "model/parallel_tasks.hpp"
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -54,6 +55,9 @@ class ShiftInvert {
                                lu_.lastErrorMessage() + ")");
   }
   void perform_op(const double* x_in, double* y_out) const {
+    // A run asked to stop after its time loop ends a solve between iterations (one can take
+    // minutes on a large window), not only between tasks (model/parallel_tasks.hpp).
+    if (tasks_stopped()) throw TasksStopped();
     Eigen::Map<const Eigen::VectorXd> x(x_in, A_.rows());
     Eigen::Map<Eigen::VectorXd> y(y_out, A_.rows());
     y = lu_.solve(B_ * x);

@@ -39,6 +39,8 @@ void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function
       }
       try {
         task(k);
+      } catch (const TasksStopped&) {
+        note_task_skipped();
       } catch (const std::exception&) {  // out of memory in a task: its result's result stays unset
       }
     }

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <stdexcept>
 
 namespace clfdtd {
 
@@ -18,6 +19,11 @@ void run_tasks_in_parallel(std::size_t n, double bytes_each, const std::function
 // asks it (false when unset).
 void set_task_stop(std::function<bool()> stop);
 bool tasks_stopped();
+// What a long task throws when it finds tasks_stopped() midway: run_tasks_in_parallel counts the
+// task as skipped.
+struct TasksStopped : std::runtime_error {
+  TasksStopped() : std::runtime_error("stopped: the run was asked to stop") {}
+};
 // Whether a task was skipped for the stop (run_tasks_in_parallel, or a caller's own through
 // note_task_skipped): the run's analyses are then incomplete.
 bool tasks_skipped();

@@ -468,6 +468,8 @@ PortWaves solved_port_waves(const WaveguidePortModel& p, const MonitorModel& mon
       std::vector<GuidedMode> modes;
       try {
         modes = near ? solve_modes_near(cs, f, std::sqrt(b2), 3) : solve_modes(cs, f, p.solved + p.group + 3);
+      } catch (const TasksStopped&) {
+        throw;  // the run was asked to stop: no other solve
       } catch (const std::exception&) {
         continue;
       }
